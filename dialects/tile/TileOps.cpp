@@ -1,0 +1,576 @@
+//===- TileOps.cpp - tile op verifiers, folders and effects --------------===//
+//
+// Each verifier rule here has a matching case in
+// test/lit/Dialect/tile/invalid.mlir; each folder one in canonicalize.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/APFloat.h"
+
+using namespace mlir;
+using namespace htp::tile;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Prints a valid size the way the type syntax does.
+static std::string dimString(int64_t dim) {
+  return ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+}
+
+/// Builds a tile type, omitting a valid region that covers the whole tile so
+/// that equal tiles have equal types.
+static TileType makeTile(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                         Type elementType, ArrayRef<int64_t> valid) {
+  if (!valid.empty() && valid == shape)
+    valid = {};
+  return TileType::get(ctx, shape, elementType, valid);
+}
+
+static bool isArithmeticElement(Type type) { return !type.isInteger(1); }
+
+/// Checks a memref/tensor view accessed by a tile at `numIndices` indices.
+static LogicalResult verifyViewAccess(Operation *op, Type viewType,
+                                      size_t numIndices, TileType tile,
+                                      StringRef viewName) {
+  auto view = cast<ShapedType>(viewType);
+  int64_t rank = view.getRank();
+  if (rank < 2)
+    return op->emitOpError() << "needs a " << viewName
+                             << " of rank 2 or more, got rank " << rank;
+  if (static_cast<int64_t>(numIndices) != rank)
+    return op->emitOpError() << "needs " << rank << " indices for a rank-"
+                             << rank << " " << viewName << ", got "
+                             << numIndices;
+  if (view.getElementType() != tile.getElementType())
+    return op->emitOpError()
+           << viewName << " element type " << view.getElementType()
+           << " differs from the tile element type " << tile.getElementType();
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    int64_t extent = tile.getValidDim(dim);
+    int64_t viewDim = view.getDimSize(rank - 2 + dim);
+    if (ShapedType::isDynamic(extent) || ShapedType::isDynamic(viewDim))
+      continue;
+    if (extent > viewDim)
+      return op->emitOpError()
+             << "tile extent " << extent << " along dimension " << dim
+             << " exceeds the " << viewName << " size " << viewDim;
+  }
+  return success();
+}
+
+/// A tile-or-scalar right operand is the lhs tile type or its element type.
+static LogicalResult verifyRhs(Operation *op, TileType lhs, Type rhs) {
+  if (isa<TileType>(rhs)) {
+    if (rhs != lhs)
+      return op->emitOpError() << "operand types differ: " << lhs << " and "
+                               << rhs;
+    return success();
+  }
+  if (rhs != lhs.getElementType())
+    return op->emitOpError() << "scalar operand type " << rhs
+                             << " differs from the tile element type "
+                             << lhs.getElementType();
+  return success();
+}
+
+/// custom<RhsType>: `: T` when both operands are tiles of type T,
+/// `: T, S` when the right operand is a scalar of type S.
+static ParseResult parseRhsType(OpAsmParser &parser, Type &rhsType,
+                                Type lhsType) {
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(rhsType);
+  rhsType = lhsType;
+  return success();
+}
+
+static void printRhsType(OpAsmPrinter &printer, Operation *, Type rhsType,
+                         Type lhsType) {
+  if (rhsType != lhsType)
+    printer << ", " << rhsType;
+}
+
+static void addMemoryEffect(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects,
+    MemoryEffects::Effect *effect, OpOperand &view) {
+  // Tensors are values: reading or "writing" one touches no memory.
+  if (isa<BaseMemRefType>(view.get().getType()))
+    effects.emplace_back(effect, &view, SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// load / store / gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  TileType tile = getResult().getType();
+  if (failed(verifyViewAccess(*this, getSource().getType(),
+                              getIndices().size(), tile, "source")))
+    return failure();
+  if (getValidSizes().size() != tile.getNumDynamicValidDims())
+    return emitOpError() << "needs " << tile.getNumDynamicValidDims()
+                         << " valid sizes for the '?' in " << tile << ", got "
+                         << getValidSizes().size();
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  addMemoryEffect(effects, MemoryEffects::Read::get(), getSourceMutable());
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyViewAccess(*this, getDest().getType(), getIndices().size(),
+                              getValue().getType(), "destination")))
+    return failure();
+  bool isTensor = isa<RankedTensorType>(getDest().getType());
+  if (isTensor && !getResult())
+    return emitOpError("storing into a tensor must yield the updated tensor");
+  if (!isTensor && getResult())
+    return emitOpError("storing into a memref has no result");
+  if (getResult() && getResult().getType() != getDest().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " differs from the destination type "
+                         << getDest().getType();
+  return success();
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  addMemoryEffect(effects, MemoryEffects::Write::get(), getDestMutable());
+}
+
+LogicalResult GatherOp::verify() {
+  auto source = cast<ShapedType>(getSource().getType());
+  TileType indices = getRowIndices().getType();
+  TileType result = getResult().getType();
+  if (source.getRank() != 2)
+    return emitOpError() << "gathers rows of a rank-2 source, got rank "
+                         << source.getRank();
+  if (indices.getCols() != 1)
+    return emitOpError() << "row indices must be an Rx1 tile, got " << indices;
+  auto indexType = dyn_cast<IntegerType>(indices.getElementType());
+  if (!indexType || indexType.getWidth() < 32)
+    return emitOpError() << "row indices must be i32 or i64, got "
+                         << indices.getElementType();
+  if (result.getRows() != indices.getRows())
+    return emitOpError() << "gathers " << indices.getRows()
+                         << " rows but the result has " << result.getRows();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "source element type " << source.getElementType()
+                         << " differs from the result element type "
+                         << result.getElementType();
+  int64_t sourceCols = source.getDimSize(1);
+  if (!ShapedType::isDynamic(sourceCols) && result.getCols() > sourceCols)
+    return emitOpError() << "gathers " << result.getCols()
+                         << " columns from a source with " << sourceCols;
+  return success();
+}
+
+void GatherOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  addMemoryEffect(effects, MemoryEffects::Read::get(), getSourceMutable());
+}
+
+//===----------------------------------------------------------------------===//
+// constant / fill / iota
+//===----------------------------------------------------------------------===//
+
+// tile.constant 1.0 : !tile.tile<16x64xf32>  (the value takes the element type)
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  Attribute raw;
+  Type type;
+  SMLoc valueLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(raw) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(type))
+    return failure();
+  auto tile = dyn_cast<TileType>(type);
+  if (!tile)
+    return parser.emitError(valueLoc, "expected a tile type, got ") << type;
+  Type element = tile.getElementType();
+  TypedAttr value;
+  if (auto f = dyn_cast<FloatAttr>(raw); f && isa<FloatType>(element)) {
+    bool losesInfo = false;
+    APFloat v = f.getValue();
+    v.convert(cast<FloatType>(element).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &losesInfo);
+    value = FloatAttr::get(element, v);
+  } else if (auto i = dyn_cast<IntegerAttr>(raw); i && element.isInteger()) {
+    value = IntegerAttr::get(element, i.getValue().sextOrTrunc(
+                                          element.getIntOrFloatBitWidth()));
+  } else if (auto b = dyn_cast<BoolAttr>(raw); b && element.isInteger(1)) {
+    value = IntegerAttr::get(element, b.getValue());
+  } else {
+    return parser.emitError(valueLoc, "value ")
+           << raw << " does not fit element type " << element;
+  }
+  result.addAttribute(getValueAttrName(result.name), value);
+  result.addTypes(tile);
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(getValue());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  printer << " : " << getType();
+}
+
+LogicalResult ConstantOp::verify() {
+  Type element = getType().getElementType();
+  if (!isa<FloatAttr, IntegerAttr>(getValue()) ||
+      getValue().getType() != element)
+    return emitOpError() << "value " << getValue()
+                         << " must be a scalar of the element type " << element;
+  return success();
+}
+
+/// A splat tile folds to its scalar; TileDialect::materializeConstant turns
+/// the scalar back into a tile.constant of the right type.
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult FillOp::fold(FoldAdaptor adaptor) { return adaptor.getValue(); }
+
+LogicalResult IotaOp::verify() {
+  TileType tile = getType();
+  uint64_t dim = getDimension();
+  if (dim > 1)
+    return emitOpError() << "dimension must be 0 (rows) or 1 (columns), got "
+                         << dim;
+  Type element = tile.getElementType();
+  if (element.isInteger(1))
+    return emitOpError("iota needs numeric elements, got i1");
+  if (auto intType = dyn_cast<IntegerType>(element)) {
+    int64_t largest = tile.getShape()[dim] - 1;
+    if (intType.getWidth() < 64 &&
+        largest > (int64_t(1) << (intType.getWidth() - 1)) - 1)
+      return emitOpError() << "index " << largest << " does not fit in "
+                           << element;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+template <typename BinaryOp>
+static LogicalResult verifyBinary(BinaryOp op) {
+  TileType lhs = op.getLhs().getType();
+  if (!isArithmeticElement(lhs.getElementType()))
+    return op.emitOpError("needs numeric elements, got i1 (use tile.select)");
+  return verifyRhs(op, lhs, op.getRhs().getType());
+}
+
+namespace {
+/// How one binary op folds: its identity right operand and constant math.
+struct BinaryFoldRules {
+  /// Right operand `r` with `x op r == x` for every x (nullopt: none).
+  std::function<bool(Attribute)> isRightIdentity;
+  std::function<std::optional<APFloat>(const APFloat &, const APFloat &)> onFloats;
+  std::function<std::optional<APInt>(const APInt &, const APInt &)> onInts;
+  bool idempotent = false; // x op x == x
+};
+} // namespace
+
+static bool isFloatValue(Attribute attr, double value, bool negativeZero = false) {
+  auto f = dyn_cast_or_null<FloatAttr>(attr);
+  if (!f)
+    return false;
+  if (negativeZero)
+    return f.getValue().isNegZero();
+  return f.getValue().isExactlyValue(value);
+}
+
+static bool isIntValue(Attribute attr, int64_t value) {
+  auto i = dyn_cast_or_null<IntegerAttr>(attr);
+  return i && i.getValue().getSExtValue() == value;
+}
+
+static OpFoldResult foldBinary(Value lhs, Value rhs, Type resultType,
+                               Attribute lhsConst, Attribute rhsConst,
+                               const BinaryFoldRules &rules) {
+  if (rules.idempotent && lhs == rhs)
+    return lhs;
+  if (rules.isRightIdentity && rhsConst && rules.isRightIdentity(rhsConst))
+    return lhs;
+  Type element = cast<TileType>(resultType).getElementType();
+  if (auto l = dyn_cast_or_null<FloatAttr>(lhsConst))
+    if (auto r = dyn_cast_or_null<FloatAttr>(rhsConst))
+      if (auto v = rules.onFloats(l.getValue(), r.getValue()))
+        return FloatAttr::get(element, *v);
+  if (auto l = dyn_cast_or_null<IntegerAttr>(lhsConst))
+    if (auto r = dyn_cast_or_null<IntegerAttr>(rhsConst))
+      if (auto v = rules.onInts(l.getValue(), r.getValue()))
+        return IntegerAttr::get(element, *v);
+  return {};
+}
+
+static constexpr APFloat::roundingMode kRound = APFloat::rmNearestTiesToEven;
+
+#define TILE_BINARY_OP(OP, RULES)                                              \
+  LogicalResult OP::verify() { return verifyBinary(*this); }                   \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    static const BinaryFoldRules rules = RULES;                                \
+    return foldBinary(getLhs(), getRhs(), getType(), adaptor.getLhs(),         \
+                      adaptor.getRhs(), rules);                                \
+  }
+
+// x + (-0.0) == x exactly; x + 0.0 is not (it turns -0.0 into +0.0).
+TILE_BINARY_OP(AddOp, (BinaryFoldRules{
+    [](Attribute r) { return isFloatValue(r, 0, true) || isIntValue(r, 0); },
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      APFloat v = a; v.add(b, kRound); return v; },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a + b; }}))
+TILE_BINARY_OP(SubOp, (BinaryFoldRules{
+    [](Attribute r) { return isFloatValue(r, 0) || isIntValue(r, 0); },
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      APFloat v = a; v.subtract(b, kRound); return v; },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a - b; }}))
+TILE_BINARY_OP(MulOp, (BinaryFoldRules{
+    [](Attribute r) { return isFloatValue(r, 1) || isIntValue(r, 1); },
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      APFloat v = a; v.multiply(b, kRound); return v; },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a * b; }}))
+TILE_BINARY_OP(DivOp, (BinaryFoldRules{
+    [](Attribute r) { return isFloatValue(r, 1) || isIntValue(r, 1); },
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      APFloat v = a; v.divide(b, kRound); return v; },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+      // Leave division by zero and INT_MIN / -1 to run time.
+      if (b.isZero() || (a.isMinSignedValue() && b.isAllOnes()))
+        return std::nullopt;
+      return a.sdiv(b); }}))
+TILE_BINARY_OP(MaxOp, (BinaryFoldRules{
+    nullptr,
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      return llvm::maximum(a, b); },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+      return a.sge(b) ? a : b; },
+    /*idempotent=*/true}))
+TILE_BINARY_OP(MinOp, (BinaryFoldRules{
+    nullptr,
+    [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
+      return llvm::minimum(a, b); },
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> {
+      return a.sle(b) ? a : b; },
+    /*idempotent=*/true}))
+#undef TILE_BINARY_OP
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+template <typename UnaryOp>
+static LogicalResult verifyUnary(UnaryOp op) {
+  Type element = op.getType().getElementType();
+  if (UnaryOp::kFloatOnly && !isa<FloatType>(element))
+    return op.emitOpError() << "needs floating-point elements, got "
+                            << element;
+  if (!isArithmeticElement(element))
+    return op.emitOpError("needs numeric elements, got i1");
+  return success();
+}
+
+#define TILE_UNARY_VERIFY(OP)                                                  \
+  LogicalResult OP::verify() { return verifyUnary(*this); }
+TILE_UNARY_VERIFY(ExpOp)
+TILE_UNARY_VERIFY(LogOp)
+TILE_UNARY_VERIFY(SqrtOp)
+TILE_UNARY_VERIFY(RsqrtOp)
+TILE_UNARY_VERIFY(RecipOp)
+TILE_UNARY_VERIFY(AbsOp)
+TILE_UNARY_VERIFY(NegOp)
+TILE_UNARY_VERIFY(ReluOp)
+#undef TILE_UNARY_VERIFY
+
+/// neg(neg(x)) == x
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  if (auto f = dyn_cast_or_null<FloatAttr>(adaptor.getInput()))
+    return FloatAttr::get(f.getType(), -f.getValue());
+  if (auto i = dyn_cast_or_null<IntegerAttr>(adaptor.getInput()))
+    return IntegerAttr::get(i.getType(), -i.getValue());
+  return {};
+}
+
+/// abs(abs(x)) == abs(x)
+OpFoldResult AbsOp::fold(FoldAdaptor) {
+  if (getInput().getDefiningOp<AbsOp>())
+    return getInput();
+  return {};
+}
+
+/// relu(relu(x)) == relu(x)
+OpFoldResult ReluOp::fold(FoldAdaptor) {
+  if (getInput().getDefiningOp<ReluOp>())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and broadcast
+//===----------------------------------------------------------------------===//
+
+/// Reducing dimension `dim` leaves a tile of size 1 there, valid elsewhere as
+/// the input.
+static LogicalResult verifyReduce(Operation *op, TileType input,
+                                  TileType result, unsigned dim) {
+  if (!isArithmeticElement(input.getElementType()))
+    return op->emitOpError("needs numeric elements, got i1");
+  SmallVector<int64_t, 2> shape(input.getShape());
+  shape[dim] = 1;
+  SmallVector<int64_t, 2> valid;
+  if (!input.isFullyValid()) {
+    valid.assign(input.getValidShape().begin(), input.getValidShape().end());
+    valid[dim] = 1;
+  }
+  TileType expected = makeTile(op->getContext(), shape,
+                               input.getElementType(), valid);
+  if (result != expected)
+    return op->emitOpError() << "result type must be " << expected << ", got "
+                             << result;
+  return success();
+}
+
+LogicalResult RowReduceOp::verify() {
+  return verifyReduce(*this, getInput().getType(), getType(), /*dim=*/1);
+}
+
+LogicalResult ColReduceOp::verify() {
+  return verifyReduce(*this, getInput().getType(), getType(), /*dim=*/0);
+}
+
+LogicalResult BroadcastOp::verify() {
+  TileType input = getInput().getType();
+  TileType result = getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError() << "element type changes from "
+                         << input.getElementType() << " to "
+                         << result.getElementType();
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    int64_t from = input.getShape()[dim], to = result.getShape()[dim];
+    if (from != 1 && from != to)
+      return emitOpError() << "dimension " << dim << " of size " << from
+                           << " can only broadcast from 1 or stay " << to;
+    if (from == to && input.getValidDim(dim) != result.getValidDim(dim))
+      return emitOpError() << "valid size of unbroadcast dimension " << dim
+                           << " changes from "
+                           << dimString(input.getValidDim(dim)) << " to "
+                           << dimString(result.getValidDim(dim));
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // Broadcasting a splat is the same splat.
+  if (auto attr = dyn_cast_or_null<TypedAttr>(adaptor.getInput()))
+    return attr;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// matmul / cast / cmp / select / transpose
+//===----------------------------------------------------------------------===//
+
+/// (lhs, rhs) element types and the result element types each may produce.
+static bool isSupportedMatmul(Type lhs, Type rhs, Type result) {
+  if (lhs != rhs)
+    return false;
+  if (lhs.isF16())
+    return result.isF32() || result.isF16();
+  if (lhs.isBF16() || lhs.isF32())
+    return result.isF32();
+  if (lhs.isInteger(8))
+    return result.isInteger(32);
+  return false;
+}
+
+LogicalResult MatmulOp::verify() {
+  TileType lhs = getLhs().getType(), rhs = getRhs().getType();
+  TileType result = getType();
+  if (lhs.getCols() != rhs.getRows())
+    return emitOpError() << "contracting sizes differ: lhs has "
+                         << lhs.getCols() << " columns, rhs has "
+                         << rhs.getRows() << " rows";
+  if (result.getRows() != lhs.getRows() || result.getCols() != rhs.getCols())
+    return emitOpError() << "result must be " << lhs.getRows() << "x"
+                         << rhs.getCols() << ", got " << result.getRows()
+                         << "x" << result.getCols();
+  if (!isSupportedMatmul(lhs.getElementType(), rhs.getElementType(),
+                         result.getElementType()))
+    return emitOpError() << "unsupported element types " << lhs.getElementType()
+                         << " x " << rhs.getElementType() << " -> "
+                         << result.getElementType()
+                         << " (supported: f16 x f16 -> f32|f16, bf16 x bf16 "
+                            "-> f32, f32 x f32 -> f32, i8 x i8 -> i32)";
+  if (lhs.getValidDim(1) != rhs.getValidDim(0))
+    return emitOpError() << "valid contracting sizes differ: lhs "
+                         << dimString(lhs.getValidDim(1)) << ", rhs "
+                         << dimString(rhs.getValidDim(0));
+  if (result.getValidDim(0) != lhs.getValidDim(0) ||
+      result.getValidDim(1) != rhs.getValidDim(1))
+    return emitOpError() << "result valid region must be "
+                         << dimString(lhs.getValidDim(0)) << "x"
+                         << dimString(rhs.getValidDim(1));
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  TileType input = getInput().getType();
+  TileType result = getType();
+  if (input.getShape() != result.getShape() ||
+      input.getValidShape() != result.getValidShape())
+    return emitOpError() << "changes shape or valid region from " << input
+                         << " to " << result << "; only the element type may "
+                         << "change";
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult CmpOp::verify() {
+  return verifyRhs(*this, getLhs().getType(), getRhs().getType());
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  if (auto mask = dyn_cast_or_null<IntegerAttr>(adaptor.getMask()))
+    return mask.getValue().isOne() ? getTrueValue() : getFalseValue();
+  return {};
+}
+
+LogicalResult TransposeOp::verify() {
+  TileType expected = getInput().getType().transposed();
+  if (getType() != expected)
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << getType();
+  return success();
+}
+
+/// transpose(transpose(x)) == x
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<TransposeOp>())
+    return inner.getInput();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "tile/TileOps.cpp.inc"
+
+#include "tile/TileEnums.cpp.inc"

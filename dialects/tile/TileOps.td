@@ -1,0 +1,425 @@
+//===- TileOps.td - HTP tile dialect operations ------------*- tablegen -*-===//
+//
+// Every rule a user can break is checked by a verifier (see TileOps.cpp) and
+// has a case in test/lit/Dialect/tile/invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HTP_TILE_OPS
+#define HTP_TILE_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "TileDialect.td"
+include "TileTypes.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Tile_AnyTile : Type<CPred<"::llvm::isa<::htp::tile::TileType>($_self)">,
+                        "tile", "::htp::tile::TileType">;
+
+def Tile_MaskTile : Type<
+    And<[CPred<"::llvm::isa<::htp::tile::TileType>($_self)">,
+         CPred<"::llvm::cast<::htp::tile::TileType>($_self).getElementType().isInteger(1)">]>,
+    "tile of i1", "::htp::tile::TileType">;
+
+def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I64, I32, I16, I8, I1]>;
+
+/// A tile, or a scalar that is broadcast to every element.
+def Tile_TileOrScalar : AnyTypeOf<[Tile_AnyTile, Tile_Scalar]>;
+
+def Tile_View : AnyTypeOf<[AnyRankedTensor, AnyMemRef]>;
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_ReductionKind : I32EnumAttr<"ReductionKind", "how a reduction combines elements", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>
+  ]> {
+  let cppNamespace = "::htp::tile";
+}
+
+def Tile_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "element comparison (ordered for floats, signed for integers)", [
+    I32EnumAttrCase<"eq", 0>,
+    I32EnumAttrCase<"ne", 1>,
+    I32EnumAttrCase<"lt", 2>,
+    I32EnumAttrCase<"le", 3>,
+    I32EnumAttrCase<"gt", 4>,
+    I32EnumAttrCase<"ge", 5>
+  ]> {
+  let cppNamespace = "::htp::tile";
+}
+
+//===----------------------------------------------------------------------===//
+// Memory: load, store, gather
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Load a tile from a memref or tensor view";
+  let description = [{
+    Reads the tile whose top-left element is `source[indices...]`: the tile's
+    rows and columns run along the last two dimensions of the view, and the
+    leading indices select the 2-D slice. Only the valid region is read; a
+    tile whose valid region has `?` sizes takes them as `valid [...]` operands,
+    in order (rows, then columns).
+
+    ```mlir
+    %t = tile.load %A[%i, %j] : memref<128x256xf32> -> !tile.tile<16x64xf32>
+    %u = tile.load %A[%i, %j] valid [%n] : memref<?x256xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+    ```
+  }];
+  let arguments = (ins Tile_View:$source, Variadic<Index>:$indices,
+                       Variadic<Index>:$validSizes);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` (`valid` `[` $validSizes^ `]`)? attr-dict `:`
+    type($source) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Store a tile's valid region into a memref or tensor view";
+  let description = [{
+    Writes the valid region of `value` to `dest` with its top-left element at
+    `dest[indices...]`. Storing into a memref writes memory and has no
+    result; storing into a tensor yields the updated tensor.
+
+    ```mlir
+    tile.store %t, %B[%i, %j] : !tile.tile<16x64xf32>, memref<128x256xf32>
+    %T2 = tile.store %t, %T[%i, %j] : !tile.tile<16x64xf32>, tensor<128x256xf32> -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$value, Tile_View:$dest,
+                       Variadic<Index>:$indices);
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($value)) `,`
+    type($dest) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GatherOp : Tile_Op<"gather", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Gather rows of a 2-D view by a tile of row indices";
+  let description = [{
+    Row `r` of the result is `source[rowIndices[r, 0], column + c]` for every
+    column `c`: the building block for MoE token routing and paged KV caches,
+    where the rows a kernel needs are named by data. `rowIndices` is an
+    `Rx1` integer tile; the result has `R` rows.
+
+    ```mlir
+    %g = tile.gather %A[%rows, %c0] : memref<?x128xf16>, !tile.tile<8x1xi32> -> !tile.tile<8x128xf16>
+    ```
+  }];
+  let arguments = (ins Tile_View:$source, Tile_AnyTile:$rowIndices,
+                       Index:$column);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $source `[` $rowIndices `,` $column `]` attr-dict `:` type($source) `,`
+    qualified(type($rowIndices)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Creating tiles: constant, fill, iota
+//===----------------------------------------------------------------------===//
+
+def Tile_ConstantOp : Tile_Op<"constant", [ConstantLike, Pure]> {
+  let summary = "A tile with every element equal to a constant";
+  let description = [{
+    ```mlir
+    %z = tile.constant 0.0 : !tile.tile<16x64xf32>
+    %o = tile.constant 1 : !tile.tile<16x1xi32>
+    ```
+    The value is written without a type; it takes the tile's element type.
+  }];
+  let arguments = (ins TypedAttrInterface:$value);
+  let results = (outs Tile_AnyTile:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_FillOp : Tile_Op<"fill", [Pure,
+    TypesMatchWith<"the value has the tile's element type", "result", "value",
+                   "::llvm::cast<::htp::tile::TileType>($_self).getElementType()">]> {
+  let summary = "A tile with every element equal to a scalar value";
+  let description = [{
+    ```mlir
+    %t = tile.fill %x : !tile.tile<16x64xf32>
+    ```
+    Folds to `tile.constant` when the scalar is a constant.
+  }];
+  let arguments = (ins Tile_Scalar:$value);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasFolder = 1;
+}
+
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "A tile holding each element's index along one dimension";
+  let description = [{
+    Element `[r, c]` is `r` when `dimension` is 0 and `c` when it is 1.
+
+    ```mlir
+    %cols = tile.iota 1 : !tile.tile<16x64xi32>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$dimension);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$dimension attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops (tile op tile, tile op scalar)
+//===----------------------------------------------------------------------===//
+
+class Tile_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Pure,
+        AllTypesMatch<["lhs", "result"]>])> {
+  let summary = "Elementwise " # what;
+  let description = [{
+    Elementwise }] # what # [{ of two tiles of the same type, or of a tile and
+    a scalar of its element type (the scalar applies to every element).
+    Integer operands are treated as signed.
+
+    ```mlir
+    %c = tile.}] # mnemonic # [{ %a, %b : !tile.tile<16x64xf32>
+    %d = tile.}] # mnemonic # [{ %a, %s : !tile.tile<16x64xf32>, f32
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$lhs, Tile_TileOrScalar:$rhs);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` qualified(type($lhs))
+    `` custom<RhsType>(type($rhs), ref(type($lhs)))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_AddOp : Tile_BinaryOp<"add", "addition", [Commutative]>;
+def Tile_SubOp : Tile_BinaryOp<"sub", "subtraction">;
+def Tile_MulOp : Tile_BinaryOp<"mul", "multiplication", [Commutative]>;
+def Tile_DivOp : Tile_BinaryOp<"div", "division">;
+def Tile_MaxOp : Tile_BinaryOp<"max", "maximum", [Commutative]>;
+def Tile_MinOp : Tile_BinaryOp<"min", "minimum", [Commutative]>;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Tile_UnaryOp<string mnemonic, string what, bit floatOnly>
+    : Tile_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # what;
+  let description = "Elementwise " # what # " of a tile"
+      # !if(floatOnly, " of floating-point elements.", " (integers are signed).")
+      # "\n\n```mlir\n%y = tile." # mnemonic # " %x : !tile.tile<16x64xf32>\n```";
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = "static constexpr bool kFloatOnly = "
+      # !if(floatOnly, "true", "false") # ";";
+}
+
+def Tile_ExpOp : Tile_UnaryOp<"exp", "exponential", 1>;
+def Tile_LogOp : Tile_UnaryOp<"log", "natural logarithm", 1>;
+def Tile_SqrtOp : Tile_UnaryOp<"sqrt", "square root", 1>;
+def Tile_RsqrtOp : Tile_UnaryOp<"rsqrt", "reciprocal square root", 1>;
+def Tile_RecipOp : Tile_UnaryOp<"recip", "reciprocal", 1>;
+def Tile_AbsOp : Tile_UnaryOp<"abs", "absolute value", 0> { let hasFolder = 1; }
+def Tile_NegOp : Tile_UnaryOp<"neg", "negation", 0> { let hasFolder = 1; }
+def Tile_ReluOp : Tile_UnaryOp<"relu", "max(x, 0)", 0> { let hasFolder = 1; }
+
+//===----------------------------------------------------------------------===//
+// Reductions and broadcast
+//===----------------------------------------------------------------------===//
+
+def Tile_RowReduceOp : Tile_Op<"row_reduce", [Pure]> {
+  let summary = "Reduce each row of a tile to one element";
+  let description = [{
+    Combines the valid elements of each row with `sum`, `max` or `min`; an
+    `RxC` tile becomes an `Rx1` tile with the same valid rows.
+
+    ```mlir
+    %m = tile.row_reduce max %x : !tile.tile<16x64xf32> -> !tile.tile<16x1xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReductionKind:$kind, Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ColReduceOp : Tile_Op<"col_reduce", [Pure]> {
+  let summary = "Reduce each column of a tile to one element";
+  let description = [{
+    Combines the valid elements of each column with `sum`, `max` or `min`; an
+    `RxC` tile becomes a `1xC` tile with the same valid columns.
+
+    ```mlir
+    %s = tile.col_reduce sum %x : !tile.tile<16x64xf32> -> !tile.tile<1x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReductionKind:$kind, Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Repeat a row or column tile across the other dimension";
+  let description = [{
+    Every dimension of the input is either 1 (repeated) or equal to the
+    result's. An `Rx1` input repeats each row's value along the row (the
+    partner of `tile.row_reduce`); a `1xC` input repeats down the columns.
+
+    ```mlir
+    %b = tile.broadcast %m : !tile.tile<16x1xf32> -> !tile.tile<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul, cast, compare/select, transpose
+//===----------------------------------------------------------------------===//
+
+def Tile_MatmulOp : Tile_Op<"matmul", [Pure,
+    OptionalTypesMatchWith<"the accumulator has the result type", "result", "acc", "$_self">]> {
+  let summary = "Matrix product with optional accumulation";
+  let description = [{
+    `result = lhs x rhs (+ acc)` for an `MxK` lhs, a `KxN` rhs and an `MxN`
+    result. Supported element types (lhs, rhs -> result): f16 x f16 -> f32 or
+    f16, bf16 x bf16 -> f32, f32 x f32 -> f32, i8 x i8 -> i32. `acc`, when
+    given, has the result's type.
+
+    ```mlir
+    %c = tile.matmul %a, %b : !tile.tile<64x32xf16>, !tile.tile<32x128xf16> -> !tile.tile<64x128xf32>
+    %d = tile.matmul %a, %b, %c : !tile.tile<64x32xf16>, !tile.tile<32x128xf16> -> !tile.tile<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$lhs, Tile_AnyTile:$rhs,
+                       Optional<Tile_AnyTile>:$acc);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`,` $acc^)? attr-dict `:` qualified(type($lhs)) `,`
+    qualified(type($rhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_CastOp : Tile_Op<"cast", [Pure]> {
+  let summary = "Convert each element to another element type";
+  let description = [{
+    Float-to-float conversions round to nearest even; float-to-integer
+    truncates toward zero; integer conversions are signed. Shape and valid
+    region are unchanged.
+
+    ```mlir
+    %h = tile.cast %x : !tile.tile<16x64xf32> to !tile.tile<16x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `to` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_CmpOp : Tile_Op<"cmp", [Pure,
+    TypesMatchWith<"the result is an i1 tile shaped like lhs", "lhs", "result",
+        "::llvm::cast<::htp::tile::TileType>($_self).withElementType("
+        "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "Elementwise comparison producing a mask tile";
+  let description = [{
+    Compares a tile with a tile of the same type or with a scalar of its
+    element type, giving an `i1` tile of the same shape and valid region.
+    Floats compare ordered (NaN compares false except for `ne`); integers
+    compare signed.
+
+    ```mlir
+    %m = tile.cmp lt, %a, %b : !tile.tile<16x64xf32>
+    %n = tile.cmp ge, %a, %s : !tile.tile<16x64xf32>, f32
+    ```
+  }];
+  let arguments = (ins Tile_ComparePredicate:$predicate, Tile_AnyTile:$lhs,
+                       Tile_TileOrScalar:$rhs);
+  let results = (outs Tile_MaskTile:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` qualified(type($lhs))
+    `` custom<RhsType>(type($rhs), ref(type($lhs)))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_SelectOp : Tile_Op<"select", [Pure,
+    AllTypesMatch<["trueValue", "falseValue", "result"]>,
+    TypesMatchWith<"the mask is an i1 tile shaped like the result", "result", "mask",
+        "::llvm::cast<::htp::tile::TileType>($_self).withElementType("
+        "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "Choose elements from two tiles by a mask";
+  let description = [{
+    Element `i` of the result is `trueValue[i]` where `mask[i]` is true and
+    `falseValue[i]` elsewhere.
+
+    ```mlir
+    %r = tile.select %m, %a, %b : !tile.tile<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_MaskTile:$mask, Tile_AnyTile:$trueValue,
+                       Tile_AnyTile:$falseValue);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $mask `,` $trueValue `,` $falseValue attr-dict `:` qualified(type($result))
+  }];
+  let hasFolder = 1;
+}
+
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "Swap a tile's rows and columns";
+  let description = [{
+    ```mlir
+    %t = tile.transpose %x : !tile.tile<16x64xf32> -> !tile.tile<64x16xf32>
+    ```
+    The valid region is transposed with the shape.
+  }];
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // HTP_TILE_OPS

@@ -1,0 +1,102 @@
+//! Typed access to `!tile.tile` from Rust, over the C API in
+//! `dialects/tile/TileCAPI.h`.
+
+use melior::{
+    ir::{Type, TypeLike},
+    Context,
+};
+use mlir_sys::{MlirContext, MlirType};
+
+unsafe extern "C" {
+    fn htpTypeIsATile(ty: MlirType) -> bool;
+    fn htpTileTypeGet(ctx: MlirContext, rows: i64, cols: i64, element: MlirType) -> MlirType;
+    fn htpTileTypeGetRows(ty: MlirType) -> i64;
+    fn htpTileTypeGetCols(ty: MlirType) -> i64;
+    fn htpTileTypeGetElementType(ty: MlirType) -> MlirType;
+    fn htpTileTypeGetSizeInBytes(ty: MlirType) -> i64;
+}
+
+/// A `!tile.tile` type, checked on construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileType<'c>(Type<'c>);
+
+impl<'c> TileType<'c> {
+    /// `!tile.tile<rows x cols x element>`, or `None` when MLIR rejects it
+    /// (the reason is reported to the context's diagnostic handlers).
+    pub fn new(context: &'c Context, rows: i64, cols: i64, element: Type<'c>) -> Option<Self> {
+        let raw = unsafe { htpTileTypeGet(context.to_raw(), rows, cols, element.to_raw()) };
+        unsafe { Type::from_option_raw(raw) }.map(Self)
+    }
+
+    pub fn rows(&self) -> i64 {
+        unsafe { htpTileTypeGetRows(self.0.to_raw()) }
+    }
+
+    pub fn cols(&self) -> i64 {
+        unsafe { htpTileTypeGetCols(self.0.to_raw()) }
+    }
+
+    pub fn element_type(&self) -> Type<'c> {
+        unsafe { Type::from_raw(htpTileTypeGetElementType(self.0.to_raw())) }
+    }
+
+    /// On-chip storage of the whole tile in bytes (i1 bit-packed).
+    pub fn size_in_bytes(&self) -> i64 {
+        unsafe { htpTileTypeGetSizeInBytes(self.0.to_raw()) }
+    }
+}
+
+impl<'c> TryFrom<Type<'c>> for TileType<'c> {
+    type Error = Type<'c>;
+
+    fn try_from(ty: Type<'c>) -> Result<Self, Self::Error> {
+        if unsafe { htpTypeIsATile(ty.to_raw()) } {
+            Ok(Self(ty))
+        } else {
+            Err(ty)
+        }
+    }
+}
+
+impl<'c> From<TileType<'c>> for Type<'c> {
+    fn from(tile: TileType<'c>) -> Self {
+        tile.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::new_context;
+
+    #[test]
+    fn builds_and_queries_a_tile_type() {
+        let context = new_context();
+        let tile = TileType::new(&context, 16, 64, Type::float16(&context)).unwrap();
+        assert_eq!((tile.rows(), tile.cols()), (16, 64));
+        assert_eq!(tile.size_in_bytes(), 16 * 64 * 2);
+        assert_eq!(tile.element_type(), Type::float16(&context));
+        assert_eq!(Type::from(tile).to_string(), "!tile.tile<16x64xf16>");
+    }
+
+    #[test]
+    fn i1_tiles_are_bit_packed() {
+        let context = new_context();
+        let mask = TileType::try_from(Type::parse(&context, "!tile.tile<16x64xi1>").unwrap()).unwrap();
+        assert_eq!(mask.size_in_bytes(), 16 * 64 / 8);
+    }
+
+    #[test]
+    fn rejects_invalid_shapes_without_crashing() {
+        let context = new_context();
+        context.attach_diagnostic_handler(|_| true);
+        assert!(TileType::new(&context, 0, 64, Type::float32(&context)).is_none());
+        assert!(TileType::new(&context, 4, 4, Type::float64(&context)).is_none());
+    }
+
+    #[test]
+    fn other_types_are_not_tiles() {
+        let context = new_context();
+        assert!(TileType::try_from(Type::float32(&context)).is_err());
+    }
+}
