@@ -1,0 +1,85 @@
+//! HTP's passes written in Rust. Each pass lives in its own module and is
+//! listed once in [`PASSES`]; [`register_passes`] names them all in MLIR's
+//! global registry so they work in `--pass-pipeline` strings, in `htp-opt`
+//! and in pipelines that Rust parses from text.
+
+pub mod tile_peak_live_bytes;
+
+use melior::pass::Pass;
+use mlir_sys::MlirPass;
+use std::sync::Once;
+
+/// What MLIR needs to know to create a Rust pass by name.
+pub struct PassDefinition {
+    /// The name used in pipelines, e.g. `tile-peak-live-bytes`.
+    pub argument: &'static str,
+    /// One line for `--help`.
+    pub description: &'static str,
+    /// Creates a fresh instance (ownership passes to the caller).
+    pub create_raw: unsafe extern "C" fn() -> MlirPass,
+}
+
+impl PassDefinition {
+    /// A fresh instance of the pass, to add to a pass manager.
+    pub fn create(&self) -> Pass {
+        unsafe { Pass::from_raw_fn(self.create_raw) }
+    }
+}
+
+/// Every pass HTP implements in Rust.
+pub const PASSES: &[PassDefinition] = &[tile_peak_live_bytes::DEFINITION];
+
+unsafe extern "C" {
+    fn htpRegisterExternalPass(create: unsafe extern "C" fn() -> MlirPass);
+}
+
+/// Registers every pass in [`PASSES`] with MLIR (once per process).
+pub fn register_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        for pass in PASSES {
+            unsafe { htpRegisterExternalPass(pass.create_raw) }
+        }
+    });
+}
+
+/// Declares a static, 8-byte-aligned object whose address is a pass's
+/// MLIR TypeID (MLIR requires the alignment).
+#[macro_export]
+macro_rules! pass_type_id {
+    () => {{
+        #[repr(align(8))]
+        struct PassTypeId;
+        static ID: PassTypeId = PassTypeId;
+        melior::ir::r#type::TypeId::create(&ID)
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline};
+
+    #[test]
+    fn registered_passes_parse_in_textual_pipelines() {
+        register_passes();
+        let context = htp_dialects::new_context();
+        for pass in PASSES {
+            let manager = PassManager::new(&context);
+            let pipeline = format!("builtin.module(func.func({}))", pass.argument);
+            parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
+                .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+            let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();
+            assert!(manager.run(&mut module).is_ok());
+        }
+    }
+
+    #[test]
+    fn argument_names_are_unique_and_kebab_case() {
+        let mut names: Vec<_> = PASSES.iter().map(|p| p.argument).collect();
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '-')));
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), PASSES.len());
+    }
+}

@@ -1,0 +1,12 @@
+//! `htp-opt`: MLIR's `mlir-opt` with every HTP dialect and pass.
+
+use std::ffi::{c_char, c_int};
+
+unsafe extern "C" {
+    fn htpOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
+}
+
+fn main() {
+    htp_passes::register_passes();
+    std::process::exit(htp_tool::run_c_main(htpOptMain));
+}

@@ -1,0 +1,15 @@
+//! `htp-translate`: MLIR's `mlir-translate` with HTP's translations.
+
+// Links HTP's dialects and, through mlir-sys, MLIR's static libraries that
+// the C++ driver needs (an unreferenced crate would not be linked).
+extern crate htp_dialects;
+
+use std::ffi::{c_char, c_int};
+
+unsafe extern "C" {
+    fn htpTranslateMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
+}
+
+fn main() {
+    std::process::exit(htp_tool::run_c_main(htpTranslateMain));
+}
