@@ -179,13 +179,11 @@ function(htp_add_dialects)
     HTP_MLIR_LINK "${ARG_MLIR_LINK}"
     EXPORT_PROPERTIES "HTP_DIALECTS;HTP_MLIR_LINK")
   target_compile_features(${ARG_TARGET} PUBLIC cxx_std_17)
-  target_include_directories(${ARG_TARGET}
-    PUBLIC
-      "$<BUILD_INTERFACE:${ARG_DIALECTS_DIR}>"
-      "$<BUILD_INTERFACE:${ARG_GEN_DIR}>"
-    SYSTEM PUBLIC
-      "$<BUILD_INTERFACE:${MLIR_INCLUDE_DIRS}>"
-      "$<BUILD_INTERFACE:${LLVM_INCLUDE_DIRS}>")
+  target_include_directories(${ARG_TARGET} PUBLIC
+    "$<BUILD_INTERFACE:${ARG_DIALECTS_DIR}>" "$<BUILD_INTERFACE:${ARG_GEN_DIR}>")
+  # MLIR's imported targets carry no include directories; add them here.
+  target_include_directories(${ARG_TARGET} SYSTEM PUBLIC
+    ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
 
   # The flags MLIR's headers need, as in lib/htp-build cxx_build(): LLVM's
   # definitions, no exceptions / RTTI matching LLVM, NDEBUG for a release LLVM.

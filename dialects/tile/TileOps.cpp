@@ -12,6 +12,9 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/APFloat.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 using namespace htp::tile;
 
@@ -182,13 +185,43 @@ void GatherOp::getEffects(
 // constant / fill / iota
 //===----------------------------------------------------------------------===//
 
-// tile.constant 1.0 : !tile.tile<16x64xf32>  (the value takes the element type)
+// tile.constant <literal> : !tile.tile<...>. The literal is written without
+// a type and takes the element type: an integer, a decimal float, true,
+// false, nan, inf or -inf (non-finite values are keywords so that printing
+// never produces a hex bit pattern that would read back as an integer).
 ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
-  Attribute raw;
-  Type type;
   SMLoc valueLoc = parser.getCurrentLocation();
-  if (parser.parseAttribute(raw) ||
-      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+  std::optional<APInt> intValue;
+  std::optional<double> floatValue;
+  bool negative = succeeded(parser.parseOptionalMinus());
+  if (!negative && succeeded(parser.parseOptionalKeyword("true"))) {
+    intValue = APInt(64, 1);
+  } else if (!negative && succeeded(parser.parseOptionalKeyword("false"))) {
+    intValue = APInt(64, 0);
+  } else if (!negative && succeeded(parser.parseOptionalKeyword("nan"))) {
+    floatValue = std::numeric_limits<double>::quiet_NaN();
+  } else if (succeeded(parser.parseOptionalKeyword("inf"))) {
+    floatValue = std::numeric_limits<double>::infinity();
+  } else {
+    APInt parsed;
+    OptionalParseResult isInt = parser.parseOptionalInteger(parsed);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      intValue = parsed.sext(parsed.getBitWidth() + 1);
+    } else {
+      double parsedFloat;
+      if (parser.parseFloat(parsedFloat))
+        return failure();
+      floatValue = parsedFloat;
+    }
+  }
+  if (negative && intValue)
+    intValue = -*intValue;
+  if (negative && floatValue)
+    floatValue = -*floatValue;
+  Type type;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseType(type))
     return failure();
   auto tile = dyn_cast<TileType>(type);
@@ -196,20 +229,24 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(valueLoc, "expected a tile type, got ") << type;
   Type element = tile.getElementType();
   TypedAttr value;
-  if (auto f = dyn_cast<FloatAttr>(raw); f && isa<FloatType>(element)) {
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat v(floatValue ? *floatValue
+                         : static_cast<double>(intValue->getSExtValue()));
     bool losesInfo = false;
-    APFloat v = f.getValue();
-    v.convert(cast<FloatType>(element).getFloatSemantics(),
-              APFloat::rmNearestTiesToEven, &losesInfo);
+    APFloat::opStatus status =
+        v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    if ((status & APFloat::opOverflow) && !(floatValue && std::isinf(*floatValue)))
+      return parser.emitError(valueLoc, "value overflows ") << element;
     value = FloatAttr::get(element, v);
-  } else if (auto i = dyn_cast<IntegerAttr>(raw); i && element.isInteger()) {
-    value = IntegerAttr::get(element, i.getValue().sextOrTrunc(
-                                          element.getIntOrFloatBitWidth()));
-  } else if (auto b = dyn_cast<BoolAttr>(raw); b && element.isInteger(1)) {
-    value = IntegerAttr::get(element, b.getValue());
   } else {
-    return parser.emitError(valueLoc, "value ")
-           << raw << " does not fit element type " << element;
+    if (floatValue)
+      return parser.emitError(valueLoc, "a float value cannot initialize ")
+             << element << " elements";
+    unsigned width = element.getIntOrFloatBitWidth();
+    if (!intValue->isSignedIntN(width) && !intValue->isIntN(width))
+      return parser.emitError(valueLoc, "value does not fit ") << element;
+    value = IntegerAttr::get(element, intValue->sextOrTrunc(width));
   }
   result.addAttribute(getValueAttrName(result.name), value);
   result.addTypes(tile);
@@ -218,7 +255,20 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void ConstantOp::print(OpAsmPrinter &printer) {
   printer << ' ';
-  printer.printAttributeWithoutType(getValue());
+  if (auto f = dyn_cast<FloatAttr>(getValue())) {
+    const APFloat &v = f.getValue();
+    if (v.isNaN())
+      printer << "nan";
+    else if (v.isInfinity())
+      printer << (v.isNegative() ? "-inf" : "inf");
+    else
+      printer.printFloat(v);
+  } else if (getType().getElementType().isInteger(1)) {
+    printer << (cast<IntegerAttr>(getValue()).getValue().isOne() ? "true"
+                                                                 : "false");
+  } else {
+    printer << cast<IntegerAttr>(getValue()).getValue().getSExtValue();
+  }
   printer.printOptionalAttrDict((*this)->getAttrs(), {"value"});
   printer << " : " << getType();
 }
