@@ -182,8 +182,9 @@ function(htp_add_dialects)
   target_include_directories(${ARG_TARGET} PUBLIC
     "$<BUILD_INTERFACE:${ARG_DIALECTS_DIR}>" "$<BUILD_INTERFACE:${ARG_GEN_DIR}>")
   # MLIR's imported targets carry no include directories; add them here.
-  target_include_directories(${ARG_TARGET} SYSTEM PUBLIC
-    ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
+  set(mlir_includes ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
+  list(REMOVE_DUPLICATES mlir_includes)
+  target_include_directories(${ARG_TARGET} SYSTEM PUBLIC ${mlir_includes})
 
   # The flags MLIR's headers need, as in lib/htp-build cxx_build(): LLVM's
   # definitions, no exceptions / RTTI matching LLVM, NDEBUG for a release LLVM.

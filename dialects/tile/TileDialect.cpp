@@ -26,9 +26,9 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder,
   if (auto tileType = dyn_cast<TileType>(type)) {
     if (typed.getType() != tileType.getElementType())
       return nullptr;
-    return builder.create<ConstantOp>(loc, tileType, typed);
+    return ConstantOp::create(builder, loc, tileType, typed);
   }
   if (typed.getType() == type)
-    return builder.create<arith::ConstantOp>(loc, type, typed);
+    return arith::ConstantOp::create(builder, loc, type, typed);
   return nullptr;
 }
