@@ -1,8 +1,4 @@
+//! Compiles htp-opt's C++ driver (HtpOptMain.cpp).
 fn main() {
-    let source = std::path::Path::new("HtpOptMain.cpp");
-    println!("cargo:rerun-if-changed={}", source.display());
-    htp_build::cxx_build()
-        .include(htp_build::repo_root().join("dialects"))
-        .file(source)
-        .compile("htp_opt_main");
+    htp_build::compile_tool_driver("HtpOptMain.cpp", "htp_opt_main");
 }

@@ -1,8 +1,4 @@
+//! Compiles htp-translate's C++ driver (HtpTranslateMain.cpp).
 fn main() {
-    let source = std::path::Path::new("HtpTranslateMain.cpp");
-    println!("cargo:rerun-if-changed={}", source.display());
-    htp_build::cxx_build()
-        .include(htp_build::repo_root().join("dialects"))
-        .file(source)
-        .compile("htp_translate_main");
+    htp_build::compile_tool_driver("HtpTranslateMain.cpp", "htp_translate_main");
 }

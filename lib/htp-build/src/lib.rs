@@ -43,6 +43,14 @@ pub fn cxx_build() -> cc::Build {
     build
 }
 
+/// Compiles a tool's C++ driver entry point (`source`, relative to the
+/// crate) into the static library `name`, with `dialects/` on the include
+/// path for `Registration.h`.
+pub fn compile_tool_driver(source: &str, name: &str) {
+    println!("cargo:rerun-if-changed={source}");
+    cxx_build().include(repo_root().join("dialects")).file(source).compile(name);
+}
+
 /// Runs `mlir-tblgen <args> <td> -o <out>` with the MLIR include path and
 /// every directory in `includes`. Panics with the tool's message on failure:
 /// a build script has no other way to report it.
