@@ -11,6 +11,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/Error.h"
 
 #include <cmath>
 #include <limits>
@@ -34,6 +35,14 @@ static TileType makeTile(MLIRContext *ctx, ArrayRef<int64_t> shape,
   if (!valid.empty() && valid == shape)
     valid = {};
   return TileType::get(ctx, shape, elementType, valid);
+}
+
+/// An op with no operand for them cannot produce `?` valid sizes.
+static LogicalResult verifyStaticValidRegion(Operation *op, TileType tile) {
+  if (tile.getNumDynamicValidDims() != 0)
+    return op->emitOpError() << "result " << tile
+                             << " has '?' valid sizes but no operand gives them";
+  return success();
 }
 
 static bool isArithmeticElement(Type type) { return !type.isInteger(1); }
@@ -117,8 +126,8 @@ LogicalResult LoadOp::verify() {
                               getIndices().size(), tile, "source")))
     return failure();
   if (getValidSizes().size() != tile.getNumDynamicValidDims())
-    return emitOpError() << "needs " << tile.getNumDynamicValidDims()
-                         << " valid sizes for the '?' in " << tile << ", got "
+    return emitOpError() << "needs one valid size for each '?' in " << tile
+                         << " (" << tile.getNumDynamicValidDims() << "), got "
                          << getValidSizes().size();
   return success();
 }
@@ -173,6 +182,13 @@ LogicalResult GatherOp::verify() {
   if (!ShapedType::isDynamic(sourceCols) && result.getCols() > sourceCols)
     return emitOpError() << "gathers " << result.getCols()
                          << " columns from a source with " << sourceCols;
+  if (result.getValidDim(0) != indices.getValidDim(0))
+    return emitOpError() << "result valid rows "
+                         << dimString(result.getValidDim(0))
+                         << " differ from the index tile's "
+                         << dimString(indices.getValidDim(0));
+  if (ShapedType::isDynamic(result.getValidDim(1)))
+    return emitOpError("result valid columns cannot be '?': no operand gives them");
   return success();
 }
 
@@ -194,11 +210,19 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
   std::optional<APInt> intValue;
   std::optional<double> floatValue;
   bool negative = succeeded(parser.parseOptionalMinus());
-  if (!negative && succeeded(parser.parseOptionalKeyword("true"))) {
-    intValue = APInt(64, 1);
-  } else if (!negative && succeeded(parser.parseOptionalKeyword("false"))) {
-    intValue = APInt(64, 0);
-  } else if (!negative && succeeded(parser.parseOptionalKeyword("nan"))) {
+  bool isBool = false;
+  if (negative && (succeeded(parser.parseOptionalMinus()) ||
+                   succeeded(parser.parseOptionalKeyword("true")) ||
+                   succeeded(parser.parseOptionalKeyword("false")) ||
+                   succeeded(parser.parseOptionalKeyword("nan"))))
+    return parser.emitError(valueLoc, "'-' must be followed by a number or inf");
+  if (succeeded(parser.parseOptionalKeyword("true"))) {
+    intValue = APInt(2, 1);
+    isBool = true;
+  } else if (succeeded(parser.parseOptionalKeyword("false"))) {
+    intValue = APInt(2, 0);
+    isBool = true;
+  } else if (succeeded(parser.parseOptionalKeyword("nan"))) {
     floatValue = std::numeric_limits<double>::quiet_NaN();
   } else if (succeeded(parser.parseOptionalKeyword("inf"))) {
     floatValue = std::numeric_limits<double>::infinity();
@@ -229,13 +253,21 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(valueLoc, "expected a tile type, got ") << type;
   Type element = tile.getElementType();
   TypedAttr value;
+  if (isBool && !element.isInteger(1))
+    return parser.emitError(valueLoc, "true and false initialize i1 elements only, not ")
+           << element;
   if (auto floatType = dyn_cast<FloatType>(element)) {
-    APFloat v(floatValue ? *floatValue
-                         : static_cast<double>(intValue->getSExtValue()));
-    bool losesInfo = false;
-    APFloat::opStatus status =
-        v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &losesInfo);
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    APFloat v(semantics);
+    APFloat::opStatus status;
+    if (floatValue) {
+      v = APFloat(*floatValue);
+      bool losesInfo = false;
+      status = v.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+    } else {
+      status = v.convertFromAPInt(*intValue, /*IsSigned=*/true,
+                                  APFloat::rmNearestTiesToEven);
+    }
     if ((status & APFloat::opOverflow) && !(floatValue && std::isinf(*floatValue)))
       return parser.emitError(valueLoc, "value overflows ") << element;
     value = FloatAttr::get(element, v);
@@ -244,13 +276,39 @@ ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
       return parser.emitError(valueLoc, "a float value cannot initialize ")
              << element << " elements";
     unsigned width = element.getIntOrFloatBitWidth();
-    if (!intValue->isSignedIntN(width) && !intValue->isIntN(width))
+    if (!intValue->isSignedIntN(width) &&
+        !(intValue->isNonNegative() && intValue->isIntN(width)))
       return parser.emitError(valueLoc, "value does not fit ") << element;
     value = IntegerAttr::get(element, intValue->sextOrTrunc(width));
   }
   result.addAttribute(getValueAttrName(result.name), value);
   result.addTypes(tile);
   return success();
+}
+
+/// A decimal form of `value` (6 significant digits when that suffices, else
+/// full precision) that reads back, through a double as the parser does, to
+/// the same bits.
+static std::string formatFloat(const APFloat &value) {
+  SmallString<32> text;
+  for (unsigned precision : {6u, 0u}) {
+    text.clear();
+    value.toString(text, precision);
+    // Keep a float looking like one: "5" -> "5.0".
+    if (llvm::all_of(text, [](char c) { return llvm::isDigit(c) || c == '-'; }))
+      text.append(".0");
+    APFloat back(APFloat::IEEEdouble());
+    auto status = back.convertFromString(text, APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      continue;
+    }
+    bool losesInfo = false;
+    back.convert(value.getSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+    if (back.bitwiseIsEqual(value))
+      break;
+  }
+  return std::string(text);
 }
 
 void ConstantOp::print(OpAsmPrinter &printer) {
@@ -262,7 +320,7 @@ void ConstantOp::print(OpAsmPrinter &printer) {
     else if (v.isInfinity())
       printer << (v.isNegative() ? "-inf" : "inf");
     else
-      printer.printFloat(v);
+      printer << formatFloat(v);
   } else if (getType().getElementType().isInteger(1)) {
     printer << (cast<IntegerAttr>(getValue()).getValue().isOne() ? "true"
                                                                  : "false");
@@ -274,6 +332,8 @@ void ConstantOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult ConstantOp::verify() {
+  if (failed(verifyStaticValidRegion(*this, getType())))
+    return failure();
   Type element = getType().getElementType();
   if (!isa<FloatAttr, IntegerAttr>(getValue()) ||
       getValue().getType() != element)
@@ -286,6 +346,10 @@ LogicalResult ConstantOp::verify() {
 /// the scalar back into a tile.constant of the right type.
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+LogicalResult FillOp::verify() {
+  return verifyStaticValidRegion(*this, getType());
+}
+
 OpFoldResult FillOp::fold(FoldAdaptor adaptor) { return adaptor.getValue(); }
 
 LogicalResult IotaOp::verify() {
@@ -294,14 +358,23 @@ LogicalResult IotaOp::verify() {
   if (dim > 1)
     return emitOpError() << "dimension must be 0 (rows) or 1 (columns), got "
                          << dim;
+  if (failed(verifyStaticValidRegion(*this, tile)))
+    return failure();
   Type element = tile.getElementType();
   if (element.isInteger(1))
-    return emitOpError("iota needs numeric elements, got i1");
+    return emitOpError("needs numeric elements, got i1");
+  int64_t largest = tile.getShape()[dim] - 1;
   if (auto intType = dyn_cast<IntegerType>(element)) {
-    int64_t largest = tile.getShape()[dim] - 1;
     if (intType.getWidth() < 64 &&
         largest > (int64_t(1) << (intType.getWidth() - 1)) - 1)
       return emitOpError() << "index " << largest << " does not fit in "
+                           << element;
+  } else {
+    // Floats hold every integer up to 2^precision exactly.
+    unsigned precision = APFloat::semanticsPrecision(
+        cast<FloatType>(element).getFloatSemantics());
+    if (largest > (int64_t(1) << precision))
+      return emitOpError() << "index " << largest << " is not exact in "
                            << element;
   }
   return success();
@@ -326,7 +399,8 @@ struct BinaryFoldRules {
   std::function<bool(Attribute)> isRightIdentity;
   std::function<std::optional<APFloat>(const APFloat &, const APFloat &)> onFloats;
   std::function<std::optional<APInt>(const APInt &, const APInt &)> onInts;
-  bool idempotent = false; // x op x == x
+  bool idempotent = false;  // x op x == x
+  bool commutative = false; // an identity on the left folds too
 };
 } // namespace
 
@@ -351,6 +425,10 @@ static OpFoldResult foldBinary(Value lhs, Value rhs, Type resultType,
     return lhs;
   if (rules.isRightIdentity && rhsConst && rules.isRightIdentity(rhsConst))
     return lhs;
+  // Folding to `rhs` needs it to be a tile of the result type, not a scalar.
+  if (rules.commutative && rules.isRightIdentity && lhsConst &&
+      rules.isRightIdentity(lhsConst) && rhs.getType() == resultType)
+    return rhs;
   Type element = cast<TileType>(resultType).getElementType();
   if (auto l = dyn_cast_or_null<FloatAttr>(lhsConst))
     if (auto r = dyn_cast_or_null<FloatAttr>(rhsConst))
@@ -378,7 +456,8 @@ TILE_BINARY_OP(AddOp, (BinaryFoldRules{
     [](Attribute r) { return isFloatValue(r, 0, true) || isIntValue(r, 0); },
     [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
       APFloat v = a; v.add(b, kRound); return v; },
-    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a + b; }}))
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a + b; },
+    /*idempotent=*/false, /*commutative=*/true}))
 TILE_BINARY_OP(SubOp, (BinaryFoldRules{
     [](Attribute r) { return isFloatValue(r, 0) || isIntValue(r, 0); },
     [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -388,7 +467,8 @@ TILE_BINARY_OP(MulOp, (BinaryFoldRules{
     [](Attribute r) { return isFloatValue(r, 1) || isIntValue(r, 1); },
     [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
       APFloat v = a; v.multiply(b, kRound); return v; },
-    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a * b; }}))
+    [](const APInt &a, const APInt &b) -> std::optional<APInt> { return a * b; },
+    /*idempotent=*/false, /*commutative=*/true}))
 TILE_BINARY_OP(DivOp, (BinaryFoldRules{
     [](Attribute r) { return isFloatValue(r, 1) || isIntValue(r, 1); },
     [](const APFloat &a, const APFloat &b) -> std::optional<APFloat> {
@@ -509,8 +589,12 @@ LogicalResult BroadcastOp::verify() {
   for (unsigned dim = 0; dim < 2; ++dim) {
     int64_t from = input.getShape()[dim], to = result.getShape()[dim];
     if (from != 1 && from != to)
-      return emitOpError() << "dimension " << dim << " of size " << from
-                           << " can only broadcast from 1 or stay " << to;
+      return emitOpError() << "cannot broadcast dimension " << dim
+                           << " from size " << from << " to " << to
+                           << " (only a size-1 dimension broadcasts)";
+    if (from != to && ShapedType::isDynamic(result.getValidDim(dim)))
+      return emitOpError() << "valid size of broadcast dimension " << dim
+                           << " cannot be '?': no operand gives it";
     if (from == to && input.getValidDim(dim) != result.getValidDim(dim))
       return emitOpError() << "valid size of unbroadcast dimension " << dim
                            << " changes from "

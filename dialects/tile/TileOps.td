@@ -83,7 +83,7 @@ def Tile_LoadOp : Tile_Op<"load", [
                        Variadic<Index>:$validSizes);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`valid` `[` $validSizes^ `]`)? attr-dict `:`
+    $source `[` $indices `]` (`valid` ` ` `[` $validSizes^ `]`)? attr-dict `:`
     type($source) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -168,6 +168,7 @@ def Tile_FillOp : Tile_Op<"fill", [Pure,
   let arguments = (ins Tile_Scalar:$value);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -190,14 +191,15 @@ def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
 // Elementwise binary ops (tile op tile, tile op scalar)
 //===----------------------------------------------------------------------===//
 
-class Tile_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
-    : Tile_Op<mnemonic, !listconcat(traits, [Pure,
-        AllTypesMatch<["lhs", "result"]>])> {
+// Not `Commutative`: the right operand may be a scalar, and the trait's
+// canonicalization would move a constant tile into its place.
+class Tile_BinaryOp<string mnemonic, string what, string note = "">
+    : Tile_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>]> {
   let summary = "Elementwise " # what;
   let description = [{
     Elementwise }] # what # [{ of two tiles of the same type, or of a tile and
     a scalar of its element type (the scalar applies to every element).
-    Integer operands are treated as signed.
+    Integer operands are treated as signed.}] # note # [{
 
     ```mlir
     %c = tile.}] # mnemonic # [{ %a, %b : !tile.tile<16x64xf32>
@@ -214,12 +216,15 @@ class Tile_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
   let hasFolder = 1;
 }
 
-def Tile_AddOp : Tile_BinaryOp<"add", "addition", [Commutative]>;
+def Tile_AddOp : Tile_BinaryOp<"add", "addition">;
 def Tile_SubOp : Tile_BinaryOp<"sub", "subtraction">;
-def Tile_MulOp : Tile_BinaryOp<"mul", "multiplication", [Commutative]>;
-def Tile_DivOp : Tile_BinaryOp<"div", "division">;
-def Tile_MaxOp : Tile_BinaryOp<"max", "maximum", [Commutative]>;
-def Tile_MinOp : Tile_BinaryOp<"min", "minimum", [Commutative]>;
+def Tile_MulOp : Tile_BinaryOp<"mul", "multiplication">;
+def Tile_DivOp : Tile_BinaryOp<"div", "division",
+    " Integer division truncates toward zero.">;
+def Tile_MaxOp : Tile_BinaryOp<"max", "maximum",
+    " Floats follow IEEE 754-2019 `maximum`: NaN wins and -0.0 < +0.0.">;
+def Tile_MinOp : Tile_BinaryOp<"min", "minimum",
+    " Floats follow IEEE 754-2019 `minimum`: NaN wins and -0.0 < +0.0.">;
 
 //===----------------------------------------------------------------------===//
 // Elementwise unary ops

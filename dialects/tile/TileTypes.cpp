@@ -31,10 +31,15 @@ Type TileType::parse(AsmParser &parser) {
       parser.parseType(elementType))
     return {};
   if (succeeded(parser.parseOptionalComma())) {
+    SMLoc validLoc = parser.getCurrentLocation();
     if (parser.parseKeyword("valid") || parser.parseEqual() ||
         parser.parseDimensionList(valid, /*allowDynamic=*/true,
                                   /*withTrailingX=*/false))
       return {};
+    if (valid.size() != 2) {
+      parser.emitError(validLoc, "expected two valid sizes, e.g. `valid = ?x64`");
+      return {};
+    }
   }
   if (parser.parseGreater())
     return {};

@@ -22,7 +22,7 @@
 // CHECK-LABEL: func.func @softmax_rows(
 // CHECK-SAME:    %[[A:.*]]: memref<?x64xf32>, %[[B:.*]]: memref<?x64xf32>, %[[I:.*]]: index, %[[N:.*]]: index)
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK:         %[[X:.*]] = tile.load %[[A]][%[[I]], %[[C0]]] valid[%[[N]]] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+// CHECK:         %[[X:.*]] = tile.load %[[A]][%[[I]], %[[C0]]] valid [%[[N]]] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
 // CHECK:         %[[M:.*]] = tile.row_reduce max %[[X]] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x1xf32, valid = ?x1>
 // CHECK:         %[[MB:.*]] = tile.broadcast %[[M]] : !tile.tile<16x1xf32, valid = ?x1> -> !tile.tile<16x64xf32, valid = ?x64>
 // CHECK:         %[[D:.*]] = tile.sub %[[X]], %[[MB]] : !tile.tile<16x64xf32, valid = ?x64>
@@ -67,7 +67,7 @@ func.func @matmul_scale(%a: !tile.tile<64x32xf16>, %b: !tile.tile<32x128xf16>, %
 
 // An op verifier: a `?` valid size needs its `valid [...]` operand.
 func.func @load_missing_valid_size(%A: memref<?x64xf32>, %i: index) {
-  // expected-error @+1 {{'tile.load' op needs 1 valid sizes for the '?' in '!tile.tile<16x64xf32, valid = ?x64>', got 0}}
+  // expected-error @+1 {{'tile.load' op needs one valid size for each '?' in '!tile.tile<16x64xf32, valid = ?x64>' (1), got 0}}
   %x = tile.load %A[%i, %i] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
   return
 }

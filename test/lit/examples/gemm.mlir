@@ -5,7 +5,7 @@
 
 // CHECK-LABEL: func.func @gemm
 // CHECK-SAME: tile.peak_live_bytes = 57344 : i64
-// CHECK-NEXT: %[[ZERO:.*]] = tile.constant 0.000000e+00 : !tile.tile<64x64xf32>
+// CHECK-NEXT: %[[ZERO:.*]] = tile.constant 0.0 : !tile.tile<64x64xf32>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} iter_args(%[[SUM:.*]] = %[[ZERO]])
