@@ -33,6 +33,10 @@ MlirType htpTileTypeGetElementType(MlirType type) {
   return wrap(mlir::cast<TileType>(unwrap(type)).getElementType());
 }
 
+int64_t htpTileTypeGetValidDim(MlirType type, unsigned dim) {
+  return mlir::cast<TileType>(unwrap(type)).getValidDim(dim);
+}
+
 int64_t htpTileTypeGetSizeInBytes(MlirType type) {
   return mlir::cast<TileType>(unwrap(type)).getSizeInBytes();
 }

@@ -25,6 +25,10 @@ MLIR_CAPI_EXPORTED MlirType htpTileTypeGet(MlirContext context, int64_t rows,
 MLIR_CAPI_EXPORTED int64_t htpTileTypeGetRows(MlirType type);
 MLIR_CAPI_EXPORTED int64_t htpTileTypeGetCols(MlirType type);
 MLIR_CAPI_EXPORTED MlirType htpTileTypeGetElementType(MlirType type);
+/// The valid size of dimension `dim` (0 rows, 1 columns): the static size,
+/// or `mlirShapedTypeGetDynamicSize()` for `?`. A tile with no valid region
+/// is valid everywhere, so this is then the dimension itself.
+MLIR_CAPI_EXPORTED int64_t htpTileTypeGetValidDim(MlirType type, unsigned dim);
 /// Storage of the whole tile in bytes (i1 elements bit-packed).
 MLIR_CAPI_EXPORTED int64_t htpTileTypeGetSizeInBytes(MlirType type);
 

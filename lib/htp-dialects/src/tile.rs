@@ -14,6 +14,14 @@ unsafe extern "C" {
     fn htpTileTypeGetCols(ty: MlirType) -> i64;
     fn htpTileTypeGetElementType(ty: MlirType) -> MlirType;
     fn htpTileTypeGetSizeInBytes(ty: MlirType) -> i64;
+    fn htpTileTypeGetValidDim(ty: MlirType, dim: u32) -> i64;
+}
+
+/// One valid size of a tile: known now, or only at run time (`?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidSize {
+    Static(i64),
+    Dynamic,
 }
 
 /// A `!tile.tile` type, checked on construction.
@@ -38,6 +46,16 @@ impl<'c> TileType<'c> {
 
     pub fn element_type(&self) -> Type<'c> {
         unsafe { Type::from_raw(htpTileTypeGetElementType(self.0.to_raw())) }
+    }
+
+    /// The valid size of dimension `dim` (0 = rows, 1 = columns); the full
+    /// dimension when the tile has no valid region.
+    pub fn valid_size(&self, dim: u32) -> ValidSize {
+        assert!(dim < 2, "a tile has two dimensions");
+        match unsafe { htpTileTypeGetValidDim(self.0.to_raw(), dim) } {
+            i64::MIN => ValidSize::Dynamic,
+            size => ValidSize::Static(size),
+        }
     }
 
     /// On-chip storage of the whole tile in bytes (i1 bit-packed).
@@ -77,6 +95,16 @@ mod tests {
         assert_eq!(tile.size_in_bytes(), 16 * 64 * 2);
         assert_eq!(tile.element_type(), Type::float16(&context));
         assert_eq!(Type::from(tile).to_string(), "!tile.tile<16x64xf16>");
+    }
+
+    #[test]
+    fn valid_sizes_are_static_dynamic_or_the_whole_dimension() {
+        let context = new_context();
+        let parse = |text: &str| TileType::try_from(Type::parse(&context, text).unwrap()).unwrap();
+        let partial = parse("!tile.tile<16x64xf32, valid = ?x48>");
+        assert_eq!(partial.valid_size(0), ValidSize::Dynamic);
+        assert_eq!(partial.valid_size(1), ValidSize::Static(48));
+        assert_eq!(parse("!tile.tile<16x64xf32>").valid_size(0), ValidSize::Static(16));
     }
 
     #[test]

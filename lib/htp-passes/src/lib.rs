@@ -3,6 +3,7 @@
 //! global registry so they work in `--pass-pipeline` strings, in `htp-opt`
 //! and in pipelines that Rust parses from text.
 
+pub mod convert_tile_to_linalg;
 pub mod tile_peak_live_bytes;
 
 use melior::pass::Pass;
@@ -27,7 +28,7 @@ impl PassDefinition {
 }
 
 /// Every pass HTP implements in Rust.
-pub const PASSES: &[PassDefinition] = &[tile_peak_live_bytes::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[convert_tile_to_linalg::DEFINITION, tile_peak_live_bytes::DEFINITION];
 
 unsafe extern "C" {
     fn htpRegisterExternalPass(create: unsafe extern "C" fn() -> MlirPass);

@@ -1,0 +1,301 @@
+//! Builds upstream ops (arith, tensor, linalg, memref, bufferization) right
+//! before the tile op being lowered, at its location.
+
+use melior::{
+    ir::{
+        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        r#type::{IntegerType, RankedTensorType},
+        Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
+        Value, ValueLike,
+    },
+    Context,
+};
+
+/// `ShapedType::kDynamic`.
+pub const DYNAMIC: i64 = i64::MIN;
+
+/// A value whose lifetime is the context's. melior ties values to the
+/// borrow of the block or op they came from; within one pass run all IR
+/// lives as long as the module, so the lowering works with context-lived
+/// values throughout and never keeps one past the run.
+pub type V<'c> = Value<'c, 'c>;
+
+pub fn detach<'c>(value: Value<'c, '_>) -> V<'c> {
+    unsafe { Value::from_raw(value.to_raw()) }
+}
+
+/// Inserts new ops before `anchor` in `block`, at `location`.
+pub struct Emitter<'c, 'a> {
+    pub context: &'c Context,
+    pub block: BlockRef<'c, 'a>,
+    pub anchor: OperationRef<'c, 'a>,
+    pub location: Location<'c>,
+}
+
+/// Builds the body of a linalg.generic / tensor.generate region.
+pub struct BodyBuilder<'c, 'b> {
+    pub context: &'c Context,
+    pub block: &'b Block<'c>,
+    pub location: Location<'c>,
+}
+
+pub fn named<'c>(context: &'c Context, name: &str) -> Identifier<'c> {
+    Identifier::new(context, name)
+}
+
+/// A type written in MLIR syntax by this module (never user text).
+pub fn parse_type<'c>(context: &'c Context, text: &str) -> Type<'c> {
+    Type::parse(context, text).unwrap_or_else(|| panic!("HTP built an invalid type: {text}"))
+}
+
+/// An attribute written in MLIR syntax by this module (never user text).
+pub fn parse_attribute<'c>(context: &'c Context, text: &str) -> Attribute<'c> {
+    Attribute::parse(context, text).unwrap_or_else(|| panic!("HTP built an invalid attribute: {text}"))
+}
+
+pub fn tensor_type<'c>(dims: &[i64], element: Type<'c>) -> Type<'c> {
+    let dims: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+    RankedTensorType::new(&dims, element, None).into()
+}
+
+/// The dims of a ranked tensor/memref type (`DYNAMIC` for `?`).
+pub fn shape_of(ty: Type) -> Vec<i64> {
+    let raw = ty.to_raw();
+    unsafe {
+        let rank = mlir_sys::mlirShapedTypeGetRank(raw);
+        (0..rank).map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize)).collect()
+    }
+}
+
+pub fn element_of(ty: Type) -> Type {
+    unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) }
+}
+
+pub fn is_float(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
+}
+
+pub fn int_width(ty: Type) -> Option<u32> {
+    IntegerType::try_from(ty).ok().map(|t| t.width())
+}
+
+/// Bit width of a float or integer type.
+pub fn bit_width(ty: Type) -> u32 {
+    int_width(ty).unwrap_or_else(|| unsafe { mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) })
+}
+
+/// An affine map attribute over loop dims `d0..` with the given results.
+pub fn affine_map<'c>(context: &'c Context, dims: usize, results: &str) -> Attribute<'c> {
+    let names: Vec<String> = (0..dims).map(|d| format!("d{d}")).collect();
+    parse_attribute(context, &format!("affine_map<({}) -> ({results})>", names.join(", ")))
+}
+
+fn build_op<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    name: &str,
+    operands: &[V<'c>],
+    results: &[Type<'c>],
+    attributes: &[(&str, Attribute<'c>)],
+    regions: Vec<Region<'c>>,
+) -> melior::ir::Operation<'c> {
+    let attributes: Vec<_> = attributes.iter().map(|(n, a)| (named(context, n), *a)).collect();
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(&attributes)
+        .add_regions_vec(regions)
+        .build()
+        .unwrap_or_else(|e| panic!("HTP built an invalid {name}: {e}"))
+}
+
+impl<'c, 'a> Emitter<'c, 'a> {
+    /// Inserts `name(operands) {attributes} (regions) : results` before the anchor.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[V<'c>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+        regions: Vec<Region<'c>>,
+    ) -> OperationRef<'c, 'a> {
+        let op = build_op(self.context, self.location, name, operands, results, attributes, regions);
+        self.block.insert_operation_before(self.anchor, op)
+    }
+
+    /// Like [`Self::op`] for a single-result op, returning the result.
+    pub fn value(
+        &self,
+        name: &str,
+        operands: &[V<'c>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> V<'c> {
+        detach(self.op(name, operands, &[result], attributes, vec![]).result(0).unwrap().into())
+    }
+
+    pub fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
+        self.value("arith.constant", &[], ty, &[("value", value)])
+    }
+
+    pub fn index(&self, value: i64) -> V<'c> {
+        let ty = Type::index(self.context);
+        self.constant(IntegerAttribute::new(ty, value).into(), ty)
+    }
+
+    /// `tensor.dim %tensor, dim`
+    pub fn dim(&self, tensor: V<'c>, dim: i64) -> V<'c> {
+        let index = self.index(dim);
+        self.value("tensor.dim", &[tensor, index], Type::index(self.context), &[])
+    }
+
+    /// The SSA sizes for the dynamic dims of `ty`, taken from `sizes` (one
+    /// per dim; only the dynamic ones are used).
+    pub fn dynamic_sizes(&self, ty: Type<'c>, sizes: &[Option<V<'c>>]) -> Vec<V<'c>> {
+        shape_of(ty)
+            .iter()
+            .zip(sizes)
+            .filter(|(dim, _)| **dim == DYNAMIC)
+            .map(|(_, size)| size.expect("a dynamic dim has a run-time size"))
+            .collect()
+    }
+
+    /// `tensor.splat %scalar[dyn sizes] : ty`
+    pub fn splat(&self, scalar: V<'c>, ty: Type<'c>, dynamic: &[V<'c>]) -> V<'c> {
+        let mut operands = vec![scalar];
+        operands.extend_from_slice(dynamic);
+        self.value("tensor.splat", &operands, ty, &[])
+    }
+
+    /// A `linalg.generic` with one init and the given indexing maps (inputs
+    /// first) and iterator kinds; `body` gets the block arguments (inputs,
+    /// then the init element) and returns the value to yield.
+    pub fn generic(
+        &self,
+        inputs: &[V<'c>],
+        init: V<'c>,
+        maps: &[Attribute<'c>],
+        iterators: &[&str],
+        body: impl FnOnce(&BodyBuilder<'c, '_>, &[V<'c>]) -> V<'c>,
+    ) -> V<'c> {
+        let mut argument_types: Vec<(Type<'c>, Location<'c>)> =
+            inputs.iter().map(|v| (scalar_of(v.r#type()), self.location)).collect();
+        argument_types.push((element_of(init.r#type()), self.location));
+        let block = Block::new(&argument_types);
+        let arguments: Vec<V<'c>> = (0..block.argument_count()).map(|i| detach(block.argument(i).unwrap().into())).collect();
+        let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
+        let yielded = body(&builder, &arguments);
+        builder.op("linalg.yield", &[yielded], &[], &[]);
+        let region = Region::new();
+        region.append_block(block);
+
+        let iterators: Vec<String> = iterators.iter().map(|k| format!("#linalg.iterator_type<{k}>")).collect();
+        let iterator_types = parse_attribute(self.context, &format!("[{}]", iterators.join(", ")));
+        let indexing_maps = melior::ir::attribute::ArrayAttribute::new(self.context, maps).into();
+        let segments = DenseI32ArrayAttribute::new(self.context, &[inputs.len() as i32, 1]).into();
+        let mut operands: Vec<V<'c>> = inputs.to_vec();
+        operands.push(init);
+        detach(
+            self.op(
+                "linalg.generic",
+                &operands,
+                &[init.r#type()],
+                &[("indexing_maps", indexing_maps), ("iterator_types", iterator_types), ("operandSegmentSizes", segments)],
+                vec![region],
+            )
+            .result(0)
+            .unwrap()
+            .into(),
+        )
+    }
+
+    /// `tensor.generate` of `ty`: `body` gets one index per dim.
+    pub fn generate(
+        &self,
+        ty: Type<'c>,
+        dynamic: &[V<'c>],
+        body: impl FnOnce(&BodyBuilder<'c, '_>, &[V<'c>]) -> V<'c>,
+    ) -> V<'c> {
+        let rank = shape_of(ty).len();
+        let block = Block::new(&vec![(Type::index(self.context), self.location); rank]);
+        let indices: Vec<V<'c>> = (0..rank).map(|i| detach(block.argument(i).unwrap().into())).collect();
+        let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
+        let yielded = body(&builder, &indices);
+        builder.op("tensor.yield", &[yielded], &[], &[]);
+        let region = Region::new();
+        region.append_block(block);
+        detach(self.op("tensor.generate", dynamic, &[ty], &[], vec![region]).result(0).unwrap().into())
+    }
+
+    pub fn i64_array(&self, values: &[i64]) -> Attribute<'c> {
+        DenseI64ArrayAttribute::new(self.context, values).into()
+    }
+
+    pub fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
+        DenseI32ArrayAttribute::new(self.context, values).into()
+    }
+
+    pub fn unit(&self) -> Attribute<'c> {
+        parse_attribute(self.context, "unit")
+    }
+}
+
+pub fn is_shaped(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAShaped(ty.to_raw()) }
+}
+
+/// The element type of a shaped value, or the value's type for a scalar.
+pub fn scalar_of(ty: Type) -> Type {
+    if is_shaped(ty) {
+        element_of(ty)
+    } else {
+        ty
+    }
+}
+
+impl<'c> BodyBuilder<'c, '_> {
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[V<'c>],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Option<V<'c>> {
+        let op = build_op(self.context, self.location, name, operands, results, attributes, vec![]);
+        let op = self.block.append_operation(op);
+        // Asking melior for a missing result prints the op into the error,
+        // which is unsafe for an op not yet inside a verified region.
+        (op.result_count() > 0).then(|| detach(op.result(0).unwrap().into()))
+    }
+
+    /// A single-result op.
+    pub fn value(&self, name: &str, operands: &[V<'c>], result: Type<'c>) -> V<'c> {
+        self.op(name, operands, &[result], &[]).expect("op has a result")
+    }
+
+    pub fn value_with(
+        &self,
+        name: &str,
+        operands: &[V<'c>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> V<'c> {
+        self.op(name, operands, &[result], attributes).expect("op has a result")
+    }
+
+    pub fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
+        self.value_with("arith.constant", &[], ty, &[("value", value)])
+    }
+
+    /// A float or integer constant of `ty`.
+    pub fn number(&self, ty: Type<'c>, value: f64) -> V<'c> {
+        let attribute = if is_float(ty) {
+            FloatAttribute::new(self.context, ty, value).into()
+        } else {
+            IntegerAttribute::new(ty, value as i64).into()
+        };
+        self.constant(attribute, ty)
+    }
+}
