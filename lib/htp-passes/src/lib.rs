@@ -16,6 +16,8 @@ pub struct PassDefinition {
     pub argument: &'static str,
     /// One line for `--help`.
     pub description: &'static str,
+    /// The op the pass runs on (`builtin.module`, `func.func`, ...).
+    pub anchor: &'static str,
     /// Creates a fresh instance (ownership passes to the caller).
     pub create_raw: unsafe extern "C" fn() -> MlirPass,
 }
@@ -24,6 +26,15 @@ impl PassDefinition {
     /// A fresh instance of the pass, to add to a pass manager.
     pub fn create(&self) -> Pass {
         unsafe { Pass::from_raw_fn(self.create_raw) }
+    }
+
+    /// A textual pipeline that runs just this pass on a module.
+    pub fn module_pipeline(&self) -> String {
+        if self.anchor == "builtin.module" {
+            format!("builtin.module({})", self.argument)
+        } else {
+            format!("builtin.module({}({}))", self.anchor, self.argument)
+        }
     }
 }
 
@@ -67,7 +78,7 @@ mod tests {
         let context = htp_dialects::new_context();
         for pass in PASSES {
             let manager = PassManager::new(&context);
-            let pipeline = format!("builtin.module(func.func({}))", pass.argument);
+            let pipeline = pass.module_pipeline();
             parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline)
                 .unwrap_or_else(|e| panic!("{pipeline}: {e}"));
             let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();

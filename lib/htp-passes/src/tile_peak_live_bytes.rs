@@ -35,6 +35,7 @@ pub const ATTRIBUTE: &str = "tile.peak_live_bytes";
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "tile-peak-live-bytes",
     description: "Attach each function's peak live on-chip tile bytes as `tile.peak_live_bytes`",
+    anchor: "func.func",
     create_raw: create,
 };
 
@@ -45,7 +46,7 @@ unsafe extern "C" fn create() -> MlirPass {
         "TilePeakLiveBytes",
         DEFINITION.argument,
         DEFINITION.description,
-        "func.func",
+        DEFINITION.anchor,
         &[htp_dialects::handles::tile()],
     )
     .to_raw()

@@ -39,6 +39,7 @@ use emitter::{detach, tensor_type, Emitter, DYNAMIC, V};
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "convert-tile-to-linalg",
     description: "Lower tile ops to tensors with linalg, tensor, memref and bufferization ops",
+    anchor: "builtin.module",
     create_raw: create,
 };
 
@@ -49,7 +50,7 @@ unsafe extern "C" fn create() -> MlirPass {
         "ConvertTileToLinalg",
         DEFINITION.argument,
         DEFINITION.description,
-        "builtin.module",
+        DEFINITION.anchor,
         &[
             htp_dialects::handles::tile(),
             melior::dialect::DialectHandle::arith(),
