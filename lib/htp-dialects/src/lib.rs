@@ -2,6 +2,7 @@
 //! `dialects/HTPDialects.def`), registration, typed helpers over the C API,
 //! and the one function that builds a context with everything HTP uses.
 
+pub mod diagnostics;
 pub mod tile;
 
 use melior::{

@@ -1,0 +1,104 @@
+//! The MLIR runtime functions that lowered kernels call, implemented here so
+//! that JIT-compiled code needs no runtime library on the machine. MLIR
+//! lowers `memref.copy` between non-contiguous memrefs (tile loads and
+//! stores of strided views) to `memrefCopy`.
+
+use std::ffi::c_void;
+
+use melior::ExecutionEngine;
+
+/// `UnrankedMemRefType<char>` of MLIR's C runner utils.
+#[repr(C)]
+struct UnrankedMemRef {
+    rank: i64,
+    descriptor: *const i64,
+}
+
+/// A ranked descriptor's fields: `{allocated, aligned, offset, sizes[r], strides[r]}`.
+struct Strided {
+    aligned: *mut u8,
+    offset: i64,
+    sizes: Vec<i64>,
+    strides: Vec<i64>,
+}
+
+unsafe fn strided(memref: &UnrankedMemRef) -> Strided {
+    let rank = memref.rank as usize;
+    let words = unsafe { std::slice::from_raw_parts(memref.descriptor, 3 + 2 * rank) };
+    Strided {
+        aligned: words[1] as *mut u8,
+        offset: words[2],
+        sizes: words[3..3 + rank].to_vec(),
+        strides: words[3 + rank..].to_vec(),
+    }
+}
+
+/// `void memrefCopy(int64_t elemSize, UnrankedMemRefType<char> *src, UnrankedMemRefType<char> *dst)`:
+/// copies every element of `src` to the same position in `dst` (same sizes).
+unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRef, dest: *const UnrankedMemRef) {
+    let (source, dest) = unsafe { (strided(&*source), strided(&*dest)) };
+    let element_size = element_size as usize;
+    if source.sizes.iter().any(|&s| s == 0) {
+        return;
+    }
+    let rank = source.sizes.len();
+    let mut index = vec![0i64; rank];
+    loop {
+        let at = |m: &Strided| m.offset + index.iter().zip(&m.strides).map(|(i, s)| i * s).sum::<i64>();
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                source.aligned.add(at(&source) as usize * element_size),
+                dest.aligned.add(at(&dest) as usize * element_size),
+                element_size,
+            );
+        }
+        // Odometer increment, last dimension fastest.
+        let mut d = rank;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < source.sizes[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// Makes the runtime functions visible to `engine`'s compiled code.
+pub fn register(engine: &ExecutionEngine) {
+    unsafe { engine.register_symbol("memrefCopy", memref_copy as *mut c_void as *mut ()) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_a_strided_window_into_a_dense_buffer() {
+        // A 2x3 window at (1, 1) of a 4x5 row-major source.
+        let source_data: Vec<f32> = (0..20).map(|v| v as f32).collect();
+        let mut dest_data = vec![0f32; 6];
+        let source_desc = [0, source_data.as_ptr() as i64, 6, 2, 3, 5, 1];
+        let dest_desc = [0, dest_data.as_mut_ptr() as i64, 0, 2, 3, 3, 1];
+        let source = UnrankedMemRef { rank: 2, descriptor: source_desc.as_ptr() };
+        let dest = UnrankedMemRef { rank: 2, descriptor: dest_desc.as_ptr() };
+        unsafe { memref_copy(4, &source, &dest) };
+        assert_eq!(dest_data, [6.0, 7.0, 8.0, 11.0, 12.0, 13.0]);
+    }
+
+    #[test]
+    fn rank_zero_copies_one_element() {
+        let source_value = 7i64;
+        let mut dest_value = 0i64;
+        let source_desc = [0, &source_value as *const i64 as i64, 0];
+        let dest_desc = [0, &mut dest_value as *mut i64 as i64, 0];
+        let source = UnrankedMemRef { rank: 0, descriptor: source_desc.as_ptr() };
+        let dest = UnrankedMemRef { rank: 0, descriptor: dest_desc.as_ptr() };
+        unsafe { memref_copy(8, &source, &dest) };
+        assert_eq!(dest_value, 7);
+    }
+}
