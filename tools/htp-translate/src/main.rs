@@ -3,6 +3,8 @@
 // Links HTP's dialects and, through mlir-sys, MLIR's static libraries that
 // the C++ driver needs (an unreferenced crate would not be linked).
 extern crate htp_dialects;
+// Exports htpImportPython, called by the --import-python translation.
+extern crate htp_frontend;
 
 use std::ffi::{c_char, c_int};
 

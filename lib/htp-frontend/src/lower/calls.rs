@@ -1,0 +1,465 @@
+//! Calls: the `htp` functions (one per tile operation, plus constructors
+//! and conversions), methods of values, and calls of other kernels, which
+//! are inlined.
+
+use ruff_python_ast::{Expr, ExprCall};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::ops::{BinKind, ReduceKind};
+use super::types::{Elem, ScalarTy, TileTy};
+use super::value::{DimV, Val};
+use super::{literal_const, const_val, Env, LResult, Lowerer};
+use crate::diagnostics::DiagnosticKind;
+use crate::parse::KernelDef;
+use crate::signature::{parse_annotation, AnnotatedDim, Annotation};
+
+/// Evaluated arguments of a call.
+struct Args {
+    positional: Vec<(Val, TextRange)>,
+    keywords: Vec<(String, Val, TextRange)>,
+}
+
+/// Every function a kernel can call (besides other kernels), for the
+/// "unknown function" message and the docs test.
+pub const BUILTIN_FUNCTIONS: &[&str] = &[
+    "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "add", "sub", "mul", "div", "maximum", "minimum", "max",
+    "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
+    "matmul", "dot", "cast", "transpose", "where", "select", "full", "zeros", "ones", "iota", "gather", "float", "int",
+    "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool",
+];
+
+impl<'c> Lowerer<'c, '_> {
+    fn eval_args(&mut self, call: &ExprCall) -> LResult<Args> {
+        let mut positional = Vec::new();
+        for a in call.arguments.args.iter() {
+            if let Expr::Starred(_) = a {
+                return Err(self.unsupported(a.range(), "*args in a call"));
+            }
+            positional.push((self.lower_expr(a)?, a.range()));
+        }
+        let mut keywords = Vec::new();
+        for k in call.arguments.keywords.iter() {
+            let Some(name) = &k.arg else {
+                return Err(self.unsupported(k.range, "**kwargs in a call"));
+            };
+            keywords.push((name.id.to_string(), self.lower_expr(&k.value)?, k.range));
+        }
+        Ok(Args { positional, keywords })
+    }
+
+    /// Matches `args` to `params` (names, in order); `required` leading
+    /// ones must be given. Returns one slot per parameter.
+    fn bind(&self, fname: &str, args: Args, params: &[&str], required: usize, range: TextRange) -> LResult<Vec<Option<(Val, TextRange)>>> {
+        if args.positional.len() > params.len() {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "{fname}() takes at most {} arguments, got {}", params.len(), args.positional.len()
+            )));
+        }
+        let mut slots: Vec<Option<(Val, TextRange)>> = vec![None; params.len()];
+        for (i, a) in args.positional.into_iter().enumerate() {
+            slots[i] = Some(a);
+        }
+        for (name, v, r) in args.keywords {
+            let Some(i) = params.iter().position(|p| *p == name) else {
+                return Err(self.error(r, DiagnosticKind::Invalid, format!("{fname}() has no parameter '{name}'")));
+            };
+            if slots[i].is_some() {
+                return Err(self.error(r, DiagnosticKind::Invalid, format!("{fname}() got '{name}' twice")));
+            }
+            slots[i] = Some((v, r));
+        }
+        if let Some(i) = slots[..required].iter().position(Option::is_none) {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!("{fname}() is missing the argument '{}'", params[i])));
+        }
+        Ok(slots)
+    }
+
+    pub fn lower_call(&mut self, call: &ExprCall) -> LResult<Val> {
+        let range = call.range();
+        match &*call.func {
+            Expr::Name(n) => {
+                let name = n.id.as_str();
+                if let Some(v) = self.env.get(name) {
+                    return Err(self.error(n.range, DiagnosticKind::Type, format!("'{name}' is {}, not a function", v.describe())));
+                }
+                if let Some(kernel) = self.program.kernel(name) {
+                    let args = self.eval_args(call)?;
+                    return self.inline_call(kernel, args, range);
+                }
+                let args = self.eval_args(call)?;
+                self.builtin(name, args, n.range, range)
+            }
+            Expr::Attribute(a) => {
+                let attr = a.attr.id.as_str();
+                let is_module = matches!(&*a.value, Expr::Name(m) if !self.env.contains_key(m.id.as_str()));
+                if is_module {
+                    if !BUILTIN_FUNCTIONS.contains(&attr) {
+                        if let Some(kernel) = self.program.kernel(attr) {
+                            let args = self.eval_args(call)?;
+                            return self.inline_call(kernel, args, range);
+                        }
+                    }
+                    let args = self.eval_args(call)?;
+                    return self.builtin(attr, args, a.range, range);
+                }
+                let receiver = self.lower_expr(&a.value)?;
+                let args = self.eval_args(call)?;
+                match (attr, &receiver) {
+                    ("astype", Val::Tile(..) | Val::Scalar(..)) => {
+                        let s = self.bind("astype", args, &["dtype"], 1, range)?;
+                        let elem = self.dtype_arg(&s[0], range)?;
+                        self.cast(&receiver, elem, range)
+                    }
+                    _ => Err(self.error(a.range, DiagnosticKind::UnknownName, format!("{} has no method '{attr}'", receiver.describe()))),
+                }
+            }
+            other => Err(self.unsupported(other.range(), "calling this expression")),
+        }
+    }
+
+    fn dtype_arg(&self, slot: &Option<(Val, TextRange)>, range: TextRange) -> LResult<Elem> {
+        match slot {
+            Some((Val::DType(e), _)) => Ok(*e),
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Type, format!("expected an element type (htp.f32, ...), got {}", other.describe()))),
+            None => Err(self.internal(range, "missing dtype")),
+        }
+    }
+
+    fn int_arg(&self, slot: &Option<(Val, TextRange)>, what: &str, range: TextRange) -> LResult<i64> {
+        match slot {
+            Some((Val::Int(v), _)) => Ok(*v),
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Type, format!("{what} must be a compile-time integer, got {}", other.describe()))),
+            None => Err(self.internal(range, format!("missing {what}"))),
+        }
+    }
+
+    /// A `(rows, cols)` tile shape of compile-time positive integers.
+    fn shape_arg(&self, slot: &Option<(Val, TextRange)>, range: TextRange) -> LResult<[i64; 2]> {
+        match slot {
+            Some((Val::Tuple(items), r)) => match items.as_slice() {
+                [Val::Int(a), Val::Int(b)] if *a > 0 && *b > 0 => Ok([*a, *b]),
+                _ => Err(self.error(*r, DiagnosticKind::Shape, "a tile shape is (rows, cols) with two positive compile-time integers")),
+            },
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Shape, format!(
+                "a tile shape is (rows, cols) with two positive compile-time integers, got {}", other.describe()
+            ))),
+            None => Err(self.internal(range, "missing shape")),
+        }
+    }
+
+    fn tile_arg<'v>(&self, slot: &'v Option<(Val, TextRange)>, fname: &str, range: TextRange) -> LResult<&'v Val> {
+        match slot {
+            Some((v @ Val::Tile(..), _)) => Ok(v),
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Type, format!("{fname}() needs a tile, got {}", other.describe()))),
+            None => Err(self.internal(range, "missing tile")),
+        }
+    }
+
+    fn builtin(&mut self, name: &str, args: Args, name_range: TextRange, range: TextRange) -> LResult<Val> {
+        match name {
+            "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "relu" | "neg" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                self.unary(name, &v, range)
+            }
+            "abs" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                match &s[0] {
+                    Some((Val::Int(v), _)) => Ok(Val::Int(v.abs())),
+                    Some((Val::Float(v), _)) => Ok(Val::Float(v.abs())),
+                    Some((v, _)) => self.unary("abs", v, range),
+                    None => Err(self.internal(range, "missing x")),
+                }
+            }
+            "add" | "sub" | "mul" | "div" | "maximum" | "minimum" | "max" | "min" => {
+                let s = self.bind(name, args, &["a", "b"], 2, range).map_err(|e| {
+                    if matches!(name, "max" | "min") {
+                        self.error(range, DiagnosticKind::Invalid, format!(
+                            "{name}() takes two values (elementwise); reduce a tile with htp.row_{name} or htp.col_{name}"
+                        ))
+                    } else {
+                        e
+                    }
+                })?;
+                let kind = match name {
+                    "add" => BinKind::Add,
+                    "sub" => BinKind::Sub,
+                    "mul" => BinKind::Mul,
+                    "div" => BinKind::Div,
+                    "maximum" | "max" => BinKind::Max,
+                    _ => BinKind::Min,
+                };
+                let (a, b) = (&s[0].as_ref().map(|x| x.0.clone()), &s[1].as_ref().map(|x| x.0.clone()));
+                match (a, b) {
+                    (Some(a), Some(b)) => self.binary(kind, a, b, range),
+                    _ => Err(self.internal(range, "missing operands")),
+                }
+            }
+            "row_sum" | "row_max" | "row_min" | "col_sum" | "col_max" | "col_min" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                let t = self.tile_arg(&s[0], name, range)?;
+                let kind = ReduceKind::from_name(&name[4..]).ok_or_else(|| self.internal(range, "reduction kind"))?;
+                self.reduce(kind, if name.starts_with("row") { 1 } else { 0 }, t, range)
+            }
+            "row_reduce" | "col_reduce" => {
+                let s = self.bind(name, args, &["x", "kind"], 2, range)?;
+                let t = self.tile_arg(&s[0], name, range)?;
+                let kind = match &s[1] {
+                    Some((Val::Str(k), r)) => ReduceKind::from_name(k).ok_or_else(|| {
+                        self.error(*r, DiagnosticKind::Invalid, format!("unknown reduction '{k}': use \"sum\", \"max\" or \"min\""))
+                    })?,
+                    Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                        "the reduction kind is \"sum\", \"max\" or \"min\", got {}", other.describe()
+                    ))),
+                    None => return Err(self.internal(range, "missing kind")),
+                };
+                self.reduce(kind, if name == "row_reduce" { 1 } else { 0 }, t, range)
+            }
+            "broadcast" => {
+                let s = self.bind(name, args, &["x", "shape"], 2, range)?;
+                let shape = self.shape_arg(&s[1], range)?;
+                match self.tile_arg(&s[0], name, range)? {
+                    Val::Tile(v, t) => {
+                        let (v, t) = self.broadcast_to(*v, *t, shape, range)?;
+                        Ok(Val::Tile(v, t))
+                    }
+                    _ => Err(self.internal(range, "tile_arg")),
+                }
+            }
+            "matmul" | "dot" => {
+                let s = self.bind(name, args, &["a", "b", "acc", "dtype"], 2, range)?;
+                let out = match &s[3] {
+                    Some(_) => Some(self.dtype_arg(&s[3], range)?),
+                    None => None,
+                };
+                let acc = s[2].as_ref().map(|x| &x.0).filter(|v| !matches!(v, Val::NoneV));
+                match (&s[0], &s[1]) {
+                    (Some((a, _)), Some((b, _))) => self.matmul(a, b, acc, out, range),
+                    _ => Err(self.internal(range, "missing operands")),
+                }
+            }
+            "cast" => {
+                let s = self.bind(name, args, &["x", "dtype"], 2, range)?;
+                let elem = self.dtype_arg(&s[1], range)?;
+                match &s[0] {
+                    Some((v, _)) => self.cast(v, elem, range),
+                    None => Err(self.internal(range, "missing x")),
+                }
+            }
+            "transpose" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                let t = self.tile_arg(&s[0], name, range)?;
+                self.transpose(t, range)
+            }
+            "where" | "select" => {
+                let s = self.bind(name, args, &["mask", "a", "b"], 3, range)?;
+                match (&s[0], &s[1], &s[2]) {
+                    (Some((m, _)), Some((a, _)), Some((b, _))) => self.select(m, a, b, range),
+                    _ => Err(self.internal(range, "missing operands")),
+                }
+            }
+            "full" | "zeros" | "ones" => {
+                let (s, value) = if name == "full" {
+                    let s = self.bind(name, args, &["shape", "value", "dtype"], 2, range)?;
+                    let v = s[1].as_ref().map(|x| x.0.clone()).unwrap_or(Val::NoneV);
+                    (vec![s[0].clone(), s[2].clone()], v)
+                } else {
+                    let s = self.bind(name, args, &["shape", "dtype"], 1, range)?;
+                    (s, Val::Int(if name == "ones" { 1 } else { 0 }))
+                };
+                let shape = self.shape_arg(&s[0], range)?;
+                let elem = match &s[1] {
+                    Some(_) => self.dtype_arg(&s[1], range)?,
+                    None => match &value {
+                        Val::Scalar(_, ScalarTy::Elem(e)) => *e,
+                        Val::Int(_) if name == "full" => Elem::I32,
+                        Val::Bool(_) => Elem::I1,
+                        _ => Elem::F32,
+                    },
+                };
+                let ty = TileTy::full(shape[0], shape[1], elem);
+                Ok(Val::Tile(self.splat(&value, &ty, range)?, ty))
+            }
+            "iota" => {
+                let s = self.bind(name, args, &["shape", "dim", "dtype"], 2, range)?;
+                let shape = self.shape_arg(&s[0], range)?;
+                let dim = self.int_arg(&s[1], "the iota dimension", range)?;
+                if !(dim == 0 || dim == 1) {
+                    return Err(self.error(range, DiagnosticKind::Invalid, format!("iota dimension must be 0 (rows) or 1 (columns), got {dim}")));
+                }
+                let elem = if s[2].is_some() { self.dtype_arg(&s[2], range)? } else { Elem::I32 };
+                self.iota(shape[0], shape[1], dim, elem, range)
+            }
+            "gather" => {
+                let s = self.bind(name, args, &["x", "rows", "col", "cols"], 4, range)?;
+                self.gather(&s, range)
+            }
+            "float" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                match &s[0] {
+                    Some((Val::Str(t), r)) => match t.trim().to_ascii_lowercase().as_str() {
+                        "inf" | "+inf" | "infinity" => Ok(Val::Float(f64::INFINITY)),
+                        "-inf" | "-infinity" => Ok(Val::Float(f64::NEG_INFINITY)),
+                        "nan" => Ok(Val::Float(f64::NAN)),
+                        other => other.parse::<f64>().map(Val::Float).map_err(|_| {
+                            self.error(*r, DiagnosticKind::Invalid, format!("float() of an unknown string {t:?}"))
+                        }),
+                    },
+                    Some((v, _)) => self.cast(v, Elem::F32, range),
+                    None => Err(self.internal(range, "missing x")),
+                }
+            }
+            "int" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                match &s[0] {
+                    Some((v, _)) => self.cast(v, Elem::I64, range),
+                    None => Err(self.internal(range, "missing x")),
+                }
+            }
+            "range" | "static_range" => Err(self.error(range, DiagnosticKind::Unsupported, format!("{name}() can only be used as the iterable of a for loop"))),
+            _ => {
+                if let Some(elem) = if name == "bool" { Some(Elem::I1) } else { Elem::from_name(name) } {
+                    let s = self.bind(name, args, &["x"], 1, range)?;
+                    return match &s[0] {
+                        Some((v, _)) => self.cast(v, elem, range),
+                        None => Err(self.internal(range, "missing x")),
+                    };
+                }
+                Err(self.error(name_range, DiagnosticKind::UnknownName, format!(
+                    "unknown function '{name}' (see docs/language.md for the functions a kernel can call)"
+                )))
+            }
+        }
+    }
+
+    fn gather(&mut self, s: &[Option<(Val, TextRange)>], range: TextRange) -> LResult<Val> {
+        let tensor = match &s[0] {
+            Some((Val::Tensor(t), _)) if t.dims.len() == 2 => t.clone(),
+            Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!("gather() needs a 2-D tensor, got {}", other.describe()))),
+            None => return Err(self.internal(range, "missing x")),
+        };
+        let (rows, rows_ty) = match &s[1] {
+            Some((Val::Tile(v, t), _)) if t.shape[1] == 1 && matches!(t.elem, Elem::I32 | Elem::I64) => (*v, *t),
+            Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                "gather() needs an Rx1 tile of i32 or i64 row indices, got {}", other.describe()
+            ))),
+            None => return Err(self.internal(range, "missing rows")),
+        };
+        let col = match &s[2] {
+            Some((v, r)) => self.to_index(v, *r)?,
+            None => return Err(self.internal(range, "missing col")),
+        };
+        let cols = self.int_arg(&s[3], "the number of gathered columns", range)?;
+        if cols <= 0 {
+            return Err(self.error(range, DiagnosticKind::Shape, "gather() needs a positive number of columns"));
+        }
+        if let DimV::Static(d) = tensor.dims[1] {
+            if cols > d {
+                return Err(self.error(range, DiagnosticKind::Shape, format!("gathers {cols} columns from '{}' with {d}", tensor.name)));
+            }
+        }
+        let result = TileTy { shape: [rows_ty.shape[0], cols], elem: tensor.elem, valid: [rows_ty.valid[0], super::types::Valid::Static(cols)] };
+        let rt = self.tile_ty(range, &result)?;
+        let v = self.emit1(range, super::builder::OpSpec::new("tile.gather", &[tensor.value, rows, col], &[rt]))?;
+        Ok(Val::Tile(v, result))
+    }
+
+    /// Inlines a call of another kernel or helper: its parameters are bound
+    /// to the arguments in a fresh scope and its body lowered in place.
+    fn inline_call(&mut self, kernel: &KernelDef, args: Args, range: TextRange) -> LResult<Val> {
+        let name = kernel.def.name.id.to_string();
+        if self.call_stack.contains(&name) {
+            return Err(self.error(range, DiagnosticKind::Unsupported, format!("recursive call of '{name}' (kernels are inlined)")));
+        }
+        let params = &kernel.def.parameters;
+        if params.vararg.is_some() || params.kwarg.is_some() {
+            let callee_src = &self.program.sources[kernel.source];
+            return Err(crate::parse::diagnostic(callee_src, params.range, DiagnosticKind::Unsupported, "kernels cannot take *args or **kwargs"));
+        }
+        let all: Vec<_> = params.posonlyargs.iter().chain(&params.args).chain(&params.kwonlyargs).collect();
+        let names: Vec<&str> = all.iter().map(|p| p.parameter.name.id.as_str()).collect();
+        let slots = self.bind(&name, args, &names, 0, range)?;
+
+        // Check and bind in the callee's scope; messages about the callee's
+        // annotations point into the callee's source.
+        let callee_src = &self.program.sources[kernel.source];
+        let callee_err = |r: TextRange, kind, msg: String| crate::parse::diagnostic(callee_src, r, kind, msg);
+        let mut env = Env::new();
+        for (p, slot) in all.iter().zip(slots) {
+            let pname = p.parameter.name.id.as_str();
+            let (value, arg_range) = match slot {
+                Some(v) => v,
+                None => match p.default.as_deref().and_then(literal_const) {
+                    Some(c) => (const_val(c), range),
+                    None => return Err(self.error(range, DiagnosticKind::Invalid, format!("{name}() is missing the argument '{pname}'"))),
+                },
+            };
+            let annotation = match p.parameter.annotation() {
+                Some(a) => parse_annotation(a).map_err(|m| callee_err(a.range(), DiagnosticKind::Invalid, m))?,
+                None => Annotation::Any,
+            };
+            match (&annotation, &value) {
+                (Annotation::Tensor { elem, shape, .. }, Val::Tensor(t)) => {
+                    if t.elem != *elem || t.user_rank != shape.len() {
+                        return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                            "argument '{pname}' of {name}(): expected a rank-{} {elem} tensor, got {}", shape.len(), value.describe()
+                        )));
+                    }
+                    let dims = &t.dims[t.dims.len() - t.user_rank..];
+                    for (d, a) in dims.iter().zip(shape) {
+                        match (a, d) {
+                            (AnnotatedDim::Static(x), DimV::Static(y)) if x != y => {
+                                return Err(self.error(arg_range, DiagnosticKind::Shape, format!(
+                                    "argument '{pname}' of {name}(): expected size {x}, got {y}"
+                                )))
+                            }
+                            (AnnotatedDim::Name(sym), _) => {
+                                let v = match d {
+                                    DimV::Static(y) => Val::Int(*y),
+                                    DimV::Dynamic(v) => Val::Scalar(*v, ScalarTy::Index),
+                                };
+                                env.entry(sym.clone()).or_insert(v);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                (Annotation::Tensor { .. }, _) => {
+                    return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                        "argument '{pname}' of {name}() must be a tensor, got {}", value.describe()
+                    )))
+                }
+                (Annotation::Scalar(elem), v) if v.is_const() || matches!(v, Val::Scalar(..)) => {
+                    if let Val::Scalar(_, ty) = v {
+                        if *ty != ScalarTy::Elem(*elem) {
+                            return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                                "argument '{pname}' of {name}(): expected a {elem} scalar, got {}", v.describe()
+                            )));
+                        }
+                    }
+                }
+                (Annotation::Scalar(elem), _) => {
+                    return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                        "argument '{pname}' of {name}(): expected a {elem} scalar, got {}", value.describe()
+                    )))
+                }
+                (Annotation::Const(_), v) if !v.is_const() => {
+                    return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                        "argument '{pname}' of {name}() is a compile-time constant, got {}", v.describe()
+                    )))
+                }
+                _ => {}
+            }
+            env.insert(pname.to_string(), value);
+        }
+
+        let saved_env = std::mem::replace(&mut self.env, env);
+        let saved_src = std::mem::replace(&mut self.src, kernel.source);
+        self.call_stack.push(name);
+        let result = self.lower_function_body(&kernel.def.body);
+        self.call_stack.pop();
+        self.src = saved_src;
+        self.env = saved_env;
+        Ok(result?.unwrap_or(Val::NoneV))
+    }
+}

@@ -1,0 +1,320 @@
+//! Lowering of kernels to `tile` + func/scf/arith/memref, straight from the
+//! (mutated) Python AST. Every op carries the `FileLineColLoc` of the Python
+//! node that produced it.
+
+pub mod builder;
+pub mod calls;
+mod expr;
+mod ops;
+mod stmt;
+mod tensor;
+pub mod types;
+pub mod value;
+
+use std::collections::HashMap;
+
+use melior::{
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::OperationBuilder,
+        r#type::FunctionType,
+        Block, Identifier, Location, Module, Region, RegionLike, Type, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::MlirBlock;
+use ruff_python_ast::{Expr, StmtFunctionDef};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::diagnostics::{Diagnostic, DiagnosticKind};
+use crate::parse::{diagnostic, KernelDef, KernelKind};
+use crate::signature::{
+    parse_annotation, AnnotatedDim, Annotation, ConstType, ConstValue, Constants, DimSig, KernelSignature, ParamKind,
+    ParamSignature,
+};
+use crate::source::PreparedSource;
+use builder::OpSpec;
+use types::ScalarTy;
+use value::{DimV, Val};
+
+pub type LResult<T> = Result<T, Diagnostic>;
+
+/// Everything parsed: the sources and their (mutated) kernels.
+pub struct Program {
+    pub sources: Vec<PreparedSource>,
+    pub kernels: Vec<KernelDef>,
+}
+
+impl Program {
+    pub fn kernel(&self, name: &str) -> Option<&KernelDef> {
+        self.kernels.iter().find(|k| k.def.name.id.as_str() == name)
+    }
+}
+
+/// Names visible in a function body.
+pub type Env = HashMap<String, Val>;
+
+pub struct Lowerer<'c, 'p> {
+    pub ctx: &'c Context,
+    pub program: &'p Program,
+    /// Index of the source of the function being lowered.
+    pub src: usize,
+    /// Where new ops go.
+    pub block: MlirBlock,
+    pub env: Env,
+    /// Functions being inlined (for recursion errors).
+    pub call_stack: Vec<String>,
+}
+
+impl<'c, 'p> Lowerer<'c, 'p> {
+    pub fn source(&self) -> &'p PreparedSource {
+        &self.program.sources[self.src]
+    }
+
+    pub fn error(&self, range: TextRange, kind: DiagnosticKind, message: impl Into<String>) -> Diagnostic {
+        diagnostic(self.source(), range, kind, message)
+    }
+}
+
+/// A parameter of an entry kernel, annotation read and constant resolved.
+struct EntryParam {
+    name: String,
+    range: TextRange,
+    annotation: Annotation,
+    constant: Option<ConstValue>,
+}
+
+/// Lowers every entry kernel of `program` into `module`; the first error
+/// of each kernel is reported.
+pub fn lower_program<'c>(
+    ctx: &'c Context,
+    program: &Program,
+    constants: &Constants,
+    module: &Module<'c>,
+) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
+    let mut signatures = Vec::new();
+    let mut errors = Vec::new();
+    for kernel in program.kernels.iter().filter(|k| k.kind == KernelKind::Entry) {
+        match lower_entry(ctx, program, kernel, constants, module) {
+            Ok(s) => signatures.push(s),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(signatures)
+    } else {
+        Err(errors)
+    }
+}
+
+fn lower_entry<'c>(
+    ctx: &'c Context,
+    program: &Program,
+    kernel: &KernelDef,
+    constants: &Constants,
+    module: &Module<'c>,
+) -> LResult<KernelSignature> {
+    let def = &kernel.def;
+    let src = &program.sources[kernel.source];
+    let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
+    let params = read_entry_params(def, constants, &err)?;
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()] };
+
+    // MLIR argument types, in Python order without constants.
+    let mut arg_types: Vec<Type<'c>> = Vec::new();
+    let mut arg_locs: Vec<Location<'c>> = Vec::new();
+    let mut signature = KernelSignature { name: def.name.id.to_string(), params: Vec::new() };
+    let const_ints: HashMap<&str, i64> = params
+        .iter()
+        .filter_map(|p| match p.constant {
+            Some(ConstValue::Int(v)) => Some((p.name.as_str(), v)),
+            _ => None,
+        })
+        .collect();
+    for p in &params {
+        let (kind, arg_ty) = match &p.annotation {
+            Annotation::Tensor { elem, shape, is_output } => {
+                let dims: Vec<DimSig> = shape
+                    .iter()
+                    .map(|d| match d {
+                        AnnotatedDim::Static(v) => DimSig::Static(*v),
+                        AnnotatedDim::Name(n) => match const_ints.get(n.as_str()) {
+                            Some(v) if *v > 0 => DimSig::Static(*v),
+                            _ => DimSig::Symbol(n.clone()),
+                        },
+                    })
+                    .collect();
+                let text = dims
+                    .iter()
+                    .map(|d| match d {
+                        DimSig::Static(v) => v.to_string(),
+                        DimSig::Symbol(_) => "?".to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("x");
+                let ty = lowerer.ty(p.range, &format!("memref<{text}x{}>", elem.mlir()))?;
+                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output }, Some(ty))
+            }
+            Annotation::Scalar(elem) => (ParamKind::Scalar { elem: *elem }, Some(lowerer.ty(p.range, elem.mlir())?)),
+            Annotation::Const(_) => match p.constant {
+                Some(value) => (ParamKind::Constant { value }, None),
+                None => return Err(lowerer.internal(p.range, "constant without a value")),
+            },
+            Annotation::Any => {
+                return Err(err(p.range, DiagnosticKind::Invalid, format!(
+                    "parameter '{}' of a kernel needs a tensor, scalar or htp.Const annotation (htp.Tile parameters are for @htp.func helpers)",
+                    p.name
+                )))
+            }
+        };
+        let arg_index = arg_ty.map(|ty| {
+            arg_types.push(ty);
+            arg_locs.push(lowerer.loc(p.range));
+            arg_types.len() - 1
+        });
+        signature.params.push(ParamSignature { name: p.name.clone(), kind, arg_index });
+    }
+
+    let region = Region::new();
+    let block = region.append_block(Block::new(
+        &arg_types.iter().copied().zip(arg_locs.iter().copied()).collect::<Vec<_>>(),
+    ));
+    lowerer.block = block.to_raw();
+
+    // Bind parameters: tensors (with their symbolic sizes), scalars, constants.
+    for (p, sig) in params.iter().zip(&signature.params) {
+        let value = match (&sig.kind, sig.arg_index) {
+            (ParamKind::Constant { value }, _) => const_val(*value),
+            (ParamKind::Scalar { elem }, Some(i)) => Val::Scalar(block_arg(&block, i, &lowerer, p.range)?, ScalarTy::Elem(*elem)),
+            (ParamKind::Tensor { elem, shape, .. }, Some(i)) => {
+                let arg = block_arg(&block, i, &lowerer, p.range)?;
+                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape)?;
+                for (dim, sig_dim) in tensor.dims[tensor.dims.len() - shape.len()..].iter().zip(shape) {
+                    if let (DimSig::Symbol(sym), DimV::Dynamic(v)) = (sig_dim, dim) {
+                        lowerer.env.entry(sym.clone()).or_insert(Val::Scalar(*v, ScalarTy::Index));
+                    }
+                }
+                Val::Tensor(tensor)
+            }
+            _ => return Err(lowerer.internal(p.range, "parameter without an argument")),
+        };
+        lowerer.env.insert(p.name.clone(), value);
+    }
+
+    if let Some(value) = lowerer.lower_function_body(&def.body)? {
+        let _ = value;
+        return Err(lowerer.error(def.range, DiagnosticKind::Invalid, "a @htp.kernel returns nothing: it writes its results to output tensors (use @htp.func for a helper that returns values)"));
+    }
+    lowerer.emit(def.range, OpSpec::new("func.return", &[], &[]))?;
+
+    let outputs = signature.outputs().iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let function_type = FunctionType::new(ctx, &arg_types, &[]);
+    let unit = lowerer.parse_attr(def.range, "unit")?;
+    let func = OperationBuilder::new("func.func", lowerer.loc(def.range))
+        .add_attributes(&[
+            (Identifier::new(ctx, "sym_name"), StringAttribute::new(ctx, def.name.id.as_str()).into()),
+            (Identifier::new(ctx, "function_type"), TypeAttribute::new(function_type.into()).into()),
+            (Identifier::new(ctx, "llvm.emit_c_interface"), unit),
+            (Identifier::new(ctx, "htp.kernel"), unit),
+            (Identifier::new(ctx, "htp.outputs"), lowerer.parse_attr(def.range, &format!("array<i64{}{outputs}>", if outputs.is_empty() { "" } else { ": " }))?),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|e| lowerer.internal(def.range, format!("cannot build func.func: {e}")))?;
+    module.body().append_operation(func);
+    Ok(signature)
+}
+
+fn block_arg(block: &melior::ir::BlockRef<'_, '_>, index: usize, lowerer: &Lowerer, range: TextRange) -> LResult<mlir_sys::MlirValue> {
+    block.argument(index).map(|a| a.to_raw()).map_err(|e| lowerer.internal(range, e.to_string()))
+}
+
+pub fn const_val(value: ConstValue) -> Val {
+    match value {
+        ConstValue::Int(v) => Val::Int(v),
+        ConstValue::Float(v) => Val::Float(v),
+        ConstValue::Bool(v) => Val::Bool(v),
+    }
+}
+
+fn read_entry_params(
+    def: &StmtFunctionDef,
+    constants: &Constants,
+    err: &dyn Fn(TextRange, DiagnosticKind, String) -> Diagnostic,
+) -> LResult<Vec<EntryParam>> {
+    let parameters = &def.parameters;
+    if let Some(v) = parameters.vararg.as_ref().or(parameters.kwarg.as_ref()) {
+        return Err(err(v.range, DiagnosticKind::Unsupported, "kernels cannot take *args or **kwargs".into()));
+    }
+    let mut params = Vec::new();
+    for p in parameters.posonlyargs.iter().chain(&parameters.args).chain(&parameters.kwonlyargs) {
+        let name = p.parameter.name.id.to_string();
+        let range = p.parameter.range;
+        let annotation = match p.parameter.annotation() {
+            Some(a) => parse_annotation(a).map_err(|m| err(a.range(), DiagnosticKind::Invalid, m))?,
+            None => {
+                return Err(err(range, DiagnosticKind::Invalid, format!(
+                    "parameter '{name}' needs an annotation: htp.Tensor[...], htp.Out[...], a scalar type or htp.Const"
+                )))
+            }
+        };
+        let constant = match &annotation {
+            Annotation::Const(ty) => {
+                let value = match constants.get(&name) {
+                    Some(v) => v,
+                    None => match &p.default {
+                        Some(d) => literal_const(d).ok_or_else(|| {
+                            err(d.range(), DiagnosticKind::Invalid, format!("the default of constant '{name}' must be an int, float or bool literal"))
+                        })?,
+                        None => {
+                            return Err(err(range, DiagnosticKind::Invalid, format!(
+                                "compile-time constant '{name}' has no value: give it a default or pass it at compile time"
+                            )))
+                        }
+                    },
+                };
+                Some(check_const_type(value, *ty).map_err(|m| err(range, DiagnosticKind::Type, format!("constant '{name}': {m}")))?)
+            }
+            _ => None,
+        };
+        params.push(EntryParam { name, range, annotation, constant });
+    }
+    Ok(params)
+}
+
+/// Checks a constant against `htp.Const[T]` (an int is accepted for float).
+pub fn check_const_type(value: ConstValue, ty: Option<ConstType>) -> Result<ConstValue, String> {
+    match (ty, value) {
+        (None, v) => Ok(v),
+        (Some(ConstType::Int), ConstValue::Int(_))
+        | (Some(ConstType::Float), ConstValue::Float(_))
+        | (Some(ConstType::Bool), ConstValue::Bool(_)) => Ok(value),
+        (Some(ConstType::Float), ConstValue::Int(v)) => Ok(ConstValue::Float(v as f64)),
+        (Some(t), v) => Err(format!("expected {}, got {v}", match t {
+            ConstType::Int => "an int",
+            ConstType::Float => "a float",
+            ConstType::Bool => "a bool",
+        })),
+    }
+}
+
+/// A literal (possibly negated) number or bool.
+pub fn literal_const(expr: &Expr) -> Option<ConstValue> {
+    use ruff_python_ast::{Number, UnaryOp};
+    match expr {
+        Expr::NumberLiteral(n) => match &n.value {
+            Number::Int(i) => i.as_i64().map(ConstValue::Int),
+            Number::Float(f) => Some(ConstValue::Float(*f)),
+            Number::Complex { .. } => None,
+        },
+        Expr::BooleanLiteral(b) => Some(ConstValue::Bool(b.value)),
+        Expr::UnaryOp(u) if u.op == UnaryOp::USub => match literal_const(&u.operand)? {
+            ConstValue::Int(v) => v.checked_neg().map(ConstValue::Int),
+            ConstValue::Float(v) => Some(ConstValue::Float(-v)),
+            ConstValue::Bool(_) => None,
+        },
+        _ => None,
+    }
+}
+

@@ -1,0 +1,450 @@
+//! Statements: assignments, stores, `for ... in range(...)` (scf.for with
+//! loop-carried variables), `if` (scf.if with merged variables, or a
+//! compile-time choice), `return` in helpers.
+//!
+//! Scoping follows Python where it can and MLIR where it must: a variable
+//! assigned in a loop body or branch that existed before it is carried
+//! through (iter_args / scf.if results) and keeps one type; a variable
+//! first assigned inside a loop body is local to it.
+
+use melior::ir::{block::BlockLike, Block, Region, RegionLike, Type, ValueLike};
+use mlir_sys::MlirValue;
+use ruff_python_ast::{ElifElseClause, Expr, Stmt, StmtFor, StmtIf};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::builder::OpSpec;
+use super::types::{Elem, ScalarTy, TileTy};
+use super::value::Val;
+use super::{Env, LResult, Lowerer};
+use crate::diagnostics::DiagnosticKind;
+
+/// The MLIR type of a carried variable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Carried {
+    Scalar(ScalarTy),
+    Tile(TileTy),
+}
+
+impl Carried {
+    fn of(v: &Val) -> Option<Carried> {
+        match v {
+            Val::Scalar(_, t) => Some(Carried::Scalar(*t)),
+            Val::Tile(_, t) => Some(Carried::Tile(*t)),
+            _ => None,
+        }
+    }
+    fn val(self, raw: MlirValue) -> Val {
+        match self {
+            Carried::Scalar(t) => Val::Scalar(raw, t),
+            Carried::Tile(t) => Val::Tile(raw, t),
+        }
+    }
+    fn describe(self) -> String {
+        match self {
+            Carried::Scalar(t) => format!("a {t} scalar"),
+            Carried::Tile(t) => format!("a {t}"),
+        }
+    }
+}
+
+/// Where the statement kinds a kernel cannot contain are named.
+fn unsupported_stmt(stmt: &Stmt) -> &'static str {
+    match stmt {
+        Stmt::While(_) => "a while loop (use `for i in range(...)`)",
+        Stmt::Try(_) => "try/except",
+        Stmt::With(_) => "a with statement",
+        Stmt::Raise(_) => "raise",
+        Stmt::Assert(_) => "assert",
+        Stmt::Import(_) | Stmt::ImportFrom(_) => "an import inside a kernel (import at module level)",
+        Stmt::Global(_) | Stmt::Nonlocal(_) => "global/nonlocal",
+        Stmt::Delete(_) => "del",
+        Stmt::Match(_) => "a match statement",
+        Stmt::ClassDef(_) => "a class definition",
+        Stmt::FunctionDef(_) => "a nested function (define helpers at module level with @htp.func)",
+        Stmt::Break(_) => "break",
+        Stmt::Continue(_) => "continue",
+        Stmt::TypeAlias(_) => "a type alias",
+        _ => "this statement",
+    }
+}
+
+/// Names a statement list assigns (in first-assignment order), looking
+/// into nested loops and branches.
+fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    fn targets(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Name(n) => {
+                if !out.iter().any(|x| x == n.id.as_str()) {
+                    out.push(n.id.to_string());
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match s {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| targets(t, out)),
+            Stmt::AugAssign(a) => targets(&a.target, out),
+            Stmt::AnnAssign(a) if a.value.is_some() => targets(&a.target, out),
+            Stmt::For(f) => {
+                targets(&f.target, out);
+                assigned_names(&f.body, out);
+            }
+            Stmt::If(i) => {
+                assigned_names(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    assigned_names(&c.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<'c> Lowerer<'c, '_> {
+    /// Lowers a function body; a final top-level `return v` gives its value.
+    pub fn lower_function_body(&mut self, body: &[Stmt]) -> LResult<Option<Val>> {
+        for (i, stmt) in body.iter().enumerate() {
+            if let Stmt::Return(r) = stmt {
+                if i + 1 != body.len() {
+                    return Err(self.unsupported(r.range, "statements after return"));
+                }
+                return match &r.value {
+                    Some(v) => Ok(Some(self.lower_expr(v)?)),
+                    None => Ok(None),
+                };
+            }
+            self.lower_stmt(stmt)?;
+        }
+        Ok(None)
+    }
+
+    fn lower_stmts(&mut self, stmts: &[Stmt]) -> LResult<()> {
+        stmts.iter().try_for_each(|s| self.lower_stmt(s))
+    }
+
+    fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
+        match stmt {
+            Stmt::Assign(a) => {
+                let value = self.lower_expr(&a.value)?;
+                for t in &a.targets {
+                    self.assign(t, value.clone(), a.value.range())?;
+                }
+                Ok(())
+            }
+            Stmt::AnnAssign(a) => match &a.value {
+                Some(v) => {
+                    let value = self.lower_expr(v)?;
+                    self.assign(&a.target, value, v.range())
+                }
+                None => Ok(()),
+            },
+            Stmt::AugAssign(a) => Err(self.unsupported(a.range, "augmented assignment to this target")),
+            Stmt::Expr(e) => {
+                if matches!(&*e.value, Expr::StringLiteral(_)) {
+                    return Ok(()); // a docstring
+                }
+                self.lower_expr(&e.value).map(|_| ())
+            }
+            Stmt::Pass(_) => Ok(()),
+            Stmt::For(f) => self.lower_for(f),
+            Stmt::If(i) => self.lower_if(i),
+            Stmt::Return(r) => Err(self.unsupported(r.range, "return inside a loop or branch (return once, at the end of a helper)")),
+            other => Err(self.unsupported(other.range(), unsupported_stmt(other))),
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, value: Val, value_range: TextRange) -> LResult<()> {
+        match target {
+            Expr::Name(n) => {
+                self.env.insert(n.id.to_string(), value);
+                Ok(())
+            }
+            Expr::Tuple(_) | Expr::List(_) => {
+                let elts = match target {
+                    Expr::Tuple(t) => &t.elts,
+                    Expr::List(l) => &l.elts,
+                    _ => return Err(self.internal(target.range(), "tuple target")),
+                };
+                match value {
+                    Val::Tuple(items) if items.len() == elts.len() => {
+                        for (t, v) in elts.iter().zip(items) {
+                            self.assign(t, v, value_range)?;
+                        }
+                        Ok(())
+                    }
+                    other => Err(self.error(value_range, DiagnosticKind::Invalid, format!(
+                        "cannot unpack {} into {} names", other.describe(), elts.len()
+                    ))),
+                }
+            }
+            Expr::Subscript(s) => match self.lower_expr(&s.value)? {
+                Val::Tensor(t) => self.store(&t, &s.slice, value, value_range, target.range()),
+                other => Err(self.error(s.value.range(), DiagnosticKind::Type, format!(
+                    "only tensors can be assigned through a subscript, not {}", other.describe()
+                ))),
+            },
+            other => Err(self.unsupported(other.range(), "assignment to this target")),
+        }
+    }
+
+    /// A carried variable's value as an MLIR value: Python numbers become
+    /// index (int), f32 (float) or i1 (bool).
+    fn materialize(&self, name: &str, v: &Val, range: TextRange) -> LResult<(MlirValue, Carried)> {
+        match v {
+            Val::Scalar(x, t) => Ok((*x, Carried::Scalar(*t))),
+            Val::Tile(x, t) => Ok((*x, Carried::Tile(*t))),
+            Val::Int(_) => Ok((self.scalar_for(v, ScalarTy::Index, range)?, Carried::Scalar(ScalarTy::Index))),
+            Val::Float(_) => Ok((self.scalar_for(v, ScalarTy::Elem(Elem::F32), range)?, Carried::Scalar(ScalarTy::Elem(Elem::F32)))),
+            Val::Bool(_) => Ok((self.scalar_for(v, ScalarTy::Elem(Elem::I1), range)?, Carried::Scalar(ScalarTy::Elem(Elem::I1)))),
+            other => Err(self.error(range, DiagnosticKind::Unsupported, format!(
+                "'{name}' holds {} and cannot be reassigned inside a loop or a run-time branch", other.describe()
+            ))),
+        }
+    }
+
+    /// `v` converted to the carried type `ty` (Python numbers take it).
+    fn coerce(&self, name: &str, v: &Val, ty: Carried, range: TextRange, place: &str) -> LResult<MlirValue> {
+        match (v, ty) {
+            (Val::Scalar(x, t), Carried::Scalar(want)) if *t == want => Ok(*x),
+            (Val::Tile(x, t), Carried::Tile(want)) if *t == want => Ok(*x),
+            (c, Carried::Scalar(want)) if c.is_const() => self.scalar_for(c, want, range),
+            (c, Carried::Tile(want)) if c.is_const() => self.splat(c, &want, range),
+            (other, _) => Err(self.error(range, DiagnosticKind::Type, format!(
+                "'{name}' is {} {place} but {} elsewhere: a variable keeps one type (shape, element type and valid region) across loop iterations and branches",
+                ty.describe(), other.describe()
+            ))),
+        }
+    }
+
+    /// A new block in a new region, with arguments of `types`.
+    fn new_region(&self, types: &[Type<'c>], range: TextRange) -> (Region<'c>, mlir_sys::MlirBlock) {
+        let loc = self.loc(range);
+        let region = Region::new();
+        let block = region.append_block(Block::new(&types.iter().map(|t| (*t, loc)).collect::<Vec<_>>()));
+        let raw = block.to_raw();
+        (region, raw)
+    }
+
+    fn carried_type(&self, c: Carried, range: TextRange) -> LResult<Type<'c>> {
+        match c {
+            Carried::Scalar(t) => self.scalar_ty(range, t),
+            Carried::Tile(t) => self.tile_ty(range, &t),
+        }
+    }
+
+    fn lower_for(&mut self, f: &StmtFor) -> LResult<()> {
+        let Expr::Name(target) = &*f.target else {
+            return Err(self.unsupported(f.target.range(), "a loop target other than a single name"));
+        };
+        if !f.orelse.is_empty() {
+            return Err(self.unsupported(f.range, "for ... else"));
+        }
+        let Expr::Call(call) = &*f.iter else {
+            return Err(self.unsupported(f.iter.range(), "iterating over anything but range(...)"));
+        };
+        let fname = match &*call.func {
+            Expr::Name(n) => n.id.as_str(),
+            Expr::Attribute(a) => a.attr.id.as_str(),
+            _ => "",
+        };
+        if !matches!(fname, "range" | "static_range") || !call.arguments.keywords.is_empty() {
+            return Err(self.unsupported(f.iter.range(), "iterating over anything but range(...) or htp.static_range(...)"));
+        }
+        let args: Vec<Val> = call.arguments.args.iter().map(|a| self.lower_expr(a)).collect::<LResult<_>>()?;
+        let (start, stop, step) = match args.as_slice() {
+            [stop] => (Val::Int(0), stop.clone(), Val::Int(1)),
+            [start, stop] => (start.clone(), stop.clone(), Val::Int(1)),
+            [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
+            _ => return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, "range() takes 1 to 3 arguments")),
+        };
+        if let Val::Int(s) = step {
+            if s <= 0 {
+                return Err(self.error(f.iter.range(), DiagnosticKind::Unsupported, format!(
+                    "range() step must be positive, got {s}"
+                )));
+            }
+        }
+        let name = target.id.to_string();
+        if fname == "static_range" {
+            return self.unroll(&name, &start, &stop, &step, f);
+        }
+        let range = f.range;
+        let lb = self.to_index(&start, f.iter.range())?;
+        let ub = self.to_index(&stop, f.iter.range())?;
+        let st = self.to_index(&step, f.iter.range())?;
+
+        let mut assigned = Vec::new();
+        assigned_names(&f.body, &mut assigned);
+        let mut carried: Vec<(String, Carried)> = Vec::new();
+        let mut inits = Vec::new();
+        for n in assigned.iter().filter(|n| **n != name) {
+            if let Some(v) = self.env.get(n).cloned() {
+                let (raw, ty) = self.materialize(n, &v, range)?;
+                carried.push((n.clone(), ty));
+                inits.push(raw);
+            }
+        }
+        let index = self.ty(range, "index")?;
+        let mut types = vec![index];
+        for (_, c) in &carried {
+            types.push(self.carried_type(*c, range)?);
+        }
+        let (region, body_block) = self.new_region(&types, range);
+        let saved_block = std::mem::replace(&mut self.block, body_block);
+        let saved_env = self.env.clone();
+        let block_ref = unsafe { melior::ir::BlockRef::from_raw(body_block) };
+        let arg = |i: usize| block_ref.argument(i).map(|a| a.to_raw());
+        let iv = arg(0).map_err(|e| self.internal(range, e.to_string()))?;
+        self.env.insert(name, Val::Scalar(iv, ScalarTy::Index));
+        for (i, (n, c)) in carried.iter().enumerate() {
+            let raw = arg(i + 1).map_err(|e| self.internal(range, e.to_string()))?;
+            self.env.insert(n.clone(), c.val(raw));
+        }
+        let body = self.lower_stmts(&f.body).and_then(|_| {
+            let mut yields = Vec::new();
+            for (n, c) in &carried {
+                let v = self.env.get(n).cloned().unwrap_or(Val::NoneV);
+                yields.push(self.coerce(n, &v, *c, range, "before the loop")?);
+            }
+            self.emit(range, OpSpec::new("scf.yield", &yields, &[]))
+        });
+        self.block = saved_block;
+        self.env = saved_env;
+        body?;
+        let mut operands = vec![lb, ub, st];
+        operands.extend(inits);
+        let results = self.emit(range, OpSpec::new("scf.for", &operands, &types[1..]).region(region))?;
+        for ((n, c), r) in carried.iter().zip(results) {
+            self.env.insert(n.clone(), c.val(r));
+        }
+        Ok(())
+    }
+
+    /// `for k in htp.static_range(...)`: the body repeated with `k` a
+    /// compile-time constant.
+    fn unroll(&mut self, name: &str, start: &Val, stop: &Val, step: &Val, f: &StmtFor) -> LResult<()> {
+        let (Val::Int(a), Val::Int(b), Val::Int(s)) = (start, stop, step) else {
+            return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, "static_range() needs compile-time integer bounds"));
+        };
+        let count = if b > a { (b - a + s - 1) / s } else { 0 };
+        if count > 1024 {
+            return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, format!("static_range() would unroll {count} iterations (at most 1024)")));
+        }
+        let mut k = *a;
+        while k < *b {
+            self.env.insert(name.to_string(), Val::Int(k));
+            self.lower_stmts(&f.body)?;
+            k += s;
+        }
+        Ok(())
+    }
+
+    fn lower_if(&mut self, i: &StmtIf) -> LResult<()> {
+        let mut clauses: Vec<(Option<&Expr>, &[Stmt], TextRange)> = vec![(Some(&*i.test), &i.body[..], i.range)];
+        for ElifElseClause { test, body, range, .. } in &i.elif_else_clauses {
+            clauses.push((test.as_ref(), &body[..], *range));
+        }
+        self.lower_if_chain(&clauses)
+    }
+
+    fn lower_if_chain(&mut self, clauses: &[(Option<&Expr>, &[Stmt], TextRange)]) -> LResult<()> {
+        let Some(((test, body, range), rest)) = clauses.split_first() else { return Ok(()) };
+        let Some(test) = test else {
+            return self.lower_stmts(body); // else:
+        };
+        let cond = self.lower_expr(test)?;
+        let cond = match cond {
+            Val::Bool(true) => return self.lower_stmts(body),
+            Val::Bool(false) => return self.lower_if_chain(rest),
+            Val::Scalar(v, ScalarTy::Elem(Elem::I1)) => v,
+            other => {
+                return Err(self.error(test.range(), DiagnosticKind::Type, format!(
+                    "an if condition must be a bool (a comparison or a bool constant), got {} (use htp.where to choose between tiles elementwise)",
+                    other.describe()
+                )))
+            }
+        };
+        let range = *range;
+        let mut then_names = Vec::new();
+        assigned_names(body, &mut then_names);
+        let mut else_names = Vec::new();
+        for (_, b, _) in rest {
+            assigned_names(b, &mut else_names);
+        }
+        let before = self.env.clone();
+        let candidates: Vec<String> = then_names
+            .iter()
+            .chain(else_names.iter())
+            .filter(|n| before.contains_key(*n) || (then_names.contains(n) && else_names.contains(n)))
+            .fold(Vec::new(), |mut acc, n| {
+                if !acc.contains(n) {
+                    acc.push(n.clone());
+                }
+                acc
+            });
+
+        // Lower each branch into its own block, keeping its final scope.
+        let (then_region, then_block) = self.new_region(&[], range);
+        let (else_region, else_block) = self.new_region(&[], range);
+        let saved_block = self.block;
+        let branch = |this: &mut Self, block, f: &dyn Fn(&mut Self) -> LResult<()>| -> LResult<Env> {
+            this.block = block;
+            this.env = before.clone();
+            let r = f(this);
+            let env = std::mem::replace(&mut this.env, before.clone());
+            this.block = saved_block;
+            r.map(|_| env)
+        };
+        let then_env = branch(self, then_block, &|this| this.lower_stmts(body))?;
+        let else_env = branch(self, else_block, &|this| this.lower_if_chain(rest))?;
+
+        // Decide each merged variable's type and yield it from both blocks.
+        let mut merged: Vec<(String, Carried)> = Vec::new();
+        let mut merged_consts: Vec<(String, Val)> = Vec::new();
+        let mut then_yields = Vec::new();
+        let mut else_yields = Vec::new();
+        for n in &candidates {
+            let (Some(t), Some(e)) = (then_env.get(n), else_env.get(n)) else { continue };
+            let ty = match (Carried::of(t), Carried::of(e)) {
+                (Some(a), _) => a,
+                (None, Some(b)) => b,
+                (None, None) => {
+                    if format!("{t:?}") == format!("{e:?}") {
+                        merged_consts.push((n.clone(), t.clone()));
+                        continue;
+                    }
+                    let v = if matches!((t, e), (Val::Int(_), Val::Int(_))) { Val::Int(0) } else { t.clone() };
+                    self.materialize(n, &v, range)?.1
+                }
+            };
+            self.block = then_block;
+            let tv = self.coerce(n, t, ty, range, "in one branch");
+            self.block = else_block;
+            let ev = self.coerce(n, e, ty, range, "in one branch");
+            self.block = saved_block;
+            then_yields.push(tv?);
+            else_yields.push(ev?);
+            merged.push((n.clone(), ty));
+        }
+        self.block = then_block;
+        let y1 = self.emit(range, OpSpec::new("scf.yield", &then_yields, &[]));
+        self.block = else_block;
+        let y2 = self.emit(range, OpSpec::new("scf.yield", &else_yields, &[]));
+        self.block = saved_block;
+        y1?;
+        y2?;
+        let types: Vec<Type<'c>> = merged.iter().map(|(_, c)| self.carried_type(*c, range)).collect::<LResult<_>>()?;
+        let results = self.emit(range, OpSpec::new("scf.if", &[cond], &types).region(then_region).region(else_region))?;
+        self.env = before;
+        for ((n, c), r) in merged.iter().zip(results) {
+            self.env.insert(n.clone(), c.val(r));
+        }
+        for (n, v) in merged_consts {
+            self.env.insert(n, v);
+        }
+        Ok(())
+    }
+}

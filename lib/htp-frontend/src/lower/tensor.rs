@@ -1,0 +1,316 @@
+//! Tensors: binding parameters, and tile loads and stores through slices.
+//!
+//! `x[i:i + BM, j:j + BN]` addresses a BMxBN tile whose top-left element is
+//! `x[i, j]`. Slice sizes are compile-time constants. A slice that may run
+//! past the end of its dimension (a symbolic dimension, or a static one that
+//! the block does not divide) gets a run-time valid size
+//! `min(BM, dim - i)`: the ragged tail.
+
+use mlir_sys::MlirValue;
+use ruff_python_ast::comparable::ComparableExpr;
+use ruff_python_ast::{Expr, ExprSlice, Operator};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::builder::OpSpec;
+use super::types::{Elem, ScalarTy, TileTy, Valid};
+use super::value::{DimV, TensorV, Val};
+use super::{LResult, Lowerer};
+use crate::diagnostics::DiagnosticKind;
+use crate::signature::DimSig;
+
+/// The tile a subscript of a tensor addresses.
+pub struct Access {
+    /// One index per view dimension.
+    pub indices: Vec<MlirValue>,
+    pub shape: [i64; 2],
+    pub valid: [Valid; 2],
+    /// The run-time valid sizes, in order (rows, then columns).
+    pub valid_values: Vec<MlirValue>,
+}
+
+impl Access {
+    pub fn tile_ty(&self, elem: Elem) -> TileTy {
+        TileTy { shape: self.shape, elem, valid: self.valid }
+    }
+}
+
+impl<'c> Lowerer<'c, '_> {
+    /// Reads the sizes of a memref parameter and views a 1-D one as 1xN.
+    pub fn bind_tensor(&mut self, range: TextRange, name: &str, arg: MlirValue, elem: Elem, shape: &[DimSig]) -> LResult<TensorV> {
+        let index = self.ty(range, "index")?;
+        let mut dims = Vec::new();
+        for (i, d) in shape.iter().enumerate() {
+            dims.push(match d {
+                DimSig::Static(v) => DimV::Static(*v),
+                // Equal names are equal sizes: reuse the first tensor's.
+                DimSig::Symbol(sym) if matches!(self.env.get(sym), Some(Val::Scalar(_, ScalarTy::Index))) => match self.env.get(sym) {
+                    Some(Val::Scalar(v, _)) => DimV::Dynamic(*v),
+                    _ => return Err(self.internal(range, "symbol")),
+                },
+                DimSig::Symbol(_) => {
+                    let c = self.index_const(range, i as i64)?;
+                    DimV::Dynamic(self.emit1(range, OpSpec::new("memref.dim", &[arg, c], &[index]))?)
+                }
+            });
+        }
+        let shape_text = shape
+            .iter()
+            .map(|d| match d {
+                DimSig::Static(v) => v.to_string(),
+                DimSig::Symbol(s) => s.clone(),
+            })
+            .collect();
+        let mut value = arg;
+        if shape.len() == 1 {
+            let (static_size, dynamic): (i64, Vec<MlirValue>) = match dims[0] {
+                DimV::Static(v) => (v, vec![]),
+                DimV::Dynamic(v) => (i64::MIN, vec![v]),
+            };
+            let size_text = if static_size == i64::MIN { "?".to_string() } else { static_size.to_string() };
+            let view_ty = self.ty(range, &format!("memref<1x{size_text}x{}>", elem.mlir()))?;
+            let mut operands = vec![arg];
+            operands.extend(dynamic);
+            value = self.emit1(
+                range,
+                OpSpec::new("memref.expand_shape", &operands, &[view_ty])
+                    .attr("reassociation", self.parse_attr(range, "[[0, 1]]")?)
+                    .attr("static_output_shape", self.parse_attr(range, &format!("array<i64: 1, {static_size}>"))?),
+            )?;
+            dims.insert(0, DimV::Static(1));
+        }
+        Ok(TensorV { name: name.to_string(), value, elem, dims, user_rank: shape.len(), shape_text })
+    }
+
+    /// The tile addressed by `tensor[slice]`.
+    pub fn access(&mut self, tensor: &TensorV, slice: &Expr) -> LResult<Access> {
+        let items: Vec<&Expr> = match slice {
+            Expr::Tuple(t) if !t.parenthesized || !t.elts.is_empty() => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        if items.len() > tensor.user_rank {
+            return Err(self.error(slice.range(), DiagnosticKind::Shape, format!(
+                "{} indices for the rank-{} tensor '{}'", items.len(), tensor.user_rank, tensor.name
+            )));
+        }
+        let view_rank = tensor.dims.len();
+        let mut indices = Vec::new();
+        let mut shape = [1i64; 2];
+        let mut valid = [Valid::Static(1); 2];
+        let mut valid_values = Vec::new();
+        for vd in 0..view_rank {
+            let is_tile_dim = vd + 2 >= view_rank;
+            let user_dim = (vd + tensor.user_rank).checked_sub(view_rank);
+            let item = user_dim.and_then(|u| items.get(u).copied());
+            let dim = tensor.dims[vd];
+            let Some(item) = item else {
+                // A dimension the subscript does not mention (or the leading 1
+                // of a 1-D view): the whole dimension, from 0.
+                indices.push(self.index_const(slice.range(), 0)?);
+                if is_tile_dim {
+                    let t = vd + 2 - view_rank;
+                    match dim {
+                        DimV::Static(v) => {
+                            shape[t] = v;
+                            valid[t] = Valid::Static(v);
+                        }
+                        DimV::Dynamic(_) => {
+                            return Err(self.error(slice.range(), DiagnosticKind::Shape, format!(
+                                "dimension {} of '{}' is symbolic ('{}'): give its block explicitly, e.g. [i:i + BLOCK]",
+                                user_dim.unwrap_or(0), tensor.name, user_dim.and_then(|u| tensor.shape_text.get(u)).map(String::as_str).unwrap_or("?")
+                            )));
+                        }
+                    }
+                }
+                continue;
+            };
+            let user_dim = user_dim.unwrap_or(0);
+            match item {
+                Expr::Slice(s) => {
+                    if !is_tile_dim {
+                        return Err(self.error(item.range(), DiagnosticKind::Shape, format!(
+                            "dimension {user_dim} of '{}' is not one of the tile's two dimensions (the last two): index it with a single value",
+                            tensor.name
+                        )));
+                    }
+                    let t = vd + 2 - view_rank;
+                    let (start, start_const, size) = self.slice_bounds(tensor, user_dim, dim, s)?;
+                    indices.push(start);
+                    shape[t] = size;
+                    valid[t] = self.slice_valid(tensor, user_dim, dim, start, start_const, size, item.range(), &mut valid_values)?;
+                }
+                _ => {
+                    let v = self.lower_expr(item)?;
+                    indices.push(self.to_index(&v, item.range())?);
+                }
+            }
+        }
+        Ok(Access { indices, shape, valid, valid_values })
+    }
+
+    /// Start (as index), start if constant, and size of `lower:upper`.
+    fn slice_bounds(&mut self, tensor: &TensorV, user_dim: usize, dim: DimV, s: &ExprSlice) -> LResult<(MlirValue, Option<i64>, i64)> {
+        if let Some(step) = &s.step {
+            return Err(self.error(step.range(), DiagnosticKind::Unsupported, "slices with a step are not supported"));
+        }
+        let start_const = match &s.lower {
+            None => Some(0),
+            Some(l) => match self.const_eval(l) {
+                Some(Val::Int(v)) => Some(v),
+                _ => None,
+            },
+        };
+        let size = match (&s.lower, &s.upper) {
+            (_, None) => match (dim, start_const) {
+                (DimV::Static(d), Some(st)) => d - st,
+                _ => {
+                    return Err(self.error(s.range, DiagnosticKind::Shape, format!(
+                        "an open-ended slice of dimension {user_dim} of '{}' needs a static size and start: write [i:i + BLOCK]",
+                        tensor.name
+                    )))
+                }
+            },
+            (lower, Some(upper)) => self.slice_size(lower.as_deref(), upper, start_const).ok_or_else(|| {
+                self.error(upper.range(), DiagnosticKind::Shape,
+                    "the size of a slice must be a compile-time constant: write [i:i + BLOCK] with BLOCK a constant")
+            })?,
+        };
+        if size <= 0 {
+            return Err(self.error(s.range, DiagnosticKind::Shape, format!("slice of size {size}: tiles need at least one row and column")));
+        }
+        let start = match (&s.lower, start_const) {
+            (_, Some(v)) => self.index_const(s.range, v)?,
+            (Some(l), None) => {
+                let v = self.lower_expr(l)?;
+                self.to_index(&v, l.range())?
+            }
+            (None, None) => self.index_const(s.range, 0)?,
+        };
+        Ok((start, start_const, size))
+    }
+
+    /// `upper - lower` when it is a compile-time constant: `i:i + B`, `a:b`
+    /// with constant bounds, or `:B`.
+    fn slice_size(&self, lower: Option<&Expr>, upper: &Expr, start_const: Option<i64>) -> Option<i64> {
+        if let (Some(st), Some(Val::Int(u))) = (start_const, self.const_eval(upper)) {
+            return Some(u - st);
+        }
+        let lower = lower?;
+        if let Expr::BinOp(b) = upper {
+            if b.op == Operator::Add && ComparableExpr::from(&*b.left) == ComparableExpr::from(lower) {
+                if let Some(Val::Int(v)) = self.const_eval(&b.right) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn slice_valid(
+        &mut self,
+        tensor: &TensorV,
+        user_dim: usize,
+        dim: DimV,
+        start: MlirValue,
+        start_const: Option<i64>,
+        size: i64,
+        range: TextRange,
+        valid_values: &mut Vec<MlirValue>,
+    ) -> LResult<Valid> {
+        let dim_value = match dim {
+            DimV::Static(d) => {
+                if size > d {
+                    return Err(self.error(range, DiagnosticKind::Shape, format!(
+                        "a block of {size} is larger than dimension {user_dim} of '{}' ({d})", tensor.name
+                    )));
+                }
+                match start_const {
+                    Some(st) if st >= d || st < 0 => {
+                        return Err(self.error(range, DiagnosticKind::Shape, format!(
+                            "slice start {st} is outside dimension {user_dim} of '{}' ({d})", tensor.name
+                        )))
+                    }
+                    Some(st) => return Ok(Valid::Static(size.min(d - st))),
+                    // A block that divides the dimension, at a run-time start:
+                    // starts are assumed to be multiples of the block (as a
+                    // `range(0, D, BLOCK)` loop gives), so the tile is full.
+                    None if d % size == 0 => return Ok(Valid::Static(size)),
+                    None => self.index_const(range, d)?,
+                }
+            }
+            DimV::Dynamic(v) => v,
+        };
+        let index = self.ty(range, "index")?;
+        let left = self.emit1(range, OpSpec::new("arith.subi", &[dim_value, start], &[index]))?;
+        let block = self.index_const(range, size)?;
+        let valid = self.emit1(range, OpSpec::new("arith.minsi", &[left, block], &[index]))?;
+        valid_values.push(valid);
+        Ok(Valid::Dynamic)
+    }
+
+    /// `tensor[slice]` as a value: a `tile.load`.
+    pub fn load(&mut self, tensor: &TensorV, slice: &Expr, range: TextRange) -> LResult<Val> {
+        let access = self.access(tensor, slice)?;
+        let tile = access.tile_ty(tensor.elem);
+        let ty = self.tile_ty(range, &tile)?;
+        let mut operands = vec![tensor.value];
+        operands.extend(&access.indices);
+        operands.extend(&access.valid_values);
+        let segments = self.segment_sizes(&[1, access.indices.len() as i32, access.valid_values.len() as i32]);
+        let v = self.emit1(range, OpSpec::new("tile.load", &operands, &[ty]).attr("operandSegmentSizes", segments))?;
+        Ok(Val::Tile(v, tile))
+    }
+
+    /// `tensor[slice] = value`: a `tile.store`.
+    pub fn store(&mut self, tensor: &TensorV, slice: &Expr, value: Val, value_range: TextRange, range: TextRange) -> LResult<()> {
+        let access = self.access(tensor, slice)?;
+        let target = access.tile_ty(tensor.elem);
+        let (tile, ty) = match value {
+            Val::Tile(v, ty) => (v, ty),
+            v if v.is_const() || matches!(v, Val::Scalar(..)) => {
+                if target.has_dynamic_valid() {
+                    return Err(self.error(value_range, DiagnosticKind::Shape, format!(
+                        "cannot store a scalar into a slice of '{}' with a run-time (ragged) size; store a tile loaded from a ragged slice instead",
+                        tensor.name
+                    )));
+                }
+                let full = TileTy::full(target.shape[0], target.shape[1], tensor.elem);
+                let s = self.scalar_for(&v, ScalarTy::Elem(tensor.elem), value_range)?;
+                (self.fill(s, &full, value_range)?, full)
+            }
+            other => {
+                return Err(self.error(value_range, DiagnosticKind::Type, format!("cannot store {} into a tensor", other.describe())))
+            }
+        };
+        if ty.shape != target.shape {
+            return Err(self.error(value_range, DiagnosticKind::Shape, format!(
+                "shape mismatch: storing a {} into a {}x{} slice of '{}'", ty, target.shape[0], target.shape[1], tensor.name
+            )));
+        }
+        if ty.elem != tensor.elem {
+            return Err(self.error(value_range, DiagnosticKind::Type, format!(
+                "element type mismatch: storing a {} into the {} tensor '{}' (convert with htp.cast(t, htp.{}))",
+                ty, tensor.elem, tensor.name, tensor.elem
+            )));
+        }
+        for d in 0..2 {
+            let ok = match (target.valid[d], ty.valid[d]) {
+                (Valid::Dynamic, Valid::Dynamic) => true,
+                (Valid::Dynamic, Valid::Static(_)) => false,
+                (Valid::Static(_), Valid::Dynamic) => true,
+                (Valid::Static(t), Valid::Static(v)) => v <= t,
+            };
+            if !ok {
+                return Err(self.error(value_range, DiagnosticKind::Shape, format!(
+                    "the slice of '{}' may be ragged ({}) but the stored {} has no matching valid region: it would write past the end. \
+                     Store tiles computed from a slice with the same ragged size, or use blocks that divide the dimension",
+                    tensor.name, target, ty
+                )));
+            }
+        }
+        let mut operands = vec![tile, tensor.value];
+        operands.extend(&access.indices);
+        self.emit(range, OpSpec::new("tile.store", &operands, &[]))?;
+        Ok(())
+    }
+}

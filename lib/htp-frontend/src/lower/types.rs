@@ -1,0 +1,193 @@
+//! HTP's element, scalar and tile types, and their MLIR spelling.
+
+use std::fmt;
+
+use melior::{ir::Type, Context};
+
+/// Element types of tensors, tiles and scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Elem {
+    F32,
+    F16,
+    BF16,
+    I64,
+    I32,
+    I16,
+    I8,
+    /// `bool`: the element type of masks.
+    I1,
+}
+
+impl Elem {
+    /// The name a kernel writes (`htp.f32`, ...); `bool` also spells i1.
+    pub fn from_name(name: &str) -> Option<Elem> {
+        Some(match name {
+            "f32" | "float32" => Elem::F32,
+            "f16" | "float16" => Elem::F16,
+            "bf16" | "bfloat16" => Elem::BF16,
+            "i64" | "int64" => Elem::I64,
+            "i32" | "int32" => Elem::I32,
+            "i16" | "int16" => Elem::I16,
+            "i8" | "int8" => Elem::I8,
+            "i1" | "bool_" => Elem::I1,
+            _ => return None,
+        })
+    }
+
+    /// MLIR's name of the type.
+    pub fn mlir(self) -> &'static str {
+        match self {
+            Elem::F32 => "f32",
+            Elem::F16 => "f16",
+            Elem::BF16 => "bf16",
+            Elem::I64 => "i64",
+            Elem::I32 => "i32",
+            Elem::I16 => "i16",
+            Elem::I8 => "i8",
+            Elem::I1 => "i1",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Elem::F32 | Elem::F16 | Elem::BF16)
+    }
+
+    pub fn is_int(self) -> bool {
+        !self.is_float()
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            Elem::F32 | Elem::I32 => 32,
+            Elem::F16 | Elem::BF16 | Elem::I16 => 16,
+            Elem::I64 => 64,
+            Elem::I8 => 8,
+            Elem::I1 => 1,
+        }
+    }
+}
+
+impl fmt::Display for Elem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if *self == Elem::I1 { "bool" } else { self.mlir() })
+    }
+}
+
+/// The type of a run-time scalar: an element type, or `index` for loop
+/// variables, tensor sizes and slice offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarTy {
+    Index,
+    Elem(Elem),
+}
+
+impl ScalarTy {
+    pub fn mlir(self) -> &'static str {
+        match self {
+            ScalarTy::Index => "index",
+            ScalarTy::Elem(e) => e.mlir(),
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ScalarTy::Elem(e) if e.is_float())
+    }
+
+    /// Integers and `index` (not i1).
+    pub fn is_integer(self) -> bool {
+        match self {
+            ScalarTy::Index => true,
+            ScalarTy::Elem(e) => e.is_int() && e != Elem::I1,
+        }
+    }
+}
+
+impl fmt::Display for ScalarTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalarTy::Index => f.write_str("index"),
+            ScalarTy::Elem(e) => e.fmt(f),
+        }
+    }
+}
+
+/// One valid size of a tile: static, or known only at run time (`?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valid {
+    Static(i64),
+    Dynamic,
+}
+
+/// A tile type: static shape, element type, valid region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileTy {
+    pub shape: [i64; 2],
+    pub elem: Elem,
+    /// Valid rows and columns; equal to the shape for a full tile.
+    pub valid: [Valid; 2],
+}
+
+impl TileTy {
+    pub fn full(rows: i64, cols: i64, elem: Elem) -> Self {
+        Self { shape: [rows, cols], elem, valid: [Valid::Static(rows), Valid::Static(cols)] }
+    }
+
+    pub fn with_elem(self, elem: Elem) -> Self {
+        Self { elem, ..self }
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.valid[0] == Valid::Static(self.shape[0]) && self.valid[1] == Valid::Static(self.shape[1])
+    }
+
+    pub fn has_dynamic_valid(&self) -> bool {
+        self.valid.contains(&Valid::Dynamic)
+    }
+
+    /// `!tile.tile<RxCxT>` or `!tile.tile<RxCxT, valid = VRxVC>`.
+    pub fn mlir(&self) -> String {
+        let base = format!("!tile.tile<{}x{}x{}", self.shape[0], self.shape[1], self.elem.mlir());
+        if self.is_full() {
+            format!("{base}>")
+        } else {
+            format!("{base}, valid = {}x{}>", valid_str(self.valid[0]), valid_str(self.valid[1]))
+        }
+    }
+}
+
+fn valid_str(v: Valid) -> String {
+    match v {
+        Valid::Static(n) => n.to_string(),
+        Valid::Dynamic => "?".to_string(),
+    }
+}
+
+impl fmt::Display for TileTy {
+    /// How diagnostics name a tile: `tile[16x64, f32]`, `tile[16x64, f32, valid ?x64]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tile[{}x{}, {}", self.shape[0], self.shape[1], self.elem)?;
+        if !self.is_full() {
+            write!(f, ", valid {}x{}", valid_str(self.valid[0]), valid_str(self.valid[1]))?;
+        }
+        f.write_str("]")
+    }
+}
+
+/// Parses a type string HTP generated itself; failure is an HTP bug.
+pub fn parse_type<'c>(context: &'c Context, text: &str) -> Result<Type<'c>, String> {
+    Type::parse(context, text).ok_or_else(|| format!("internal error: MLIR rejected the type `{text}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spells_tile_types_like_the_dialect() {
+        let mut t = TileTy::full(16, 64, Elem::F32);
+        assert_eq!(t.mlir(), "!tile.tile<16x64xf32>");
+        t.valid[0] = Valid::Dynamic;
+        assert_eq!(t.mlir(), "!tile.tile<16x64xf32, valid = ?x64>");
+        assert_eq!(t.to_string(), "tile[16x64, f32, valid ?x64]");
+    }
+}

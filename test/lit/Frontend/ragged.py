@@ -1,0 +1,26 @@
+# Ragged tails: a symbolic dimension, or a static one the block does not divide,
+# gives a run-time valid size min(B, dim - i); a dividing block gives full tiles.
+# RUN: htp-translate --import-python %s | FileCheck %s
+import htp
+
+# CHECK-LABEL: func.func @ragged
+# CHECK: %[[N:.*]] = memref.dim %arg0
+# CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
+# CHECK: %[[LEFT:.*]] = arith.subi %[[N]], %[[I]] : index
+# CHECK: %[[V:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
+# CHECK: tile.load %arg0[%[[I]], %{{.*}}] valid [%[[V]]] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+# CHECK: tile.store %{{.*}}, %arg1{{.*}} : !tile.tile<16x64xf32, valid = ?x64>, memref<?x64xf32>
+# CHECK: tile.load %arg2{{.*}} valid [%{{.*}}] : memref<100x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+# CHECK: tile.load %arg3{{.*}} : memref<96x64xf32> -> !tile.tile<16x64xf32>
+# A constant start is exact: rows 96..99 of 100.
+# CHECK: tile.load %arg2{{.*}} : memref<100x64xf32> -> !tile.tile<16x64xf32, valid = 4x64>
+@htp.kernel
+def ragged(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64],
+           s: htp.Tensor[htp.f32, 100, 64], d: htp.Tensor[htp.f32, 96, 64]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = x[i:i + 16, :] * 2.0
+    for i in range(0, 100, 16):
+        a = s[i:i + 16, :]
+    for i in range(0, 96, 16):
+        b = d[i:i + 16, :]
+    tail = s[96:112, :]
