@@ -8,11 +8,11 @@ use mlir_sys::{mlirEmitError, MlirContext, MlirModule};
 
 use crate::{import_python, Constants};
 
-unsafe fn text<'a>(ptr: *const c_char, len: usize) -> String {
+unsafe fn text(ptr: *const c_char, len: usize) -> String {
     if ptr.is_null() || len == 0 {
         return String::new();
     }
-    let bytes: &'a [u8] = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
+    let bytes: &[u8] = unsafe { std::slice::from_raw_parts(ptr as *const u8, len) };
     String::from_utf8_lossy(bytes).into_owned()
 }
 

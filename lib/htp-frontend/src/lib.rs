@@ -142,8 +142,7 @@ fn import<'c>(
         return Err(Diagnostics(errors));
     }
     for (i, k) in kernels.iter().enumerate() {
-        if let Some(first) = kernels[..i].iter().find(|o| o.def.name.id == k.def.name.id) {
-            let _ = first;
+        if kernels[..i].iter().any(|o| o.def.name.id == k.def.name.id) {
             return Err(diagnostic(&prepared[k.source], k.def.name.range(), DiagnosticKind::Invalid, format!(
                 "a kernel named '{}' is already defined", k.def.name.id
             ))

@@ -465,12 +465,12 @@ impl<'c> Lowerer<'c, '_> {
         r.shape[dim] = 1;
         r.valid[dim] = Valid::Static(1);
         let rt = self.tile_ty(range, &r)?;
-        let (name, code) = match kind {
-            ReduceKind::Sum => ("sum", 0),
-            ReduceKind::Max => ("max", 1),
-            ReduceKind::Min => ("min", 2),
+        // tile.row_reduce/col_reduce take the i32 ReductionKind enum.
+        let code = match kind {
+            ReduceKind::Sum => 0,
+            ReduceKind::Max => 1,
+            ReduceKind::Min => 2,
         };
-        let _ = name;
         let op = if dim == 1 { "tile.row_reduce" } else { "tile.col_reduce" };
         Ok(Val::Tile(self.emit1(range, OpSpec::new(op, &[*x], &[rt]).attr("kind", self.i32_attr(code)))?, r))
     }
@@ -570,11 +570,8 @@ impl<'c> Lowerer<'c, '_> {
 
     /// Comparison where at least one side is a tile: an i1 mask tile.
     pub fn tile_compare(&self, kind: CmpKind, a: &Val, b: &Val, range: TextRange) -> LResult<Val> {
-        let code = self.i64_attr(kind.tile_code());
-        let code = match code {
-            // tile.cmp's predicate is an i32 enum attribute.
-            _ => self.i32_attr(kind.tile_code()),
-        };
+        // tile.cmp's predicate is an i32 enum attribute.
+        let code = self.i32_attr(kind.tile_code());
         match (a, b) {
             (Val::Tile(x, tx), Val::Tile(y, ty)) => {
                 self.check_same_elem(tx, ty, "comparison", range)?;
