@@ -1,5 +1,5 @@
 //! HTP's CPU target. A module of kernels (`func.func` over memrefs and
-//! scalars, bodies in the `tile` dialect) is lowered by [`PIPELINE`] — HTP's
+//! scalars, bodies in the `tile` dialect) is lowered by [`pipeline`] — HTP's
 //! `convert-tile-to-linalg`, then MLIR's own bufferization and LLVM
 //! lowering — and JIT-compiled with MLIR's ExecutionEngine. The result runs
 //! on any buffers the caller owns ([`Argument`]); no copies are made.
@@ -22,16 +22,23 @@ use melior::{
     Context, ExecutionEngine,
 };
 
-/// From tile IR to the LLVM dialect. One-shot bufferization may yield fresh
-/// buffers from loops (loop-carried tiles) and bufferizes function
-/// boundaries (helper functions taking tiles); ownership-based deallocation
-/// frees every temporary.
-pub const PIPELINE: &str = "builtin.module(\
-    convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,\
+/// HTP's own part of the CPU pipeline: tile -> tensors + linalg.
+pub const TILE_LOWERING: &str = "convert-tile-to-linalg";
+
+/// MLIR's part, from linalg on tensors to the LLVM dialect. One-shot
+/// bufferization may yield fresh buffers from loops (loop-carried tiles) and
+/// bufferizes function boundaries (helper functions taking tiles);
+/// ownership-based deallocation frees every temporary.
+pub const UPSTREAM_LOWERING: &str = "canonicalize,cse,linalg-fuse-elementwise-ops,\
     one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},\
     func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,\
     expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
-    convert-to-llvm,reconcile-unrealized-casts)";
+    convert-to-llvm,reconcile-unrealized-casts";
+
+/// The whole pipeline, from tile IR to the LLVM dialect.
+pub fn pipeline() -> String {
+    format!("builtin.module({TILE_LOWERING},{UPSTREAM_LOWERING})")
+}
 
 /// LLVM's optimisation level for JIT code generation.
 const OPT_LEVEL: usize = 2;
@@ -56,7 +63,7 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
             return false;
         }
         let manager = PassManager::new(context);
-        parse_pass_pipeline(manager.as_operation_pass_manager(), PIPELINE).expect("the CPU pipeline parses");
+        parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline()).expect("the CPU pipeline parses");
         manager.run(module).is_ok()
     });
     if !lowered {
@@ -66,9 +73,15 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
             errors
         });
     }
+    Ok(CompiledModule { engine: jit(module), functions })
+}
+
+/// JIT-compiles a module already in the LLVM dialect, with HTP's runtime
+/// functions (see `runtime.rs`) available to it.
+pub fn jit(module: &Module) -> ExecutionEngine {
     let engine = ExecutionEngine::new(module, OPT_LEVEL, &[], false, false);
     runtime::register(&engine);
-    Ok(CompiledModule { engine, functions })
+    engine
 }
 
 /// Adds `llvm.emit_c_interface` to each public `func.func`; returns their names.

@@ -1,0 +1,74 @@
+//! Compile time of each example in `examples/python`, in a warm process,
+//! split by stage:
+//!   front end    Python source -> verified tile MLIR (Rust parser, AST
+//!                mutators, lowering, verification)
+//!   htp passes   convert-tile-to-linalg
+//!   mlir passes  bufferization and MLIR's lowering to the LLVM dialect
+//!   llvm codegen LLVM IR translation, optimisation and JIT code generation
+//!   first call   the whole of the above, then one run on small inputs is
+//!                what the first call of a kernel costs (not measured here:
+//!                see docs/performance.md for the Python measurement)
+//! Each stage is the median of RUNS repetitions.
+//!
+//! Run: `cargo bench -p htp-driver --bench compile_time`
+
+use std::{path::Path, time::Instant};
+
+use htp_frontend::{import_python, Constants};
+use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
+
+const RUNS: usize = 15;
+const EXAMPLES: &[&str] = &["vector_add", "softmax", "rmsnorm", "gemm", "flash_attention"];
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    samples[samples.len() / 2]
+}
+
+fn run_pipeline(context: &melior::Context, module: &mut melior::ir::Module, pipeline: &str) {
+    let manager = PassManager::new(context);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("pipeline parses");
+    manager.run(module).expect("pipeline succeeds on the examples");
+}
+
+fn main() {
+    htp_passes::register_passes();
+    melior::utility::register_all_passes();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/python");
+    println!("{:<16} {:>12} {:>12} {:>12} {:>13} {:>10}", "example", "front end", "htp passes", "mlir passes", "llvm codegen", "total");
+    for name in EXAMPLES {
+        let file = examples.join(format!("{name}.py"));
+        let source = std::fs::read_to_string(&file).expect("example exists");
+        let file_name = file.display().to_string();
+        let (mut front, mut htp, mut mlir, mut llvm) = (vec![], vec![], vec![], vec![]);
+        for _ in 0..RUNS {
+            let context = htp_dialects::new_context();
+            let start = Instant::now();
+            let imported = import_python(&context, &source, &file_name, 1, &Constants::new()).expect("example imports");
+            front.push(start.elapsed().as_secs_f64());
+            let mut module = imported.module;
+            let start = Instant::now();
+            run_pipeline(&context, &mut module, &format!("builtin.module({})", htp_target_cpu::TILE_LOWERING));
+            htp.push(start.elapsed().as_secs_f64());
+            let start = Instant::now();
+            run_pipeline(&context, &mut module, &format!("builtin.module({})", htp_target_cpu::UPSTREAM_LOWERING));
+            mlir.push(start.elapsed().as_secs_f64());
+            assert!(module.as_operation().verify());
+            let start = Instant::now();
+            let engine = htp_target_cpu::jit(&module);
+            // Looking a symbol up forces code generation (the JIT is lazy).
+            assert!(!engine.lookup(name).is_null(), "{name} was compiled");
+            llvm.push(start.elapsed().as_secs_f64());
+        }
+        let (f, h, m, l) = (median(front), median(htp), median(mlir), median(llvm));
+        println!(
+            "{:<16} {:>9.2} ms {:>9.2} ms {:>9.2} ms {:>10.2} ms {:>7.1} ms",
+            name,
+            f * 1e3,
+            h * 1e3,
+            m * 1e3,
+            l * 1e3,
+            (f + h + m + l) * 1e3
+        );
+    }
+}

@@ -1,0 +1,61 @@
+"""HTP — Heterogeneous Tile Programming.
+
+Write a tile kernel as a decorated Python function, call it with numpy
+arrays. See docs/language.md for the language.
+
+    import htp
+    from htp import f32
+
+    @htp.kernel
+    def scale(x: htp.Tensor[f32, "N", 64], y: htp.Out[htp.Tensor[f32, "N", 64]], k: f32):
+        ...
+"""
+
+from . import mutators
+from ._htp import targets, version
+from ._kernel import CompiledKernel, Kernel, compile, kernel
+from .errors import ArgumentError, CompileError, TargetError
+from .types import (
+    Const,
+    InOut,
+    Out,
+    Tensor,
+    Tile,
+    bf16,
+    bool_,
+    constexpr,
+    f16,
+    f32,
+    i8,
+    i16,
+    i32,
+    i64,
+)
+
+__version__ = version()
+
+__all__ = [
+    "ArgumentError",
+    "CompileError",
+    "CompiledKernel",
+    "Const",
+    "InOut",
+    "Kernel",
+    "Out",
+    "TargetError",
+    "Tensor",
+    "Tile",
+    "bf16",
+    "bool_",
+    "compile",
+    "constexpr",
+    "f16",
+    "f32",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "kernel",
+    "mutators",
+    "targets",
+]

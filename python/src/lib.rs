@@ -1,0 +1,183 @@
+//! `htp._htp`: the native half of the `htp` Python package. It only
+//! converts between Python and [`htp_driver`]: source text in, a compiled
+//! kernel out; numpy arrays and Python numbers in, a kernel run.
+//! Everything users see (decorator, argument checks, errors) is in `htp/`.
+
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+
+use htp_driver::{Argument, CompileError as DriverError, Request};
+use htp_frontend::{lower::types::Elem, ConstValue, Constants, DimSig, ParamKind};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::{exceptions::PyTypeError, prelude::*};
+
+pyo3::import_exception!(htp.errors, CompileError);
+pyo3::import_exception!(htp.errors, TargetError);
+pyo3::import_exception!(htp.errors, ArgumentError);
+
+fn to_python_error(error: DriverError) -> PyErr {
+    match error {
+        DriverError::Source(text) => CompileError::new_err(text),
+        DriverError::Target(text) => TargetError::new_err(text),
+    }
+}
+
+/// A dimension of a tensor parameter: a size, or a symbol bound at call time.
+#[derive(IntoPyObject)]
+enum Dim {
+    Size(i64),
+    Symbol(String),
+}
+
+/// (name, kind, dtype, shape, is_output, arg_index)
+type ParameterTuple = (String, &'static str, Option<&'static str>, Vec<Dim>, bool, Option<usize>);
+
+/// A kernel compiled for one target.
+#[pyclass(unsendable, module = "htp._htp")]
+struct Compiled {
+    kernel: htp_driver::CompiledKernel,
+}
+
+#[pymethods]
+impl Compiled {
+    fn signature(&self) -> Vec<ParameterTuple> {
+        self.kernel
+            .signature
+            .params
+            .iter()
+            .map(|p| match &p.kind {
+                ParamKind::Tensor { elem, shape, is_output } => {
+                    let shape = shape
+                        .iter()
+                        .map(|d| match d {
+                            DimSig::Static(size) => Dim::Size(*size),
+                            DimSig::Symbol(name) => Dim::Symbol(name.clone()),
+                        })
+                        .collect();
+                    (p.name.clone(), "tensor", Some(elem.mlir()), shape, *is_output, p.arg_index)
+                }
+                ParamKind::Scalar { elem } => (p.name.clone(), "scalar", Some(elem.mlir()), vec![], false, p.arg_index),
+                ParamKind::Constant { .. } => (p.name.clone(), "constant", None, vec![], false, None),
+            })
+            .collect()
+    }
+
+    /// (stage, MLIR text) for each stage of the pipeline.
+    fn stages(&self) -> Vec<(String, String)> {
+        self.kernel.stages.clone()
+    }
+
+    /// Runs the kernel; `arguments` are the compiled function's arguments
+    /// in order (numpy arrays for tensors, numbers for scalars), already
+    /// checked against the signature by the Python side.
+    fn run(&self, arguments: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let params: BTreeMap<usize, &ParamKind> =
+            self.kernel.signature.params.iter().filter_map(|p| p.arg_index.map(|i| (i, &p.kind))).collect();
+        if arguments.len() != params.len() {
+            return Err(ArgumentError::new_err(format!(
+                "error: {} takes {} run-time arguments, got {}",
+                self.kernel.signature.name,
+                params.len(),
+                arguments.len()
+            )));
+        }
+        let mut packed = Vec::with_capacity(arguments.len());
+        for (index, argument) in arguments.iter().enumerate() {
+            packed.push(match params[&index] {
+                ParamKind::Tensor { .. } => buffer(argument)?,
+                ParamKind::Scalar { elem } => scalar(argument, *elem)?,
+                ParamKind::Constant { .. } => unreachable!("constants are not run-time arguments"),
+            });
+        }
+        // The Python side checked dtypes, ranks and static sizes against the
+        // signature; the arrays stay alive (borrowed in `arguments`) until
+        // the call returns.
+        unsafe { self.kernel.artifact.run(&self.kernel.signature.name, &packed) }
+            .map_err(pyo3::exceptions::PyRuntimeError::new_err)
+    }
+}
+
+fn buffer(argument: &Bound<'_, PyAny>) -> PyResult<Argument> {
+    let array = argument.cast::<PyUntypedArray>().map_err(|_| PyTypeError::new_err("expected a numpy array"))?;
+    let item_size = array.dtype().itemsize() as isize;
+    let strides = array
+        .strides()
+        .iter()
+        .map(|s| {
+            if s % item_size != 0 {
+                Err(ArgumentError::new_err("error: array strides must be whole elements"))
+            } else {
+                Ok((s / item_size) as i64)
+            }
+        })
+        .collect::<PyResult<Vec<i64>>>()?;
+    let data = unsafe { (*array.as_array_ptr()).fields.data } as *mut c_void;
+    Ok(Argument::Buffer { data, sizes: array.shape().iter().map(|&s| s as i64).collect(), strides })
+}
+
+fn scalar(argument: &Bound<'_, PyAny>, elem: Elem) -> PyResult<Argument> {
+    Ok(match elem {
+        Elem::F32 => Argument::F32(argument.extract::<f64>()? as f32),
+        Elem::F16 | Elem::BF16 => {
+            return Err(ArgumentError::new_err("error: f16/bf16 scalar parameters are not supported yet; use f32"))
+        }
+        Elem::I64 => Argument::I64(argument.extract()?),
+        Elem::I32 => Argument::I32(argument.extract()?),
+        Elem::I16 => Argument::I16(argument.extract()?),
+        Elem::I8 => Argument::I8(argument.extract()?),
+        Elem::I1 => Argument::Bool(argument.extract()?),
+    })
+}
+
+fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
+    // bool first: Python's bool is an int.
+    if let Ok(b) = value.extract::<bool>() {
+        if value.is_instance_of::<pyo3::types::PyBool>() {
+            return Ok(ConstValue::Bool(b));
+        }
+    }
+    if let Ok(i) = value.extract::<i64>() {
+        return Ok(ConstValue::Int(i));
+    }
+    if let Ok(f) = value.extract::<f64>() {
+        return Ok(ConstValue::Float(f));
+    }
+    Err(ArgumentError::new_err("error: compile-time constants are int, float or bool"))
+}
+
+/// Compiles `kernel` from `source` (the text of `file_name`) for `target`.
+#[pyfunction]
+fn compile(
+    source: &str,
+    file_name: &str,
+    kernel: &str,
+    constants: BTreeMap<String, Bound<'_, PyAny>>,
+    target: &str,
+) -> PyResult<Compiled> {
+    let mut values = Constants::new();
+    for (name, value) in &constants {
+        values.insert(name, constant(value)?);
+    }
+    let request = Request { source, file_name, kernel, constants: values, target };
+    htp_driver::compile(&request).map(|kernel| Compiled { kernel }).map_err(to_python_error)
+}
+
+/// (name, description) of every target.
+#[pyfunction]
+fn targets() -> Vec<(&'static str, &'static str)> {
+    htp_driver::TARGETS.iter().map(|t| (t.name(), t.description())).collect()
+}
+
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pymodule]
+fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Compiled>()?;
+    module.add_function(wrap_pyfunction!(compile, module)?)?;
+    module.add_function(wrap_pyfunction!(targets, module)?)?;
+    module.add_function(wrap_pyfunction!(version, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,121 @@
+"""Errors a user makes raise htp.CompileError (or htp.ArgumentError) whose
+message has the user's file:line:col and an excerpt with a caret; HTP stays
+usable afterwards."""
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+import htp
+from htp import _htp, f32
+
+LOCATION = re.compile(r"^(?P<file>[^\n]+):(?P<line>\d+):(?P<col>\d+): error: ")
+
+
+def assert_points_at(error: Exception, file_suffix: str, line: int, col: int = None):
+    message = str(error)
+    match = LOCATION.match(message)
+    assert match, message
+    assert match["file"].endswith(file_suffix), message
+    assert int(match["line"]) == line, message
+    if col is not None:
+        assert int(match["col"]) == col, message
+    # The excerpt: the source line, then a caret under the column.
+    lines = message.splitlines()
+    assert any(l.strip() == "^" for l in lines[1:]), message
+
+
+def compile_source(source: str, kernel: str = "k"):
+    return _htp.compile(source, "user.py", kernel, {}, "cpu")
+
+
+def test_syntax_error():
+    with pytest.raises(htp.CompileError) as info:
+        compile_source("import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 4, 4]):\n    y = x + * 2\n    return\n")
+    assert_points_at(info.value, "user.py", 4)
+    assert "syntax" in str(info.value)
+
+
+def test_unsupported_construct():
+    source = "import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 16, 16]):\n    while True:\n        pass\n"
+    with pytest.raises(htp.CompileError) as info:
+        compile_source(source)
+    assert_points_at(info.value, "user.py", 4, 5)
+    assert "while" in str(info.value)
+
+
+def test_unknown_function():
+    source = (
+        "import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 16, 16], y: htp.Out[htp.f32, 16, 16]):\n"
+        "    y[:, :] = htp.frobnicate(x[:, :])\n"
+    )
+    with pytest.raises(htp.CompileError) as info:
+        compile_source(source)
+    assert_points_at(info.value, "user.py", 4)
+    assert "frobnicate" in str(info.value)
+
+
+def test_shape_mismatch():
+    source = (
+        "import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 32, 32], y: htp.Out[htp.f32, 16, 16]):\n"
+        "    y[:, :] = x[0:16, 0:16] + x[0:8, 0:16]\n"
+    )
+    with pytest.raises(htp.CompileError) as info:
+        compile_source(source)
+    assert_points_at(info.value, "user.py", 4)
+
+
+def test_element_type_mismatch():
+    source = (
+        "import htp\n@htp.kernel\n"
+        "def k(x: htp.Tensor[htp.f32, 16, 16], z: htp.Tensor[htp.f16, 16, 16], y: htp.Out[htp.f32, 16, 16]):\n"
+        "    y[:, :] = x[:, :] * z[:, :]\n"
+    )
+    with pytest.raises(htp.CompileError) as info:
+        compile_source(source)
+    assert_points_at(info.value, "user.py", 4)
+
+
+def test_unknown_target():
+    with pytest.raises(htp.TargetError, match="unknown target 'tpu'"):
+        _htp.compile("import htp\n", "user.py", "k", {}, "tpu")
+
+
+@htp.kernel
+def double(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = x[i:i + 16, :] * 2.0
+
+
+def test_wrong_argument_count_points_at_the_call():
+    x = np.ones((16, 64), dtype=np.float32)
+    call_line = inspect.currentframe().f_lineno + 2
+    with pytest.raises(htp.ArgumentError) as info:
+        double(x, x, x)
+    assert_points_at(info.value, "test_errors.py", call_line, 9)
+
+
+def test_wrong_dtype_points_at_the_call():
+    x = np.ones((16, 64), dtype=np.float64)
+    call_line = inspect.currentframe().f_lineno + 2
+    with pytest.raises(htp.ArgumentError) as info:
+        double(x)
+    assert "dtype float32" in str(info.value)
+    assert_points_at(info.value, "test_errors.py", call_line, 9)
+
+
+def test_inconsistent_symbolic_sizes():
+    x = np.ones((16, 64), dtype=np.float32)
+    y = np.ones((32, 64), dtype=np.float32)
+    with pytest.raises(htp.ArgumentError, match="'N' is 16"):
+        double(x, y)
+
+
+def test_htp_stays_usable_after_errors():
+    for _ in range(3):
+        with pytest.raises(htp.CompileError):
+            compile_source("import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 4, 4]):\n    return nope\n")
+    x = np.arange(32 * 64, dtype=np.float32).reshape(32, 64)
+    np.testing.assert_array_equal(double(x), x * 2)
