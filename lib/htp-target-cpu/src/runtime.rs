@@ -42,18 +42,21 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
         return;
     }
     let rank = source.sizes.len();
-    let mut index = vec![0i64; rank];
+    // Rows whose elements are adjacent in both buffers move in one memcpy.
+    let contiguous_rows = rank > 0 && source.strides[rank - 1] == 1 && dest.strides[rank - 1] == 1;
+    let (outer_rank, run) = if contiguous_rows { (rank - 1, source.sizes[rank - 1] as usize) } else { (rank, 1) };
+    let mut index = vec![0i64; outer_rank];
     loop {
         let at = |m: &Strided| m.offset + index.iter().zip(&m.strides).map(|(i, s)| i * s).sum::<i64>();
         unsafe {
             std::ptr::copy_nonoverlapping(
                 source.aligned.add(at(&source) as usize * element_size),
                 dest.aligned.add(at(&dest) as usize * element_size),
-                element_size,
+                run * element_size,
             );
         }
-        // Odometer increment, last dimension fastest.
-        let mut d = rank;
+        // Odometer increment over the outer dims, last one fastest.
+        let mut d = outer_rank;
         loop {
             if d == 0 {
                 return;
@@ -88,6 +91,19 @@ mod tests {
         let dest = UnrankedMemRef { rank: 2, descriptor: dest_desc.as_ptr() };
         unsafe { memref_copy(4, &source, &dest) };
         assert_eq!(dest_data, [6.0, 7.0, 8.0, 11.0, 12.0, 13.0]);
+    }
+
+    #[test]
+    fn copies_a_column_whose_elements_are_not_adjacent() {
+        // Column 2 of a 3x4 source into a 3x1 destination with stride 1.
+        let source_data: Vec<i32> = (0..12).collect();
+        let mut dest_data = vec![0i32; 3];
+        let source_desc = [0, source_data.as_ptr() as i64, 2, 3, 1, 4, 4];
+        let dest_desc = [0, dest_data.as_mut_ptr() as i64, 0, 3, 1, 1, 1];
+        let source = UnrankedMemRef { rank: 2, descriptor: source_desc.as_ptr() };
+        let dest = UnrankedMemRef { rank: 2, descriptor: dest_desc.as_ptr() };
+        unsafe { memref_copy(4, &source, &dest) };
+        assert_eq!(dest_data, [2, 6, 10]);
     }
 
     #[test]

@@ -71,7 +71,10 @@ impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, module: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let context = unsafe { module.context().to_ref() };
+        // `to_ref` views the ContextRef value itself as a Context: it must
+        // outlive every use of the reference.
+        let context_ref = module.context();
+        let context = unsafe { context_ref.to_ref() };
         if let Err((location, message)) = convert_module(context, module) {
             emit_error(location, &message);
             pass.signal_failure();
