@@ -614,6 +614,56 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// pad / set_valid
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::verify() {
+  TileType input = getInput().getType(), result = getType();
+  if (input.getShape() != result.getShape() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError() << "result " << result << " must have the shape and "
+                         << "element type of " << input;
+  if (!result.isFullyValid())
+    return emitOpError() << "result " << result
+                         << " must have no valid region: padding fills it";
+  return success();
+}
+
+/// Padding a fully valid tile changes nothing.
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult SetValidOp::verify() {
+  TileType input = getInput().getType(), result = getType();
+  if (input.getShape() != result.getShape() ||
+      input.getElementType() != result.getElementType())
+    return emitOpError() << "result " << result << " must have the shape and "
+                         << "element type of " << input;
+  if (getValidSizes().size() != result.getNumDynamicValidDims())
+    return emitOpError() << "needs one valid size for each '?' in " << result
+                         << " (" << result.getNumDynamicValidDims() << "), got "
+                         << getValidSizes().size();
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    int64_t from = input.getValidDim(dim), to = result.getValidDim(dim);
+    if (!ShapedType::isDynamic(from) && !ShapedType::isDynamic(to) && to > from)
+      return emitOpError() << "valid size " << to << " of dimension " << dim
+                           << " is larger than the input's " << from
+                           << ": set_valid only narrows";
+  }
+  return success();
+}
+
+/// Setting the valid region a tile already has (statically) changes nothing.
+OpFoldResult SetValidOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() && getType().getNumDynamicValidDims() == 0)
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // matmul / cast / cmp / select / transpose
 //===----------------------------------------------------------------------===//
 

@@ -314,6 +314,57 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Valid regions: pad, set_valid
+//===----------------------------------------------------------------------===//
+
+def Tile_PadOp : Tile_Op<"pad", [Pure,
+    TypesMatchWith<"the value has the tile's element type", "input", "value",
+                   "::llvm::cast<::htp::tile::TileType>($_self).getElementType()">]> {
+  let summary = "Fill a tile outside its valid region, making it fully valid";
+  let description = [{
+    The result has the input's shape and element type and no valid region:
+    elements inside the input's valid region are the input's, the others
+    are `value`. This is how a ragged tile (the tail of a loop over a
+    dimension the tile size does not divide) joins full tiles: pad loads
+    with 0 before a matmul or a sum, with -inf before a max.
+
+    ```mlir
+    %full = tile.pad %t, %zero : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, Tile_Scalar:$value);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `,` $value attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_SetValidOp : Tile_Op<"set_valid", [Pure]> {
+  let summary = "Narrow a tile's valid region";
+  let description = [{
+    The same elements with the valid region of the result type; its `?`
+    sizes are the `valid [...]` operands, in order. The new region must lie
+    within the input's (static sizes are checked; run-time ones are the
+    program's promise). Storing a full tile into a ragged slice narrows it
+    first, so only the in-bounds part is written.
+
+    ```mlir
+    %r = tile.set_valid %t valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, Variadic<Index>:$validSizes);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input (`valid` ` ` `[` $validSizes^ `]`)? attr-dict `:` qualified(type($input)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Matmul, cast, compare/select, transpose
 //===----------------------------------------------------------------------===//
 

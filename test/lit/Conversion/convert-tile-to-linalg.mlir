@@ -222,3 +222,20 @@ func.func @loop_carried(%x: memref<16x256xf32>) -> !tile.tile<16x1xf32> {
   }
   return %sum : !tile.tile<16x1xf32>
 }
+
+// -----
+
+// pad: tensor.pad from the valid region up to the tile; set_valid: a slice.
+// CHECK-LABEL: func.func @pad_set_valid(
+// CHECK-SAME:    %[[T:.*]]: tensor<?x64xf32>, %[[Z:.*]]: f32, %[[N:.*]]: index)
+// CHECK:         %[[D:.*]] = tensor.dim %[[T]], %{{.*}} : tensor<?x64xf32>
+// CHECK:         %[[HIGH:.*]] = arith.subi %{{.*}}, %[[D]] : index
+// CHECK:         %[[P:.*]] = tensor.pad %[[T]] low[0, 0] high[%[[HIGH]], 0]
+// CHECK:           tensor.yield %[[Z]] : f32
+// CHECK:         } : tensor<?x64xf32> to tensor<16x64xf32>
+// CHECK:         tensor.extract_slice %[[P]][0, 0] [%[[N]], 64] [1, 1] : tensor<16x64xf32> to tensor<?x64xf32>
+func.func @pad_set_valid(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32, %n: index) -> !tile.tile<16x64xf32, valid = ?x64> {
+  %p = tile.pad %t, %z : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32>
+  %s = tile.set_valid %p valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+  return %s : !tile.tile<16x64xf32, valid = ?x64>
+}

@@ -196,6 +196,61 @@ pub fn broadcast<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, input_tile: 
     e.generic(&[input], init, &maps, PARALLEL2, |_, args| args[0])
 }
 
+/// tile.pad: `tensor.pad` from the valid region up to the full tile,
+/// yielding the fill value.
+pub fn pad<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
+    let (input, value) = (operand(op, 0), operand(op, 1));
+    let tile = result_tile(op);
+    let result = tensor_type_of(tile);
+    let full = [tile.rows(), tile.cols()];
+    let sizes = run_time_sizes(e, input);
+    let input_shape = shape_of(input.r#type());
+    let mut static_high = Vec::new();
+    let mut dynamic_high = Vec::new();
+    for dim in 0..2 {
+        if input_shape[dim] == DYNAMIC {
+            let total = e.index(full[dim]);
+            let size = sizes[dim].expect("dynamic dim has a run-time size");
+            dynamic_high.push(e.value("arith.subi", &[total, size], Type::index(e.context), &[]));
+            static_high.push(DYNAMIC);
+        } else {
+            static_high.push(full[dim] - input_shape[dim]);
+        }
+    }
+    let block = melior::ir::Block::new(&[(Type::index(e.context), e.location); 2]);
+    let builder = BodyBuilder { context: e.context, block: &block, location: e.location };
+    builder.op("tensor.yield", &[value], &[], &[]);
+    let region = melior::ir::Region::new();
+    melior::ir::RegionLike::append_block(&region, block);
+    let mut operands = vec![input];
+    operands.extend(&dynamic_high);
+    let attributes = [
+        ("operandSegmentSizes", e.i32_array(&[1, 0, dynamic_high.len() as i32])),
+        ("static_low", e.i64_array(&[0, 0])),
+        ("static_high", e.i64_array(&static_high)),
+    ];
+    detach(e.op("tensor.pad", &operands, &[result], &attributes, vec![region]).result(0).unwrap().into())
+}
+
+/// tile.set_valid: the leading `valid sizes` of the tensor, as a slice.
+pub fn set_valid<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
+    let input = operand(op, 0);
+    let result = tensor_type_of(result_tile(op));
+    let shape = shape_of(result);
+    let mut valid_operands = (1..op.operand_count()).map(|i| operand(op, i));
+    let dynamic: Vec<V> = shape.iter().filter(|&&s| s == DYNAMIC).map(|_| valid_operands.next().unwrap()).collect();
+    let static_sizes: Vec<i64> = shape.clone();
+    let mut operands = vec![input];
+    operands.extend(&dynamic);
+    let attributes = [
+        ("operandSegmentSizes", e.i32_array(&[1, 0, dynamic.len() as i32, 0])),
+        ("static_offsets", e.i64_array(&[0, 0])),
+        ("static_sizes", e.i64_array(&static_sizes)),
+        ("static_strides", e.i64_array(&[1, 1])),
+    ];
+    e.value("tensor.extract_slice", &operands, result, &attributes)
+}
+
 /// tile.transpose
 pub fn transpose<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let input = operand(op, 0);

@@ -186,6 +186,8 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
             compute::broadcast(&e, op, input)
         }
         "transpose" => compute::transpose(&e, op),
+        "pad" => compute::pad(&e, op),
+        "set_valid" => compute::set_valid(&e, op),
         "matmul" => compute::matmul(&e, op),
         "constant" => compute::constant(&e, op),
         "fill" => compute::fill(&e, op),

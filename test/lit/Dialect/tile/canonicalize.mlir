@@ -590,3 +590,18 @@ func.func @exact_float_print() -> !tile.tile<4x4xf32> {
   %c = tile.mul %a, %b : !tile.tile<4x4xf32>
   return %c : !tile.tile<4x4xf32>
 }
+
+// -----
+
+// Padding a fully valid tile and re-setting a tile's own static valid region
+// change nothing; a run-time set_valid stays.
+// CHECK-LABEL: func.func @pad_set_valid_folds(
+// CHECK-SAME:    %[[F:[a-zA-Z0-9_]+]]: !tile.tile<16x64xf32>, %[[H:[a-zA-Z0-9_]+]]: !tile.tile<16x64xf32, valid = 8x64>
+// CHECK:         %[[S:.*]] = tile.set_valid %[[F]] valid [%{{.*}}]
+// CHECK-NEXT:    return %[[F]], %[[H]], %[[S]] :
+func.func @pad_set_valid_folds(%f: !tile.tile<16x64xf32>, %h: !tile.tile<16x64xf32, valid = 8x64>, %z: f32, %n: index) -> (!tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = 8x64>, !tile.tile<16x64xf32, valid = ?x64>) {
+  %p = tile.pad %f, %z : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32>
+  %s = tile.set_valid %h : !tile.tile<16x64xf32, valid = 8x64> -> !tile.tile<16x64xf32, valid = 8x64>
+  %d = tile.set_valid %f valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+  return %p, %s, %d : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = 8x64>, !tile.tile<16x64xf32, valid = ?x64>
+}

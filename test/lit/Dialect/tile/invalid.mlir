@@ -1385,3 +1385,51 @@ func.func @gather_dynamic_valid_cols(%m: memref<64x32xf32>, %i: !tile.tile<16x1x
   %g = tile.gather %m[%i, %c] : memref<64x32xf32>, !tile.tile<16x1xi32> -> !tile.tile<16x32xf32, valid = 16x?>
   return %g : !tile.tile<16x32xf32, valid = 16x?>
 }
+
+// -----
+
+func.func @pad_keeps_a_valid_region(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32) -> !tile.tile<16x64xf32, valid = 8x64> {
+  // expected-error @+1 {{'tile.pad' op result '!tile.tile<16x64xf32, valid = 8x64>' must have no valid region: padding fills it}}
+  %p = tile.pad %t, %z : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = 8x64>
+  return %p : !tile.tile<16x64xf32, valid = 8x64>
+}
+
+// -----
+
+func.func @pad_changes_shape(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32) -> !tile.tile<16x32xf32> {
+  // expected-error @+1 {{'tile.pad' op result '!tile.tile<16x32xf32>' must have the shape and element type of '!tile.tile<16x64xf32, valid = ?x64>'}}
+  %p = tile.pad %t, %z : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x32xf32>
+  return %p : !tile.tile<16x32xf32>
+}
+
+// -----
+
+func.func @pad_value_type(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f16) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.pad' op failed to verify that the value has the tile's element type}}
+  %p = "tile.pad"(%t, %z) : (!tile.tile<16x64xf32, valid = ?x64>, f16) -> !tile.tile<16x64xf32>
+  return %p : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @set_valid_changes_element_type(%t: !tile.tile<16x64xf32>) -> !tile.tile<16x64xf16, valid = 8x64> {
+  // expected-error @+1 {{'tile.set_valid' op result '!tile.tile<16x64xf16, valid = 8x64>' must have the shape and element type of '!tile.tile<16x64xf32>'}}
+  %s = tile.set_valid %t : !tile.tile<16x64xf32> -> !tile.tile<16x64xf16, valid = 8x64>
+  return %s : !tile.tile<16x64xf16, valid = 8x64>
+}
+
+// -----
+
+func.func @set_valid_missing_size(%t: !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32, valid = ?x?> {
+  // expected-error @+1 {{'tile.set_valid' op needs one valid size for each '?' in '!tile.tile<16x64xf32, valid = ?x?>' (2), got 0}}
+  %s = tile.set_valid %t : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x?>
+  return %s : !tile.tile<16x64xf32, valid = ?x?>
+}
+
+// -----
+
+func.func @set_valid_widens(%t: !tile.tile<16x64xf32, valid = 8x64>) -> !tile.tile<16x64xf32, valid = 12x64> {
+  // expected-error @+1 {{'tile.set_valid' op valid size 12 of dimension 0 is larger than the input's 8: set_valid only narrows}}
+  %s = tile.set_valid %t : !tile.tile<16x64xf32, valid = 8x64> -> !tile.tile<16x64xf32, valid = 12x64>
+  return %s : !tile.tile<16x64xf32, valid = 12x64>
+}

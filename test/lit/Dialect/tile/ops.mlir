@@ -620,3 +620,16 @@ func.func @constant_float_exact() -> (!tile.tile<4x4xf32>, !tile.tile<4x4xf32>, 
   %d = tile.constant 99999999999999999999999 : !tile.tile<4x4xf32>
   return %a, %b, %c, %d : !tile.tile<4x4xf32>, !tile.tile<4x4xf32>, !tile.tile<4x4xf32>, !tile.tile<4x4xf32>
 }
+
+// Valid regions: pad widens to a full tile, set_valid narrows.
+// CHECK-LABEL: func.func @pad_set_valid
+// CHECK-NEXT:    %[[P:.*]] = tile.pad %{{.*}}, %{{.*}} : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32>
+// CHECK-NEXT:    %[[S:.*]] = tile.set_valid %[[P]] valid [%{{.*}}] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+// CHECK-NEXT:    %[[T:.*]] = tile.set_valid %[[P]] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = 8x32>
+// CHECK-NEXT:    return %[[P]], %[[S]], %[[T]]
+func.func @pad_set_valid(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32, %n: index) -> (!tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32, valid = 8x32>) {
+  %p = tile.pad %t, %z : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32>
+  %s = tile.set_valid %p valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+  %u = tile.set_valid %p : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = 8x32>
+  return %p, %s, %u : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32, valid = 8x32>
+}
