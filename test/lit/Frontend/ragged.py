@@ -24,3 +24,21 @@ def ragged(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64],
     for i in range(0, 96, 16):
         b = d[i:i + 16, :]
     tail = s[96:112, :]
+
+# htp.pad widens a ragged tile with a fill value so it can join full tiles; a
+# full tile stored into a ragged slice is narrowed to the slice's run-time size
+# first, so only in-bounds rows are written.
+# CHECK-LABEL: func.func @pad_and_narrow
+# CHECK: %[[V:.*]] = arith.minsi
+# CHECK: %[[T:.*]] = tile.load %arg0[%{{.*}}, %{{.*}}] valid [%[[V]]] : memref<?x64xf32> -> !tile.tile<8x64xf32, valid = ?x64>
+# CHECK: %[[P:.*]] = tile.pad %[[T]], %{{.*}} : !tile.tile<8x64xf32, valid = ?x64> -> !tile.tile<8x64xf32>
+# CHECK: %[[S:.*]] = tile.add %{{.*}}, %[[P]] : !tile.tile<8x64xf32>
+# CHECK: %[[W:.*]] = arith.minsi
+# CHECK: %[[N:.*]] = tile.set_valid %[[S]] valid [%[[W]]] : !tile.tile<8x64xf32> -> !tile.tile<8x64xf32, valid = ?x64>
+# CHECK: tile.store %[[N]], %arg1[%{{.*}}, %{{.*}}] : !tile.tile<8x64xf32, valid = ?x64>, memref<?x64xf32>
+@htp.kernel
+def pad_and_narrow(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64]):
+    for i in range(0, x.shape[0], 8):
+        acc = htp.ones((8, 64), htp.f32)
+        acc = acc + htp.pad(x[i:i + 8, :], 0.0)
+        y[i:i + 8, :] = acc

@@ -5,6 +5,7 @@
 use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextRange};
 
+use super::builder::OpSpec;
 use super::ops::{BinKind, ReduceKind};
 use super::types::{Elem, ScalarTy, TileTy};
 use super::value::{DimV, Val};
@@ -24,7 +25,7 @@ struct Args {
 pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "add", "sub", "mul", "div", "maximum", "minimum", "max",
     "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
-    "matmul", "dot", "cast", "transpose", "where", "select", "full", "zeros", "ones", "iota", "gather", "float", "int",
+    "matmul", "dot", "cast", "transpose", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
     "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool",
 ];
 
@@ -245,6 +246,21 @@ impl<'c> Lowerer<'c, '_> {
                     Some((v, _)) => self.cast(v, elem, range),
                     None => Err(self.internal(range, "missing x")),
                 }
+            }
+            "pad" => {
+                let s = self.bind(name, args, &["x", "value"], 2, range)?;
+                let Val::Tile(tile, ty) = self.tile_arg(&s[0], name, range)?.clone() else {
+                    return Err(self.internal(range, "tile_arg returned a non-tile"));
+                };
+                let (value, value_range) = s[1].clone().ok_or_else(|| self.internal(range, "missing value"))?;
+                if ty.is_full() {
+                    return Ok(Val::Tile(tile, ty));
+                }
+                let fill = self.scalar_for(&value, ScalarTy::Elem(ty.elem), value_range)?;
+                let full = TileTy::full(ty.shape[0], ty.shape[1], ty.elem);
+                let result = self.tile_ty(range, &full)?;
+                let padded = self.emit1(range, OpSpec::new("tile.pad", &[tile, fill], &[result]))?;
+                Ok(Val::Tile(padded, full))
             }
             "transpose" => {
                 let s = self.bind(name, args, &["x"], 1, range)?;

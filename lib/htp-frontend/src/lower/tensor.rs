@@ -261,6 +261,54 @@ impl<'c> Lowerer<'c, '_> {
         Ok(Val::Tile(v, tile))
     }
 
+    /// Narrows a tile stored into `target` to the slice's valid region, so
+    /// that a full tile stored into the ragged tail writes only the
+    /// in-bounds part: a `tile.set_valid` whose run-time sizes are the
+    /// slice's. Per dimension (slice, tile): (?, static) and (t, v > t)
+    /// narrow; (?, ?) and (t, v <= t) are stored as they are.
+    fn narrow_to_slice(
+        &mut self,
+        tile: MlirValue,
+        ty: TileTy,
+        target: &TileTy,
+        slice_sizes: &[MlirValue],
+        range: TextRange,
+    ) -> LResult<(MlirValue, TileTy)> {
+        let mut slice_sizes = slice_sizes.iter();
+        let mut narrowed = ty.clone();
+        let mut sizes = Vec::new();
+        let mut changed = false;
+        for d in 0..2 {
+            match (target.valid[d], ty.valid[d]) {
+                (Valid::Dynamic, tile_valid) => {
+                    let size = *slice_sizes.next().ok_or_else(|| self.internal(range, "ragged slice without a size"))?;
+                    changed |= matches!(tile_valid, Valid::Static(_));
+                    narrowed.valid[d] = Valid::Dynamic;
+                    sizes.push(size);
+                }
+                (Valid::Static(t), Valid::Static(v)) if v > t => {
+                    narrowed.valid[d] = Valid::Static(t);
+                    changed = true;
+                }
+                (Valid::Static(_), Valid::Dynamic) => sizes.push(MlirValue { ptr: std::ptr::null_mut() }),
+                (Valid::Static(_), Valid::Static(_)) => {}
+            }
+        }
+        if !changed {
+            return Ok((tile, ty));
+        }
+        if sizes.iter().any(|s| s.ptr.is_null()) {
+            return Err(self.error(range, DiagnosticKind::Shape, format!(
+                "cannot store {ty} into the ragged slice {target}: one dimension is ragged in the tile and the other                  in the slice; pad the tile with htp.pad(t, 0.0) first"
+            )));
+        }
+        let result_ty = self.tile_ty(range, &narrowed)?;
+        let mut operands = vec![tile];
+        operands.extend(sizes);
+        let v = self.emit1(range, OpSpec::new("tile.set_valid", &operands, &[result_ty]))?;
+        Ok((v, narrowed))
+    }
+
     /// `tensor[slice] = value`: a `tile.store`.
     pub fn store(&mut self, tensor: &TensorV, slice: &Expr, value: Val, value_range: TextRange, range: TextRange) -> LResult<()> {
         let access = self.access(tensor, slice)?;
@@ -268,12 +316,6 @@ impl<'c> Lowerer<'c, '_> {
         let (tile, ty) = match value {
             Val::Tile(v, ty) => (v, ty),
             v if v.is_const() || matches!(v, Val::Scalar(..)) => {
-                if target.has_dynamic_valid() {
-                    return Err(self.error(value_range, DiagnosticKind::Shape, format!(
-                        "cannot store a scalar into a slice of '{}' with a run-time (ragged) size; store a tile loaded from a ragged slice instead",
-                        tensor.name
-                    )));
-                }
                 let full = TileTy::full(target.shape[0], target.shape[1], tensor.elem);
                 let s = self.scalar_for(&v, ScalarTy::Elem(tensor.elem), value_range)?;
                 (self.fill(s, &full, value_range)?, full)
@@ -293,21 +335,7 @@ impl<'c> Lowerer<'c, '_> {
                 ty, tensor.elem, tensor.name, tensor.elem
             )));
         }
-        for d in 0..2 {
-            let ok = match (target.valid[d], ty.valid[d]) {
-                (Valid::Dynamic, Valid::Dynamic) => true,
-                (Valid::Dynamic, Valid::Static(_)) => false,
-                (Valid::Static(_), Valid::Dynamic) => true,
-                (Valid::Static(t), Valid::Static(v)) => v <= t,
-            };
-            if !ok {
-                return Err(self.error(value_range, DiagnosticKind::Shape, format!(
-                    "the slice of '{}' may be ragged ({}) but the stored {} has no matching valid region: it would write past the end. \
-                     Store tiles computed from a slice with the same ragged size, or use blocks that divide the dimension",
-                    tensor.name, target, ty
-                )));
-            }
-        }
+        let (tile, _) = self.narrow_to_slice(tile, ty, &target, &access.valid_values, value_range)?;
         let mut operands = vec![tile, tensor.value];
         operands.extend(&access.indices);
         self.emit(range, OpSpec::new("tile.store", &operands, &[]))?;
