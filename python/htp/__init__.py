@@ -13,7 +13,7 @@ arrays. See docs/language.md for the language.
 
 from . import mutators
 from ._htp import targets, version
-from ._kernel import CompiledKernel, Kernel, compile, kernel
+from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
     Const,
@@ -40,6 +40,7 @@ __all__ = [
     "CompiledKernel",
     "Const",
     "InOut",
+    "Helper",
     "Kernel",
     "Out",
     "TargetError",
@@ -51,6 +52,7 @@ __all__ = [
     "constexpr",
     "f16",
     "f32",
+    "func",
     "i8",
     "i16",
     "i32",

@@ -13,13 +13,14 @@ import ast
 import inspect
 import linecache
 import sys
+import textwrap
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from . import _htp
 from . import mutators as _mutators
-from .errors import ArgumentError
+from .errors import ArgumentError, CompileError
 from .types import ELEMENT_TYPES
 
 
@@ -72,23 +73,12 @@ class Kernel:
         self._python_signature = inspect.signature(function)
         self.__doc__ = function.__doc__
 
-    def source(self) -> tuple:
-        """(source text, file name) handed to the Rust front end: the whole
-        file, so that kernels it calls are visible, after any AST mutators."""
-        file_name = inspect.getsourcefile(self.function) or "<unknown>"
-        lines = linecache.getlines(file_name)
-        if lines:
-            text = "".join(lines)
-        else:  # defined in a string or REPL: just the function
-            text = inspect.getsource(self.function)
+    def sources(self) -> List[tuple]:
+        """(text, file name, first line) of this kernel and of every kernel
+        and ``@htp.func`` helper it calls (found through its global names),
+        after any user AST mutators: what the Rust front end compiles."""
         mutators = _mutators.registered() + self._mutators
-        if mutators:
-            tree = ast.parse(text, filename=file_name)
-            for mutator in mutators:
-                tree = ast.fix_missing_locations(mutator().visit(tree))
-            # Positions in diagnostics refer to the mutated, re-printed source.
-            return ast.unparse(tree), f"{file_name} [after AST mutators]"
-        return text, file_name
+        return [_source_of(function, mutators) for function in _callees(self.function)]
 
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
@@ -96,8 +86,12 @@ class Kernel:
         key = (target, tuple(sorted(constants.items())))
         compiled = self._cache.get(key)
         if compiled is None:
-            text, file_name = self.source()
-            raw = _htp.compile(text, file_name, self.name, dict(constants), target)
+            try:
+                raw = _htp.compile(self.sources(), self.name, dict(constants), target)
+            except CompileError as error:
+                # The message points at the user's source; HTP's own frames
+                # would only hide it.
+                raise error.with_traceback(None) from None
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled
@@ -109,7 +103,10 @@ class Kernel:
         for name, parameter in self._python_signature.parameters.items():
             if _is_const_annotation(parameter.annotation) and name in bound:
                 constants[name] = bound[name]
-        compiled = self.compile("cpu", **constants)
+        try:
+            compiled = self.compile("cpu", **constants)
+        except CompileError as error:
+            raise error.with_traceback(None) from None
         return self._run(compiled, args, kwargs, caller)
 
     def _bind(self, args, kwargs, caller) -> Dict[str, Any]:
@@ -158,6 +155,46 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<htp.kernel {self.name}>"
+
+
+class Helper:
+    """A function marked ``@htp.func``: inlined into the kernels that call it."""
+
+    def __init__(self, function: Callable):
+        self.function = function
+        self.name = function.__name__
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"@htp.func {self.name} runs inside kernels only; call a @htp.kernel instead")
+
+
+def func(function: Callable) -> Helper:
+    """Mark a helper function that kernels call (inlined into them)."""
+    return Helper(function)
+
+
+def _callees(function: Callable) -> List[Callable]:
+    """`function` and, transitively, the kernels and helpers it names."""
+    found = [function]
+    for current in found:
+        for name in current.__code__.co_names:
+            target = current.__globals__.get(name)
+            if isinstance(target, (Kernel, Helper)) and target.function not in found:
+                found.append(target.function)
+    return found
+
+
+def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
+    file_name = inspect.getsourcefile(function) or "<unknown>"
+    lines, first_line = inspect.getsourcelines(function)
+    text = "".join(lines)
+    if not mutators:
+        return text, file_name, first_line
+    tree = ast.parse(textwrap.dedent(text), filename=file_name)
+    for mutator in mutators:
+        tree = ast.fix_missing_locations(mutator().visit(tree))
+    # Positions in diagnostics refer to the mutated, re-printed source.
+    return ast.unparse(tree), f"{file_name} [after AST mutators]", 1
 
 
 def _is_const_annotation(annotation) -> bool:

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 
 use htp_driver::{Argument, CompileError as DriverError, Request};
-use htp_frontend::{lower::types::Elem, ConstValue, Constants, DimSig, ParamKind};
+use htp_frontend::{lower::types::Elem, ConstValue, Constants, DimSig, ParamKind, SourceText};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::{exceptions::PyTypeError, prelude::*};
 
@@ -145,11 +145,11 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
     Err(ArgumentError::new_err("error: compile-time constants are int, float or bool"))
 }
 
-/// Compiles `kernel` from `source` (the text of `file_name`) for `target`.
+/// Compiles `kernel` for `target` from `sources`: (text, file name, first
+/// line) of the kernel and of the kernels and helpers it calls.
 #[pyfunction]
 fn compile(
-    source: &str,
-    file_name: &str,
+    sources: Vec<(String, String, u32)>,
     kernel: &str,
     constants: BTreeMap<String, Bound<'_, PyAny>>,
     target: &str,
@@ -158,7 +158,9 @@ fn compile(
     for (name, value) in &constants {
         values.insert(name, constant(value)?);
     }
-    let request = Request { source, file_name, kernel, constants: values, target };
+    let sources: Vec<SourceText> =
+        sources.iter().map(|(text, file, line)| SourceText::new(text, file, *line)).collect();
+    let request = Request { sources: &sources, kernel, constants: values, target };
     htp_driver::compile(&request).map(|kernel| Compiled { kernel }).map_err(to_python_error)
 }
 

@@ -28,7 +28,7 @@ def assert_points_at(error: Exception, file_suffix: str, line: int, col: int = N
 
 
 def compile_source(source: str, kernel: str = "k"):
-    return _htp.compile(source, "user.py", kernel, {}, "cpu")
+    return _htp.compile([(source, "user.py", 1)], kernel, {}, "cpu")
 
 
 def test_syntax_error():
@@ -80,7 +80,7 @@ def test_element_type_mismatch():
 
 def test_unknown_target():
     with pytest.raises(htp.TargetError, match="unknown target 'tpu'"):
-        _htp.compile("import htp\n", "user.py", "k", {}, "tpu")
+        _htp.compile([("import htp\n", "user.py", 1)], "k", {}, "tpu")
 
 
 @htp.kernel
@@ -119,3 +119,20 @@ def test_htp_stays_usable_after_errors():
             compile_source("import htp\n@htp.kernel\ndef k(x: htp.Tensor[htp.f32, 4, 4]):\n    return nope\n")
     x = np.arange(32 * 64, dtype=np.float32).reshape(32, 64)
     np.testing.assert_array_equal(double(x), x * 2)
+
+
+@htp.kernel
+def broken(x: htp.Tensor[f32, 16, 16], y: htp.Out[f32, 16, 16]):
+    y[:, :] = htp.frobnicate(x[:, :])  # noqa
+
+
+def test_compile_errors_carry_no_traceback_from_inside_htp():
+    import traceback
+
+    with pytest.raises(htp.CompileError) as info:
+        broken(np.ones((16, 16), dtype=np.float32))
+    frames = traceback.extract_tb(info.value.__traceback__)
+    inside = [f for f in frames if "/htp/" in f.filename.replace("\\", "/")]
+    # Only the public entry point that re-raised it, never the machinery.
+    assert len(inside) <= 1, frames
+    assert "test_errors.py" in str(info.value)

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use htp_dialects::diagnostics::MlirError;
+use htp_dialects::diagnostics::{MlirError, SourcePosition};
+use htp_frontend::SourceText;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CompileError {
@@ -23,16 +24,15 @@ impl fmt::Display for CompileError {
 
 impl CompileError {
     /// Renders MLIR errors raised while lowering a module imported from
-    /// `source` (named `file_name`), with an excerpt where they point into it.
-    pub fn from_mlir(errors: &[MlirError], source: &str, file_name: &str) -> Self {
+    /// `sources`, with an excerpt where they point into one of them.
+    pub fn from_mlir(errors: &[MlirError], sources: &[SourceText]) -> Self {
         let rendered: Vec<String> = errors
             .iter()
             .map(|error| {
                 let excerpt = error
                     .position
                     .as_ref()
-                    .filter(|p| p.file == file_name)
-                    .and_then(|p| source.lines().nth(p.line.saturating_sub(1) as usize).map(|line| (line, p.column)))
+                    .and_then(|p| source_line(sources, p).map(|line| (line, p.column)))
                     .map(|(line, column)| format!("\n  {line}\n  {}^", " ".repeat(column.saturating_sub(1) as usize)))
                     .unwrap_or_default();
                 format!("{error}{excerpt}")
@@ -40,6 +40,14 @@ impl CompileError {
             .collect();
         CompileError::Source(rendered.join("\n"))
     }
+}
+
+/// The text of the line `position` points at, if one of `sources` holds it.
+fn source_line<'s>(sources: &'s [SourceText], position: &SourcePosition) -> Option<&'s str> {
+    sources.iter().filter(|s| s.file_name == position.file).find_map(|s| {
+        let index = position.line.checked_sub(s.first_line)? as usize;
+        s.text.lines().nth(index)
+    })
 }
 
 #[cfg(test)]
@@ -53,7 +61,10 @@ mod tests {
             position: Some(SourcePosition { file: "k.py".into(), line: 2, column: 5 }),
             message: "too big".into(),
         };
-        let rendered = CompileError::from_mlir(&[error], "def k():\n    x = y\n", "k.py").to_string();
-        assert_eq!(rendered, "k.py:2:5: error: too big\n      x = y\n      ^");
+        // The source starts at line 10 of k.py.
+        let error = MlirError { position: Some(SourcePosition { file: "k.py".into(), line: 11, column: 5 }), ..error };
+        let sources = [SourceText::new("def k():\n    x = y\n", "k.py", 10)];
+        let rendered = CompileError::from_mlir(&[error], &sources).to_string();
+        assert_eq!(rendered, "k.py:11:5: error: too big\n      x = y\n      ^");
     }
 }

@@ -5,19 +5,18 @@
 pub mod error;
 pub mod targets;
 
-use htp_frontend::{import_python, Constants, KernelSignature};
+use htp_frontend::{import_python_sources, Constants, KernelSignature, SourceText};
 use melior::ir::Module;
 
 pub use error::CompileError;
 pub use htp_target_cpu::Argument;
 pub use targets::{find_target, Artifact, Target, TARGETS};
 
-/// What to compile: one kernel of a Python source text.
+/// What to compile: one kernel, from its source and the sources of the
+/// kernels and helpers it calls.
 pub struct Request<'a> {
-    pub source: &'a str,
-    pub file_name: &'a str,
-    /// The `@htp.kernel` function to compile (the others in `source` are
-    /// available to it as callees).
+    pub sources: &'a [SourceText],
+    /// The `@htp.kernel` function to compile.
     pub kernel: &'a str,
     pub constants: Constants,
     pub target: &'a str,
@@ -35,19 +34,16 @@ pub struct CompiledKernel {
 pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
     let target = find_target(request.target)?;
     let context = htp_dialects::new_context();
-    let imported = import_python(&context, request.source, request.file_name, 1, &request.constants)
+    let imported = import_python_sources(&context, request.sources, &request.constants)
         .map_err(|diagnostics| CompileError::Source(diagnostics.to_string()))?;
-    let signature = imported
-        .kernels
-        .iter()
-        .find(|k| k.name == request.kernel)
-        .cloned()
-        .ok_or_else(|| CompileError::Source(format!("{}: error: no @htp.kernel named '{}'", request.file_name, request.kernel)))?;
+    let signature = imported.kernels.iter().find(|k| k.name == request.kernel).cloned().ok_or_else(|| {
+        CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
+    })?;
     let mut module: Module = imported.module;
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     let artifact = target
         .compile(&context, &mut module, &signature)
-        .map_err(|errors| CompileError::from_mlir(&errors, request.source, request.file_name))?;
+        .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     stages.push((target.lowered_stage().to_string(), module.as_operation().to_string()));
     Ok(CompiledKernel { signature, stages, artifact })
 }
