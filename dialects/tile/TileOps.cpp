@@ -77,6 +77,26 @@ static LogicalResult verifyViewAccess(Operation *op, Type viewType,
   return success();
 }
 
+/// Ops that only change a tile's valid region keep its shape and elements.
+static LogicalResult verifySameShapeAndElement(Operation *op, TileType input,
+                                               TileType result) {
+  if (input.getShape() != result.getShape() ||
+      input.getElementType() != result.getElementType())
+    return op->emitOpError() << "result " << result << " must have the shape "
+                             << "and element type of " << input;
+  return success();
+}
+
+/// One `index` operand per `?` valid size of the tile an op creates.
+static LogicalResult verifyValidSizeOperands(Operation *op, TileType tile,
+                                             size_t count) {
+  if (count != tile.getNumDynamicValidDims())
+    return op->emitOpError() << "needs one valid size for each '?' in " << tile
+                             << " (" << tile.getNumDynamicValidDims()
+                             << "), got " << count;
+  return success();
+}
+
 /// A tile-or-scalar right operand is the lhs tile type or its element type.
 static LogicalResult verifyRhs(Operation *op, TileType lhs, Type rhs) {
   if (isa<TileType>(rhs)) {
@@ -125,11 +145,7 @@ LogicalResult LoadOp::verify() {
   if (failed(verifyViewAccess(*this, getSource().getType(),
                               getIndices().size(), tile, "source")))
     return failure();
-  if (getValidSizes().size() != tile.getNumDynamicValidDims())
-    return emitOpError() << "needs one valid size for each '?' in " << tile
-                         << " (" << tile.getNumDynamicValidDims() << "), got "
-                         << getValidSizes().size();
-  return success();
+  return verifyValidSizeOperands(*this, tile, getValidSizes().size());
 }
 
 void LoadOp::getEffects(
@@ -619,10 +635,8 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult PadOp::verify() {
   TileType input = getInput().getType(), result = getType();
-  if (input.getShape() != result.getShape() ||
-      input.getElementType() != result.getElementType())
-    return emitOpError() << "result " << result << " must have the shape and "
-                         << "element type of " << input;
+  if (failed(verifySameShapeAndElement(*this, input, result)))
+    return failure();
   if (!result.isFullyValid())
     return emitOpError() << "result " << result
                          << " must have no valid region: padding fills it";
@@ -638,14 +652,9 @@ OpFoldResult PadOp::fold(FoldAdaptor) {
 
 LogicalResult SetValidOp::verify() {
   TileType input = getInput().getType(), result = getType();
-  if (input.getShape() != result.getShape() ||
-      input.getElementType() != result.getElementType())
-    return emitOpError() << "result " << result << " must have the shape and "
-                         << "element type of " << input;
-  if (getValidSizes().size() != result.getNumDynamicValidDims())
-    return emitOpError() << "needs one valid size for each '?' in " << result
-                         << " (" << result.getNumDynamicValidDims() << "), got "
-                         << getValidSizes().size();
+  if (failed(verifySameShapeAndElement(*this, input, result)) ||
+      failed(verifyValidSizeOperands(*this, result, getValidSizes().size())))
+    return failure();
   for (unsigned dim = 0; dim < 2; ++dim) {
     int64_t from = input.getValidDim(dim), to = result.getValidDim(dim);
     if (!ShapedType::isDynamic(from) && !ShapedType::isDynamic(to) && to > from)

@@ -10,7 +10,7 @@ use melior::ir::{
 };
 
 use super::{
-    emitter::{affine_map, detach, element_of, is_float, is_shaped, shape_of, BodyBuilder, Emitter, DYNAMIC, V},
+    emitter::{affine_map, detach, element_of, is_float, is_shaped, shape_of, BodyBuilder, Builder, Emitter, DYNAMIC, V},
     scalar, tensor_type_of,
 };
 
@@ -42,7 +42,7 @@ pub fn run_time_sizes<'c>(e: &Emitter<'c, '_>, tensor: V<'c>) -> Vec<Option<V<'c
 /// `tensor.empty` of `ty`, dynamic sizes from `sizes`.
 fn empty<'c>(e: &Emitter<'c, '_>, ty: Type<'c>, sizes: &[Option<V<'c>>]) -> V<'c> {
     let dynamic = e.dynamic_sizes(ty, sizes);
-    e.value("tensor.empty", &dynamic, ty, &[])
+    e.value("tensor.empty", &dynamic, ty)
 }
 
 fn identity_maps<'c>(e: &Emitter<'c, '_>, count: usize) -> Vec<Attribute<'c>> {
@@ -167,7 +167,7 @@ pub fn reduce<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, reduced: usize)
     let mut operands = vec![reduced_vector];
     operands.extend(dynamic);
     let reassociation = super::emitter::parse_attribute(e.context, "[[0, 1]]");
-    e.value(
+    e.value_with(
         "tensor.expand_shape",
         &operands,
         result,
@@ -211,7 +211,7 @@ pub fn pad<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         if input_shape[dim] == DYNAMIC {
             let total = e.index(full[dim]);
             let size = sizes[dim].expect("dynamic dim has a run-time size");
-            dynamic_high.push(e.value("arith.subi", &[total, size], Type::index(e.context), &[]));
+            dynamic_high.push(e.value("arith.subi", &[total, size], Type::index(e.context)));
             static_high.push(DYNAMIC);
         } else {
             static_high.push(full[dim] - input_shape[dim]);
@@ -219,7 +219,7 @@ pub fn pad<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     }
     let block = melior::ir::Block::new(&[(Type::index(e.context), e.location); 2]);
     let builder = BodyBuilder { context: e.context, block: &block, location: e.location };
-    builder.op("tensor.yield", &[value], &[], &[]);
+    builder.op("tensor.yield", &[value], &[], &[], vec![]);
     let region = melior::ir::Region::new();
     melior::ir::RegionLike::append_block(&region, block);
     let mut operands = vec![input];
@@ -248,7 +248,7 @@ pub fn set_valid<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         ("static_sizes", e.i64_array(&static_sizes)),
         ("static_strides", e.i64_array(&[1, 1])),
     ];
-    e.value("tensor.extract_slice", &operands, result, &attributes)
+    e.value_with("tensor.extract_slice", &operands, result, &attributes)
 }
 
 /// tile.transpose

@@ -5,9 +5,9 @@ use melior::{
     ir::{
         attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike},
+        operation::OperationBuilder,
         r#type::{IntegerType, RankedTensorType},
-        Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
+        Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike,
         Value, ValueLike,
     },
     Context,
@@ -111,35 +111,77 @@ fn build_op<'c>(
         .unwrap_or_else(|e| panic!("HTP built an invalid {name}: {e}"))
 }
 
-impl<'c, 'a> Emitter<'c, 'a> {
-    /// Inserts `name(operands) {attributes} (regions) : results` before the anchor.
-    pub fn op(
+/// Where new ops go, and the ops both kinds of builder make. Implemented by
+/// [`Emitter`] (before the tile op being lowered) and [`BodyBuilder`] (at
+/// the end of a region body being built).
+pub trait Builder<'c> {
+    fn context(&self) -> &'c Context;
+    fn location(&self) -> Location<'c>;
+    /// Places `op` and returns it.
+    fn place(&self, op: Operation<'c>) -> OperationRef<'c, '_>;
+
+    /// Builds and places `name(operands) {attributes} (regions) : results`.
+    fn op(
         &self,
         name: &str,
         operands: &[V<'c>],
         results: &[Type<'c>],
         attributes: &[(&str, Attribute<'c>)],
         regions: Vec<Region<'c>>,
-    ) -> OperationRef<'c, 'a> {
-        let op = build_op(self.context, self.location, name, operands, results, attributes, regions);
-        self.block.insert_operation_before(self.anchor, op)
+    ) -> OperationRef<'c, '_> {
+        self.place(build_op(self.context(), self.location(), name, operands, results, attributes, regions))
     }
 
-    /// Like [`Self::op`] for a single-result op, returning the result.
-    pub fn value(
-        &self,
-        name: &str,
-        operands: &[V<'c>],
-        result: Type<'c>,
-        attributes: &[(&str, Attribute<'c>)],
-    ) -> V<'c> {
+    /// A single-result op with attributes; returns the result.
+    fn value_with(&self, name: &str, operands: &[V<'c>], result: Type<'c>, attributes: &[(&str, Attribute<'c>)]) -> V<'c> {
         detach(self.op(name, operands, &[result], attributes, vec![]).result(0).unwrap().into())
     }
 
-    pub fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
-        self.value("arith.constant", &[], ty, &[("value", value)])
+    /// A single-result op without attributes.
+    fn value(&self, name: &str, operands: &[V<'c>], result: Type<'c>) -> V<'c> {
+        self.value_with(name, operands, result, &[])
     }
 
+    fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
+        self.value_with("arith.constant", &[], ty, &[("value", value)])
+    }
+
+    /// A float or integer constant of `ty`.
+    fn number(&self, ty: Type<'c>, value: f64) -> V<'c> {
+        let attribute = if is_float(ty) {
+            FloatAttribute::new(self.context(), ty, value).into()
+        } else {
+            IntegerAttribute::new(ty, value as i64).into()
+        };
+        self.constant(attribute, ty)
+    }
+}
+
+impl<'c> Builder<'c> for Emitter<'c, '_> {
+    fn context(&self) -> &'c Context {
+        self.context
+    }
+    fn location(&self) -> Location<'c> {
+        self.location
+    }
+    fn place(&self, op: Operation<'c>) -> OperationRef<'c, '_> {
+        self.block.insert_operation_before(self.anchor, op)
+    }
+}
+
+impl<'c> Builder<'c> for BodyBuilder<'c, '_> {
+    fn context(&self) -> &'c Context {
+        self.context
+    }
+    fn location(&self) -> Location<'c> {
+        self.location
+    }
+    fn place(&self, op: Operation<'c>) -> OperationRef<'c, '_> {
+        self.block.append_operation(op)
+    }
+}
+
+impl<'c, 'a> Emitter<'c, 'a> {
     pub fn index(&self, value: i64) -> V<'c> {
         let ty = Type::index(self.context);
         self.constant(IntegerAttribute::new(ty, value).into(), ty)
@@ -148,7 +190,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// `tensor.dim %tensor, dim`
     pub fn dim(&self, tensor: V<'c>, dim: i64) -> V<'c> {
         let index = self.index(dim);
-        self.value("tensor.dim", &[tensor, index], Type::index(self.context), &[])
+        self.value("tensor.dim", &[tensor, index], Type::index(self.context))
     }
 
     /// The SSA sizes for the dynamic dims of `ty`, taken from `sizes` (one
@@ -166,7 +208,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     pub fn splat(&self, scalar: V<'c>, ty: Type<'c>, dynamic: &[V<'c>]) -> V<'c> {
         let mut operands = vec![scalar];
         operands.extend_from_slice(dynamic);
-        self.value("tensor.splat", &operands, ty, &[])
+        self.value("tensor.splat", &operands, ty)
     }
 
     /// A `linalg.generic` with one init and the given indexing maps (inputs
@@ -187,7 +229,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
         let arguments: Vec<V<'c>> = (0..block.argument_count()).map(|i| detach(block.argument(i).unwrap().into())).collect();
         let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
         let yielded = body(&builder, &arguments);
-        builder.op("linalg.yield", &[yielded], &[], &[]);
+        builder.op("linalg.yield", &[yielded], &[], &[], vec![]);
         let region = Region::new();
         region.append_block(block);
 
@@ -223,7 +265,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
         let indices: Vec<V<'c>> = (0..rank).map(|i| detach(block.argument(i).unwrap().into())).collect();
         let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
         let yielded = body(&builder, &indices);
-        builder.op("tensor.yield", &[yielded], &[], &[]);
+        builder.op("tensor.yield", &[yielded], &[], &[], vec![]);
         let region = Region::new();
         region.append_block(block);
         detach(self.op("tensor.generate", dynamic, &[ty], &[], vec![region]).result(0).unwrap().into())
@@ -252,50 +294,5 @@ pub fn scalar_of(ty: Type) -> Type {
         element_of(ty)
     } else {
         ty
-    }
-}
-
-impl<'c> BodyBuilder<'c, '_> {
-    pub fn op(
-        &self,
-        name: &str,
-        operands: &[V<'c>],
-        results: &[Type<'c>],
-        attributes: &[(&str, Attribute<'c>)],
-    ) -> Option<V<'c>> {
-        let op = build_op(self.context, self.location, name, operands, results, attributes, vec![]);
-        let op = self.block.append_operation(op);
-        // Asking melior for a missing result prints the op into the error,
-        // which is unsafe for an op not yet inside a verified region.
-        (op.result_count() > 0).then(|| detach(op.result(0).unwrap().into()))
-    }
-
-    /// A single-result op.
-    pub fn value(&self, name: &str, operands: &[V<'c>], result: Type<'c>) -> V<'c> {
-        self.op(name, operands, &[result], &[]).expect("op has a result")
-    }
-
-    pub fn value_with(
-        &self,
-        name: &str,
-        operands: &[V<'c>],
-        result: Type<'c>,
-        attributes: &[(&str, Attribute<'c>)],
-    ) -> V<'c> {
-        self.op(name, operands, &[result], attributes).expect("op has a result")
-    }
-
-    pub fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
-        self.value_with("arith.constant", &[], ty, &[("value", value)])
-    }
-
-    /// A float or integer constant of `ty`.
-    pub fn number(&self, ty: Type<'c>, value: f64) -> V<'c> {
-        let attribute = if is_float(ty) {
-            FloatAttribute::new(self.context, ty, value).into()
-        } else {
-            IntegerAttribute::new(ty, value as i64).into()
-        };
-        self.constant(attribute, ty)
     }
 }

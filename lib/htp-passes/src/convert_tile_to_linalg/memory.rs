@@ -12,7 +12,7 @@ use melior::ir::{
 
 use super::{
     compute::run_time_sizes,
-    emitter::{affine_map, detach, element_of, parse_type, shape_of, Emitter, DYNAMIC, V},
+    emitter::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V},
     tensor_type_of,
 };
 use htp_dialects::tile::TileType;
@@ -106,12 +106,12 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
 
     if !is_memref(source.r#type()) {
         let attributes = slice.attributes(e, &[1]);
-        return Ok(e.value("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
+        return Ok(e.value_with("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
     }
     let view_type = subview_type(e, source.r#type(), sizes)?;
-    let view = e.value("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1]));
-    let aliased = e.value("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
-    let empty = e.value("tensor.empty", &slice.dynamic_sizes, result, &[]);
+    let view = e.value_with("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1]));
+    let aliased = e.value_with("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
+    let empty = e.value("tensor.empty", &slice.dynamic_sizes, result);
     let id = affine_map(e.context, 2, "d0, d1");
     Ok(e.generic(&[aliased], empty, &[id, id], &["parallel", "parallel"], |_, args| args[0]))
 }
@@ -128,10 +128,10 @@ pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option
 
     if !is_memref(dest.r#type()) {
         let attributes = slice.attributes(e, &[1, 1]);
-        return Ok(Some(e.value("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
+        return Ok(Some(e.value_with("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
     }
     let view_type = subview_type(e, dest.r#type(), sizes)?;
-    let view = e.value("memref.subview", &slice.operands(&[dest]), view_type, &slice.attributes(e, &[1]));
+    let view = e.value_with("memref.subview", &slice.operands(&[dest]), view_type, &slice.attributes(e, &[1]));
     e.op(
         "bufferization.materialize_in_destination",
         &[value, view],
