@@ -70,7 +70,7 @@ impl Compiled {
     /// Runs the kernel; `arguments` are the compiled function's arguments
     /// in order (numpy arrays for tensors, numbers for scalars), already
     /// checked against the signature by the Python side.
-    fn run(&self, arguments: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+    fn run(&self, py: Python<'_>, arguments: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let params: BTreeMap<usize, &ParamKind> =
             self.kernel.signature.params.iter().filter_map(|p| p.arg_index.map(|i| (i, &p.kind))).collect();
         if arguments.len() != params.len() {
@@ -91,9 +91,27 @@ impl Compiled {
         }
         // The Python side checked dtypes, ranks and static sizes against the
         // signature; the arrays stay alive (borrowed in `arguments`) until
-        // the call returns.
-        unsafe { self.kernel.artifact.run(&self.kernel.signature.name, &packed) }
-            .map_err(pyo3::exceptions::PyRuntimeError::new_err)
+        // the call returns. Other Python threads may run meanwhile, as they
+        // may while numpy computes.
+        let call = SendCall { artifact: &*self.kernel.artifact, kernel: &self.kernel.signature.name, arguments: &packed };
+        py.detach(move || call.run()).map_err(pyo3::exceptions::PyRuntimeError::new_err)
+    }
+}
+
+/// A kernel call handed to a thread without the GIL. It holds raw buffer
+/// pointers (not `Send`); the buffers are kept alive by the caller's
+/// `arguments` for the duration of `Python::detach`.
+struct SendCall<'a> {
+    artifact: &'a dyn htp_driver::Artifact,
+    kernel: &'a str,
+    arguments: &'a [Argument],
+}
+
+unsafe impl Send for SendCall<'_> {}
+
+impl SendCall<'_> {
+    fn run(self) -> Result<(), String> {
+        unsafe { self.artifact.run(self.kernel, self.arguments) }
     }
 }
 
