@@ -3,8 +3,11 @@
 For each block of 32 query rows, KV blocks of 32 are visited once with an
 online softmax: the running row max `m`, row sum `l` and output `acc` are
 rescaled by exp(m_old - m_new) as each block arrives, so the S x S score
-matrix never exists. With CAUSAL, scores above the diagonal are masked with
-an iota comparison and KV blocks past the query block are skipped.
+matrix never exists. S is bound at call time and need not be a multiple of
+32: the last blocks are zero-padded (`htp.pad`), scores of padded keys are
+masked out by comparing an iota with S, and the store writes only valid
+rows. With CAUSAL, scores above the diagonal are masked too and KV blocks
+past the query block are skipped.
 """
 
 import numpy as np
@@ -16,27 +19,29 @@ from htp import f32
 @htp.kernel
 def flash_attention(q: htp.Tensor[f32, "H", "S", 64], k: htp.Tensor[f32, "H", "S", 64],
                     v: htp.Tensor[f32, "H", "S", 64], o: htp.Out[f32, "H", "S", 64], scale: f32,
-                    S: htp.Const[int] = 128, CAUSAL: htp.Const[bool] = False):
+                    CAUSAL: htp.Const[bool] = False):
+    seq = q.shape[1]
     for h in range(q.shape[0]):
-        for i in range(0, S, 32):
-            qi = q[h, i:i + 32, :]
+        for i in range(0, seq, 32):
+            qi = htp.pad(q[h, i:i + 32, :], 0.0)
             m = htp.full((32, 1), -1.0e30, f32)
             l = htp.zeros((32, 1), f32)
             acc = htp.zeros((32, 64), f32)
-            kv_end = S
+            kv_end = seq
             if CAUSAL:
-                kv_end = i + 32
+                kv_end = min(i + 32, seq)
             for j in range(0, kv_end, 32):
-                s = (qi @ htp.transpose(k[h, j:j + 32, :])) * scale
+                s = (qi @ htp.transpose(htp.pad(k[h, j:j + 32, :], 0.0))) * scale
+                cols = htp.iota((32, 32), 1, htp.i32) + j
+                s = htp.where(cols >= seq, -1.0e30, s)       # padded keys
                 if CAUSAL:
                     rows = htp.iota((32, 32), 0, htp.i32) + i
-                    cols = htp.iota((32, 32), 1, htp.i32) + j
-                    s = htp.where(cols > rows, -1.0e30, s)
+                    s = htp.where(cols > rows, -1.0e30, s)   # future keys
                 m_new = htp.maximum(m, htp.row_max(s))
                 p = htp.exp(s - m_new)
                 alpha = htp.exp(m - m_new)
                 l = l * alpha + htp.row_sum(p)
-                acc = acc * alpha + p @ v[h, j:j + 32, :]
+                acc = acc * alpha + p @ htp.pad(v[h, j:j + 32, :], 0.0)
                 m = m_new
             o[h, i:i + 32, :] = acc / l
 
@@ -51,12 +56,12 @@ def reference(q, k, v, scale, causal):
 
 def main():
     rng = np.random.default_rng(0)
-    q, k, v = (rng.standard_normal((2, 128, 64), dtype=np.float32) for _ in range(3))
+    q, k, v = (rng.standard_normal((2, 100, 64), dtype=np.float32) for _ in range(3))
     scale = 1.0 / np.sqrt(64)
     for causal in (False, True):
         o = flash_attention(q, k, v, scale=scale, CAUSAL=causal)
         error = np.abs(o - reference(q, k, v, scale, causal)).max()
-        print(f"flash_attention 2 heads x [128 x 64] f32 causal={causal}: max abs error vs numpy = {error:.3e}")
+        print(f"flash_attention 2 heads x [100 x 64] f32 causal={causal}: max abs error vs numpy = {error:.3e}")
 
 
 if __name__ == "__main__":
