@@ -6,7 +6,11 @@
 pub mod convert_tile_to_linalg;
 pub mod tile_peak_live_bytes;
 
-use melior::pass::Pass;
+use melior::{
+    dialect::DialectHandle,
+    ir::r#type::TypeId,
+    pass::{create_external, Pass, RunExternalPass},
+};
 use mlir_sys::MlirPass;
 use std::sync::Once;
 
@@ -26,6 +30,12 @@ impl PassDefinition {
     /// A fresh instance of the pass, to add to a pass manager.
     pub fn create(&self) -> Pass {
         unsafe { Pass::from_raw_fn(self.create_raw) }
+    }
+
+    /// Wraps a Rust pass as an MLIR pass with this definition's name, help
+    /// and anchor; for a pass's `create_raw`. `id` comes from `pass_type_id!()`.
+    pub fn external<'c, T: RunExternalPass<'c>>(&self, pass: T, id: TypeId, name: &str, dialects: &[DialectHandle]) -> MlirPass {
+        create_external(pass, id, name, self.argument, self.description, self.anchor, dialects).to_raw()
     }
 
     /// A textual pipeline that runs just this pass on a module.

@@ -22,7 +22,7 @@ use melior::{
         r#type::IntegerType,
         BlockRef, OperationRef, RegionLike, Type, Value, ValueLike,
     },
-    pass::{create_external, ExternalPass, RunExternalPass},
+    pass::{ExternalPass, RunExternalPass},
     ContextRef,
 };
 use mlir_sys::MlirPass;
@@ -40,16 +40,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    create_external(
-        TilePeakLiveBytes,
-        pass_type_id!(),
-        "TilePeakLiveBytes",
-        DEFINITION.argument,
-        DEFINITION.description,
-        DEFINITION.anchor,
-        &[htp_dialects::handles::tile()],
-    )
-    .to_raw()
+    DEFINITION.external(TilePeakLiveBytes, pass_type_id!(), "TilePeakLiveBytes", &[htp_dialects::handles::tile()])
 }
 
 #[derive(Clone)]

@@ -28,7 +28,7 @@ use melior::{
         r#type::FunctionType,
         BlockRef, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
     },
-    pass::{create_external, ExternalPass, RunExternalPass},
+    pass::{ExternalPass, RunExternalPass},
     Context, ContextRef,
 };
 use mlir_sys::{MlirOperation, MlirPass};
@@ -44,13 +44,10 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    create_external(
+    DEFINITION.external(
         ConvertTileToLinalg,
         pass_type_id!(),
         "ConvertTileToLinalg",
-        DEFINITION.argument,
-        DEFINITION.description,
-        DEFINITION.anchor,
         &[
             htp_dialects::handles::tile(),
             melior::dialect::DialectHandle::arith(),
@@ -61,7 +58,6 @@ unsafe extern "C" fn create() -> MlirPass {
             unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) },
         ],
     )
-    .to_raw()
 }
 
 #[derive(Clone)]
