@@ -56,7 +56,8 @@ class CompiledKernel:
         self.ir = dict(compiled.stages())
 
     def __call__(self, *args, **kwargs):
-        return self.kernel._run(self, args, kwargs, _caller())
+        caller = _caller()
+        return self.kernel._run(self, self.kernel._bind(args, kwargs, caller), caller)
 
     def __repr__(self) -> str:
         return f"<htp.CompiledKernel {self.kernel.name} for {self.target}>"
@@ -86,12 +87,7 @@ class Kernel:
         key = (target, tuple(sorted(constants.items())))
         compiled = self._cache.get(key)
         if compiled is None:
-            try:
-                raw = _htp.compile(self.sources(), self.name, dict(constants), target)
-            except CompileError as error:
-                # The message points at the user's source; HTP's own frames
-                # would only hide it.
-                raise error.with_traceback(None) from None
+            raw = _htp.compile(self.sources(), self.name, dict(constants), target)
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled
@@ -106,8 +102,10 @@ class Kernel:
         try:
             compiled = self.compile("cpu", **constants)
         except CompileError as error:
+            # The message points at the user's source; HTP's own frames
+            # would only hide it.
             raise error.with_traceback(None) from None
-        return self._run(compiled, args, kwargs, caller)
+        return self._run(compiled, bound, caller)
 
     def _bind(self, args, kwargs, caller) -> Dict[str, Any]:
         try:
@@ -115,8 +113,7 @@ class Kernel:
         except TypeError as error:
             raise _argument_error(caller, f"{self.name}(): {error}") from None
 
-    def _run(self, compiled: CompiledKernel, args, kwargs, caller):
-        bound = self._bind(args, kwargs, caller)
+    def _run(self, compiled: CompiledKernel, bound: Dict[str, Any], caller):
         symbols: Dict[str, int] = {}
         call_arguments: List[Any] = [None] * sum(p.arg_index is not None for p in compiled.parameters)
         outputs = []

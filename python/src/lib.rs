@@ -149,10 +149,8 @@ fn scalar(argument: &Bound<'_, PyAny>, elem: Elem) -> PyResult<Argument> {
 
 fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
     // bool first: Python's bool is an int.
-    if let Ok(b) = value.extract::<bool>() {
-        if value.is_instance_of::<pyo3::types::PyBool>() {
-            return Ok(ConstValue::Bool(b));
-        }
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(ConstValue::Bool(value.extract()?));
     }
     if let Ok(i) = value.extract::<i64>() {
         return Ok(ConstValue::Int(i));

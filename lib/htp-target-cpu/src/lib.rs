@@ -96,9 +96,7 @@ fn mark_public_functions(context: &Context, module: &mut Module) -> Vec<String> 
                 .and_then(|v| StringAttribute::try_from(v).ok())
                 .is_some_and(|v| v.value() == "private");
         if is_public_function && function.region(0).is_ok_and(|r| r.first_block().is_some()) {
-            if let Ok(name) = function.attribute("sym_name").and_then(|n| {
-                StringAttribute::try_from(n).map_err(|_| melior::Error::AttributeExpected("string", String::new()))
-            }) {
+            if let Some(name) = function.attribute("sym_name").ok().and_then(|n| StringAttribute::try_from(n).ok()) {
                 names.push(name.value().to_string());
             }
             function.set_discardable_attribute(

@@ -153,7 +153,7 @@ pub fn reduce<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, reduced: usize)
     let kept_size = shape_of(input.r#type())[kept];
     let vector = super::emitter::tensor_type(&[kept_size], element);
     let (combiner, identity) = scalar::reduction(kind, element);
-    let identity = e.constant(number_attribute(e, element, identity), element);
+    let identity = e.number(element, identity);
     let dynamic = e.dynamic_sizes(vector, &[sizes[kept]]);
     let init = e.splat(identity, vector, &dynamic);
     let iterators: &[&str] = if reduced == 1 { &["parallel", "reduction"] } else { &["reduction", "parallel"] };
@@ -271,7 +271,7 @@ pub fn matmul<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     } else {
         let m = run_time_sizes(e, lhs)[0];
         let n = run_time_sizes(e, rhs)[1];
-        let zero = e.constant(number_attribute(e, element, 0.0), element);
+        let zero = e.number(element, 0.0);
         let dynamic = e.dynamic_sizes(result, &[m, n]);
         e.splat(zero, result, &dynamic)
     };
@@ -312,13 +312,4 @@ pub fn iota<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         let index = b.value("arith.index_cast", &[indices[dimension]], i64_type);
         scalar::convert(b, index, element)
     })
-}
-
-/// A float or integer attribute of `ty`.
-pub fn number_attribute<'c>(e: &Emitter<'c, '_>, ty: Type<'c>, value: f64) -> Attribute<'c> {
-    if is_float(ty) {
-        melior::ir::attribute::FloatAttribute::new(e.context, ty, value).into()
-    } else {
-        IntegerAttribute::new(ty, value as i64).into()
-    }
 }
