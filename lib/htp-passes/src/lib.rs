@@ -4,6 +4,7 @@
 //! and in pipelines that Rust parses from text.
 
 pub mod convert_tile_to_linalg;
+pub mod ir_builder;
 pub mod tile_peak_live_bytes;
 
 use melior::{

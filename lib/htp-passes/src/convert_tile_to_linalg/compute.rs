@@ -9,10 +9,8 @@ use melior::ir::{
     Attribute, OperationRef, Type, ValueLike,
 };
 
-use super::{
-    emitter::{affine_map, detach, element_of, is_float, is_shaped, shape_of, BodyBuilder, Builder, Emitter, DYNAMIC, V},
-    scalar, tensor_type_of,
-};
+use crate::ir_builder::{affine_map, detach, element_of, is_float, is_shaped, shape_of, BodyBuilder, Builder, Emitter, DYNAMIC, V};
+use super::{scalar, tensor_type_of};
 
 const PARALLEL2: &[&str] = &["parallel", "parallel"];
 
@@ -151,7 +149,7 @@ pub fn reduce<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, reduced: usize)
     let kept = 1 - reduced;
     let sizes = run_time_sizes(e, input);
     let kept_size = shape_of(input.r#type())[kept];
-    let vector = super::emitter::tensor_type(&[kept_size], element);
+    let vector = crate::ir_builder::tensor_type(&[kept_size], element);
     let (combiner, identity) = scalar::reduction(kind, element);
     let identity = e.number(element, identity);
     let dynamic = e.dynamic_sizes(vector, &[sizes[kept]]);
@@ -166,7 +164,7 @@ pub fn reduce<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, reduced: usize)
     let dynamic = e.dynamic_sizes(result, &if kept == 0 { [sizes[0], None] } else { [None, sizes[1]] });
     let mut operands = vec![reduced_vector];
     operands.extend(dynamic);
-    let reassociation = super::emitter::parse_attribute(e.context, "[[0, 1]]");
+    let reassociation = crate::ir_builder::parse_attribute(e.context, "[[0, 1]]");
     e.value_with(
         "tensor.expand_shape",
         &operands,

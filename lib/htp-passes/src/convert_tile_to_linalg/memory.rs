@@ -10,11 +10,8 @@ use melior::ir::{
     OperationRef, Type, TypeLike, ValueLike,
 };
 
-use super::{
-    compute::run_time_sizes,
-    emitter::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V},
-    tensor_type_of,
-};
+use super::{compute::run_time_sizes, tensor_type_of};
+use crate::ir_builder::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V};
 use htp_dialects::tile::TileType;
 
 fn is_memref(ty: Type) -> bool {

@@ -15,7 +15,7 @@
 //! ops built right before it.
 
 mod compute;
-mod emitter;
+
 mod memory;
 mod scalar;
 
@@ -34,7 +34,7 @@ use melior::{
 use mlir_sys::{MlirOperation, MlirPass};
 
 use crate::{pass_type_id, PassDefinition};
-use emitter::{detach, tensor_type, Emitter, DYNAMIC, V};
+use crate::ir_builder::{detach, tensor_type, Emitter, DYNAMIC, V};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "convert-tile-to-linalg",

@@ -3,7 +3,7 @@
 
 use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Type, ValueLike};
 
-use super::emitter::{bit_width, is_float, BodyBuilder, Builder, V};
+use crate::ir_builder::{bit_width, is_float, BodyBuilder, Builder, V};
 
 /// The arith op for a tile binary op (`add`, `sub`, ...) on `element`.
 pub fn binary(kind: &str, element: Type) -> &'static str {

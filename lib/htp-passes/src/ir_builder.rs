@@ -1,5 +1,5 @@
-//! Builds upstream ops (arith, tensor, linalg, memref, bufferization) right
-//! before the tile op being lowered, at its location.
+//! Builds ops for the Rust conversions: before an anchor op ([`Emitter`]) or
+//! at the end of a block ([`BodyBuilder`]), with helpers for common upstream ops.
 
 use melior::{
     ir::{
