@@ -10,8 +10,10 @@ allocated and returned.
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import linecache
+import os
 import sys
 import textwrap
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -42,6 +44,11 @@ class Parameter:
         return f"{self.name}: {self.kind} {self.dtype!r}"
 
 
+def _cache_root() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "htp", "packages")
+
+
 class CompiledKernel:
     """A kernel compiled for one target with fixed compile-time constants.
 
@@ -54,6 +61,34 @@ class CompiledKernel:
         self._compiled = compiled
         self.parameters = [Parameter(*p) for p in compiled.signature()]
         self.ir = dict(compiled.stages())
+        #: (relative path -> contents) of the package a vendor runtime runs
+        #: (PTO targets); empty for the CPU.
+        self.files = dict(compiled.files())
+
+    def write_package(self, directory) -> str:
+        """Write the package (PTO targets) into ``directory``; returns its path."""
+        if not self.files:
+            raise ValueError(f"target {self.target!r} runs in this process and makes no package")
+        root = os.path.abspath(os.fspath(directory))
+        for relative, text in self.files.items():
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        return root
+
+    def _run_package(self, call_arguments):
+        from . import pto_runtime
+
+        problem = pto_runtime.find_runtime()
+        if problem is not None:
+            raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
+                               "(compiling works without it: see CompiledKernel.write_package)")
+        digest = hashlib.sha256("".join(k + v for k, v in sorted(self.files.items())).encode()).hexdigest()[:16]
+        directory = self.write_package(os.path.join(_cache_root(), f"{self.kernel.name}-{digest}"))
+        tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
+        scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]
+        pto_runtime.run_package(directory, tensors, scalars)
 
     def __call__(self, *args, **kwargs):
         caller = _caller()
@@ -145,7 +180,10 @@ class Kernel:
             array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype)
             call_arguments[parameter.arg_index] = array
             outputs.append(array)
-        compiled._compiled.run(call_arguments)
+        if compiled.files:
+            compiled._run_package(call_arguments)
+        else:
+            compiled._compiled.run(call_arguments)
         if not outputs:
             return None
         return outputs[0] if len(outputs) == 1 else tuple(outputs)

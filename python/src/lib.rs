@@ -62,6 +62,12 @@ impl Compiled {
             .collect()
     }
 
+    /// (relative path, contents) of the package a vendor runtime runs
+    /// (PTO targets); empty for the CPU.
+    fn files(&self) -> Vec<(String, String)> {
+        self.kernel.artifact.files()
+    }
+
     /// (stage, MLIR text) for each stage of the pipeline.
     fn stages(&self) -> Vec<(String, String)> {
         self.kernel.stages.clone()

@@ -42,7 +42,7 @@ pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
     let mut module: Module = imported.module;
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     let artifact = target
-        .compile(&context, &mut module, &signature)
+        .compile(&context, &mut module, &signature, request.sources, &stages)
         .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     stages.push((target.lowered_stage().to_string(), module.as_operation().to_string()));
     Ok(CompiledKernel { signature, stages, artifact })

@@ -4,7 +4,8 @@
 //! and list it in [`TARGETS`].
 
 use htp_dialects::diagnostics::MlirError;
-use htp_frontend::KernelSignature;
+use htp_frontend::{DimSig, KernelSignature, ParamKind, SourceText};
+use htp_target_pto::{ArgumentInfo, Flavour};
 use melior::{ir::Module, Context};
 
 use crate::{Argument, CompileError};
@@ -17,6 +18,12 @@ pub trait Artifact {
     /// # Safety
     /// Buffers must match the kernel's parameter types and stay valid.
     unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String>;
+
+    /// The files of a package a vendor runtime builds and runs (relative
+    /// path, contents); empty for targets that run in this process.
+    fn files(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 pub trait Target: Sync {
@@ -26,7 +33,9 @@ pub trait Target: Sync {
     /// The name of the IR stage the module is in after [`Target::compile`].
     fn lowered_stage(&self) -> &'static str;
     /// Lowers `module` in place and builds the artifact for `kernel`.
-    fn compile(&self, context: &Context, module: &mut Module, kernel: &KernelSignature)
+    /// `stages` holds the IR seen so far (the tile stage); targets that
+    /// write packages record it there.
+    fn compile(&self, context: &Context, module: &mut Module, kernel: &KernelSignature, sources: &[SourceText], stages: &[(String, String)])
         -> Result<Box<dyn Artifact>, Vec<MlirError>>;
 }
 
@@ -54,14 +63,100 @@ impl Target for CpuTarget {
         "llvm"
     }
 
-    fn compile(&self, context: &Context, module: &mut Module, _kernel: &KernelSignature)
+    fn compile(&self, context: &Context, module: &mut Module, _kernel: &KernelSignature, _sources: &[SourceText], _stages: &[(String, String)])
         -> Result<Box<dyn Artifact>, Vec<MlirError>> {
         Ok(Box::new(CpuArtifact(htp_target_cpu::compile(context, module)?)))
     }
 }
 
 /// Every target HTP knows.
-pub static TARGETS: &[&dyn Target] = &[&CpuTarget];
+/// Ascend A2/A3 through PTO-ISA and pto-runtime: compiles to a package
+/// (kernels, orchestration, manifest) that pto-runtime builds and runs.
+pub struct PtoTarget(pub Flavour);
+
+struct PtoPackage(Vec<(String, String)>);
+
+impl Artifact for PtoPackage {
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
+        Err("a PTO package runs through pto-runtime (htp.pto_runtime), not in this process".into())
+    }
+
+    fn files(&self) -> Vec<(String, String)> {
+        self.0.clone()
+    }
+}
+
+impl Target for PtoTarget {
+    fn name(&self) -> &'static str {
+        self.0.target()
+    }
+
+    fn description(&self) -> &'static str {
+        self.0.description()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "pto"
+    }
+
+    fn compile(&self, context: &Context, module: &mut Module, kernel: &KernelSignature, sources: &[SourceText], stages: &[(String, String)])
+        -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        htp_target_pto::lower(context, module)?;
+        let mut stages = stages.to_vec();
+        stages.push(("pto".into(), module.as_operation().to_string()));
+        let lines = |file: &str, line: u32| source_line(sources, file, line);
+        let package = htp_target_pto::package(module, &kernel.name, &argument_infos(kernel), self.0, &lines, &stages)
+            .map_err(|message| vec![MlirError { position: None, message }])?;
+        Ok(Box::new(PtoPackage(package.files)))
+    }
+}
+
+/// The text of `line` in the source file `file`, if HTP compiled it.
+fn source_line(sources: &[SourceText], file: &str, line: u32) -> Option<String> {
+    let source = sources.iter().find(|s| s.file_name == file)?;
+    let index = line.checked_sub(source.first_line)? as usize;
+    source.text.lines().nth(index).map(str::to_string)
+}
+
+fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
+    let mut arguments: Vec<(usize, ArgumentInfo)> = kernel
+        .params
+        .iter()
+        .filter_map(|p| {
+            let index = p.arg_index?;
+            let numpy = |mlir: &str| match mlir {
+                "f32" => "float32",
+                "f16" => "float16",
+                "bf16" => "bfloat16",
+                "i64" => "int64",
+                "i32" => "int32",
+                "i16" => "int16",
+                "i8" => "int8",
+                _ => "bool",
+            }
+            .to_string();
+            let info = match &p.kind {
+                ParamKind::Tensor { elem, shape, .. } => {
+                    let dims: Vec<String> = shape
+                        .iter()
+                        .map(|d| match d {
+                            DimSig::Static(n) => n.to_string(),
+                            DimSig::Symbol(s) => format!("\"{s}\""),
+                        })
+                        .collect();
+                    ArgumentInfo { name: p.name.clone(), kind: "tensor", dtype: numpy(elem.mlir()), shape_json: format!("[{}]", dims.join(", ")) }
+                }
+                ParamKind::Scalar { elem } => ArgumentInfo { name: p.name.clone(), kind: "scalar", dtype: numpy(elem.mlir()), shape_json: String::new() },
+                ParamKind::Constant { .. } => return None,
+            };
+            Some((index, info))
+        })
+        .collect();
+    arguments.sort_by_key(|(i, _)| *i);
+    arguments.into_iter().map(|(_, a)| a).collect()
+}
+
+pub static TARGETS: &[&dyn Target] = &[&CpuTarget, &PtoTarget(Flavour::Sim), &PtoTarget(Flavour::Chip)];
 
 pub fn find_target(name: &str) -> Result<&'static dyn Target, CompileError> {
     TARGETS.iter().copied().find(|t| t.name() == name).ok_or_else(|| {

@@ -4,7 +4,11 @@
 //! and in pipelines that Rust parses from text.
 
 pub mod convert_tile_to_linalg;
+pub mod convert_tile_to_pto;
 pub mod ir_builder;
+pub mod ir_query;
+pub mod pto_allocate_tiles;
+pub mod pto_insert_sync;
 pub mod tile_peak_live_bytes;
 
 use melior::{
@@ -50,7 +54,13 @@ impl PassDefinition {
 }
 
 /// Every pass HTP implements in Rust.
-pub const PASSES: &[PassDefinition] = &[convert_tile_to_linalg::DEFINITION, tile_peak_live_bytes::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[
+    convert_tile_to_linalg::DEFINITION,
+    convert_tile_to_pto::DEFINITION,
+    pto_allocate_tiles::DEFINITION,
+    pto_insert_sync::DEFINITION,
+    tile_peak_live_bytes::DEFINITION,
+];
 
 unsafe extern "C" {
     fn htpRegisterExternalPass(create: unsafe extern "C" fn() -> MlirPass);

@@ -1,0 +1,150 @@
+//===- PTODialect.cpp - pto dialect registration and kernel attribute ----===//
+
+#include "pto/PTODialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace htp::pto;
+
+#include "pto/PTODialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "pto/PTOAttrs.cpp.inc"
+
+void PTODialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "pto/PTOOps.cpp.inc"
+      >();
+}
+
+void PTODialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "pto/PTOAttrs.cpp.inc"
+      >();
+}
+
+// A2/A3 buffer sizes (docs/targets/pto-contract.md section 3). The last 8 KB
+// of the 192 KB UB (from TMP_UB_OFFSET = 184 KB) is scratch that some
+// instructions use without being told (TROWEXPAND<OP> without tmp, TCVT,
+// TEXTRACT paths), so tiles never go there.
+int64_t htp::pto::getUsableCapacity(TileLocation location) {
+  switch (location) {
+  case TileLocation::vec:
+    return 184 * 1024;
+  case TileLocation::mat:
+    return 512 * 1024;
+  case TileLocation::left:
+  case TileLocation::right:
+    return 64 * 1024;
+  case TileLocation::acc:
+    return 128 * 1024;
+  case TileLocation::bias:
+    return 1024;
+  }
+  llvm_unreachable("unknown tile location");
+}
+
+StringRef htp::pto::getBufferName(TileLocation location) {
+  switch (location) {
+  case TileLocation::vec:
+    return "UB";
+  case TileLocation::mat:
+    return "L1";
+  case TileLocation::left:
+    return "L0A";
+  case TileLocation::right:
+    return "L0B";
+  case TileLocation::acc:
+    return "L0C";
+  case TileLocation::bias:
+    return "bias table";
+  }
+  llvm_unreachable("unknown tile location");
+}
+
+/// The first pto tile among an op's operand, result and block-argument types
+/// whose location `allowed` rejects.
+static std::optional<TileType>
+findTile(Operation *op, function_ref<bool(TileLocation)> allowed) {
+  auto bad = [&](Type type) -> std::optional<TileType> {
+    if (auto tile = dyn_cast<TileType>(type))
+      if (!allowed(tile.getLocation()))
+        return tile;
+    return std::nullopt;
+  };
+  for (Type type : op->getOperandTypes())
+    if (auto tile = bad(type))
+      return tile;
+  for (Type type : op->getResultTypes())
+    if (auto tile = bad(type))
+      return tile;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Type type : block.getArgumentTypes())
+        if (auto tile = bad(type))
+          return tile;
+  return std::nullopt;
+}
+
+/// `pto.core = "aiv" | "aic"` on a function: the core type of a kernel.
+/// Deliberately simple: an aiv kernel may hold only vec tiles and may not
+/// run a matmul; an aic kernel may not run vector-pipe ops (the ops with the
+/// VectorArithmetic trait) and may not hold vec tiles (the cube core has no
+/// UB). Which pipe moves data between the two is not checked here.
+LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  // `pto.orchestration` (unit) marks the function that submits the tasks.
+  if (attr.getName() == "pto.orchestration") {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'pto.orchestration' is a unit attribute of "
+                                "a function";
+    return success();
+  }
+  if (attr.getName() != kCoreAttrName)
+    return op->emitError() << "unknown pto attribute '" << attr.getName()
+                           << "' (the pto dialect defines only '"
+                           << kCoreAttrName << "' and 'pto.orchestration')";
+  auto core = dyn_cast<StringAttr>(attr.getValue());
+  if (!core || (core.getValue() != "aiv" && core.getValue() != "aic"))
+    return op->emitError() << "'" << kCoreAttrName
+                           << "' must be \"aiv\" or \"aic\", got "
+                           << attr.getValue();
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << kCoreAttrName
+                           << "' marks a kernel function, not '"
+                           << op->getName() << "'";
+  bool aiv = core.getValue() == "aiv";
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (aiv && isa<TMatmulOp, TMatmulAccOp>(inner)) {
+      inner->emitOpError()
+          << "cannot run in an aiv kernel: the cube unit is on the aic core";
+      return WalkResult::interrupt();
+    }
+    if (!aiv && inner->hasTrait<OpTrait::VectorArithmetic>()) {
+      inner->emitOpError() << "cannot run in an aic kernel: vector "
+                              "arithmetic runs on the aiv core";
+      return WalkResult::interrupt();
+    }
+    auto tile = findTile(inner, [&](TileLocation location) {
+      return aiv == (location == TileLocation::vec);
+    });
+    if (tile) {
+      inner->emitOpError() << "cannot hold a "
+                           << stringifyTileLocation(tile->getLocation())
+                           << " tile in an " << core.getValue() << " kernel: "
+                           << (aiv ? "the aiv core has only vec tiles (UB)"
+                                   : "the aic core has no vec tiles (UB)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

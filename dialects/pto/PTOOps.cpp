@@ -1,0 +1,968 @@
+//===- PTOOps.cpp - pto op verifiers ---------------------------------------===//
+//
+// The A2/A3 rules of docs/targets/pto-contract.md sections 2-4, one check per
+// rule; each has a case in test/lit/Dialect/pto/invalid.mlir. Unless an op
+// says otherwise its tiles are vec, ND (row_major, no boxes), of one element
+// type and static shape, and static valid sizes agree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pto/PTODialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace htp::pto;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+static std::string dimString(int64_t dim) {
+  return ShapedType::isDynamic(dim) ? "?" : std::to_string(dim);
+}
+
+static std::string typeName(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// Whether `type` prints as one of the names in `list` ("i32, f16, f32").
+static bool isOneOf(Type type, StringRef list) {
+  SmallVector<StringRef, 10> names;
+  list.split(names, ", ");
+  return llvm::is_contained(names, typeName(type));
+}
+
+static StringRef locationName(TileType tile) {
+  return stringifyTileLocation(tile.getLocation());
+}
+
+static std::string layoutString(TileType tile) {
+  return ("blayout = " + stringifyBLayout(tile.getBlayout()) +
+          ", slayout = " + stringifySLayout(tile.getSlayout()))
+      .str();
+}
+
+/// The A2/A3 element types of an op.
+static LogicalResult checkElement(Operation *op, TileType tile,
+                                  StringRef allowed) {
+  Type element = tile.getElementType();
+  if (isOneOf(element, allowed))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "element type " << element
+                            << " is not supported on A2/A3 (supported: "
+                            << allowed << ")";
+  if (element.isBF16())
+    diag << "; A2/A3 has no bf16 vector arithmetic: convert to f32 with "
+            "pto.tcvt";
+  return diag;
+}
+
+/// A vec tile in ND layout (row_major, no boxes).
+static LogicalResult requireVecND(Operation *op, TileType tile,
+                                  StringRef role) {
+  if (tile.getLocation() != TileLocation::vec)
+    return op->emitOpError() << "'" << role << "' must be a vec tile, got "
+                             << locationName(tile);
+  if (!tile.isND())
+    return op->emitOpError() << "'" << role
+                             << "' must be row_major with slayout = none "
+                                "(ND), got "
+                             << layoutString(tile);
+  return success();
+}
+
+/// Two valid sizes agree when both are static.
+static LogicalResult checkValidDim(Operation *op, TileType a, StringRef roleA,
+                                   unsigned dimA, TileType b, StringRef roleB,
+                                   unsigned dimB) {
+  int64_t va = a.getValidDim(dimA), vb = b.getValidDim(dimB);
+  if (ShapedType::isDynamic(va) || ShapedType::isDynamic(vb) || va == vb)
+    return success();
+  const char *names[] = {"rows", "columns"};
+  return op->emitOpError() << "valid " << names[dimA] << " of '" << roleA
+                           << "' (" << va << ") differ from valid "
+                           << names[dimB] << " of '" << roleB << "' (" << vb
+                           << ")";
+}
+
+/// Same element type, static shape and (where static) valid region.
+static LogicalResult checkSameTile(Operation *op, TileType a, StringRef roleA,
+                                   TileType b, StringRef roleB,
+                                   bool sameElement = true) {
+  if (sameElement && a.getElementType() != b.getElementType())
+    return op->emitOpError() << "element type of '" << roleB << "' ("
+                             << b.getElementType() << ") differs from '"
+                             << roleA << "' (" << a.getElementType() << ")";
+  if (a.getShape() != b.getShape())
+    return op->emitOpError() << "'" << roleB << "' is " << b.getRows() << "x"
+                             << b.getCols() << " but '" << roleA << "' is "
+                             << a.getRows() << "x" << a.getCols();
+  for (unsigned dim = 0; dim < 2; ++dim)
+    if (failed(checkValidDim(op, a, roleA, dim, b, roleB, dim)))
+      return failure();
+  return success();
+}
+
+static LogicalResult checkSameElement(Operation *op, TileType a,
+                                      StringRef roleA, TileType b,
+                                      StringRef roleB) {
+  if (a.getElementType() != b.getElementType())
+    return op->emitOpError() << "element type of '" << roleB << "' ("
+                             << b.getElementType() << ") differs from '"
+                             << roleA << "' (" << a.getElementType() << ")";
+  return success();
+}
+
+/// A scalar operand has the tile's element type; for an unsigned element
+/// type the signless integer of its width is accepted too (arith constants
+/// are signless).
+static LogicalResult checkScalar(Operation *op, TileType tile, Type scalar) {
+  Type element = tile.getElementType();
+  if (scalar == element)
+    return success();
+  if (element.isUnsignedInteger() &&
+      scalar.isSignlessInteger(element.getIntOrFloatBitWidth()))
+    return success();
+  return op->emitOpError() << "scalar type " << scalar
+                           << " is not the tile element type " << element;
+}
+
+/// Vec tiles ND of one type and shape (elementwise ops).
+static LogicalResult checkElementwise(Operation *op,
+                                      ArrayRef<std::pair<TileType, StringRef>> tiles) {
+  for (auto [tile, role] : tiles)
+    if (failed(requireVecND(op, tile, role)))
+      return failure();
+  for (auto [tile, role] : tiles.drop_front())
+    if (failed(checkSameTile(op, tiles[0].first, tiles[0].second, tile, role)))
+      return failure();
+  return success();
+}
+
+/// One value per row: an Rx1 col_major tile, or a row_major tile whose valid
+/// columns are 1 (or, when `blockRow`, one 32-byte block).
+static LogicalResult checkPerRow(Operation *op, TileType tile, StringRef role,
+                                 bool blockRow) {
+  if (tile.getLocation() == TileLocation::vec) {
+    if (tile.isDN() && tile.getCols() == 1)
+      return success();
+    int64_t validCols = tile.getValidDim(1);
+    if (tile.isND() && (validCols == 1 ||
+                        (blockRow && validCols == 32 / tile.getElementBytes())))
+      return success();
+  }
+  return op->emitOpError()
+         << "'" << role << "' must hold one value per row: an Rx1 col_major "
+         << "vec tile or a row_major vec tile with valid columns 1"
+         << (blockRow ? " or 32 / sizeof(T)" : "") << ", got "
+         << Type(tile);
+}
+
+/// A packed predicate tile: vec ui8, ND, one row per source row and a bit per
+/// source column.
+static LogicalResult checkMask(Operation *op, TileType mask, TileType src) {
+  if (mask.getLocation() != TileLocation::vec ||
+      !mask.getElementType().isUnsignedInteger(8))
+    return op->emitOpError() << "mask must be a vec ui8 tile (packed bits), got "
+                             << Type(mask);
+  if (failed(requireVecND(op, mask, "mask")))
+    return failure();
+  if (mask.getRows() != src.getRows())
+    return op->emitOpError() << "mask has " << mask.getRows()
+                             << " rows but the data has " << src.getRows();
+  if (mask.getCols() * 8 < src.getCols())
+    return op->emitOpError() << "mask has " << mask.getCols()
+                             << " columns (8 bits each), too few for "
+                             << src.getCols() << " data columns";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// alloc_tile / global_view / create_tensor
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocTileOp::verify() {
+  TileType tile = getType();
+  unsigned dynamic = tile.getNumDynamicValidDims();
+  if (getValidSizes().size() != dynamic)
+    return emitOpError() << "needs one index operand per '?' valid size of "
+                         << Type(tile) << " (" << dynamic << "), got "
+                         << getValidSizes().size();
+  int64_t size = tile.getSizeInBytes();
+  int64_t capacity = getUsableCapacity(tile.getLocation());
+  std::optional<int64_t> addr = getAddr();
+  if (addr && *addr < 0)
+    return emitOpError() << "addr must not be negative, got " << *addr;
+  if (addr && *addr % 32 != 0)
+    return emitOpError() << "addr " << *addr
+                         << " is not a multiple of 32 bytes (TASSIGN alignment)";
+  if (addr.value_or(0) + size > capacity) {
+    InFlightDiagnostic diag = emitOpError() << "tile of " << size << " bytes";
+    if (addr)
+      diag << " at addr " << *addr;
+    diag << " exceeds the " << capacity << "-byte " << locationName(tile)
+         << " buffer (" << getBufferName(tile.getLocation()) << ") on A2/A3";
+    if (tile.getLocation() == TileLocation::vec)
+      diag.attachNote() << "the last 8192 bytes of the 196608-byte UB are "
+                           "PTO-ISA's hidden scratch (TMP_UB_OFFSET)";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult TileViewOp::verify() {
+  TileType source = getSource().getType();
+  TileType result = getType();
+  if (source.getLocation() != result.getLocation())
+    return emitOpError() << "views a " << locationName(source)
+                         << " tile as a " << locationName(result)
+                         << " tile; a view stays in its location";
+  if (result.getSizeInBytes() > source.getSizeInBytes())
+    return emitOpError() << "view of " << result.getSizeInBytes()
+                         << " bytes is larger than its " << source.getSizeInBytes()
+                         << "-byte source";
+  unsigned dynamic = result.getNumDynamicValidDims();
+  if (getValidSizes().size() != dynamic)
+    return emitOpError() << "needs one index operand per '?' valid size of "
+                         << Type(result) << " (" << dynamic << "), got "
+                         << getValidSizes().size();
+  return success();
+}
+
+LogicalResult AvailableCoresOp::verify() {
+  if (getCore() != "aiv" && getCore() != "aic")
+    return emitOpError() << "core must be \"aiv\" or \"aic\", got \"" << getCore() << "\"";
+  return success();
+}
+
+LogicalResult GlobalViewOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  GlobalTensorType result = getType();
+  int64_t rank = source.getRank();
+  if (rank < 1)
+    return emitOpError("needs a source of rank 1 or more");
+  if (static_cast<int64_t>(getOffsets().size()) != rank)
+    return emitOpError() << "needs " << rank << " offsets for a rank-" << rank
+                         << " source, got " << getOffsets().size();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "source element type " << source.getElementType()
+                         << " differs from the view's "
+                         << result.getElementType();
+  if (getSizes().size() != result.getNumDynamicDims())
+    return emitOpError() << "needs one index operand per '?' in "
+                         << Type(result) << " ("
+                         << result.getNumDynamicDims() << "), got "
+                         << getSizes().size();
+  ArrayRef<int64_t> dims = getDims();
+  if (dims.size() != 2)
+    return emitOpError() << "dims names the rows' and the columns' source "
+                            "dimensions (2 entries), got "
+                         << dims.size();
+  int64_t rowDim = dims[0], colDim = dims[1];
+  if (colDim < 0 || colDim >= rank)
+    return emitOpError() << "column dimension " << colDim
+                         << " is not a dimension of the rank-" << rank
+                         << " source";
+  if (rowDim < -1 || rowDim >= rank)
+    return emitOpError() << "row dimension " << rowDim
+                         << " is not -1 (unit) or a dimension of the rank-"
+                         << rank << " source";
+  if (rowDim == colDim)
+    return emitOpError() << "rows and columns cannot both be source "
+                            "dimension "
+                         << colDim << " (a rank-1 source takes dims [-1, 0])";
+  if (rowDim == -1 && result.getRows() != 1)
+    return emitOpError() << "a unit row dimension (-1) gives 1 row, but the "
+                            "view has "
+                         << dimString(result.getRows());
+  for (auto [dim, extent, name] :
+       {std::tuple{rowDim, result.getRows(), "rows"},
+        std::tuple{colDim, result.getCols(), "columns"}}) {
+    if (dim < 0 || ShapedType::isDynamic(extent))
+      continue;
+    int64_t sourceSize = source.getDimSize(dim);
+    if (!ShapedType::isDynamic(sourceSize) && extent > sourceSize)
+      return emitOpError() << "view " << name << " (" << extent
+                           << ") exceed source dimension " << dim << " ("
+                           << sourceSize << ")";
+  }
+  if (result.getLayout() == GTLayout::nd && colDim != rank - 1)
+    return emitOpError() << "an nd view needs the columns to be the innermost "
+                            "source dimension ("
+                         << rank - 1 << "), got " << colDim;
+  if (result.getLayout() == GTLayout::dn && rowDim != rank - 1)
+    return emitOpError() << "a dn view needs the rows to be the innermost "
+                            "source dimension ("
+                         << rank - 1 << "), got " << rowDim;
+  return success();
+}
+
+LogicalResult CreateTensorOp::verify() {
+  MemRefType type = getType();
+  if (type.getRank() < 1 || type.getRank() > 5)
+    return emitOpError() << "a pto-runtime tensor has 1 to 5 dimensions, got "
+                         << type.getRank();
+  if (!isPTOElementType(type.getElementType()))
+    return emitOpError() << "element type " << type.getElementType()
+                         << " is not a PTO element type";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tload / tstore / mgather / tmov / textract
+//===----------------------------------------------------------------------===//
+
+/// How a tile of `tile`'s layout and a GM tensor of `layout` correspond
+/// (TLOAD/TSTORE): equal layouts always; a mat tile also ND <-> NZ and
+/// DN <-> ZN (the MTE converts).
+static bool layoutsMatch(TileType tile, GTLayout layout) {
+  bool zn = tile.getBlayout() == BLayout::row_major &&
+            tile.getSlayout() == SLayout::col_major;
+  switch (layout) {
+  case GTLayout::nd:
+    return tile.isND() ||
+           (tile.getLocation() == TileLocation::mat && tile.isNZ());
+  case GTLayout::dn:
+    return tile.isDN() || (tile.getLocation() == TileLocation::mat && zn);
+  case GTLayout::nz:
+    return tile.isNZ();
+  }
+  return false;
+}
+
+static LogicalResult checkLayouts(Operation *op, TileType tile,
+                                  GlobalTensorType gm, bool isStore) {
+  if (layoutsMatch(tile, gm.getLayout()))
+    return success();
+  // A 1-row or 1-column unboxed tile is both ND and DN.
+  bool vector = !tile.isBoxed() && (tile.getRows() == 1 || tile.getCols() == 1);
+  if (isStore && vector && gm.getLayout() != GTLayout::nz)
+    return success();
+  return op->emitOpError()
+         << (isStore ? "cannot store a " : "cannot load a ")
+         << locationName(tile) << " tile with " << layoutString(tile)
+         << (isStore ? " into a " : " from a ")
+         << stringifyGTLayout(gm.getLayout())
+         << " gtensor (nd <-> row_major/none, dn <-> col_major/none, nz <-> "
+            "col_major/row_major; mat tiles also nd <-> col_major/row_major "
+            "and dn <-> row_major/col_major)";
+}
+
+LogicalResult TLoadOp::verify() {
+  TileType dst = getDst().getType();
+  GlobalTensorType src = getSrc().getType();
+  if (dst.getLocation() != TileLocation::vec &&
+      dst.getLocation() != TileLocation::mat)
+    return emitOpError() << "loads into a vec or mat tile, not "
+                         << locationName(dst);
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError() << "tile element type " << dst.getElementType()
+                         << " differs from the gtensor's "
+                         << src.getElementType();
+  if (dst.getElementType().isSignlessInteger(64) &&
+      src.getLayout() == GTLayout::nz)
+    return emitOpError("loads i64 only from nd or dn gtensors");
+  if (failed(checkLayouts(*this, dst, src, /*isStore=*/false)))
+    return failure();
+  int64_t maxRows = dst.getLocation() == TileLocation::vec ? 4095 : 16384;
+  if (dst.getRows() > maxRows)
+    return emitOpError() << "loads at most " << maxRows << " rows into a "
+                         << locationName(dst) << " tile, got "
+                         << dst.getRows();
+  return success();
+}
+
+LogicalResult TStoreOp::verify() {
+  GlobalTensorType dst = getDst().getType();
+  TileType src = getSrc().getType();
+  Type gmElement = dst.getElementType();
+  if (getAtomicAdd() && !isOneOf(gmElement, "f16, f32, i16, i32, i8, bf16"))
+    return emitOpError() << "atomic_add stores f16, f32, i16, i32, i8 or "
+                            "bf16, got "
+                         << gmElement;
+  switch (src.getLocation()) {
+  case TileLocation::vec:
+  case TileLocation::mat:
+    if (src.getElementType() != gmElement)
+      return emitOpError() << "tile element type " << src.getElementType()
+                           << " differs from the gtensor's " << gmElement;
+    return checkLayouts(*this, src, dst, /*isStore=*/true);
+  case TileLocation::acc: {
+    // The fixpipe converts f32 to f16/bf16 on the way out.
+    bool f32 = src.getElementType().isF32();
+    if (f32 && !isOneOf(gmElement, "f32, f16, bf16"))
+      return emitOpError() << "an f32 acc tile stores as f32, f16 or bf16, "
+                              "got "
+                           << gmElement;
+    if (!f32 && gmElement != src.getElementType())
+      return emitOpError() << "an i32 acc tile stores as i32, got "
+                           << gmElement;
+    if (dst.getLayout() == GTLayout::dn)
+      return emitOpError("stores an acc tile into nd or nz, not dn");
+    if (src.getCols() > 4095)
+      return emitOpError() << "stores at most 4095 columns from an acc tile, "
+                              "got "
+                           << src.getCols();
+    if (dst.getLayout() == GTLayout::nd && src.getRows() > 8192)
+      return emitOpError() << "stores at most 8192 rows from an acc tile "
+                              "into nd, got "
+                           << src.getRows();
+    return success();
+  }
+  default:
+    return emitOpError() << "stores from a vec, mat or acc tile, not "
+                         << locationName(src);
+  }
+}
+
+LogicalResult MGatherOp::verify() {
+  TileType dst = getDst().getType(), idx = getIdx().getType();
+  GlobalTensorType table = getTable().getType();
+  if (failed(requireVecND(*this, dst, "dst")))
+    return failure();
+  if (idx.getLocation() != TileLocation::vec ||
+      !idx.getElementType().isSignlessInteger(32))
+    return emitOpError() << "indices must be a vec i32 tile, got "
+                         << Type(idx);
+  bool column = idx.isDN() && idx.getCols() == 1;
+  bool row = idx.isND() && idx.getRows() == 1;
+  if (!column && !row)
+    return emitOpError() << "indices must be an Rx1 col_major or a 1xR "
+                            "row_major tile, got "
+                         << Type(idx);
+  int64_t count = column ? idx.getRows() : idx.getCols();
+  if (dst.getRows() != count)
+    return emitOpError() << "gathers " << count
+                         << " rows (one per index) but 'dst' has "
+                         << dst.getRows();
+  if (dst.getElementType() != table.getElementType())
+    return emitOpError() << "tile element type " << dst.getElementType()
+                         << " differs from the table's "
+                         << table.getElementType();
+  if (failed(checkElement(*this, dst,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  if (!ShapedType::isDynamic(table.getCols()) &&
+      dst.getCols() > table.getCols())
+    return emitOpError() << "'dst' has " << dst.getCols()
+                         << " columns but the table has " << table.getCols();
+  return success();
+}
+
+LogicalResult TMovOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  TileLocation from = src.getLocation(), to = dst.getLocation();
+  bool allowed =
+      (from == TileLocation::mat &&
+       (to == TileLocation::left || to == TileLocation::right ||
+        to == TileLocation::bias)) ||
+      (from == TileLocation::vec && to == TileLocation::vec) ||
+      (from == TileLocation::acc && to == TileLocation::mat);
+  if (!allowed) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "tmov from " << locationName(src) << " to "
+                              << locationName(dst)
+                              << " does not exist on A2/A3";
+    if (from == TileLocation::acc && to == TileLocation::vec)
+      diag << " (results reach vector code through GM)";
+    else if (from == TileLocation::vec && to == TileLocation::mat)
+      diag << " (vector results reach the cube through GM)";
+    else
+      diag << " (A2/A3 moves mat -> left, right or bias, vec -> vec and acc "
+              "-> mat)";
+    return diag;
+  }
+  if (dst.getShape() != src.getShape())
+    return emitOpError() << "'dst' is " << dst.getRows() << "x"
+                         << dst.getCols() << " but 'src' is " << src.getRows()
+                         << "x" << src.getCols();
+  if (from == TileLocation::acc && src.getElementType().isF32()) {
+    if (!isOneOf(dst.getElementType(), "f32, f16, bf16"))
+      return emitOpError() << "an f32 acc tile moves into f32, f16 or bf16, "
+                              "got "
+                           << dst.getElementType();
+    return success();
+  }
+  return checkSameElement(*this, src, "src", dst, "dst");
+}
+
+LogicalResult TExtractOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (src.getLocation() != TileLocation::mat)
+    return emitOpError() << "extracts from a mat tile, not "
+                         << locationName(src);
+  if (dst.getLocation() != TileLocation::left &&
+      dst.getLocation() != TileLocation::right)
+    return emitOpError() << "extracts into a left or right tile, not "
+                         << locationName(dst);
+  if (failed(checkSameElement(*this, src, "src", dst, "dst")))
+    return failure();
+  if (dst.getRows() > src.getRows() || dst.getCols() > src.getCols())
+    return emitOpError() << "a " << dst.getRows() << "x" << dst.getCols()
+                         << " block does not fit in the " << src.getRows()
+                         << "x" << src.getCols() << " source";
+  APInt offset;
+  if (matchPattern(getRow(), m_ConstantInt(&offset)) &&
+      offset.getSExtValue() + dst.getRows() > src.getRows())
+    return emitOpError() << "rows [" << offset.getSExtValue() << ", "
+                         << offset.getSExtValue() + dst.getRows()
+                         << ") lie outside the source's " << src.getRows()
+                         << " rows";
+  if (matchPattern(getCol(), m_ConstantInt(&offset)) &&
+      offset.getSExtValue() + dst.getCols() > src.getCols())
+    return emitOpError() << "columns [" << offset.getSExtValue() << ", "
+                         << offset.getSExtValue() + dst.getCols()
+                         << ") lie outside the source's " << src.getCols()
+                         << " columns";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename BinaryOp>
+static LogicalResult verifyBinary(BinaryOp op) {
+  TileType dst = op.getDst().getType();
+  if (failed(checkElementwise(op, {{dst, "dst"},
+                                   {op.getSrc0().getType(), "src0"},
+                                   {op.getSrc1().getType(), "src1"}})))
+    return failure();
+  return checkElement(op, dst, BinaryOp::kTypes);
+}
+
+template <typename ScalarOp>
+static LogicalResult verifyTileScalar(ScalarOp op) {
+  TileType dst = op.getDst().getType();
+  if (failed(checkElementwise(
+          op, {{dst, "dst"}, {op.getSrc().getType(), "src"}})) ||
+      failed(checkElement(op, dst, ScalarOp::kTypes)))
+    return failure();
+  return checkScalar(op, dst, op.getScalar().getType());
+}
+
+template <typename UnaryOp>
+static LogicalResult verifyUnary(UnaryOp op) {
+  TileType dst = op.getDst().getType();
+  if (failed(checkElementwise(
+          op, {{dst, "dst"}, {op.getSrc().getType(), "src"}})))
+    return failure();
+  return checkElement(op, dst, UnaryOp::kTypes);
+}
+
+#define PTO_VERIFY(OP, FN)                                                     \
+  LogicalResult OP::verify() { return FN(*this); }
+PTO_VERIFY(TAddOp, verifyBinary)
+PTO_VERIFY(TSubOp, verifyBinary)
+PTO_VERIFY(TMulOp, verifyBinary)
+PTO_VERIFY(TDivOp, verifyBinary)
+PTO_VERIFY(TMaxOp, verifyBinary)
+PTO_VERIFY(TMinOp, verifyBinary)
+PTO_VERIFY(TAddSOp, verifyTileScalar)
+PTO_VERIFY(TSubSOp, verifyTileScalar)
+PTO_VERIFY(TMulSOp, verifyTileScalar)
+PTO_VERIFY(TDivSOp, verifyTileScalar)
+PTO_VERIFY(TMaxSOp, verifyTileScalar)
+PTO_VERIFY(TMinSOp, verifyTileScalar)
+PTO_VERIFY(TExpOp, verifyUnary)
+PTO_VERIFY(TLogOp, verifyUnary)
+PTO_VERIFY(TSqrtOp, verifyUnary)
+PTO_VERIFY(TRsqrtOp, verifyUnary)
+PTO_VERIFY(TAbsOp, verifyUnary)
+PTO_VERIFY(TNegOp, verifyUnary)
+PTO_VERIFY(TReluOp, verifyUnary)
+#undef PTO_VERIFY
+
+LogicalResult TRecipOp::verify() {
+  if (getDst() == getSrc())
+    return emitOpError("trecip cannot run in place on A2/A3 (dst and src "
+                       "must be different tiles)");
+  return verifyUnary(*this);
+}
+
+LogicalResult TExpandSOp::verify() {
+  TileType dst = getDst().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkElement(*this, dst,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  return checkScalar(*this, dst, getScalar().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and broadcasts
+//===----------------------------------------------------------------------===//
+
+template <typename RowReduceOp>
+static LogicalResult verifyRowReduce(RowReduceOp op) {
+  TileType dst = op.getDst().getType(), src = op.getSrc().getType();
+  TileType tmp = op.getTmp().getType();
+  if (failed(requireVecND(op, src, "src")) ||
+      failed(checkElement(op, src, "f16, f32, i32, i16")))
+    return failure();
+  bool dn = dst.isDN() && dst.getCols() == 1;
+  bool nd = dst.isND() && dst.getValidDim(1) == 1;
+  if (dst.getLocation() != TileLocation::vec || (!dn && !nd))
+    return op.emitOpError() << "'dst' must be an Rx1 col_major vec tile or a "
+                               "row_major vec tile with valid columns 1, got "
+                            << Type(dst);
+  if (failed(checkSameElement(op, src, "src", dst, "dst")) ||
+      failed(checkValidDim(op, src, "src", 0, dst, "dst", 0)))
+    return failure();
+  if (failed(requireVecND(op, tmp, "tmp")))
+    return failure();
+  if (tmp.getShape() != src.getShape() ||
+      tmp.getElementType() != src.getElementType())
+    return op.emitOpError() << "'tmp' must have the shape and element type "
+                               "of 'src', got "
+                            << Type(tmp);
+  return success();
+}
+
+LogicalResult TRowSumOp::verify() { return verifyRowReduce(*this); }
+LogicalResult TRowMaxOp::verify() { return verifyRowReduce(*this); }
+LogicalResult TRowMinOp::verify() { return verifyRowReduce(*this); }
+
+template <typename ColReduceOp>
+static LogicalResult verifyColReduce(ColReduceOp op) {
+  TileType dst = op.getDst().getType(), src = op.getSrc().getType();
+  if (failed(requireVecND(op, dst, "dst")) ||
+      failed(requireVecND(op, src, "src")) ||
+      failed(checkSameElement(op, src, "src", dst, "dst")) ||
+      failed(checkElement(op, src, "f16, f32, i16, i32")))
+    return failure();
+  if (dst.getRows() != 1)
+    return op.emitOpError() << "'dst' must have 1 row, got " << dst.getRows();
+  if (dst.getCols() != src.getCols())
+    return op.emitOpError() << "'dst' has " << dst.getCols()
+                            << " columns but 'src' has " << src.getCols();
+  return checkValidDim(op, src, "src", 1, dst, "dst", 1);
+}
+
+LogicalResult TColSumOp::verify() { return verifyColReduce(*this); }
+LogicalResult TColMaxOp::verify() { return verifyColReduce(*this); }
+LogicalResult TColMinOp::verify() { return verifyColReduce(*this); }
+
+LogicalResult TRowExpandOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkPerRow(*this, src, "src", /*blockRow=*/false)) ||
+      failed(checkSameElement(*this, dst, "dst", src, "src")) ||
+      failed(checkElement(*this, dst,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  return checkValidDim(*this, dst, "dst", 0, src, "src", 0);
+}
+
+/// A one-row ND source with dst's columns.
+static LogicalResult checkPerColumn(Operation *op, TileType dst,
+                                    TileType src, StringRef role) {
+  if (failed(requireVecND(op, src, role)) ||
+      failed(checkSameElement(op, dst, "dst", src, role)))
+    return failure();
+  if (src.getRows() != 1)
+    return op->emitOpError() << "'" << role << "' must have 1 row, got "
+                             << src.getRows();
+  if (src.getCols() != dst.getCols())
+    return op->emitOpError() << "'" << role << "' has " << src.getCols()
+                             << " columns but 'dst' has " << dst.getCols();
+  return checkValidDim(op, dst, "dst", 1, src, role, 1);
+}
+
+LogicalResult TColExpandOp::verify() {
+  TileType dst = getDst().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkPerColumn(*this, dst, getSrc().getType(), "src")))
+    return failure();
+  return checkElement(*this, dst,
+                      "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32");
+}
+
+static LogicalResult checkExpandKind(Operation *op, ExpandKind kind,
+                                     TileType dst) {
+  return checkElement(op, dst,
+                      kind == ExpandKind::expdif ? "f16, f32"
+                                                 : "f16, f32, i16, i32");
+}
+
+LogicalResult TRowExpandBinOp::verify() {
+  TileType dst = getDst().getType(), src1 = getSrc1().getType();
+  if (failed(checkElementwise(
+          *this, {{dst, "dst"}, {getSrc0().getType(), "src0"}})) ||
+      failed(checkExpandKind(*this, getKind(), dst)) ||
+      failed(checkPerRow(*this, src1, "src1", /*blockRow=*/true)) ||
+      failed(checkSameElement(*this, dst, "dst", src1, "src1")))
+    return failure();
+  return checkValidDim(*this, dst, "dst", 0, src1, "src1", 0);
+}
+
+LogicalResult TColExpandBinOp::verify() {
+  TileType dst = getDst().getType();
+  if (failed(checkElementwise(
+          *this, {{dst, "dst"}, {getSrc0().getType(), "src0"}})) ||
+      failed(checkExpandKind(*this, getKind(), dst)))
+    return failure();
+  return checkPerColumn(*this, dst, getSrc1().getType(), "src1");
+}
+
+//===----------------------------------------------------------------------===//
+// tcvt / matmul / compare / select / pad / transpose / reshape / tci
+//===----------------------------------------------------------------------===//
+
+/// TCVT's A2/A3 pairs (tcvt.md, "Supported Conversions"); int4 is not a PTO
+/// element type here.
+static bool isSupportedCvt(Type from, Type to) {
+  std::string f = typeName(from);
+  StringRef targets = llvm::StringSwitch<StringRef>(f)
+                          .Case("f32", "f16, f32, bf16, i16, i32, i64")
+                          .Case("f16", "f32, i32, i16, i8, ui8")
+                          .Case("bf16", "f32, i32")
+                          .Case("i16", "f16, f32")
+                          .Case("i32", "f32, i16, i64, f16")
+                          .Case("i64", "f32, i32")
+                          .Case("ui8", "f16")
+                          .Case("i8", "f16")
+                          .Default("");
+  return isOneOf(to, targets);
+}
+
+LogicalResult TCvtOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(requireVecND(*this, src, "src")) ||
+      failed(checkSameTile(*this, dst, "dst", src, "src",
+                           /*sameElement=*/false)))
+    return failure();
+  if (!isSupportedCvt(src.getElementType(), dst.getElementType()))
+    return emitOpError() << "tcvt from " << src.getElementType() << " to "
+                         << dst.getElementType()
+                         << " does not exist on A2/A3; convert through f32";
+  return success();
+}
+
+template <typename MatmulOp>
+static LogicalResult verifyMatmul(MatmulOp op) {
+  TileType acc = op.getAcc().getType(), left = op.getLeft().getType(),
+           right = op.getRight().getType();
+  for (auto [tile, role, location] :
+       {std::tuple{acc, "acc", TileLocation::acc},
+        std::tuple{left, "left", TileLocation::left},
+        std::tuple{right, "right", TileLocation::right}})
+    if (tile.getLocation() != location)
+      return op.emitOpError() << "'" << role << "' must be a "
+                              << stringifyTileLocation(location)
+                              << " tile, got " << locationName(tile);
+  Type c = acc.getElementType(), a = left.getElementType(),
+       b = right.getElementType();
+  bool supported = a == b && ((c.isSignlessInteger(32) &&
+                               a.isSignlessInteger(8)) ||
+                              (c.isF32() && (a.isF16() || a.isF32() ||
+                                             a.isBF16())));
+  if (!supported)
+    return op.emitOpError()
+           << "element types (" << c << ", " << a << ", " << b
+           << ") are not an A2/A3 (acc, left, right) triple: (i32, i8, i8), "
+              "(f32, f16, f16), (f32, f32, f32) or (f32, bf16, bf16)";
+  if (acc.getRows() != left.getRows() || acc.getCols() != right.getCols() ||
+      left.getCols() != right.getRows())
+    return op.emitOpError() << "shapes do not multiply: acc " << acc.getRows()
+                            << "x" << acc.getCols() << ", left "
+                            << left.getRows() << "x" << left.getCols()
+                            << ", right " << right.getRows() << "x"
+                            << right.getCols();
+  return success();
+}
+
+LogicalResult TMatmulOp::verify() { return verifyMatmul(*this); }
+LogicalResult TMatmulAccOp::verify() { return verifyMatmul(*this); }
+
+static LogicalResult checkCmpMode(Operation *op, TileType src, CmpMode mode) {
+  if (src.getElementType().isSignlessInteger(32) && mode != CmpMode::eq)
+    return op->emitOpError() << "A2/A3 compares i32 tiles only for equality, "
+                                "got "
+                             << stringifyCmpMode(mode);
+  return success();
+}
+
+LogicalResult TCmpOp::verify() {
+  TileType src0 = getSrc0().getType();
+  if (failed(checkElementwise(
+          *this, {{src0, "src0"}, {getSrc1().getType(), "src1"}})) ||
+      failed(checkElement(*this, src0, "i32, f16, f32")) ||
+      failed(checkCmpMode(*this, src0, getMode())))
+    return failure();
+  return checkMask(*this, getMask().getType(), src0);
+}
+
+LogicalResult TCmpSOp::verify() {
+  TileType src = getSrc().getType();
+  if (failed(requireVecND(*this, src, "src")) ||
+      failed(checkElement(*this, src, "i32, i16, ui16, f16, f32")) ||
+      failed(checkScalar(*this, src, getScalar().getType())) ||
+      failed(checkCmpMode(*this, src, getMode())))
+    return failure();
+  return checkMask(*this, getMask().getType(), src);
+}
+
+LogicalResult TSelOp::verify() {
+  TileType dst = getDst().getType(), tmp = getTmp().getType();
+  if (failed(checkElementwise(*this, {{dst, "dst"},
+                                      {getSrc0().getType(), "src0"},
+                                      {getSrc1().getType(), "src1"}})) ||
+      failed(checkElement(*this, dst, "i16, ui16, i32, ui32, f16, bf16, f32")) ||
+      failed(checkMask(*this, getMask().getType(), dst)))
+    return failure();
+  if (tmp.getLocation() != TileLocation::vec ||
+      !tmp.getElementType().isUnsignedInteger(32))
+    return emitOpError() << "'tmp' must be a vec ui32 tile, got "
+                         << Type(tmp);
+  return success();
+}
+
+LogicalResult TFillPadOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (dst.getLocation() != TileLocation::vec &&
+      dst.getLocation() != TileLocation::mat)
+    return emitOpError() << "pads vec or mat tiles, not " << locationName(dst);
+  if (src.getLocation() != dst.getLocation())
+    return emitOpError() << "'src' is a " << locationName(src)
+                         << " tile but 'dst' is " << locationName(dst);
+  if (dst.getPad() == PadValue::null)
+    return emitOpError("'dst' needs a pad value (zero, max or min): it is "
+                       "what fills the rest of the tile");
+  if (failed(checkSameElement(*this, dst, "dst", src, "src")))
+    return failure();
+  if (dst.getShape() != src.getShape())
+    return emitOpError() << "'src' is " << src.getRows() << "x"
+                         << src.getCols() << " but 'dst' is " << dst.getRows()
+                         << "x" << dst.getCols();
+  if (dst.getElementBytes() > 4)
+    return emitOpError() << "pads elements of 1, 2 or 4 bytes, got "
+                         << dst.getElementType();
+  if (dst.getBlayout() != src.getBlayout() ||
+      dst.getSlayout() != src.getSlayout())
+    return emitOpError() << "'src' has " << layoutString(src) << " but 'dst' "
+                         << layoutString(dst);
+  if (dst.getLocation() == TileLocation::mat &&
+      (!dst.isNZ() || dst.getPad() != PadValue::zero))
+    return emitOpError("pads mat tiles only in NZ layout (blayout = "
+                       "col_major, slayout = row_major) with pad = zero");
+  return success();
+}
+
+LogicalResult TTransOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  TileType tmp = getTmp().getType();
+  if (failed(requireVecND(*this, src, "src")) ||
+      failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkElement(*this, src,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  if (tmp.getLocation() != TileLocation::vec)
+    return emitOpError() << "'tmp' must be a vec tile, got "
+                         << locationName(tmp);
+  if (dst.getElementBytes() != src.getElementBytes())
+    return emitOpError() << "element sizes differ: " << dst.getElementType()
+                         << " and " << src.getElementType();
+  if (dst.getRows() != src.getCols() || dst.getCols() != src.getRows())
+    return emitOpError() << "'dst' must be " << src.getCols() << "x"
+                         << src.getRows() << " for a " << src.getRows() << "x"
+                         << src.getCols() << " source, got " << dst.getRows()
+                         << "x" << dst.getCols();
+  return success();
+}
+
+LogicalResult TReshapeOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (dst.getLocation() != src.getLocation())
+    return emitOpError() << "cannot move a tile from " << locationName(src)
+                         << " to " << locationName(dst)
+                         << " (treshape keeps the location)";
+  if (dst.getSizeInBytes() != src.getSizeInBytes())
+    return emitOpError() << "'dst' has " << dst.getSizeInBytes()
+                         << " bytes but 'src' has " << src.getSizeInBytes();
+  if (dst.isBoxed() != src.isBoxed())
+    return emitOpError("cannot reshape between boxed and unboxed layouts");
+  return success();
+}
+
+LogicalResult TCiOp::verify() {
+  TileType dst = getDst().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkElement(*this, dst, "i32, ui32, i16, ui16")))
+    return failure();
+  if (dst.getRows() != 1)
+    return emitOpError() << "fills a one-row tile (PTO-ISA TCI), got "
+                         << dst.getRows() << " rows";
+  return checkScalar(*this, dst, getStart().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Sync and orchestration
+//===----------------------------------------------------------------------===//
+
+template <typename FlagOp>
+static LogicalResult verifyFlag(FlagOp op) {
+  Pipe src = op.getSrcPipe(), dst = op.getDstPipe();
+  if (src == Pipe::all || dst == Pipe::all)
+    return op.emitOpError("takes two single pipes, not all");
+  if (src == dst)
+    return op.emitOpError() << "needs two different pipes, got "
+                            << stringifyPipe(src) << " -> "
+                            << stringifyPipe(dst);
+  return success();
+}
+
+LogicalResult SetFlagOp::verify() { return verifyFlag(*this); }
+LogicalResult WaitFlagOp::verify() { return verifyFlag(*this); }
+
+LogicalResult SubmitOp::verify() {
+  if (getNumTensors() > kMaxTensors || getScalars().size() > kMaxScalars)
+    return emitOpError() << "a pto-runtime task takes at most " << kMaxTensors
+                         << " tensors and " << kMaxScalars
+                         << " scalars, got " << getNumTensors()
+                         << " tensors and " << getScalars().size()
+                         << " scalars";
+  return success();
+}
+
+LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
+      *this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name a function";
+  if (!callee->hasAttr(PTODialect::kCoreAttrName))
+    return emitOpError() << "callee '" << getCallee()
+                         << "' is not a kernel: it has no '"
+                         << PTODialect::kCoreAttrName << "' attribute";
+  unsigned tensors = getNumTensors(), scalars = getScalars().size();
+  ArrayRef<Type> argTypes = callee.getArgumentTypes();
+  if (argTypes.size() != tensors + scalars)
+    return emitOpError() << "callee '" << getCallee() << "' takes "
+                         << argTypes.size() << " arguments but the task "
+                         << "passes " << tensors << " tensors and " << scalars
+                         << " scalars";
+  for (auto [i, type] : llvm::enumerate(argTypes)) {
+    bool tensorSlot = i < tensors;
+    if (tensorSlot != isa<MemRefType>(type))
+      return emitOpError() << "callee argument " << i << " is " << type
+                           << " but the task passes a "
+                           << (tensorSlot ? "tensor" : "scalar") << " there";
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "pto/PTOOps.cpp.inc"
+
+#include "pto/PTOEnums.cpp.inc"

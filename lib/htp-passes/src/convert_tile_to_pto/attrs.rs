@@ -1,0 +1,23 @@
+//! The `pto` dialect's enum attributes, spelled in one place (I32 enums,
+//! stored as their case number like upstream `arith.cmpi`'s predicate).
+
+use melior::{
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute},
+    Context,
+};
+
+fn case<'c>(context: &'c Context, cases: &[&str], name: &str) -> Attribute<'c> {
+    let value = cases.iter().position(|c| *c == name).unwrap_or_else(|| panic!("no pto enum case {name}"));
+    IntegerAttribute::new(IntegerType::new(context, 32).into(), value as i64).into()
+}
+
+/// The operation of a fused row/column-expand instruction (`sub` for
+/// TROWEXPANDSUB, ...).
+pub fn expand_kind<'c>(context: &'c Context, kind: &str) -> Attribute<'c> {
+    case(context, &["add", "sub", "mul", "div", "max", "min", "expdif"], kind)
+}
+
+/// TCVT's rounding mode.
+pub fn round_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
+    case(context, &["none", "rint", "round", "floor", "ceil", "trunc", "odd"], mode)
+}

@@ -1,0 +1,449 @@
+//! Builds one PTO kernel function from a tile-level kernel: the control flow
+//! and scalar code are copied, each tile value becomes an on-chip buffer
+//! (`pto.alloc_tile`), and each tile op becomes PTO instructions writing
+//! into the buffer of its result (destination-passing style).
+//!
+//! Loop-carried tiles become one buffer per carried value: the loop keeps no
+//! tile iter_args; the body writes the next value into that buffer, in place
+//! when the op making it is the last reader of the previous value, otherwise
+//! with a `pto.tmov` at the end of the body.
+
+use std::collections::HashMap;
+
+use htp_dialects::tile::TileType;
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        r#type::FunctionType,
+        Attribute, Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
+    },
+    Context,
+};
+
+use super::buffer::{key, Buffer, Shape};
+use super::tasks::{Core, Plan};
+use super::{cube, vector};
+use crate::ir_builder::{detach, parse_type, Builder, V};
+use crate::ir_query::{ancestor_in, defining_op, has_single_use, is_before, uses};
+
+pub type Failure<'c> = (Location<'c>, String);
+
+/// Appends ops to a block at one location.
+#[derive(Clone, Copy)]
+pub struct At<'c> {
+    pub context: &'c Context,
+    pub block: BlockRef<'c, 'c>,
+    pub location: Location<'c>,
+}
+
+impl<'c> Builder<'c> for At<'c> {
+    fn context(&self) -> &'c Context {
+        self.context
+    }
+    fn location(&self) -> Location<'c> {
+        self.location
+    }
+    fn place(&self, op: Operation<'c>) -> OperationRef<'c, '_> {
+        self.block.append_operation(op)
+    }
+}
+
+impl<'c> At<'c> {
+    /// A PTO instruction: no results, operands in ISA order.
+    pub fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]) {
+        self.op(name, operands, &[], attributes, vec![]);
+    }
+
+    pub fn index(&self, value: i64) -> V<'c> {
+        let ty = Type::index(self.context);
+        self.constant(IntegerAttribute::new(ty, value).into(), ty)
+    }
+
+    /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
+    pub fn alloc(&self, shape: Shape<'c>) -> Buffer<'c> {
+        let ty = parse_type(self.context, &shape.type_text());
+        let value = self.value("pto.alloc_tile", &shape.dynamic_valid(), ty);
+        Buffer { value, shape }
+    }
+
+    /// `pto.tile_view`: the same bytes seen as another tile (other valid
+    /// region, pad value or shape), as two TASSIGNs to one address.
+    pub fn view(&self, of: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c> {
+        let ty = parse_type(self.context, &shape.type_text());
+        let mut operands = vec![of.value];
+        operands.extend(shape.dynamic_valid());
+        let value = self.value("pto.tile_view", &operands, ty);
+        Buffer { value, shape }
+    }
+}
+
+pub struct Kernel<'c> {
+    pub context: &'c Context,
+    pub core: Core,
+    /// Old (tile-level) value -> new value, for everything but tiles.
+    values: HashMap<usize, V<'c>>,
+    /// Old tile value -> its buffer.
+    buffers: HashMap<usize, Buffer<'c>>,
+    /// Old tile value -> the loop-carried buffer its op should write into.
+    in_place: HashMap<usize, Buffer<'c>>,
+    /// Old tile values that are all zeros and were never materialised (cube
+    /// accumulators start as "no value yet": the first matmul overwrites).
+    pub zeros: HashMap<usize, TileType<'c>>,
+    /// Loop-carried accumulators that are zero on the first trip of their
+    /// loop: carried buffer -> (loop induction variable, lower bound).
+    pub zero_on_entry: HashMap<usize, (V<'c>, V<'c>)>,
+    /// Carried accumulators whose loop has not been built yet.
+    zero_pending: Vec<usize>,
+    /// Broadcasts left for their single user to fuse: result -> source buffer.
+    pub deferred: HashMap<usize, Buffer<'c>>,
+    /// The loop whose bounds become the task's [lo, hi) arguments.
+    outer_loop: Option<usize>,
+}
+
+impl<'c> Kernel<'c> {
+    /// Builds `func.func @<plan.name>` from `function` (a tile kernel).
+    pub fn build(context: &'c Context, function: OperationRef<'c, '_>, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
+        let location = function.location();
+        let old_entry = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "kernel without a body".into()))?;
+        let mut kernel = Kernel {
+            context,
+            core: plan.core,
+            values: HashMap::new(),
+            buffers: HashMap::new(),
+            in_place: HashMap::new(),
+            zeros: HashMap::new(),
+            zero_on_entry: HashMap::new(),
+            zero_pending: Vec::new(),
+            deferred: HashMap::new(),
+            outer_loop: plan.outer_loop,
+        };
+
+        // Tensors first, then scalars, then the task's [lo, hi) bounds.
+        let mut arguments: Vec<(Type, Location)> = Vec::new();
+        for &index in plan.tensors.iter().chain(&plan.scalars) {
+            arguments.push((old_entry.argument(index).unwrap().r#type(), location));
+        }
+        if plan.outer_loop.is_some() {
+            arguments.push((Type::index(context), location));
+            arguments.push((Type::index(context), location));
+        }
+        let region = Region::new();
+        let block = region.append_block(Block::new(&arguments));
+        let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+        for (position, &index) in plan.tensors.iter().chain(&plan.scalars).enumerate() {
+            let old = old_entry.argument(index).unwrap();
+            kernel.values.insert(key(detach(old.into())), detach(block.argument(position).unwrap().into()));
+        }
+        kernel.convert_block(old_entry, block, &[])?;
+
+        let types: Vec<Type> = arguments.iter().map(|(t, _)| *t).collect();
+        let function_type = FunctionType::new(context, &types, &[]);
+        let attributes = [
+            ("sym_name", StringAttribute::new(context, &plan.name).into()),
+            ("function_type", TypeAttribute::new(function_type.into()).into()),
+            ("pto.core", StringAttribute::new(context, plan.core.keyword()).into()),
+        ];
+        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (crate::ir_builder::named(context, n), *a)).collect();
+        melior::ir::operation::OperationBuilder::new("func.func", location)
+            .add_attributes(&attributes)
+            .add_regions([region])
+            .build()
+            .map_err(|e| (location, e.to_string()))
+    }
+
+    pub fn at(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> At<'c> {
+        At { context: self.context, block, location }
+    }
+
+    /// The new value for an old non-tile value.
+    pub fn value(&self, old: V<'c>) -> Result<V<'c>, String> {
+        self.values.get(&key(old)).copied().ok_or_else(|| "a value defined outside the kernel".to_string())
+    }
+
+    /// The buffer holding an old tile value.
+    pub fn buffer(&self, old: V<'c>) -> Result<Buffer<'c>, String> {
+        self.buffers.get(&key(old)).copied().ok_or_else(|| "a tile this target cannot hold here".to_string())
+    }
+
+    pub fn bind(&mut self, old: V<'c>, buffer: Buffer<'c>) {
+        self.buffers.insert(key(old), buffer);
+    }
+
+    /// The buffer an op's tile result goes to: the loop-carried buffer when
+    /// it may be updated in place, else a new one of `shape`.
+    pub fn destination(&self, at: &At<'c>, result: V<'c>, shape: Shape<'c>) -> Buffer<'c> {
+        match self.in_place.get(&key(result)) {
+            Some(carried) => *carried,
+            None => at.alloc(shape),
+        }
+    }
+
+    /// Converts `old`'s ops, appending to `new`; `carried` are the buffers
+    /// for the block's tile arguments (after the scalar ones). Returns the
+    /// new values of the terminator's non-tile operands and the old tile
+    /// operands (the caller finishes scf.yield).
+    fn convert_block(&mut self, old: BlockRef<'c, '_>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, Failure<'c>> {
+        let mut op = old.first_operation();
+        while let Some(current) = op {
+            let current: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current.to_raw()) };
+            op = current.next_in_block();
+            let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
+            let location = current.location();
+            let fail = |message: String| (location, message);
+            if name == "scf.yield" {
+                return self.finish_yield(current, new, carried).map_err(fail);
+            }
+            if name == "func.return" {
+                self.at(new, location).op("func.return", &[], &[], &[], vec![]);
+                continue;
+            }
+            match name.as_str() {
+                "scf.for" => self.convert_for(current, new)?,
+                "scf.if" => self.convert_if(current, new)?,
+                tile if tile.starts_with("tile.") => {
+                    let at = self.at(new, location);
+                    let result = match self.core {
+                        Core::Aiv => vector::lower(self, &at, current, &tile[5..]),
+                        Core::Aic => cube::lower(self, &at, current, &tile[5..]),
+                    };
+                    result.map_err(fail)?;
+                }
+                _ => self.copy(current, new).map_err(fail)?,
+            }
+        }
+        Ok(vec![])
+    }
+
+    /// Copies a region-free scalar op (arith, math, memref.dim, ...).
+    fn copy(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), String> {
+        if op.region_count() > 0 {
+            return Err(format!("'{}' with regions cannot be lowered to PTO", op.name().as_string_ref().as_str().unwrap_or("?")));
+        }
+        for result in op.results() {
+            if TileType::try_from(result.r#type()).is_ok() {
+                return Err(format!("'{}' makes a tile, which PTO kernels cannot do", op.name().as_string_ref().as_str().unwrap_or("?")));
+            }
+        }
+        let operands: Vec<V<'c>> = op.operands().map(|v| self.value(detach(v))).collect::<Result<_, _>>()?;
+        let clone = unsafe { mlir_sys::mlirOperationClone(op.to_raw()) };
+        for (index, operand) in operands.iter().enumerate() {
+            unsafe { mlir_sys::mlirOperationSetOperand(clone, index as isize, operand.to_raw()) };
+        }
+        let placed = new.append_operation(unsafe { Operation::from_raw(clone) });
+        for (old, new) in op.results().zip(placed.results()) {
+            self.values.insert(key(detach(old.into())), detach(new.into()));
+        }
+        Ok(())
+    }
+
+    fn convert_for(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), Failure<'c>> {
+        let location = op.location();
+        let fail = |message: String| (location, message);
+        let at = self.at(new, location);
+        let operand = |i: usize| detach(op.operand(i).unwrap());
+        let (lower, upper) = if self.outer_loop == Some(op.to_raw().ptr as usize) {
+            let entry = function_entry(new);
+            let n = entry.argument_count();
+            (detach(entry.argument(n - 2).unwrap().into()), detach(entry.argument(n - 1).unwrap().into()))
+        } else {
+            (self.value(operand(0)).map_err(fail)?, self.value(operand(1)).map_err(fail)?)
+        };
+        let step = self.value(operand(2)).map_err(fail)?;
+        let old_body = op.region(0).unwrap().first_block().unwrap();
+        let iv_old = detach(old_body.argument(0).unwrap().into());
+
+        // Split iter_args into scalars (kept) and tiles (carried buffers).
+        let mut scalar_inits = Vec::new();
+        let mut scalar_positions = Vec::new();
+        let mut carried = Vec::new();
+        let mut carried_positions = Vec::new();
+        for index in 0..op.operand_count() - 3 {
+            let init = operand(3 + index);
+            if TileType::try_from(init.r#type()).is_ok() {
+                let buffer = self.carried_buffer(&at, init).map_err(fail)?;
+                carried.push(buffer);
+                carried_positions.push(index);
+            } else {
+                scalar_inits.push(self.value(init).map_err(fail)?);
+                scalar_positions.push(index);
+            }
+        }
+
+        let mut body_arguments = vec![(Type::index(self.context), location)];
+        body_arguments.extend(scalar_inits.iter().map(|v| (v.r#type(), location)));
+        let region = Region::new();
+        let body = region.append_block(Block::new(&body_arguments));
+        let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
+        self.values.insert(key(iv_old), detach(body.argument(0).unwrap().into()));
+        for (k, &index) in scalar_positions.iter().enumerate() {
+            let old = detach(old_body.argument(index + 1).unwrap().into());
+            self.values.insert(key(old), detach(body.argument(k + 1).unwrap().into()));
+        }
+        for (k, &index) in carried_positions.iter().enumerate() {
+            let old = detach(old_body.argument(index + 1).unwrap().into());
+            self.bind(old, carried[k]);
+        }
+        // Accumulators that start as zeros: zero on this loop's first trip.
+        for buffer in &carried {
+            if self.zero_pending.contains(&key(buffer.value)) {
+                self.zero_on_entry.insert(key(buffer.value), (detach(body.argument(0).unwrap().into()), lower));
+            }
+        }
+        self.plan_in_place(old_body, &carried_positions, &carried);
+        let yielded = self.convert_block(old_body, body, &carried)?;
+        self.at(body, location).op("scf.yield", &yielded, &[], &[], vec![]);
+
+        let mut operands = vec![lower, upper, step];
+        operands.extend(&scalar_inits);
+        let result_types: Vec<Type> = scalar_inits.iter().map(|v| v.r#type()).collect();
+        let placed = at.op("scf.for", &operands, &result_types, &[], vec![region]);
+        for (k, &index) in scalar_positions.iter().enumerate() {
+            let old = detach(op.result(index).unwrap().into());
+            self.values.insert(key(old), detach(placed.result(k).unwrap().into()));
+        }
+        for (k, &index) in carried_positions.iter().enumerate() {
+            self.bind(detach(op.result(index).unwrap().into()), carried[k]);
+        }
+        Ok(())
+    }
+
+    fn convert_if(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), Failure<'c>> {
+        let location = op.location();
+        let fail = |message: String| (location, message);
+        let at = self.at(new, location);
+        let condition = self.value(detach(op.operand(0).unwrap())).map_err(fail)?;
+        // Tile results get a buffer both branches write into.
+        let mut carried = Vec::new();
+        let mut scalar_types = Vec::new();
+        for result in op.results() {
+            if let Ok(tile) = TileType::try_from(result.r#type()) {
+                if self.core != Core::Aiv {
+                    return Err(fail("a cube kernel cannot choose a tile with `if`".into()));
+                }
+                let valid = super::buffer::extents_of(tile, &[]).map_err(|_| fail("an `if` whose tile result has a run-time valid size".into()))?;
+                carried.push(at.alloc(Shape::vec_for(tile, valid)));
+            } else {
+                scalar_types.push(result.r#type());
+            }
+        }
+        let mut regions = Vec::new();
+        for index in 0..op.region_count() {
+            let region = Region::new();
+            let old_region = op.region(index).unwrap();
+            if let Some(old_block) = old_region.first_block() {
+                let block = region.append_block(Block::new(&[]));
+                let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+                let yielded = self.convert_block(old_block, block, &carried)?;
+                self.at(block, location).op("scf.yield", &yielded, &[], &[], vec![]);
+            }
+            regions.push(region);
+        }
+        let placed = at.op("scf.if", &[condition], &scalar_types, &[], regions);
+        let (mut scalar, mut tile) = (0, 0);
+        for result in op.results() {
+            let old = detach(result.into());
+            if TileType::try_from(old.r#type()).is_ok() {
+                self.bind(old, carried[tile]);
+                tile += 1;
+            } else {
+                self.values.insert(key(old), detach(placed.result(scalar).unwrap().into()));
+                scalar += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer a loop carries a tile in. The initial value's own buffer
+    /// is reused when the loop is its only user; a cube accumulator that
+    /// starts as zeros gets a fresh buffer, zero on the first trip.
+    fn carried_buffer(&mut self, at: &At<'c>, init: V<'c>) -> Result<Buffer<'c>, String> {
+        if let Some(zero) = self.zeros.get(&key(init)).copied() {
+            let valid = super::buffer::extents_of(zero, &[])?;
+            let buffer = at.alloc(cube::acc_shape(zero, valid));
+            self.zero_pending.push(key(buffer.value));
+            return Ok(buffer);
+        }
+        let buffer = self.buffer(init)?;
+        if has_single_use(init) {
+            return Ok(buffer);
+        }
+        let copy = at.alloc(buffer.shape);
+        at.instr("pto.tmov", &[copy.value, buffer.value], &[]);
+        Ok(copy)
+    }
+
+    /// Marks yielded tiles that can be computed straight into their
+    /// loop-carried buffer: the op making the value is its only user's
+    /// producer and no op after it reads the previous value.
+    fn plan_in_place(&mut self, body: BlockRef<'c, '_>, positions: &[usize], carried: &[Buffer<'c>]) {
+        let Some(terminator) = body.terminator() else { return };
+        for (k, &index) in positions.iter().enumerate() {
+            let yielded = detach(terminator.operand(index).unwrap());
+            let previous = detach(body.argument(index + 1).unwrap().into());
+            let Some(producer) = defining_op(yielded) else { continue };
+            if producer.block().map(|b| b.to_raw().ptr) != Some(body.to_raw().ptr) || !has_single_use(yielded) {
+                continue;
+            }
+            if !in_place_allowed(producer) {
+                continue;
+            }
+            let reads_after = uses(previous).into_iter().any(|user| {
+                let ancestor = ancestor_in(user, body);
+                ancestor.is_some_and(|a| a.to_raw().ptr != producer.to_raw().ptr && !is_before(a, producer))
+            });
+            if !reads_after {
+                self.in_place.insert(key(yielded), carried[k]);
+            }
+        }
+    }
+
+    /// Ends a converted body: writes each yielded tile into its carried
+    /// buffer (unless computed there) and returns the scalar yield operands.
+    fn finish_yield(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, String> {
+        let at = self.at(new, op.location());
+        let mut scalars = Vec::new();
+        let mut tile = 0;
+        for operand in op.operands() {
+            let operand = detach(operand);
+            if TileType::try_from(operand.r#type()).is_ok() {
+                let target = carried[tile];
+                tile += 1;
+                let buffer = self.buffer(operand)?;
+                if key(buffer.value) != key(target.value) {
+                    if target.shape.place != super::buffer::Place::Vec {
+                        return Err("a loop-carried accumulator must be updated in place (`acc += a @ b`)".into());
+                    }
+                    at.instr("pto.tmov", &[target.value, buffer.value], &[]);
+                }
+            } else {
+                scalars.push(self.value(operand)?);
+            }
+        }
+        Ok(scalars)
+    }
+}
+
+fn function_entry<'c>(block: BlockRef<'c, 'c>) -> BlockRef<'c, 'c> {
+    let mut current = block;
+    while let Some(parent) = current.parent_operation() {
+        if let Some(outer) = parent.block() {
+            current = unsafe { BlockRef::from_raw(outer.to_raw()) };
+        } else {
+            break;
+        }
+    }
+    current
+}
+
+/// Ops whose destination may be the buffer one of their sources came from.
+fn in_place_allowed(op: OperationRef) -> bool {
+    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    matches!(
+        name.as_str(),
+        "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min" | "tile.exp" | "tile.log"
+            | "tile.sqrt" | "tile.rsqrt" | "tile.abs" | "tile.neg" | "tile.relu" | "tile.matmul" | "tile.row_reduce"
+            | "tile.col_reduce"
+    )
+}

@@ -1,0 +1,104 @@
+//! `convert-tile-to-pto`: lowers each tile kernel to PTO-ISA instructions
+//! for Ascend A2/A3 and the pto-runtime tasks that run it.
+//!
+//! A kernel `@k` becomes two functions:
+//! - `@k_aiv` (vector core) or `@k_aic` (cube core, when it multiplies
+//!   matrices), `pto.core`: the kernel in PTO instructions on unplaced tile
+//!   buffers (`pto-allocate-tiles` places them, `pto-insert-sync` adds the
+//!   pipe synchronisation);
+//! - `@k`, `pto.orchestration`: the task graph, which submits `@k_aiv`
+//!   once, or once per chunk of the outer loop when its iterations are
+//!   independent (`tasks.rs`).
+//!
+//! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
+//! (control flow and buffers), `memory.rs` (GM views, loads, stores),
+//! `vector.rs` and `cube.rs` (per-op lowering), `tasks.rs` (core choice, task
+//! split, orchestration), `attrs.rs` (enum attribute spellings).
+
+mod attrs;
+mod buffer;
+mod cube;
+mod kernel;
+mod memory;
+mod tasks;
+mod vector;
+
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        Location, RegionLike,
+    },
+    pass::{ExternalPass, RunExternalPass},
+    Context, ContextRef,
+};
+use mlir_sys::MlirPass;
+
+use crate::{pass_type_id, PassDefinition};
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "convert-tile-to-pto",
+    description: "Lower tile kernels to PTO-ISA kernels (AIV/AIC) and a pto-runtime orchestration",
+    anchor: "builtin.module",
+    create_raw: create,
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        ConvertTileToPto,
+        pass_type_id!(),
+        "ConvertTileToPto",
+        &[
+            htp_dialects::handles::tile(),
+            htp_dialects::handles::pto(),
+            melior::dialect::DialectHandle::arith(),
+            melior::dialect::DialectHandle::scf(),
+            melior::dialect::DialectHandle::func(),
+        ],
+    )
+}
+
+#[derive(Clone)]
+struct ConvertTileToPto;
+
+impl<'c> RunExternalPass<'c> for ConvertTileToPto {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, module: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        let context_ref = module.context();
+        let context = unsafe { context_ref.to_ref() };
+        if let Err((location, message)) = convert_module(context, module) {
+            emit_error(location, &message);
+            pass.signal_failure();
+        }
+    }
+}
+
+pub(crate) fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {
+    let body = module.region(0).unwrap().first_block().unwrap();
+    let mut kernels = Vec::new();
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
+            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    for function in kernels {
+        let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
+            .map(|s| s.value().to_string())
+            .unwrap_or_default();
+        let plan = tasks::plan(function, &name)?;
+        let kernel = kernel::Kernel::build(context, function, &plan)?;
+        let orchestration = tasks::orchestration(context, function, &name, &plan)?;
+        body.insert_operation_before(function, kernel);
+        body.insert_operation_before(function, orchestration);
+        unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+    }
+    Ok(())
+}

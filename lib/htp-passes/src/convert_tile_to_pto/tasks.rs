@@ -1,0 +1,297 @@
+//! How a tile kernel becomes pto-runtime tasks: which core runs it, the
+//! order and direction of its tensors, and whether its outermost loop is
+//! split across tasks (one task per chunk of iterations, submitted by the
+//! orchestration function built here).
+//!
+//! The outer loop is split when its iterations are independent: every
+//! store in it writes the slice the iteration's index selects (the index is
+//! the loop variable along a dim the stored tile spans at most `step` of),
+//! no tensor it stores is also loaded, and nothing but the loop variable
+//! flows between iterations.
+
+use melior::{
+    ir::{
+        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
+        r#type::FunctionType,
+        Block, BlockRef, Location, Operation, Region, RegionLike, Type, TypeLike, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+use super::buffer::key;
+use super::kernel::{At, Failure};
+use crate::ir_query::defining_op;
+use crate::ir_builder::{detach, named, shape_of, Builder, V};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    Aiv,
+    Aic,
+}
+
+impl Core {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Core::Aiv => "aiv",
+            Core::Aic => "aic",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    In,
+    Out,
+    InOut,
+}
+
+pub struct Plan {
+    /// The kernel function's name (`<kernel>_aiv` / `<kernel>_aic`).
+    pub name: String,
+    pub core: Core,
+    /// The tile kernel's tensor arguments (indices), inputs first, then
+    /// outputs, then in-outs: the order the task takes them.
+    pub tensors: Vec<usize>,
+    pub directions: Vec<Direction>,
+    /// The scalar arguments, in order.
+    pub scalars: Vec<usize>,
+    /// The top-level loop split across tasks (its op pointer), if any.
+    pub outer_loop: Option<usize>,
+}
+
+const CUBE_OPS: &[&str] = &["tile.load", "tile.store", "tile.pad", "tile.transpose", "tile.matmul", "tile.constant", "tile.set_valid"];
+
+/// Decides how `function` (a tile kernel) runs.
+pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan, Failure<'c>> {
+    let location = function.location();
+    let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
+
+    let mut tile_ops: Vec<OperationRef> = Vec::new();
+    function.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
+            tile_ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    let op_name = |op: &OperationRef| op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    let core = match tile_ops.iter().find(|op| op_name(op) == "tile.matmul") {
+        None => Core::Aiv,
+        Some(matmul) => {
+            if let Some(vector) = tile_ops.iter().find(|op| !CUBE_OPS.contains(&op_name(op).as_str())) {
+                return Err((
+                    vector.location(),
+                    format!(
+                        "{} in a kernel that also multiplies matrices (line of the matmul: {}): splitting a kernel into \
+                         cube (AIC) and vector (AIV) tasks is not implemented yet",
+                        op_name(vector),
+                        short_location(matmul.location())
+                    ),
+                ));
+            }
+            Core::Aic
+        }
+    };
+
+    let mut tensors = Vec::new();
+    let mut scalars = Vec::new();
+    for index in 0..entry.argument_count() {
+        let argument = detach(entry.argument(index).unwrap().into());
+        if unsafe { mlir_sys::mlirTypeIsAMemRef(argument.r#type().to_raw()) } {
+            tensors.push((index, direction(argument)));
+        } else {
+            scalars.push(index);
+        }
+    }
+    tensors.sort_by_key(|(_, d)| *d as u8);
+    let outer_loop = parallel_outer_loop(entry);
+    Ok(Plan {
+        name: format!("{name}_{}", core.keyword()),
+        core,
+        directions: tensors.iter().map(|(_, d)| *d).collect(),
+        tensors: tensors.into_iter().map(|(i, _)| i).collect(),
+        scalars,
+        outer_loop,
+    })
+}
+
+fn short_location(location: Location) -> String {
+    htp_dialects::diagnostics::source_position(location).map(|p| format!("{}", p.line)).unwrap_or_else(|| "?".into())
+}
+
+/// In if the kernel only loads the tensor, out if it only stores it.
+fn direction(tensor: V) -> Direction {
+    let (mut loaded, mut stored) = (false, false);
+    for user in crate::ir_query::uses(tensor) {
+        match user.name().as_string_ref().as_str() {
+            Ok("tile.store") => stored = true,
+            _ => loaded = true,
+        }
+    }
+    match (loaded, stored) {
+        (_, false) => Direction::In,
+        (false, true) => Direction::Out,
+        (true, true) => Direction::InOut,
+    }
+}
+
+fn parallel_outer_loop(entry: BlockRef) -> Option<usize> {
+    let mut loops = Vec::new();
+    let mut op = entry.first_operation();
+    while let Some(current) = op {
+        let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
+        match name.as_str() {
+            "scf.for" => loops.push(unsafe { OperationRef::from_raw(current.to_raw()) }),
+            "func.return" => {}
+            n if n.starts_with("tile.") || current.region_count() > 0 => return None,
+            _ => {}
+        }
+        op = current.next_in_block();
+    }
+    let [outer] = loops.as_slice() else { return None };
+    (outer.operand_count() == 3 && iterations_independent(*outer)).then(|| outer.to_raw().ptr as usize)
+}
+
+fn iterations_independent(outer: OperationRef) -> bool {
+    let body = outer.region(0).unwrap().first_block().unwrap();
+    let induction = key(detach(body.argument(0).unwrap().into()));
+    let Some(step) = constant_index(detach(outer.operand(2).unwrap())) else { return false };
+    let mut stored = Vec::new();
+    let mut loaded = Vec::new();
+    let mut independent = true;
+    outer.walk(WalkOrder::PreOrder, |op| {
+        match op.name().as_string_ref().as_str().unwrap_or("") {
+            "tile.store" => {
+                let dest = detach(op.operand(1).unwrap());
+                stored.push(key(dest));
+                let rank = shape_of(dest.r#type()).len();
+                let tile = htp_dialects::tile::TileType::try_from(op.operand(0).unwrap().r#type()).ok();
+                let spans = |dim: usize| match (tile, rank - dim) {
+                    (Some(t), 2) => t.rows(),
+                    (Some(t), 1) => t.cols(),
+                    _ => 1,
+                };
+                let by_iteration = (0..rank).any(|d| key(detach(op.operand(2 + d).unwrap())) == induction && spans(d) <= step);
+                independent &= by_iteration;
+            }
+            "tile.load" | "tile.gather" => loaded.push(key(detach(op.operand(0).unwrap()))),
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    independent && !stored.is_empty() && stored.iter().all(|s| !loaded.contains(s))
+}
+
+fn constant_index(value: V) -> Option<i64> {
+    let op = defining_op(value)?;
+    (op.name().as_string_ref().as_str() == Ok("arith.constant"))
+        .then(|| IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value()))
+        .flatten()
+}
+
+/// The orchestration function: takes the kernel's arguments in their
+/// original order and submits the kernel's tasks (one per chunk of the
+/// outer loop, chunks sized so the available cores share the loop).
+pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
+    let location = function.location();
+    let entry = function.region(0).unwrap().first_block().unwrap();
+    let argument_types: Vec<(Type, Location)> =
+        (0..entry.argument_count()).map(|i| (entry.argument(i).unwrap().r#type(), location)).collect();
+    let region = Region::new();
+    let block = region.append_block(Block::new(&argument_types));
+    let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+    let mut values: HashMap<usize, V<'c>> = HashMap::new();
+    for i in 0..entry.argument_count() {
+        values.insert(key(detach(entry.argument(i).unwrap().into())), detach(block.argument(i).unwrap().into()));
+    }
+    let at = At { context, block, location };
+    let tensors: Vec<V> = plan.tensors.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
+    let scalars: Vec<V> = plan.scalars.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
+
+    match plan.outer_loop {
+        None => submit(&at, plan, &tensors, &scalars),
+        Some(outer) => {
+            // The scalar code before the loop computes its bounds.
+            let mut op = entry.first_operation();
+            let mut outer_op = None;
+            while let Some(current) = op {
+                if current.to_raw().ptr as usize == outer {
+                    outer_op = Some(unsafe { OperationRef::from_raw(current.to_raw()) });
+                    break;
+                }
+                let clone = unsafe { mlir_sys::mlirOperationClone(current.to_raw()) };
+                for (i, operand) in current.operands().enumerate() {
+                    let new = *values.get(&key(detach(operand))).ok_or((location, "loop bound from outside".to_string()))?;
+                    unsafe { mlir_sys::mlirOperationSetOperand(clone, i as isize, new.to_raw()) };
+                }
+                let placed = block.append_operation(unsafe { Operation::from_raw(clone) });
+                for (old, new) in current.results().zip(placed.results()) {
+                    values.insert(key(detach(old.into())), detach(new.into()));
+                }
+                op = current.next_in_block();
+            }
+            let outer_op = outer_op.expect("the planned loop is in the entry block");
+            let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))];
+            let (lower, upper, step) = (bound(0), bound(1), bound(2));
+            let at = At { location: outer_op.location(), ..at };
+            let index = Type::index(context);
+            let span = at.value("arith.subi", &[upper, lower], index);
+            let trips = at.value("arith.ceildivsi", &[span, step], index);
+            let cores = at.value_with(
+                "pto.available_cores",
+                &[],
+                index,
+                &[("core", StringAttribute::new(context, plan.core.keyword()).into())],
+            );
+            let per_core = at.value("arith.ceildivsi", &[trips, cores], index);
+            let one = at.index(1);
+            let per_task = at.value("arith.maxsi", &[per_core, one], index);
+            let chunk = at.value("arith.muli", &[per_task, step], index);
+
+            let body_region = Region::new();
+            let body = body_region.append_block(Block::new(&[(index, at.location)]));
+            let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
+            let inner = At { block: body, ..at };
+            let lo = detach(body.argument(0).unwrap().into());
+            let end = inner.value("arith.addi", &[lo, chunk], index);
+            let hi = inner.value("arith.minsi", &[end, upper], index);
+            let mut task_scalars = scalars.clone();
+            task_scalars.extend([lo, hi]);
+            submit(&inner, plan, &tensors, &task_scalars);
+            inner.op("scf.yield", &[], &[], &[], vec![]);
+            at.op("scf.for", &[lower, upper, chunk], &[], &[], vec![body_region]);
+        }
+    }
+    at.op("func.return", &[], &[], &[], vec![]);
+
+    let types: Vec<Type> = argument_types.iter().map(|(t, _)| *t).collect();
+    let function_type = FunctionType::new(context, &types, &[]);
+    let attributes = [
+        (named(context, "sym_name"), StringAttribute::new(context, name).into()),
+        (named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
+        (named(context, "pto.orchestration"), crate::ir_builder::parse_attribute(context, "unit")),
+    ];
+    OperationBuilder::new("func.func", location).add_attributes(&attributes).add_regions([region]).build().map_err(|e| (location, e.to_string()))
+}
+
+fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {
+    let count = |d: Direction| plan.directions.iter().filter(|&&x| x == d).count() as i32;
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
+        at.context,
+        &[count(Direction::In), count(Direction::Out), count(Direction::InOut), scalars.len() as i32],
+    );
+    let mut operands = tensors.to_vec();
+    operands.extend_from_slice(scalars);
+    at.op(
+        "pto.submit",
+        &operands,
+        &[],
+        &[
+            ("callee", FlatSymbolRefAttribute::new(at.context, &plan.name).into()),
+            ("operandSegmentSizes", segments.into()),
+        ],
+        vec![],
+    );
+}

@@ -1,0 +1,96 @@
+"""The PTO targets: every example compiles to a complete pto-runtime package
+for both pto-a2a3sim and pto-a2a3, and (when pto-runtime is installed and
+HTP_PTO_ISA_ROOT points at pto-isa) runs on a2a3sim and matches numpy."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import htp
+from htp import pto_runtime
+
+rng = np.random.default_rng(7)
+PACKAGED = ["vector_add", "softmax", "rmsnorm", "gemm"]
+TARGETS = ["pto-a2a3sim", "pto-a2a3"]
+
+
+def kernel_of(module, name):
+    return getattr(module, name)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", PACKAGED)
+def test_example_compiles_to_a_complete_package(example, tmp_path, name, target):
+    compiled = kernel_of(example(name), name).compile(target=target)
+    root = compiled.write_package(tmp_path / name)
+    manifest = json.loads(open(os.path.join(root, "manifest.json")).read())
+    assert manifest["target"] == target and manifest["program"] == name
+    assert manifest["runtime"] == "tensormap_and_ringbuffer"
+    assert set(manifest["ir"]) == {"tile", "pto"}
+    tensors = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
+    assert tensors and all(a["direction"] in ("in", "out", "inout") for a in tensors)
+    assert manifest["kernels"], manifest
+    for kernel in manifest["kernels"]:
+        source = open(os.path.join(root, kernel["source"])).read()
+        assert 'extern "C" __aicore__' in source and "kernel_entry(__gm__ int64_t *args)" in source
+        assert "TLOAD(" in source and "TSTORE(" in source and "TASSIGN<0x" in source
+        assert f"{name}.py:" in source, "source-location comments"
+        assert source.rstrip().endswith("pipe_sync();\n}".rstrip())
+    orchestration = open(os.path.join(root, manifest["orchestration"]["source"])).read()
+    assert "aicpu_orchestration_entry(const ChipTaskArgs &orch_args)" in orchestration
+    assert "rt_submit_" in orchestration
+
+
+def test_packages_are_deterministic(example):
+    m = example("softmax")
+    first = m.softmax.compile(target="pto-a2a3sim").files
+    m.softmax._cache.clear()
+    assert m.softmax.compile(target="pto-a2a3sim").files == first
+
+
+def test_mixed_cube_and_vector_kernel_is_reported_at_its_source_line(example):
+    m = example("flash_attention")
+    with pytest.raises(htp.CompileError) as error:
+        m.flash_attention.compile(target="pto-a2a3sim")
+    assert "flash_attention.py:" in str(error.value)
+    assert "cube (AIC) and vector (AIV)" in str(error.value)
+
+
+def test_running_without_pto_runtime_says_what_is_missing(example, monkeypatch):
+    monkeypatch.setattr(pto_runtime, "find_runtime", lambda: "pto-runtime (the 'simpler' package) is not installed")
+    m = example("vector_add")
+    a = rng.standard_normal((16, 256), dtype=np.float32)
+    with pytest.raises(RuntimeError, match="simpler"):
+        m.vector_add.compile(target="pto-a2a3sim")(a, a)
+
+
+needs_runtime = pytest.mark.skipif(
+    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
+    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
+)
+
+
+@needs_runtime
+def test_vector_add_on_a2a3sim(example):
+    m = example("vector_add")
+    a = rng.standard_normal((1000, 256), dtype=np.float32)
+    b = rng.standard_normal((1000, 256), dtype=np.float32)
+    np.testing.assert_array_equal(m.vector_add.compile(target="pto-a2a3sim")(a, b), a + b)
+
+
+@needs_runtime
+def test_softmax_on_a2a3sim(example):
+    m = example("softmax")
+    x = rng.standard_normal((1000, 256), dtype=np.float32) * 4
+    np.testing.assert_allclose(m.softmax.compile(target="pto-a2a3sim")(x), m.reference(x), atol=1e-6)
+
+
+@needs_runtime
+def test_rmsnorm_on_a2a3sim(example):
+    m = example("rmsnorm")
+    x = rng.standard_normal((100, 1024), dtype=np.float32)
+    w = rng.standard_normal((1, 1024), dtype=np.float32)
+    y = m.rmsnorm.compile(target="pto-a2a3sim")(x, w, eps=1e-6)
+    np.testing.assert_allclose(y, m.reference(x, w, 1e-6), atol=1e-5)
