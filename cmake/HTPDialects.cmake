@@ -209,7 +209,7 @@ function(htp_add_dialects)
   else()
     target_link_libraries(${ARG_TARGET} PUBLIC
       MLIRCAPIIR MLIRIR MLIRArithDialect MLIRBytecodeOpInterface
-      MLIRInferTypeOpInterface MLIRSideEffectInterfaces)
+      MLIRInferTypeOpInterface MLIRSideEffectInterfaces MLIRFunctionInterfaces)
   endif()
 endfunction()
 

@@ -109,7 +109,7 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() != kCoreAttrName)
-    return op->emitError() << "unknown pto attribute '" << attr.getName()
+    return op->emitError() << "unknown pto attribute '" << attr.getName().getValue()
                            << "' (the pto dialect defines only '"
                            << kCoreAttrName << "' and 'pto.orchestration')";
   auto core = dyn_cast<StringAttr>(attr.getValue());

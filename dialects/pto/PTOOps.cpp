@@ -758,7 +758,8 @@ static LogicalResult verifyMatmul(MatmulOp op) {
         std::tuple{left, "left", TileLocation::left},
         std::tuple{right, "right", TileLocation::right}})
     if (tile.getLocation() != location)
-      return op.emitOpError() << "'" << role << "' must be a "
+      return op.emitOpError() << "'" << role << "' must be "
+                              << (location == TileLocation::acc ? "an " : "a ")
                               << stringifyTileLocation(location)
                               << " tile, got " << locationName(tile);
   Type c = acc.getElementType(), a = left.getElementType(),
@@ -909,6 +910,45 @@ LogicalResult TCiOp::verify() {
 //===----------------------------------------------------------------------===//
 // Sync and orchestration
 //===----------------------------------------------------------------------===//
+
+/// A pipe keyword (the ops print `#pto<pipe mte2>` as `mte2`).
+static ParseResult parsePipeKeyword(OpAsmParser &parser, PipeAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Pipe> pipe = symbolizePipe(keyword);
+  if (!pipe)
+    return parser.emitError(loc)
+           << "unknown pipe '" << keyword
+           << "' (expected s, v, mte1, mte2, mte3, m, fix or all)";
+  attr = PipeAttr::get(parser.getContext(), *pipe);
+  return success();
+}
+
+/// custom<Pipe>: `<v>`.
+static ParseResult parsePipe(OpAsmParser &parser, PipeAttr &pipe) {
+  return failure(parser.parseLess() || parsePipeKeyword(parser, pipe) ||
+                 parser.parseGreater());
+}
+
+static void printPipe(OpAsmPrinter &printer, Operation *, PipeAttr pipe) {
+  printer << '<' << stringifyPipe(pipe.getValue()) << '>';
+}
+
+/// custom<PipePair>: `<mte2 -> v>`.
+static ParseResult parsePipePair(OpAsmParser &parser, PipeAttr &src,
+                                 PipeAttr &dst) {
+  return failure(parser.parseLess() || parsePipeKeyword(parser, src) ||
+                 parser.parseArrow() || parsePipeKeyword(parser, dst) ||
+                 parser.parseGreater());
+}
+
+static void printPipePair(OpAsmPrinter &printer, Operation *, PipeAttr src,
+                          PipeAttr dst) {
+  printer << '<' << stringifyPipe(src.getValue()) << " -> "
+          << stringifyPipe(dst.getValue()) << '>';
+}
 
 template <typename FlagOp>
 static LogicalResult verifyFlag(FlagOp op) {

@@ -711,7 +711,7 @@ class PTO_FlagOp<string mnemonic, string what>
   let arguments = (ins PTO_PipeAttr:$src_pipe, PTO_PipeAttr:$dst_pipe,
                        ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<7>]>:$event_id);
   let assemblyFormat = [{
-    `<` $src_pipe `->` $dst_pipe `>` `,` $event_id attr-dict
+    custom<PipePair>($src_pipe, $dst_pipe) `,` $event_id attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -730,7 +730,7 @@ def PTO_BarrierOp : PTO_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
     ```
   }];
   let arguments = (ins PTO_PipeAttr:$pipe);
-  let assemblyFormat = "`<` $pipe `>` attr-dict";
+  let assemblyFormat = "custom<Pipe>($pipe) attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

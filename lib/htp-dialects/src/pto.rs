@@ -341,6 +341,14 @@ mod tests {
         assert!(TileType::new(&context, &TileSpec::new(Location::Vec, 16, 3, Type::float32(&context))).is_none());
         // acc holds f32 or i32 only.
         assert!(TileType::new(&context, &TileSpec::new(Location::Acc, 16, 16, Type::float16(&context))).is_none());
+        // left/right/acc/bias tiles have the layout of their location.
+        let mut left = TileSpec::new(Location::Left, 16, 16, Type::float16(&context));
+        left.blayout = BLayout::ColMajor;
+        assert!(TileType::new(&context, &left).is_none());
+        // A valid region equal to the shape is the default one.
+        let mut full = TileSpec::new(Location::Vec, 16, 64, Type::float32(&context));
+        full.valid = [ValidSize::Static(16), ValidSize::Static(64)];
+        assert_eq!(Type::from(TileType::new(&context, &full).unwrap()).to_string(), "!pto.tile<vec, 16x64xf32>");
     }
 
     #[test]

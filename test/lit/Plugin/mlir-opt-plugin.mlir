@@ -86,3 +86,30 @@ func.func @matmul_contracting_mismatch(%a: !tile.tile<64x32xf16>, %b: !tile.tile
 // The type verifier, reached through the plugin's type parser.
 // expected-error @+1 {{valid size 32 of dimension 0 must be in [1, 16]}}
 func.func private @bad_valid_region(!tile.tile<16x64xf32, valid = 32x64>)
+
+// -----
+
+// The pto dialect comes through the same plugin: a vector kernel (the
+// pto.core attribute verifier runs too) and an A2/A3 rule.
+// CHECK-LABEL: func.func @pto_kernel(
+// CHECK:         pto.tload %{{.*}}, %{{.*}} : !pto.tile<vec, 16x64xf32>, !pto.gtensor<16x64xf32>
+// CHECK:         pto.set_flag <mte2 -> v>, 0
+// CHECK:         pto.texp %{{.*}}, %{{.*}} : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+func.func @pto_kernel(%x: memref<16x64xf32>) attributes {pto.core = "aiv"} {
+  %c0 = arith.constant 0 : index
+  %t = pto.alloc_tile addr 0 : !pto.tile<vec, 16x64xf32>
+  %g = pto.global_view %x[%c0, %c0] dims [0, 1] : memref<16x64xf32> -> !pto.gtensor<16x64xf32>
+  pto.tload %t, %g : !pto.tile<vec, 16x64xf32>, !pto.gtensor<16x64xf32>
+  pto.set_flag <mte2 -> v>, 0
+  pto.wait_flag <mte2 -> v>, 0
+  pto.texp %t, %t : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @pto_tmov_acc_to_vec(%v: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<acc, 16x64xf32>) {
+  // expected-error @+1 {{'pto.tmov' op tmov from acc to vec does not exist on A2/A3 (results reach vector code through GM)}}
+  pto.tmov %v, %a : !pto.tile<vec, 16x64xf32>, !pto.tile<acc, 16x64xf32>
+  return
+}

@@ -5,24 +5,24 @@
 // so V->MTE2 and MTE3->V are back-edge flags, primed before the loop and
 // drained after it.
 // CHECK-LABEL: func.func @loop
-// CHECK: pto.set_flag< v ->  mte2>, [[VM:[0-9]]]
-// CHECK-NEXT: pto.set_flag< mte3 ->  v>, [[MV:[0-9]]]
+// CHECK: pto.set_flag <v -> mte2>, [[VM:[0-9]]]
+// CHECK-NEXT: pto.set_flag <mte3 -> v>, [[MV:[0-9]]]
 // CHECK-NEXT: scf.for
-// CHECK: pto.wait_flag< v ->  mte2>, [[VM]]
+// CHECK: pto.wait_flag <v -> mte2>, [[VM]]
 // CHECK-NEXT: pto.tload
-// CHECK-NEXT: pto.set_flag< mte2 ->  v>, [[LV:[0-9]]]
-// CHECK: pto.wait_flag< mte2 ->  v>, [[LV]]
-// CHECK-NEXT: pto.wait_flag< mte3 ->  v>, [[MV]]
-// CHECK-NEXT: pto.barrier< v>
+// CHECK-NEXT: pto.set_flag <mte2 -> v>, [[LV:[0-9]]]
+// CHECK: pto.wait_flag <mte2 -> v>, [[LV]]
+// CHECK-NEXT: pto.wait_flag <mte3 -> v>, [[MV]]
+// CHECK-NEXT: pto.barrier <v>
 // CHECK-NEXT: pto.texp
-// CHECK-NEXT: pto.set_flag< v ->  mte2>, [[VM]]
-// CHECK-NEXT: pto.set_flag< v ->  mte3>, [[VS:[0-9]]]
-// CHECK: pto.wait_flag< v ->  mte3>, [[VS]]
+// CHECK-NEXT: pto.set_flag <v -> mte2>, [[VM]]
+// CHECK-NEXT: pto.set_flag <v -> mte3>, [[VS:[0-9]]]
+// CHECK: pto.wait_flag <v -> mte3>, [[VS]]
 // CHECK-NEXT: pto.tstore
-// CHECK-NEXT: pto.set_flag< mte3 ->  v>, [[MV]]
+// CHECK-NEXT: pto.set_flag <mte3 -> v>, [[MV]]
 // CHECK-NEXT: }
-// CHECK-NEXT: pto.wait_flag< mte3 ->  v>, [[MV]]
-// CHECK-NEXT: pto.wait_flag< v ->  mte2>, [[VM]]
+// CHECK-NEXT: pto.wait_flag <mte3 -> v>, [[MV]]
+// CHECK-NEXT: pto.wait_flag <v -> mte2>, [[VM]]
 // CHECK-NEXT: return
 func.func @loop(%a: memref<?x256xf32>, %b: memref<?x256xf32>, %lo: index, %hi: index) attributes {pto.core = "aiv"} {
   %c0 = arith.constant 0 : index

@@ -1,0 +1,1653 @@
+// RUN: htp-opt %s --split-input-file --verify-diagnostics
+//
+// One case per verifier rule, ODS constraint and parser error of the pto
+// dialect (dialects/pto/PTOTypes.cpp, PTOOps.cpp, PTODialect.cpp, PTOOps.td):
+// the A2/A3 rules of docs/targets/pto-contract.md.
+
+// expected-error @+1 {{a pto tile has exactly 2 dimensions, got 1}}
+func.func private @t(!pto.tile<vec, 16xf32>)
+
+// -----
+
+// expected-error @+1 {{a pto tile has exactly 2 dimensions, got 3}}
+func.func private @t(!pto.tile<vec, 2x16x64xf32>)
+
+// -----
+
+// expected-error @+1 {{pto tile dimensions must be positive, got 0}}
+func.func private @t(!pto.tile<vec, 0x64xf32>)
+
+// -----
+
+// Tile dimensions are static: `?` is only allowed in the valid region.
+// expected-error @+1 {{expected static shape}}
+func.func private @t(!pto.tile<vec, ?x64xf32>)
+
+// -----
+
+// expected-error @+1 {{pto tile element type must be f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32, got 'f64'}}
+func.func private @t(!pto.tile<vec, 16x64xf64>)
+
+// -----
+
+// expected-error @+1 {{pto tile element type must be f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32, got 'si32'}}
+func.func private @t(!pto.tile<vec, 16x64xsi32>)
+
+// -----
+
+// expected-error @+1 {{pto tile element type must be f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32, got 'ui64'}}
+func.func private @t(!pto.tile<vec, 16x64xui64>)
+
+// -----
+
+// Masks are packed ui8 tiles on A2/A3, not i1 tiles.
+// expected-error @+1 {{pto tile element type must be f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32, got 'i1'}}
+func.func private @t(!pto.tile<vec, 16x64xi1>)
+
+// -----
+
+// expected-error @+1 {{unknown tile location 'ub'}}
+func.func private @t(!pto.tile<ub, 16x64xf32>)
+
+// -----
+
+// expected-error @+1 {{expected two valid sizes, e.g. `valid = ?x64`}}
+func.func private @t(!pto.tile<vec, 16x64xf32, valid = 1x2x3>)
+
+// -----
+
+// expected-error @+1 {{valid size 17 of dimension 0 must be in [1, 16]}}
+func.func private @t(!pto.tile<vec, 16x64xf32, valid = 17x64>)
+
+// -----
+
+// expected-error @+1 {{valid size 0 of dimension 1 must be in [1, 64]}}
+func.func private @t(!pto.tile<vec, 16x64xf32, valid = 16x0>)
+
+// -----
+
+// expected-error @+1 {{unknown tile parameter 'order' (expected valid, blayout, slayout, fractal or pad)}}
+func.func private @t(!pto.tile<vec, 16x64xf32, order = 1>)
+
+// -----
+
+// expected-error @+1 {{'pad' is given twice}}
+func.func private @t(!pto.tile<vec, 16x64xf32, pad = zero, pad = min>)
+
+// -----
+
+// expected-error @+1 {{unknown blayout 'zz'}}
+func.func private @t(!pto.tile<vec, 16x64xf32, blayout = zz>)
+
+// -----
+
+// expected-error @+1 {{unknown slayout 'zz'}}
+func.func private @t(!pto.tile<vec, 16x64xf32, slayout = zz>)
+
+// -----
+
+// expected-error @+1 {{unknown pad value 'one'}}
+func.func private @t(!pto.tile<vec, 16x64xf32, pad = one>)
+
+// -----
+
+// left/right/acc/bias tiles take the layout of PTO-ISA's TileLeft/TileRight/TileAcc aliases.
+// expected-error @+1 {{a left tile's layout is implied by its location; do not give 'blayout'}}
+func.func private @t(!pto.tile<left, 16x16xf16, blayout = col_major>)
+
+// -----
+
+// expected-error @+1 {{a acc tile's layout is implied by its location; do not give 'fractal'}}
+func.func private @t(!pto.tile<acc, 16x16xf32, fractal = 1024>)
+
+// -----
+
+// Even the default value may not be written.
+// expected-error @+1 {{a bias tile's layout is implied by its location; do not give 'slayout'}}
+func.func private @t(!pto.tile<bias, 1x64xf32, slayout = none>)
+
+// -----
+
+// Fractal 32 (MX) is A5-only.
+// expected-error @+1 {{fractal must be 512 or 1024 bytes on A2/A3, got 32}}
+func.func private @t(!pto.tile<mat, 32x32xf16, blayout = col_major, slayout = row_major, fractal = 32>)
+
+// -----
+
+// expected-error @+1 {{an acc tile holds f32 or i32, got 'f16'}}
+func.func private @t(!pto.tile<acc, 16x16xf16>)
+
+// -----
+
+// expected-error @+1 {{a left tile holds f16, bf16, f32 or i8, got 'i32'}}
+func.func private @t(!pto.tile<left, 16x16xi32>)
+
+// -----
+
+// expected-error @+1 {{a right tile holds f16, bf16, f32 or i8, got 'ui8'}}
+func.func private @t(!pto.tile<right, 16x32xui8>)
+
+// -----
+
+// HTP's rule for left/right/acc: whole 16x16 boxes.
+// expected-error @+1 {{a left tile needs rows and columns that are multiples of 16, got 16x8}}
+func.func private @t(!pto.tile<left, 16x8xf32>)
+
+// -----
+
+// expected-error @+1 {{a acc tile needs rows and columns that are multiples of 16, got 8x16}}
+func.func private @t(!pto.tile<acc, 8x16xf32>)
+
+// -----
+
+// The Tile static_asserts. ND: Cols * sizeof(T) % 32 == 0 (so a [R,1] f32 tile cannot be row_major).
+// expected-error @+1 {{a row_major tile needs columns * sizeof(T) to be a multiple of 32 bytes, got 3 x 4}}
+func.func private @t(!pto.tile<vec, 16x3xf32>)
+
+// -----
+
+// expected-error @+1 {{a row_major tile needs columns * sizeof(T) to be a multiple of 32 bytes, got 1 x 4}}
+func.func private @t(!pto.tile<vec, 16x1xf32>)
+
+// -----
+
+// expected-error @+1 {{a row_major tile needs columns * sizeof(T) to be a multiple of 32 bytes, got 8 x 2}}
+func.func private @t(!pto.tile<mat, 16x8xf16>)
+
+// -----
+
+// DN: Rows * sizeof(T) % 32 == 0.
+// expected-error @+1 {{a col_major tile needs rows * sizeof(T) to be a multiple of 32 bytes, got 3 x 4}}
+func.func private @t(!pto.tile<vec, 3x1xf32, blayout = col_major>)
+
+// -----
+
+// Boxed: columns a multiple of the inner box (32 bytes for fractal 512, 16 for 1024).
+// expected-error @+1 {{a boxed tile with fractal 512 needs columns that are a multiple of 16, got 8}}
+func.func private @t(!pto.tile<mat, 16x8xf16, blayout = col_major, slayout = row_major>)
+
+// -----
+
+// expected-error @+1 {{a boxed tile with fractal 1024 needs columns that are a multiple of 16, got 8}}
+func.func private @t(!pto.tile<mat, 16x8xf32, blayout = col_major, slayout = row_major, fractal = 1024>)
+
+// -----
+
+// Boxed rows: a multiple of 16 except for vec tiles or Rows == 1.
+// expected-error @+1 {{a boxed mat tile needs rows that are a multiple of 16 (or 1), got 8}}
+func.func private @t(!pto.tile<mat, 8x16xf16, blayout = col_major, slayout = row_major>)
+
+// -----
+
+// expected-error @+1 {{a pto gtensor has exactly 2 dimensions, got 1}}
+func.func private @t(!pto.gtensor<16xf32>)
+
+// -----
+
+// expected-error @+1 {{pto gtensor dimensions must be positive or ?, got 0}}
+func.func private @t(!pto.gtensor<0x64xf32>)
+
+// -----
+
+// expected-error @+1 {{pto gtensor element type must be f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32, got 'f64'}}
+func.func private @t(!pto.gtensor<16x64xf64>)
+
+// -----
+
+// expected-error @+1 {{unknown gtensor layout 'zn'}}
+func.func private @t(!pto.gtensor<16x64xf32, layout = zn>)
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{needs one index operand per '?' valid size of '!pto.tile<vec, 16x64xf32, valid = ?x64>' (1), got 0}}
+  %t = pto.alloc_tile : !pto.tile<vec, 16x64xf32, valid = ?x64>
+  return
+}
+
+// -----
+
+func.func @f(%n: index) {
+  // expected-error @+1 {{needs one index operand per '?' valid size}}
+  %t = pto.alloc_tile valid [%n, %n] : !pto.tile<vec, 16x64xf32, valid = ?x64>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{addr must not be negative, got -32}}
+  %t = pto.alloc_tile addr -32 : !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{addr 16 is not a multiple of 32 bytes (TASSIGN alignment)}}
+  %t = pto.alloc_tile addr 16 : !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+// UB: 192 KB less PTO-ISA's hidden 8 KB scratch.
+func.func @f() {
+  // expected-error @+2 {{tile of 200704 bytes at addr 0 exceeds the 188416-byte vec buffer (UB) on A2/A3}}
+  // expected-note @+1 {{the last 8192 bytes of the 196608-byte UB are PTO-ISA's hidden scratch (TMP_UB_OFFSET)}}
+  %t = pto.alloc_tile addr 0 : !pto.tile<vec, 196x256xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+2 {{tile of 4096 bytes at addr 184352 exceeds the 188416-byte vec buffer (UB) on A2/A3}}
+  // expected-note @+1 {{hidden scratch}}
+  %t = pto.alloc_tile addr 184352 : !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+// Without addr the tile must still fit.
+func.func @f() {
+  // expected-error @+1 {{tile of 2097152 bytes exceeds the 524288-byte mat buffer (L1) on A2/A3}}
+  %t = pto.alloc_tile : !pto.tile<mat, 1024x1024xf16>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{tile of 65536 bytes at addr 32768 exceeds the 65536-byte left buffer (L0A) on A2/A3}}
+  %t = pto.alloc_tile addr 32768 : !pto.tile<left, 128x256xf16>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{tile of 131072 bytes exceeds the 65536-byte right buffer (L0B) on A2/A3}}
+  %t = pto.alloc_tile : !pto.tile<right, 256x256xf16>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{tile of 262144 bytes exceeds the 131072-byte acc buffer (L0C) on A2/A3}}
+  %t = pto.alloc_tile : !pto.tile<acc, 256x256xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{tile of 512 bytes at addr 768 exceeds the 1024-byte bias buffer (bias table) on A2/A3}}
+  %t = pto.alloc_tile addr 768 : !pto.tile<bias, 1x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<f32>) {
+  // expected-error @+1 {{needs a source of rank 1 or more}}
+  %g = pto.global_view %s[] dims [-1, 0] : memref<f32> -> !pto.gtensor<1x1xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{needs 2 offsets for a rank-2 source, got 1}}
+  %g = pto.global_view %A[%i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf16>, %i: index) {
+  // expected-error @+1 {{source element type 'f16' differs from the view's 'f32'}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf16> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{needs one index operand per '?' in '!pto.gtensor<?x64xf32>' (1), got 0}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<?x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{dims names the rows' and the columns' source dimensions (2 entries), got 3}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1, 2] : memref<128x256xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{column dimension 2 is not a dimension of the rank-2 source}}
+  %g = pto.global_view %A[%i, %i] dims [0, 2] : memref<128x256xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{row dimension -2 is not -1 (unit) or a dimension of the rank-2 source}}
+  %g = pto.global_view %A[%i, %i] dims [-2, 1] : memref<128x256xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: memref<1024xf32>, %i: index) {
+  // expected-error @+1 {{rows and columns cannot both be source dimension 0 (a rank-1 source takes dims [-1, 0])}}
+  %g = pto.global_view %x[%i] dims [0, 0] : memref<1024xf32> -> !pto.gtensor<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%x: memref<1024xf32>, %i: index) {
+  // expected-error @+1 {{a unit row dimension (-1) gives 1 row, but the view has 16}}
+  %g = pto.global_view %x[%i] dims [-1, 0] : memref<1024xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{view rows (256) exceed source dimension 0 (128)}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<256x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{view columns (512) exceed source dimension 1 (256)}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<16x512xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{an nd view needs the columns to be the innermost source dimension (1), got 0}}
+  %g = pto.global_view %A[%i, %i] dims [1, 0] : memref<128x256xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{a dn view needs the rows to be the innermost source dimension (1), got 0}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<16x64xf32, layout = dn>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<*xf32>, %i: index) {
+  // expected-error @+1 {{invalid kind of type specified: expected builtin.memref, but found 'memref<*xf32>'}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<*xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{a pto-runtime tensor has 1 to 5 dimensions, got 6}}
+  %t = pto.create_tensor : memref<1x2x3x4x5x8xf32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{a pto-runtime tensor has 1 to 5 dimensions, got 0}}
+  %t = pto.create_tensor : memref<f32>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{element type 'f64' is not a PTO element type}}
+  %t = pto.create_tensor : memref<16xf64>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{result #0 must be statically shaped memref of any type values}}
+  %t = pto.create_tensor : memref<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<left, 16x16xf16>, %g: !pto.gtensor<16x16xf16>) {
+  // expected-error @+1 {{loads into a vec or mat tile, not left}}
+  pto.tload %t, %g : !pto.tile<left, 16x16xf16>, !pto.gtensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 16x64xf16>, %g: !pto.gtensor<16x64xf32>) {
+  // expected-error @+1 {{tile element type 'f16' differs from the gtensor's 'f32'}}
+  pto.tload %t, %g : !pto.tile<vec, 16x64xf16>, !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<mat, 16x4xi64>, %g: !pto.gtensor<16x4xi64, layout = nz>) {
+  // expected-error @+1 {{loads i64 only from nd or dn gtensors}}
+  pto.tload %t, %g : !pto.tile<mat, 16x4xi64>, !pto.gtensor<16x4xi64, layout = nz>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 16x64xf32>, %g: !pto.gtensor<16x64xf32, layout = dn>) {
+  // expected-error @+1 {{cannot load a vec tile with blayout = row_major, slayout = none from a dn gtensor}}
+  pto.tload %t, %g : !pto.tile<vec, 16x64xf32>, !pto.gtensor<16x64xf32, layout = dn>
+  return
+}
+
+// -----
+
+// ND -> NZ is a mat-only conversion.
+func.func @f(%t: !pto.tile<vec, 16x16xf16, blayout = col_major, slayout = row_major>, %g: !pto.gtensor<16x16xf16>) {
+  // expected-error @+1 {{cannot load a vec tile with blayout = col_major, slayout = row_major from a nd gtensor}}
+  pto.tload %t, %g : !pto.tile<vec, 16x16xf16, blayout = col_major, slayout = row_major>, !pto.gtensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %g: !pto.gtensor<64x64xf16, layout = dn>) {
+  // expected-error @+1 {{cannot load a mat tile with blayout = col_major, slayout = row_major from a dn gtensor}}
+  pto.tload %t, %g : !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, !pto.gtensor<64x64xf16, layout = dn>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 4096x8xf32>, %g: !pto.gtensor<4096x8xf32>) {
+  // expected-error @+1 {{loads at most 4095 rows into a vec tile, got 4096}}
+  pto.tload %t, %g : !pto.tile<vec, 4096x8xf32>, !pto.gtensor<4096x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<mat, 16400x16xf16>, %g: !pto.gtensor<16400x16xf16>) {
+  // expected-error @+1 {{loads at most 16384 rows into a mat tile, got 16400}}
+  pto.tload %t, %g : !pto.tile<mat, 16400x16xf16>, !pto.gtensor<16400x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 16x8xui32>, %g: !pto.gtensor<16x8xui32>) {
+  // expected-error @+1 {{atomic_add stores f16, f32, i16, i32, i8 or bf16, got 'ui32'}}
+  pto.tstore %g, %t atomic_add : !pto.gtensor<16x8xui32>, !pto.tile<vec, 16x8xui32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 16x64xf16>, %g: !pto.gtensor<16x64xf32>) {
+  // expected-error @+1 {{tile element type 'f16' differs from the gtensor's 'f32'}}
+  pto.tstore %g, %t : !pto.gtensor<16x64xf32>, !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<vec, 16x64xf32>, %g: !pto.gtensor<16x64xf32, layout = dn>) {
+  // expected-error @+1 {{cannot store a vec tile with blayout = row_major, slayout = none into a dn gtensor}}
+  pto.tstore %g, %t : !pto.gtensor<16x64xf32, layout = dn>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+// A one-row tile may go to nd or dn, not nz.
+func.func @f(%t: !pto.tile<vec, 1x64xf32>, %g: !pto.gtensor<1x64xf32, layout = nz>) {
+  // expected-error @+1 {{cannot store a vec tile with blayout = row_major, slayout = none into a nz gtensor}}
+  pto.tstore %g, %t : !pto.gtensor<1x64xf32, layout = nz>, !pto.tile<vec, 1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<acc, 16x16xf32>, %g: !pto.gtensor<16x16xi32>) {
+  // expected-error @+1 {{an f32 acc tile stores as f32, f16 or bf16, got 'i32'}}
+  pto.tstore %g, %t : !pto.gtensor<16x16xi32>, !pto.tile<acc, 16x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<acc, 16x16xi32>, %g: !pto.gtensor<16x16xf32>) {
+  // expected-error @+1 {{an i32 acc tile stores as i32, got 'f32'}}
+  pto.tstore %g, %t : !pto.gtensor<16x16xf32>, !pto.tile<acc, 16x16xi32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<acc, 16x16xf32>, %g: !pto.gtensor<16x16xf32, layout = dn>) {
+  // expected-error @+1 {{stores an acc tile into nd or nz, not dn}}
+  pto.tstore %g, %t : !pto.gtensor<16x16xf32, layout = dn>, !pto.tile<acc, 16x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<acc, 16x4096xf32>, %g: !pto.gtensor<16x4096xf32>) {
+  // expected-error @+1 {{stores at most 4095 columns from an acc tile, got 4096}}
+  pto.tstore %g, %t : !pto.gtensor<16x4096xf32>, !pto.tile<acc, 16x4096xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<acc, 8208x16xf32>, %g: !pto.gtensor<8208x16xf32>) {
+  // expected-error @+1 {{stores at most 8192 rows from an acc tile into nd, got 8208}}
+  pto.tstore %g, %t : !pto.gtensor<8208x16xf32>, !pto.tile<acc, 8208x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.tile<left, 16x16xf16>, %g: !pto.gtensor<16x16xf16>) {
+  // expected-error @+1 {{stores from a vec, mat or acc tile, not left}}
+  pto.tstore %g, %t : !pto.gtensor<16x16xf16>, !pto.tile<left, 16x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 8x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{'dst' must be a vec tile, got mat}}
+  pto.mgather %d, %t, %i : !pto.tile<mat, 8x128xf16>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x8xf16, blayout = col_major>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{'dst' must be row_major with slayout = none (ND), got blayout = col_major, slayout = none}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 16x8xf16, blayout = col_major>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xf32, blayout = col_major>) {
+  // expected-error @+1 {{indices must be a vec i32 tile}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 8x128xf16>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xf32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x8xi32>) {
+  // expected-error @+1 {{indices must be an Rx1 col_major or a 1xR row_major tile}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 8x128xf16>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{gathers 8 rows (one per index) but 'dst' has 16}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 16x128xf16>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x128xf32>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{tile element type 'f32' differs from the table's 'f16'}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 8x128xf32>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x4xi64>, %t: !pto.gtensor<?x4xi64>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{element type 'i64' is not supported on A2/A3 (supported: i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32)}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 8x4xi64>, !pto.gtensor<?x4xi64>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x128xf16>, %t: !pto.gtensor<?x64xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{'dst' has 128 columns but the table has 64}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 8x128xf16>, !pto.gtensor<?x64xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+// acc -> vec and vec -> mat exist only on A5.
+func.func @f(%v: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<acc, 16x64xf32>) {
+  // expected-error @+1 {{tmov from acc to vec does not exist on A2/A3 (results reach vector code through GM)}}
+  pto.tmov %v, %a : !pto.tile<vec, 16x64xf32>, !pto.tile<acc, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<mat, 16x64xf32>, %v: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{tmov from vec to mat does not exist on A2/A3 (vector results reach the cube through GM)}}
+  pto.tmov %m, %v : !pto.tile<mat, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 16x16xf16>, %r: !pto.tile<right, 16x16xf16>) {
+  // expected-error @+1 {{tmov from left to right does not exist on A2/A3 (A2/A3 moves mat -> left, right or bias, vec -> vec and acc -> mat)}}
+  pto.tmov %r, %l : !pto.tile<right, 16x16xf16>, !pto.tile<left, 16x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 32x64xf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>) {
+  // expected-error @+1 {{'dst' is 32x64 but 'src' is 64x64}}
+  pto.tmov %l, %m : !pto.tile<left, 32x64xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<mat, 16x16xi32>, %a: !pto.tile<acc, 16x16xf32>) {
+  // expected-error @+1 {{an f32 acc tile moves into f32, f16 or bf16, got 'i32'}}
+  pto.tmov %m, %a : !pto.tile<mat, 16x16xi32>, !pto.tile<acc, 16x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 64x64xbf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>) {
+  // expected-error @+1 {{element type of 'dst' ('bf16') differs from 'src' ('f16')}}
+  pto.tmov %l, %m : !pto.tile<left, 64x64xbf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 16x64xf32>, %v: !pto.tile<vec, 16x64xf32>, %i: index) {
+  // expected-error @+1 {{extracts from a mat tile, not vec}}
+  pto.textract %l, %v[%i, %i] : !pto.tile<left, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%a: !pto.tile<acc, 64x64xf32>, %m: !pto.tile<mat, 64x64xf32>, %i: index) {
+  // expected-error @+1 {{extracts into a left or right tile, not acc}}
+  pto.textract %a, %m[%i, %i] : !pto.tile<acc, 64x64xf32>, !pto.tile<mat, 64x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 32x32xbf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %i: index) {
+  // expected-error @+1 {{element type of 'dst' ('bf16') differs from 'src' ('f16')}}
+  pto.textract %l, %m[%i, %i] : !pto.tile<left, 32x32xbf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%l: !pto.tile<left, 128x64xf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %i: index) {
+  // expected-error @+1 {{a 128x64 block does not fit in the 64x64 source}}
+  pto.textract %l, %m[%i, %i] : !pto.tile<left, 128x64xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+// Constant offsets are checked.
+func.func @f(%l: !pto.tile<left, 32x32xf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %i: index) {
+  %c48 = arith.constant 48 : index
+  // expected-error @+1 {{rows [48, 80) lie outside the source's 64 rows}}
+  pto.textract %l, %m[%c48, %i] : !pto.tile<left, 32x32xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%r: !pto.tile<right, 32x32xf16>, %m: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %i: index) {
+  %c40 = arith.constant 40 : index
+  // expected-error @+1 {{columns [40, 72) lie outside the source's 64 columns}}
+  pto.textract %r, %m[%i, %c40] : !pto.tile<right, 32x32xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 16x64xf32>, %a: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' must be a vec tile, got mat}}
+  pto.tadd %d, %a, %a : !pto.tile<mat, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x64xf32, blayout = col_major>) {
+  // expected-error @+1 {{'src0' must be row_major with slayout = none (ND), got blayout = col_major, slayout = none}}
+  pto.tsub %d, %a, %d : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %h: !pto.tile<vec, 16x64xf16>) {
+  // expected-error @+1 {{element type of 'src1' ('f16') differs from 'dst' ('f32')}}
+  pto.tmul %d, %d, %h : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'src0' is 16x32 but 'dst' is 16x64}}
+  pto.tmax %d, %a, %d : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+// Static valid sizes must agree; `?` is checked at run time.
+func.func @f(%d: !pto.tile<vec, 16x64xf32, valid = 8x64>, %a: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{valid rows of 'dst' (8) differ from valid rows of 'src0' (16)}}
+  pto.tmin %d, %a, %a : !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xbf16>) {
+  // expected-error @+1 {{element type 'bf16' is not supported on A2/A3 (supported: i32, i16, f16, f32); A2/A3 has no bf16 vector arithmetic: convert to f32 with pto.tcvt}}
+  pto.tadd %d, %d, %d : !pto.tile<vec, 16x64xbf16>, !pto.tile<vec, 16x64xbf16>, !pto.tile<vec, 16x64xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi8>) {
+  // expected-error @+1 {{element type 'i8' is not supported on A2/A3 (supported: i32, i16, f16, f32)}}
+  pto.tadd %d, %d, %d : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{element type 'i32' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.tdiv %d, %d, %d : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: f16) {
+  // expected-error @+1 {{scalar type 'f16' is not the tile element type 'f32'}}
+  pto.tadds %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, f16
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: index) {
+  // expected-error @+1 {{operand #2 must be integer or 32-bit float or 16-bit float or bfloat16 type}}
+  pto.tadds %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, index
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xbf16>, %s: bf16) {
+  // expected-error @+1 {{A2/A3 has no bf16 vector arithmetic}}
+  pto.tmuls %d, %d, %s : !pto.tile<vec, 16x64xbf16>, !pto.tile<vec, 16x64xbf16>, bf16
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi8>, %s: i8) {
+  // expected-error @+1 {{element type 'i8' is not supported on A2/A3 (supported: i32, i16, f16, f32)}}
+  pto.tdivs %d, %d, %s reverse : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi8>, i8
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x64xf16>, %s: f32) {
+  // expected-error @+1 {{element type of 'src' ('f16') differs from 'dst' ('f32')}}
+  pto.tsubs %d, %a, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf16>, f32
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x4xi64>, %s: i64) {
+  // expected-error @+1 {{element type 'i64' is not supported on A2/A3 (supported: i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32)}}
+  pto.texpands %d, %s : !pto.tile<vec, 16x4xi64>, i64
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: f32) {
+  // expected-error @+1 {{'dst' must be row_major with slayout = none (ND)}}
+  pto.texpands %d, %s : !pto.tile<vec, 16x1xf32, blayout = col_major>, f32
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: i32) {
+  // expected-error @+1 {{scalar type 'i32' is not the tile element type 'f32'}}
+  pto.texpands %d, %s : !pto.tile<vec, 16x64xf32>, i32
+  return
+}
+
+// -----
+
+// An unsigned tile takes its own type or the signless integer of its width.
+func.func @f(%d: !pto.tile<vec, 16x64xui16>, %s: i32) {
+  // expected-error @+1 {{scalar type 'i32' is not the tile element type 'ui16'}}
+  pto.texpands %d, %s : !pto.tile<vec, 16x64xui16>, i32
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{element type 'i32' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.texp %d, %d : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{trecip cannot run in place on A2/A3 (dst and src must be different tiles)}}
+  pto.trecip %d, %d : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xui32>) {
+  // expected-error @+1 {{element type 'ui32' is not supported on A2/A3 (supported: i32, i16, f16, f32)}}
+  pto.tneg %d, %d : !pto.tile<vec, 16x64xui32>, !pto.tile<vec, 16x64xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi16>) {
+  // expected-error @+1 {{element type 'i16' is not supported on A2/A3 (supported: f16, f32, i32)}}
+  pto.trelu %d, %d : !pto.tile<vec, 16x64xi16>, !pto.tile<vec, 16x64xi16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 8x64xf32>) {
+  // expected-error @+1 {{'src' is 8x64 but 'dst' is 16x64}}
+  pto.tabs %d, %a : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 8x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: !pto.tile<vec, 16x8xf32, blayout = col_major>, %t: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'src' must be row_major with slayout = none (ND)}}
+  pto.trowsum %d, %s, %t : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 16x8xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 32x1xi8, blayout = col_major>, %s: !pto.tile<vec, 32x32xi8>) {
+  // expected-error @+1 {{element type 'i8' is not supported on A2/A3 (supported: f16, f32, i32, i16)}}
+  pto.trowmax %d, %s, %s : !pto.tile<vec, 32x1xi8, blayout = col_major>, !pto.tile<vec, 32x32xi8>, !pto.tile<vec, 32x32xi8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x8xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' must be an Rx1 col_major vec tile or a row_major vec tile with valid columns 1, got '!pto.tile<vec, 16x8xf32>'}}
+  pto.trowmin %d, %s, %s : !pto.tile<vec, 16x8xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf16, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{element type of 'dst' ('f16') differs from 'src' ('f32')}}
+  pto.trowsum %d, %s, %s : !pto.tile<vec, 16x1xf16, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, valid = 8x1, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{valid rows of 'src' (16) differ from valid rows of 'dst' (8)}}
+  pto.trowsum %d, %s, %s : !pto.tile<vec, 16x1xf32, valid = 8x1, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>, %t: !pto.tile<mat, 16x64xf32>) {
+  // expected-error @+1 {{'tmp' must be a vec tile, got mat}}
+  pto.trowsum %d, %s, %t : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<mat, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>, %t: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'tmp' must have the shape and element type of 'src', got '!pto.tile<vec, 16x32xf32>'}}
+  pto.trowsum %d, %s, %t : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 2x64xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' must have 1 row, got 2}}
+  pto.tcolsum %d, %s : !pto.tile<vec, 2x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x32xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' has 32 columns but 'src' has 64}}
+  pto.tcolmax %d, %s : !pto.tile<vec, 1x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x64xf32, valid = 1x32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{valid columns of 'src' (64) differ from valid columns of 'dst' (32)}}
+  pto.tcolmin %d, %s : !pto.tile<vec, 1x64xf32, valid = 1x32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x32xui8>, %s: !pto.tile<vec, 16x32xui8>) {
+  // expected-error @+1 {{element type 'ui8' is not supported on A2/A3 (supported: f16, f32, i16, i32)}}
+  pto.tcolsum %d, %s : !pto.tile<vec, 1x32xui8>, !pto.tile<vec, 16x32xui8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x64xf16>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{element type of 'dst' ('f16') differs from 'src' ('f32')}}
+  pto.tcolsum %d, %s : !pto.tile<vec, 1x64xf16>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x8xf32>) {
+  // expected-error @+1 {{'src' must hold one value per row: an Rx1 col_major vec tile or a row_major vec tile with valid columns 1, got '!pto.tile<vec, 16x8xf32>'}}
+  pto.trowexpand %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x8xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x1xf32, valid = 8x1, blayout = col_major>) {
+  // expected-error @+1 {{valid rows of 'dst' (16) differ from valid rows of 'src' (8)}}
+  pto.trowexpand %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x1xf32, valid = 8x1, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x1xf16, blayout = col_major>) {
+  // expected-error @+1 {{element type of 'src' ('f16') differs from 'dst' ('f32')}}
+  pto.trowexpand %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x1xf16, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x4xi64>, %s: !pto.tile<vec, 16x4xi64, valid = 16x1>) {
+  // expected-error @+1 {{element type 'i64' is not supported on A2/A3}}
+  pto.trowexpand %d, %s : !pto.tile<vec, 16x4xi64>, !pto.tile<vec, 16x4xi64, valid = 16x1>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 2x64xf32>) {
+  // expected-error @+1 {{'src' must have 1 row, got 2}}
+  pto.tcolexpand %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 2x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 1x32xf32>) {
+  // expected-error @+1 {{'src' has 32 columns but 'dst' has 64}}
+  pto.tcolexpand %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 1x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, valid = 16x32>, %s: !pto.tile<vec, 1x64xf32>) {
+  // expected-error @+1 {{valid columns of 'dst' (32) differ from valid columns of 'src' (64)}}
+  pto.tcolexpand %d, %s : !pto.tile<vec, 16x64xf32, valid = 16x32>, !pto.tile<vec, 1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x4xi64>, %s: !pto.tile<vec, 1x4xi64>) {
+  // expected-error @+1 {{element type 'i64' is not supported on A2/A3}}
+  pto.tcolexpand %d, %s : !pto.tile<vec, 16x4xi64>, !pto.tile<vec, 1x4xi64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi32>, %s: !pto.tile<vec, 16x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{element type 'i32' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.trowexpand_op expdif %d, %d, %s : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xbf16>, %s: !pto.tile<vec, 16x1xbf16, blayout = col_major>) {
+  // expected-error @+1 {{A2/A3 has no bf16 vector arithmetic}}
+  pto.trowexpand_op add %d, %d, %s : !pto.tile<vec, 16x64xbf16>, !pto.tile<vec, 16x64xbf16>, !pto.tile<vec, 16x1xbf16, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x16xf32>) {
+  // expected-error @+1 {{'src1' must hold one value per row: an Rx1 col_major vec tile or a row_major vec tile with valid columns 1 or 32 / sizeof(T)}}
+  pto.trowexpand_op mul %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 8x64xf32>) {
+  // expected-error @+1 {{'src0' is 8x64 but 'dst' is 16x64}}
+  pto.trowexpand_op sub %d, %a, %d : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 8x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x1xf32, valid = 4x1, blayout = col_major>) {
+  // expected-error @+1 {{valid rows of 'dst' (16) differ from valid rows of 'src1' (4)}}
+  pto.trowexpand_op div %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x1xf32, valid = 4x1, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 2x64xf32>) {
+  // expected-error @+1 {{'src1' must have 1 row, got 2}}
+  pto.tcolexpand_op max %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 2x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi16>, %s: !pto.tile<vec, 1x64xi16>) {
+  // expected-error @+1 {{element type 'i16' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.tcolexpand_op expdif %d, %d, %s : !pto.tile<vec, 16x64xi16>, !pto.tile<vec, 16x64xi16>, !pto.tile<vec, 1x64xi16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x64xbf16>) {
+  // expected-error @+1 {{tcvt from 'bf16' to 'f16' does not exist on A2/A3; convert through f32}}
+  pto.tcvt %d, %s round rint : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi8>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{tcvt from 'f32' to 'i8' does not exist on A2/A3; convert through f32}}
+  pto.tcvt %d, %s round trunc : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'src' is 16x32 but 'dst' is 16x64}}
+  pto.tcvt %d, %s round rint : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'round' [none, rint, round, floor, ceil, trunc, odd]}}
+  pto.tcvt %d, %s round nearest : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<vec, 64x128xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<right, 32x128xf16>) {
+  // expected-error @+1 {{'acc' must be an acc tile, got vec}}
+  pto.tmatmul %c, %a, %b : !pto.tile<vec, 64x128xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 32x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<mat, 64x32xf16>, %b: !pto.tile<right, 32x128xf16>) {
+  // expected-error @+1 {{'left' must be a left tile, got mat}}
+  pto.tmatmul %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<mat, 64x32xf16>, !pto.tile<right, 32x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<left, 32x128xf16>) {
+  // expected-error @+1 {{'right' must be a right tile, got left}}
+  pto.tmatmul_acc %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<left, 32x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<left, 64x32xi8>, %b: !pto.tile<right, 32x128xi8>) {
+  // expected-error @+1 {{element types ('f32', 'i8', 'i8') are not an A2/A3 (acc, left, right) triple: (i32, i8, i8), (f32, f16, f16), (f32, f32, f32) or (f32, bf16, bf16)}}
+  pto.tmatmul %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<left, 64x32xi8>, !pto.tile<right, 32x128xi8>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<right, 32x128xbf16>) {
+  // expected-error @+1 {{element types ('f32', 'f16', 'bf16') are not an A2/A3 (acc, left, right) triple}}
+  pto.tmatmul %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 32x128xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<right, 48x128xf16>) {
+  // expected-error @+1 {{shapes do not multiply: acc 64x128, left 64x32, right 48x128}}
+  pto.tmatmul_acc %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 48x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%c: !pto.tile<acc, 64x64xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<right, 32x128xf16>) {
+  // expected-error @+1 {{shapes do not multiply: acc 64x64, left 64x32, right 32x128}}
+  pto.tmatmul %c, %a, %b : !pto.tile<acc, 64x64xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 32x128xf16>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{A2/A3 compares i32 tiles only for equality, got lt}}
+  pto.tcmp lt %m, %a, %a : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xi16>) {
+  // expected-error @+1 {{element type 'i16' is not supported on A2/A3 (supported: i32, f16, f32)}}
+  pto.tcmp eq %m, %a, %a : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xi16>, !pto.tile<vec, 16x64xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xi8>, %a: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{mask must be a vec ui8 tile (packed bits), got '!pto.tile<vec, 16x32xi8>'}}
+  pto.tcmp gt %m, %a, %a : !pto.tile<vec, 16x32xi8>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 8x32xui8>, %a: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{mask has 8 rows but the data has 16}}
+  pto.tcmp gt %m, %a, %a : !pto.tile<vec, 8x32xui8>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x512xf32>) {
+  // expected-error @+1 {{mask has 32 columns (8 bits each), too few for 512 data columns}}
+  pto.tcmp ge %m, %a, %a : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x512xf32>, !pto.tile<vec, 16x512xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 32x32xui8, blayout = col_major>, %a: !pto.tile<vec, 32x64xf32>) {
+  // expected-error @+1 {{'mask' must be row_major with slayout = none (ND)}}
+  pto.tcmp le %m, %a, %a : !pto.tile<vec, 32x32xui8, blayout = col_major>, !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 32x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xbf16>, %s: bf16) {
+  // expected-error @+1 {{A2/A3 has no bf16 vector arithmetic}}
+  pto.tcmps eq %m, %a, %s : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xbf16>, bf16
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xi32>, %s: i32) {
+  // expected-error @+1 {{A2/A3 compares i32 tiles only for equality, got ge}}
+  pto.tcmps ge %m, %a, %s : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xi32>, i32
+  return
+}
+
+// -----
+
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xf32>, %s: f16) {
+  // expected-error @+1 {{scalar type 'f16' is not the tile element type 'f32'}}
+  pto.tcmps ne %m, %a, %s : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xf32>, f16
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %m: !pto.tile<vec, 16x32xui8>, %t: !pto.tile<vec, 1x16xi32>) {
+  // expected-error @+1 {{'tmp' must be a vec ui32 tile, got '!pto.tile<vec, 1x16xi32>'}}
+  pto.tsel %d, %m, %d, %d, %t : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 1x16xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi8>, %m: !pto.tile<vec, 16x32xui8>, %t: !pto.tile<vec, 1x16xui32>) {
+  // expected-error @+1 {{element type 'i8' is not supported on A2/A3 (supported: i16, ui16, i32, ui32, f16, bf16, f32)}}
+  pto.tsel %d, %m, %d, %d, %t : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 1x16xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %m: !pto.tile<vec, 8x32xui8>, %t: !pto.tile<vec, 1x16xui32>) {
+  // expected-error @+1 {{mask has 8 rows but the data has 16}}
+  pto.tsel %d, %m, %d, %d, %t : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 8x32xui8>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 1x16xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' needs a pad value (zero, max or min): it is what fills the rest of the tile}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<left, 16x16xf16, pad = zero>, %s: !pto.tile<left, 16x16xf16>) {
+  // expected-error @+1 {{pads vec or mat tiles, not left}}
+  pto.tfillpad %d, %s : !pto.tile<left, 16x16xf16, pad = zero>, !pto.tile<left, 16x16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, pad = zero>, %s: !pto.tile<mat, 16x64xf32>) {
+  // expected-error @+1 {{'src' is a mat tile but 'dst' is vec}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32, pad = zero>, !pto.tile<mat, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, pad = zero>, %s: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'src' is 16x32 but 'dst' is 16x64}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32, pad = zero>, !pto.tile<vec, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, pad = zero>, %s: !pto.tile<vec, 16x64xf16>) {
+  // expected-error @+1 {{element type of 'src' ('f16') differs from 'dst' ('f32')}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32, pad = zero>, !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x4xi64, pad = zero>, %s: !pto.tile<vec, 16x4xi64>) {
+  // expected-error @+1 {{pads elements of 1, 2 or 4 bytes, got 'i64'}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x4xi64, pad = zero>, !pto.tile<vec, 16x4xi64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, blayout = col_major, pad = zero>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'src' has blayout = row_major, slayout = none but 'dst' blayout = col_major, slayout = none}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32, blayout = col_major, pad = zero>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 16x64xf32, pad = zero>, %s: !pto.tile<mat, 16x64xf32>) {
+  // expected-error @+1 {{pads mat tiles only in NZ layout (blayout = col_major, slayout = row_major) with pad = zero}}
+  pto.tfillpad %d, %s : !pto.tile<mat, 16x64xf32, pad = zero>, !pto.tile<mat, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = max>, %s: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>) {
+  // expected-error @+1 {{pads mat tiles only in NZ layout (blayout = col_major, slayout = row_major) with pad = zero}}
+  pto.tfillpad %d, %s : !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = max>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 64x16xf32>, %s: !pto.tile<vec, 16x64xf32, blayout = col_major>) {
+  // expected-error @+1 {{'src' must be row_major with slayout = none (ND)}}
+  pto.ttrans %d, %s, %d : !pto.tile<vec, 64x16xf32>, !pto.tile<vec, 16x64xf32, blayout = col_major>, !pto.tile<vec, 64x16xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'dst' must be 64x16 for a 16x64 source, got 16x64}}
+  pto.ttrans %d, %s, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 64x16xf16>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{element sizes differ: 'f16' and 'f32'}}
+  pto.ttrans %d, %s, %s : !pto.tile<vec, 64x16xf16>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 64x16xf32>, %s: !pto.tile<vec, 16x64xf32>, %t: !pto.tile<mat, 16x64xf32>) {
+  // expected-error @+1 {{'tmp' must be a vec tile, got mat}}
+  pto.ttrans %d, %s, %t : !pto.tile<vec, 64x16xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<mat, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 4x16xi64>, %s: !pto.tile<vec, 16x4xi64>) {
+  // expected-error @+1 {{element type 'i64' is not supported on A2/A3}}
+  pto.ttrans %d, %s, %s : !pto.tile<vec, 4x16xi64>, !pto.tile<vec, 16x4xi64>, !pto.tile<vec, 16x4xi64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 1x16xf32>, %s: !pto.tile<vec, 16x1xf32, blayout = col_major>) {
+  // expected-error @+1 {{cannot move a tile from vec to mat (treshape keeps the location)}}
+  pto.treshape %d, %s : !pto.tile<mat, 1x16xf32>, !pto.tile<vec, 16x1xf32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x8xf32>, %s: !pto.tile<vec, 16x1xf32, blayout = col_major>) {
+  // expected-error @+1 {{'dst' has 32 bytes but 'src' has 64}}
+  pto.treshape %d, %s : !pto.tile<vec, 1x8xf32>, !pto.tile<vec, 16x1xf32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x16xf16, blayout = col_major, slayout = row_major>, %s: !pto.tile<vec, 16x16xf16>) {
+  // expected-error @+1 {{cannot reshape between boxed and unboxed layouts}}
+  pto.treshape %d, %s : !pto.tile<vec, 16x16xf16, blayout = col_major, slayout = row_major>, !pto.tile<vec, 16x16xf16>
+  return
+}
+
+// -----
+
+// PTO-ISA's TCI static_asserts Rows == 1 and fills row 0's valid columns.
+func.func @f(%d: !pto.tile<vec, 2x64xi32>, %s: i32) {
+  // expected-error @+1 {{fills a one-row tile (PTO-ISA TCI), got 2 rows}}
+  pto.tci %d, %s : !pto.tile<vec, 2x64xi32>, i32
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x64xf32>, %s: f32) {
+  // expected-error @+1 {{element type 'f32' is not supported on A2/A3 (supported: i32, ui32, i16, ui16)}}
+  pto.tci %d, %s : !pto.tile<vec, 1x64xf32>, f32
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x64xi32>, %s: i16) {
+  // expected-error @+1 {{scalar type 'i16' is not the tile element type 'i32'}}
+  pto.tci %d, %s descending : !pto.tile<vec, 1x64xi32>, i16
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 1x64xi32>, %s: i32) {
+  // expected-error @+1 {{'dst' must be a vec tile, got mat}}
+  pto.tci %d, %s : !pto.tile<mat, 1x64xi32>, i32
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{needs two different pipes, got v -> v}}
+  pto.set_flag <v -> v>, 0
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{takes two single pipes, not all}}
+  pto.wait_flag <all -> v>, 0
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{attribute 'event_id' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 7}}
+  pto.set_flag <mte2 -> v>, 8
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{unknown pipe 'vec' (expected s, v, mte1, mte2, mte3, m, fix or all)}}
+  pto.barrier <vec>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'pto.core' must be "aiv" or "aic", got "aiu"}}
+func.func @k() attributes {pto.core = "aiu"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'pto.core' must be "aiv" or "aic", got 1 : i64}}
+func.func @k() attributes {pto.core = 1} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'pto.core' marks a kernel function, not 'builtin.module'}}
+module attributes {pto.core = "aiv"} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core' and 'pto.orchestration')}}
+func.func @k() attributes {pto.kernel} {
+  return
+}
+
+// -----
+
+// An aiv kernel: no matmul, only vec tiles.
+func.func @k(%c: !pto.tile<acc, 64x128xf32>, %a: !pto.tile<left, 64x32xf16>, %b: !pto.tile<right, 32x128xf16>) attributes {pto.core = "aiv"} {
+  // expected-error @+1 {{cannot run in an aiv kernel: the cube unit is on the aic core}}
+  pto.tmatmul %c, %a, %b : !pto.tile<acc, 64x128xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 32x128xf16>
+  return
+}
+
+// -----
+
+func.func @k() attributes {pto.core = "aiv"} {
+  // expected-error @+1 {{cannot hold a mat tile in an aiv kernel: the aiv core has only vec tiles (UB)}}
+  %m = pto.alloc_tile : !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{cannot hold a acc tile in an aiv kernel}}
+func.func @k(%c: !pto.tile<acc, 64x128xf32>) attributes {pto.core = "aiv"} {
+  return
+}
+
+// -----
+
+// An aic kernel: no vector arithmetic, no vec tiles.
+func.func @k(%v: !pto.tile<vec, 16x64xf32>) attributes {pto.core = "aic"} {
+  // expected-error @+1 {{cannot run in an aic kernel: vector arithmetic runs on the aiv core}}
+  pto.tadd %v, %v, %v : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @k() attributes {pto.core = "aic"} {
+  // expected-error @+1 {{cannot hold a vec tile in an aic kernel: the aic core has no vec tiles (UB)}}
+  %v = pto.alloc_tile : !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func private @k(memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{a pto-runtime task takes at most 32 tensors and 16 scalars, got 33 tensors and 0 scalars}}
+  pto.submit @k ins(%a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a : memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>) outs()
+  return
+}
+
+// -----
+
+func.func private @k(memref<16xf32>, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>, %n: index) {
+  // expected-error @+1 {{a pto-runtime task takes at most 32 tensors and 16 scalars, got 1 tensors and 17 scalars}}
+  pto.submit @k ins(%a : memref<16xf32>) outs() scalars(%n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n : index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+  return
+}
+
+// -----
+
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{'nope' does not name a function}}
+  pto.submit @nope ins(%a : memref<16xf32>) outs()
+  return
+}
+
+// -----
+
+func.func private @k(memref<16xf32>)
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{callee 'k' is not a kernel: it has no 'pto.core' attribute}}
+  pto.submit @k ins(%a : memref<16xf32>) outs()
+  return
+}
+
+// -----
+
+func.func private @k(memref<16xf32>, memref<16xf32>) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{callee 'k' takes 2 arguments but the task passes 1 tensors and 0 scalars}}
+  pto.submit @k ins() outs(%a : memref<16xf32>)
+  return
+}
+
+// -----
+
+// Tensors come first, then scalars.
+func.func private @k(index, memref<16xf32>) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>, %n: index) {
+  // expected-error @+1 {{callee argument 0 is 'index' but the task passes a tensor there}}
+  pto.submit @k ins(%a : memref<16xf32>) outs() scalars(%n : index)
+  return
+}
+
+// -----
+
+func.func @orch(%a: memref<16xf32>, %v: vector<4xf32>) {
+  // expected-error @+1 {{operand #1 must be variadic of index or signless integer or floating-point}}
+  pto.submit @orch ins(%a : memref<16xf32>) outs() scalars(%v : vector<4xf32>)
+  return
+}
