@@ -3,10 +3,10 @@
 
 use melior::{
     ir::{
-        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::OperationBuilder,
-        r#type::{IntegerType, RankedTensorType},
+        r#type::{FunctionType, IntegerType, RankedTensorType},
         Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike,
         Value, ValueLike,
     },
@@ -111,6 +111,34 @@ fn build_op<'c>(
         .unwrap_or_else(|e| panic!("HTP built an invalid {name}: {e}"))
 }
 
+/// `func.func @name(inputs) -> ()` with the attribute `marker` and an empty
+/// entry block, returned for the caller to fill (it stays valid when the
+/// function is inserted into a module).
+pub fn function<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    name: &str,
+    inputs: &[Type<'c>],
+    marker: (&str, Attribute<'c>),
+) -> (Operation<'c>, BlockRef<'c, 'c>) {
+    let region = Region::new();
+    let arguments: Vec<(Type, Location)> = inputs.iter().map(|t| (*t, location)).collect();
+    let block = region.append_block(Block::new(&arguments));
+    let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+    let function_type = FunctionType::new(context, inputs, &[]);
+    let attributes = [
+        (named(context, "sym_name"), StringAttribute::new(context, name).into()),
+        (named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
+        (named(context, marker.0), marker.1),
+    ];
+    let function = OperationBuilder::new("func.func", location)
+        .add_attributes(&attributes)
+        .add_regions([region])
+        .build()
+        .unwrap_or_else(|e| panic!("HTP built an invalid func.func: {e}"));
+    (function, block)
+}
+
 /// Where new ops go, and the ops both kinds of builder make. Implemented by
 /// [`Emitter`] (before the tile op being lowered) and [`BodyBuilder`] (at
 /// the end of a region body being built).
@@ -144,6 +172,12 @@ pub trait Builder<'c> {
 
     fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> V<'c> {
         self.value_with("arith.constant", &[], ty, &[("value", value)])
+    }
+
+    /// An `index` constant.
+    fn index(&self, value: i64) -> V<'c> {
+        let ty = Type::index(self.context());
+        self.constant(IntegerAttribute::new(ty, value).into(), ty)
     }
 
     /// A float or integer constant of `ty`.
@@ -182,11 +216,6 @@ impl<'c> Builder<'c> for BodyBuilder<'c, '_> {
 }
 
 impl<'c, 'a> Emitter<'c, 'a> {
-    pub fn index(&self, value: i64) -> V<'c> {
-        let ty = Type::index(self.context);
-        self.constant(IntegerAttribute::new(ty, value).into(), ty)
-    }
-
     /// `tensor.dim %tensor, dim`
     pub fn dim(&self, tensor: V<'c>, dim: i64) -> V<'c> {
         let index = self.index(dim);

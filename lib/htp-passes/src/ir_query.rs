@@ -1,7 +1,14 @@
 //! Questions about existing IR the Rust passes ask: who defines and uses a
 //! value, which ancestor of an op sits in a given block, op order.
 
-use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, ValueLike};
+use std::collections::HashMap;
+
+use melior::ir::{
+    attribute::IntegerAttribute,
+    block::BlockLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+    BlockRef, Location, OperationRef, Value, ValueLike,
+};
 
 use crate::ir_builder::V;
 
@@ -43,4 +50,55 @@ pub fn ancestor_in<'c>(op: OperationRef<'c, 'c>, block: BlockRef<'c, '_>) -> Opt
 
 pub fn is_before(a: OperationRef, b: OperationRef) -> bool {
     unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
+}
+
+/// A value's identity, as a map key (the same for every borrow of it).
+pub fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// An op's identity, as a map key.
+pub fn op_key(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The value of an integer (or index) `arith.constant`.
+pub fn constant_int(value: V) -> Option<i64> {
+    let op = defining_op(value)?;
+    if op.name().as_string_ref().as_str() != Ok("arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+}
+
+/// The position of every op under `root` (itself included) in pre-order.
+pub fn preorder_positions(root: OperationRef) -> HashMap<usize, usize> {
+    let mut positions = HashMap::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let next = positions.len();
+        positions.insert(op_key(op), next);
+        WalkResult::Advance
+    });
+    positions
+}
+
+/// The `pto.alloc_tile` whose buffer a tile value is, looking through
+/// `pto.tile_view`s; `None` for a tile some other op made.
+pub fn root_alloc<'c>(tile: V<'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut current = tile;
+    loop {
+        let op = defining_op(current)?;
+        match op.name().as_string_ref().as_str() {
+            Ok("pto.tile_view") => current = unsafe { Value::from_raw(op.operand(0).ok()?.to_raw()) },
+            Ok("pto.alloc_tile") => return Some(op),
+            _ => return None,
+        }
+    }
+}
+
+/// Reports `message` at `location` through MLIR's diagnostic engine (a
+/// pass's error, which the driver turns into file:line:col).
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }

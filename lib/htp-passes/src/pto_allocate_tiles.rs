@@ -25,9 +25,8 @@ use melior::{
 };
 use mlir_sys::MlirPass;
 
-use crate::convert_tile_to_pto::emit_error;
 use crate::ir_builder::detach;
-use crate::ir_query::{ancestor_in, uses};
+use crate::ir_query::{ancestor_in, emit_error, op_key, preorder_positions, uses};
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -70,23 +69,21 @@ struct Allocation<'c> {
 }
 
 fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, String)> {
-    // Pre-order numbering; `last[op]` is the number of the op's last descendant.
-    let mut order: HashMap<usize, usize> = HashMap::new();
+    // Pre-order positions; `last[op]` is the position of the op's last descendant.
+    let order = preorder_positions(function);
     let mut ops = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
-        order.insert(op.to_raw().ptr as usize, ops.len());
         ops.push(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
         WalkResult::Advance
     });
     let mut last: HashMap<usize, usize> = HashMap::new();
-    for op in ops.iter().rev() {
-        let index = order[&(op.to_raw().ptr as usize)];
-        let mut end = index;
+    for op in &ops {
+        let mut end = order[&op_key(*op)];
         op.walk(WalkOrder::PreOrder, |inner| {
-            end = end.max(order[&(inner.to_raw().ptr as usize)]);
+            end = end.max(order[&op_key(inner)]);
             WalkResult::Advance
         });
-        last.insert(op.to_raw().ptr as usize, end);
+        last.insert(op_key(*op), end);
     }
 
     let mut allocations = Vec::new();
@@ -97,7 +94,7 @@ fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, Str
         let result = detach(op.result(0).unwrap().into());
         let tile = TileType::try_from(result.r#type()).map_err(|_| (op.location(), "alloc_tile of a non-tile".to_string()))?;
         let block = op.block().unwrap();
-        let start = order[&(op.to_raw().ptr as usize)];
+        let start = order[&op_key(*op)];
         let mut end = start;
         let mut pending = vec![result];
         while let Some(value) = pending.pop() {
@@ -106,7 +103,7 @@ fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, Str
                     pending.push(detach(user.result(0).unwrap().into()));
                 }
                 if let Some(ancestor) = ancestor_in(user, block) {
-                    end = end.max(last[&(ancestor.to_raw().ptr as usize)]);
+                    end = end.max(last[&op_key(ancestor)]);
                 }
             }
         }

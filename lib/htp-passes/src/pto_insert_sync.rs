@@ -36,9 +36,8 @@ use melior::{
 };
 use mlir_sys::MlirPass;
 
-use crate::convert_tile_to_pto::emit_error;
 use crate::ir_builder::{detach, named, parse_attribute, V};
-use crate::ir_query::defining_op;
+use crate::ir_query::{emit_error, op_key, preorder_positions, root_alloc};
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -153,31 +152,21 @@ fn name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
-/// The root `pto.alloc_tile` behind a tile value (through tile views) and
-/// the byte range it was placed at.
+/// The byte range of the buffer a tile value is.
 fn tile_resource(value: V) -> Result<Resource, String> {
-    let mut current = value;
-    loop {
-        let op = defining_op(current).ok_or("a tile that is not a buffer")?;
-        match name(op).as_str() {
-            "pto.tile_view" => current = detach(op.operand(0).unwrap()),
-            "pto.alloc_tile" => {
-                let tile = TileType::try_from(current.r#type()).map_err(|_| "not a tile")?;
-                let begin = op
-                    .attribute("addr")
-                    .ok()
-                    .and_then(|a| IntegerAttribute::try_from(a).ok())
-                    .map(|a| a.value())
-                    .ok_or("pto-insert-sync needs placed tiles: run pto-allocate-tiles first")?;
-                return Ok(Resource::Tile { memory: tile.location(), begin, end: begin + tile.size_in_bytes() });
-            }
-            other => return Err(format!("a tile made by {other}")),
-        }
-    }
+    let alloc = root_alloc(value).ok_or("a tile that is not a pto.alloc_tile buffer")?;
+    let tile = TileType::try_from(detach(alloc.result(0).unwrap().into()).r#type()).map_err(|_| "not a tile")?;
+    let begin = alloc
+        .attribute("addr")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
+        .ok_or("pto-insert-sync needs placed tiles: run pto-allocate-tiles first")?;
+    Ok(Resource::Tile { memory: tile.location(), begin, end: begin + tile.size_in_bytes() })
 }
 
 fn tensor_resource(view: V) -> Result<Resource, String> {
-    let op = defining_op(view).ok_or("a GM view that is not a pto.global_view")?;
+    let op = crate::ir_query::defining_op(view).ok_or("a GM view that is not a pto.global_view")?;
     Ok(Resource::Tensor(op.operand(0).unwrap().to_raw().ptr as usize))
 }
 
@@ -314,14 +303,13 @@ impl<'c> Sync<'c> {
         back_edge: Option<OperationRef<'c, 'c>>,
     ) -> Result<(), String> {
         let location = item.location();
-        let mut pipes: Vec<Pipe> = list.iter().map(|a| a.pipe).collect();
-        pipes.dedup();
-        let mut seen = Vec::new();
-        for q in pipes {
-            if seen.contains(&q) {
-                continue;
+        let mut pipes: Vec<Pipe> = Vec::new();
+        for access in list {
+            if !pipes.contains(&access.pipe) {
+                pipes.push(access.pipe);
             }
-            seen.push(q);
+        }
+        for q in pipes {
             let mine: Vec<&Access> = list.iter().filter(|a| a.pipe == q).collect();
             // For each producing pipe, the latest conflicting pending access.
             let mut latest: HashMap<Pipe, usize> = HashMap::new();
@@ -379,18 +367,13 @@ impl<'c> Sync<'c> {
     /// Gives each flag an event id no other flag of its pipe pair holds
     /// while it is outstanding (greedy interval colouring in program order).
     fn assign_event_ids(&mut self, function: OperationRef<'c, '_>) -> Result<(), String> {
-        let mut order: HashMap<usize, usize> = HashMap::new();
-        function.walk(WalkOrder::PreOrder, |op| {
-            let next = order.len();
-            order.insert(op.to_raw().ptr as usize, next);
-            WalkResult::Advance
-        });
+        let order = preorder_positions(function);
         let mut spans: Vec<(usize, usize, usize)> = self
             .flags
             .iter()
             .enumerate()
             .map(|(i, flag)| {
-                let positions: Vec<usize> = flag.ops.iter().map(|op| order[&(op.to_raw().ptr as usize)]).collect();
+                let positions: Vec<usize> = flag.ops.iter().map(|op| order[&op_key(*op)]).collect();
                 (*positions.iter().min().unwrap(), *positions.iter().max().unwrap(), i)
             })
             .collect();

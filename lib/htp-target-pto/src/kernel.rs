@@ -13,6 +13,9 @@ use melior::ir::{
     OperationRef, RegionLike, TypeLike, Value, ValueLike,
 };
 
+use htp_passes::ir_builder::{element_of, shape_of};
+use htp_passes::ir_query::root_alloc;
+
 use crate::writer::{c_type, op_name, Ops, SourceLines, Writer};
 use crate::Flavour;
 
@@ -49,7 +52,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
         let name = parameters.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
         let ty = argument.r#type();
         if unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) } {
-            let element = c_type(crate::element_of(ty))?;
+            let element = c_type(element_of(ty))?;
             w.line(&format!("__gm__ ChipTensor *{name}_desc = reinterpret_cast<__gm__ ChipTensor *>(args[{index}]);"));
             w.line(&format!(
                 "__gm__ {element} *{name} = reinterpret_cast<__gm__ {element} *>({name}_desc->buffer.addr) + {name}_desc->start_offset;"
@@ -166,39 +169,27 @@ fn tile_name(alloc: OperationRef) -> String {
     match best {
         Some((owner, index)) => {
             let name = op_name(owner);
-            let short = name.trim_start_matches("pto.t").trim_end_matches("_op");
-            let written = index == 0 || (name == "pto.tstore" && index == 0);
-            if name.starts_with("pto.trow") && index == 2 || !written && name != "pto.tstore" {
-                "scratch".into()
-            } else if name == "pto.tstore" {
+            if name == "pto.tstore" {
                 "result".into()
+            } else if index != 0 {
+                // First used as a source: a scratch operand (TROWSUM's tmp, ...).
+                "scratch".into()
             } else {
-                short.replace("expand", "bcast")
+                name.trim_start_matches("pto.t").trim_end_matches("_op").replace("expand", "bcast")
             }
         }
         None => "tile".into(),
     }
 }
 
+/// The byte offset the tile (or the buffer a view looks at) was placed at.
 fn root_address(op: OperationRef) -> Result<i64, String> {
-    let mut current = unsafe { OperationRef::from_raw(op.to_raw()) };
-    loop {
-        match op_name(current).as_str() {
-            "pto.tile_view" => {
-                let source = current.operand(0).unwrap();
-                let raw = unsafe { mlir_sys::mlirOpResultGetOwner(source.to_raw()) };
-                current = unsafe { OperationRef::from_raw(raw) };
-            }
-            _ => {
-                return current
-                    .attribute("addr")
-                    .ok()
-                    .and_then(|a| IntegerAttribute::try_from(a).ok())
-                    .map(|a| a.value())
-                    .ok_or_else(|| "an unplaced tile: run pto-allocate-tiles before emitting C++".to_string())
-            }
-        }
-    }
+    let tile = unsafe { melior::ir::Value::from_raw(op.result(0).unwrap().to_raw()) };
+    root_alloc(tile)
+        .and_then(|alloc| alloc.attribute("addr").ok())
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
+        .ok_or_else(|| "an unplaced tile: run pto-allocate-tiles before emitting C++".to_string())
 }
 
 fn pipe_name(op: OperationRef, attribute: &str) -> Result<String, String> {
@@ -251,10 +242,10 @@ pub fn tile_type_text(tile: TileType) -> Result<String, String> {
 fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
     let source = op.operand(0).unwrap();
     let memref = source.r#type();
-    let shape = crate::shape_of(memref);
+    let shape = shape_of(memref);
     let rank = shape.len();
     let tensor = w.name(source)?;
-    let element = c_type(crate::element_of(memref))?;
+    let element = c_type(element_of(memref))?;
     let result = op.result(0).unwrap();
     let view = result.r#type();
     let dims = DenseI64ArrayAttribute::try_from(op.attribute("dims").map_err(|e| e.to_string())?).map_err(|_| "dims")?;

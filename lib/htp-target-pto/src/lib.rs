@@ -16,7 +16,7 @@ use melior::{
         attribute::{FlatSymbolRefAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
-        Module, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+        Module, OperationRef, RegionLike, ValueLike,
     },
     pass::PassManager,
     utility::parse_pass_pipeline,
@@ -222,13 +222,4 @@ fn kernel_parameters(
         }
     }
     Ok((names, signature))
-}
-
-pub(crate) fn shape_of(ty: Type) -> Vec<i64> {
-    let raw = ty.to_raw();
-    unsafe { (0..mlir_sys::mlirShapedTypeGetRank(raw)).map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize)).collect() }
-}
-
-pub(crate) fn element_of(ty: Type) -> Type {
-    unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) }
 }

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use htp_dialects::diagnostics::source_position;
+use htp_passes::ir_query::{constant_int, key};
 use melior::ir::{
     attribute::{AttributeLike, FloatAttribute, IntegerAttribute},
     block::BlockLike,
@@ -30,10 +31,6 @@ pub struct Writer<'s> {
     taken: HashMap<String, usize>,
     lines: SourceLines<'s>,
     last_comment: Option<(String, u32)>,
-}
-
-pub fn key(value: Value) -> usize {
-    value.to_raw().ptr as usize
 }
 
 pub fn op_name(op: OperationRef) -> String {
@@ -258,7 +255,7 @@ impl<'s> Writer<'s> {
             }
             "memref.dim" => {
                 let dim = op.operand(1).unwrap();
-                let index = defining_constant(dim).ok_or("memref.dim with a run-time dim")?;
+                let index = constant_int(unsafe { Value::from_raw(dim.to_raw()) }).ok_or("memref.dim with a run-time dim")?;
                 format!("static_cast<int64_t>({})", ops.dim(&operands[0], index))
             }
             _ => return Err(format!("'{name}' has no C++ lowering")),
@@ -269,10 +266,4 @@ impl<'s> Writer<'s> {
         self.bind(result.into(), variable);
         Ok(())
     }
-}
-
-/// The value of an `arith.constant` integer operand.
-pub fn defining_constant(value: Value) -> Option<i64> {
-    let op = htp_passes::ir_query::defining_op(unsafe { Value::from_raw(value.to_raw()) })?;
-    (op_name(op) == "arith.constant").then(|| IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value()))?
 }

@@ -33,6 +33,7 @@ use melior::{
 };
 use mlir_sys::{MlirOperation, MlirPass};
 
+use crate::ir_query::emit_error;
 use crate::{pass_type_id, PassDefinition};
 use crate::ir_builder::{detach, tensor_type, Emitter, DYNAMIC, V};
 
@@ -76,11 +77,6 @@ impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
             pass.signal_failure();
         }
     }
-}
-
-fn emit_error(location: Location, message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
-    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
 
 /// The tensor a tile lowers to: its valid region.

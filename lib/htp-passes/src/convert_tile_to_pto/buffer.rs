@@ -3,7 +3,7 @@
 //! says all of it.
 
 use htp_dialects::tile::{TileType, ValidSize};
-use melior::ir::{Type, ValueLike};
+use melior::ir::Type;
 
 use crate::ir_builder::{bit_width, V};
 
@@ -182,9 +182,4 @@ pub fn extents_like<'c>(tile: TileType<'c>, source: &[Extent<'c>; 2]) -> Result<
 
 pub fn round_up(n: i64, multiple: i64) -> i64 {
     (n + multiple - 1) / multiple * multiple
-}
-
-/// The raw pointer of a value, as a map key.
-pub fn key(value: V) -> usize {
-    value.to_raw().ptr as usize
 }

@@ -11,9 +11,9 @@ use melior::ir::{
     Block, BlockRef, OperationRef, Region, RegionLike, Type,
 };
 
-use super::buffer::{extents_of, key, Buffer, Extent, Layout, Pad, Place, Shape};
+use super::buffer::{extents_of, Buffer, Extent, Layout, Pad, Place, Shape};
 use super::kernel::{At, Kernel};
-use crate::ir_query::{has_single_use, uses};
+use crate::ir_query::{has_single_use, key, uses};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
 use crate::ir_builder::{detach, Builder};

@@ -13,20 +13,19 @@ use std::collections::HashMap;
 use htp_dialects::tile::TileType;
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        r#type::FunctionType,
         Attribute, Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
     },
     Context,
 };
 
-use super::buffer::{key, Buffer, Shape};
+use super::buffer::{Buffer, Shape};
 use super::tasks::{Core, Plan};
 use super::{cube, vector};
-use crate::ir_builder::{detach, parse_type, Builder, V};
-use crate::ir_query::{ancestor_in, defining_op, has_single_use, is_before, uses};
+use crate::ir_builder::{detach, function as function_builder, parse_type, Builder, V};
+use crate::ir_query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
 
 pub type Failure<'c> = (Location<'c>, String);
 
@@ -54,11 +53,6 @@ impl<'c> At<'c> {
     /// A PTO instruction: no results, operands in ISA order.
     pub fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]) {
         self.op(name, operands, &[], attributes, vec![]);
-    }
-
-    pub fn index(&self, value: i64) -> V<'c> {
-        let ty = Type::index(self.context);
-        self.constant(IntegerAttribute::new(ty, value).into(), ty)
     }
 
     /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
@@ -121,36 +115,19 @@ impl<'c> Kernel<'c> {
         };
 
         // Tensors first, then scalars, then the task's [lo, hi) bounds.
-        let mut arguments: Vec<(Type, Location)> = Vec::new();
-        for &index in plan.tensors.iter().chain(&plan.scalars) {
-            arguments.push((old_entry.argument(index).unwrap().r#type(), location));
-        }
+        let mut inputs: Vec<Type> =
+            plan.tensors.iter().chain(&plan.scalars).map(|&index| old_entry.argument(index).unwrap().r#type()).collect();
         if plan.outer_loop.is_some() {
-            arguments.push((Type::index(context), location));
-            arguments.push((Type::index(context), location));
+            inputs.extend([Type::index(context), Type::index(context)]);
         }
-        let region = Region::new();
-        let block = region.append_block(Block::new(&arguments));
-        let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+        let core = ("pto.core", StringAttribute::new(context, plan.core.keyword()).into());
+        let (new_function, block) = function_builder(context, location, &plan.name, &inputs, core);
         for (position, &index) in plan.tensors.iter().chain(&plan.scalars).enumerate() {
             let old = old_entry.argument(index).unwrap();
             kernel.values.insert(key(detach(old.into())), detach(block.argument(position).unwrap().into()));
         }
         kernel.convert_block(old_entry, block, &[])?;
-
-        let types: Vec<Type> = arguments.iter().map(|(t, _)| *t).collect();
-        let function_type = FunctionType::new(context, &types, &[]);
-        let attributes = [
-            ("sym_name", StringAttribute::new(context, &plan.name).into()),
-            ("function_type", TypeAttribute::new(function_type.into()).into()),
-            ("pto.core", StringAttribute::new(context, plan.core.keyword()).into()),
-        ];
-        let attributes: Vec<_> = attributes.iter().map(|(n, a)| (crate::ir_builder::named(context, n), *a)).collect();
-        melior::ir::operation::OperationBuilder::new("func.func", location)
-            .add_attributes(&attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|e| (location, e.to_string()))
+        Ok(new_function)
     }
 
     pub fn at(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> At<'c> {

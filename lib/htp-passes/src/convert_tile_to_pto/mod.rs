@@ -27,13 +27,14 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        Location, RegionLike,
+        RegionLike,
     },
     pass::{ExternalPass, RunExternalPass},
     Context, ContextRef,
 };
 use mlir_sys::MlirPass;
 
+use crate::ir_query::emit_error;
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -72,11 +73,6 @@ impl<'c> RunExternalPass<'c> for ConvertTileToPto {
             pass.signal_failure();
         }
     }
-}
-
-pub(crate) fn emit_error(location: Location, message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
-    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
 
 fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {

@@ -11,20 +11,18 @@
 
 use melior::{
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::{FlatSymbolRefAttribute, StringAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
-        r#type::FunctionType,
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
         Block, BlockRef, Location, Operation, Region, RegionLike, Type, TypeLike, ValueLike,
     },
     Context,
 };
 use std::collections::HashMap;
 
-use super::buffer::key;
 use super::kernel::{At, Failure};
-use crate::ir_query::defining_op;
-use crate::ir_builder::{detach, named, shape_of, Builder, V};
+use crate::ir_query::{constant_int, key};
+use crate::ir_builder::{detach, shape_of, Builder, V};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Core {
@@ -157,7 +155,7 @@ fn parallel_outer_loop(entry: BlockRef) -> Option<usize> {
 fn iterations_independent(outer: OperationRef) -> bool {
     let body = outer.region(0).unwrap().first_block().unwrap();
     let induction = key(detach(body.argument(0).unwrap().into()));
-    let Some(step) = constant_index(detach(outer.operand(2).unwrap())) else { return false };
+    let Some(step) = constant_int(detach(outer.operand(2).unwrap())) else { return false };
     let mut stored = Vec::new();
     let mut loaded = Vec::new();
     let mut independent = true;
@@ -184,24 +182,15 @@ fn iterations_independent(outer: OperationRef) -> bool {
     independent && !stored.is_empty() && stored.iter().all(|s| !loaded.contains(s))
 }
 
-fn constant_index(value: V) -> Option<i64> {
-    let op = defining_op(value)?;
-    (op.name().as_string_ref().as_str() == Ok("arith.constant"))
-        .then(|| IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value()))
-        .flatten()
-}
-
 /// The orchestration function: takes the kernel's arguments in their
 /// original order and submits the kernel's tasks (one per chunk of the
 /// outer loop, chunks sized so the available cores share the loop).
 pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().unwrap();
-    let argument_types: Vec<(Type, Location)> =
-        (0..entry.argument_count()).map(|i| (entry.argument(i).unwrap().r#type(), location)).collect();
-    let region = Region::new();
-    let block = region.append_block(Block::new(&argument_types));
-    let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+    let inputs: Vec<Type> = (0..entry.argument_count()).map(|i| entry.argument(i).unwrap().r#type()).collect();
+    let marker = ("pto.orchestration", crate::ir_builder::parse_attribute(context, "unit"));
+    let (orchestration, block) = crate::ir_builder::function(context, location, name, &inputs, marker);
     let mut values: HashMap<usize, V<'c>> = HashMap::new();
     for i in 0..entry.argument_count() {
         values.insert(key(detach(entry.argument(i).unwrap().into())), detach(block.argument(i).unwrap().into()));
@@ -266,14 +255,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
     }
     at.op("func.return", &[], &[], &[], vec![]);
 
-    let types: Vec<Type> = argument_types.iter().map(|(t, _)| *t).collect();
-    let function_type = FunctionType::new(context, &types, &[]);
-    let attributes = [
-        (named(context, "sym_name"), StringAttribute::new(context, name).into()),
-        (named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
-        (named(context, "pto.orchestration"), crate::ir_builder::parse_attribute(context, "unit")),
-    ];
-    OperationBuilder::new("func.func", location).add_attributes(&attributes).add_regions([region]).build().map_err(|e| (location, e.to_string()))
+    Ok(orchestration)
 }
 
 fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {

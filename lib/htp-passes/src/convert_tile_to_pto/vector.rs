@@ -7,9 +7,9 @@ use melior::ir::{
     OperationRef, ValueLike,
 };
 
-use super::buffer::{extents_like, extents_of, key, Buffer, Extent, Layout, Pad, Shape};
+use super::buffer::{extents_like, extents_of, Buffer, Extent, Layout, Pad, Shape};
 use super::kernel::{At, Kernel};
-use crate::ir_query::{defining_op, has_single_use, uses};
+use crate::ir_query::{defining_op, has_single_use, key, uses};
 use super::{attrs, memory};
 use crate::ir_builder::{detach, Builder, V};
 
