@@ -1651,3 +1651,45 @@ func.func @orch(%a: memref<16xf32>, %v: vector<4xf32>) {
   pto.submit @orch ins(%a : memref<16xf32>) outs() scalars(%v : vector<4xf32>)
   return
 }
+
+// -----
+
+func.func @view_location() {
+  %t = pto.alloc_tile : !pto.tile<mat, 16x64xf16, blayout = col_major, slayout = row_major>
+  // expected-error @+1 {{views a mat tile as a vec tile; a view stays in its location}}
+  %v = pto.tile_view %t : !pto.tile<mat, 16x64xf16, blayout = col_major, slayout = row_major> -> !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @view_larger() {
+  %t = pto.alloc_tile : !pto.tile<vec, 16x64xf32>
+  // expected-error @+1 {{view of 8192 bytes is larger than its 4096-byte source}}
+  %v = pto.tile_view %t : !pto.tile<vec, 16x64xf32> -> !pto.tile<vec, 32x64xf32>
+  return
+}
+
+// -----
+
+func.func @view_valid_count(%n: index) {
+  %t = pto.alloc_tile : !pto.tile<vec, 16x64xf32>
+  // expected-error @+1 {{needs one index operand per '?' valid size of '!pto.tile<vec, 16x64xf32, valid = ?x?>' (2), got 1}}
+  %v = pto.tile_view %t valid [%n] : !pto.tile<vec, 16x64xf32> -> !pto.tile<vec, 16x64xf32, valid = ?x?>
+  return
+}
+
+// -----
+
+func.func @cores() {
+  // expected-error @+1 {{core must be "aiv" or "aic", got "npu"}}
+  %n = pto.available_cores "npu"
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'pto.orchestration' is a unit attribute of a function}}
+func.func @orchestration_marker() attributes {pto.orchestration = 1 : i32} {
+  return
+}

@@ -483,6 +483,26 @@ func.func private @task(memref<16x64xf32>, memref<16x64xf32>, memref<16x64xf32>,
 // CHECK-LABEL: func.func private @fill(memref<16x64xf32>) attributes {pto.core = "aiv"}
 func.func private @fill(memref<16x64xf32>) attributes {pto.core = "aiv"}
 
+// A view of a tile's bytes (narrowed valid region; one column seen as a row),
+// the core count an orchestration sizes tasks by, and the orchestration marker.
+// CHECK-LABEL: func.func @views_and_cores
+// CHECK-SAME: attributes {pto.orchestration}
+// CHECK: %[[T:.*]] = pto.alloc_tile addr 0 : !pto.tile<vec, 16x64xf32>
+// CHECK-NEXT: pto.tile_view %[[T]] valid [%{{.*}}] : !pto.tile<vec, 16x64xf32> -> !pto.tile<vec, 16x64xf32, valid = ?x64>
+// CHECK: %[[C:.*]] = pto.alloc_tile : !pto.tile<vec, 16x1xf32, blayout = col_major>
+// CHECK-NEXT: pto.tile_view %[[C]] : !pto.tile<vec, 16x1xf32, blayout = col_major> -> !pto.tile<vec, 1x16xf32>
+// CHECK-NEXT: pto.available_cores "aiv"
+// CHECK-NEXT: pto.available_cores "aic"
+func.func @views_and_cores(%n: index) attributes {pto.orchestration} {
+  %t = pto.alloc_tile addr 0 : !pto.tile<vec, 16x64xf32>
+  %v = pto.tile_view %t valid [%n] : !pto.tile<vec, 16x64xf32> -> !pto.tile<vec, 16x64xf32, valid = ?x64>
+  %c = pto.alloc_tile : !pto.tile<vec, 16x1xf32, blayout = col_major>
+  %r = pto.tile_view %c : !pto.tile<vec, 16x1xf32, blayout = col_major> -> !pto.tile<vec, 1x16xf32>
+  %a = pto.available_cores "aiv"
+  %b = pto.available_cores "aic"
+  return
+}
+
 // CHECK-LABEL: func.func @orchestration(
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: memref<16x64xf32>, %[[ARG1:[a-zA-Z0-9_]+]]: memref<16x64xf32>, %[[ARG2:[a-zA-Z0-9_]+]]: index, %[[ARG3:[a-zA-Z0-9_]+]]: f32) {
 // CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = pto.create_tensor : memref<16x64xf32>
@@ -499,3 +519,4 @@ func.func @orchestration(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %n: index
   pto.submit @vector_kernel ins(%x : memref<16x64xf32>) outs(%y : memref<16x64xf32>) scalars(%n : index)
   return
 }
+
