@@ -857,6 +857,11 @@ LogicalResult TFillPadOp::verify() {
       (!dst.isNZ() || dst.getPad() != PadValue::zero))
     return emitOpError("pads mat tiles only in NZ layout (blayout = "
                        "col_major, slayout = row_major) with pad = zero");
+  // The cube's TFILLPAD reads only 'dst' (its valid region stays, the rest
+  // becomes zero), so a mat tile can only be padded in place.
+  if (dst.getLocation() == TileLocation::mat && getDst() != getSrc())
+    return emitOpError("pads mat tiles in place: 'dst' and 'src' must be the "
+                       "same tile");
   return success();
 }
 

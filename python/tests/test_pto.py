@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import htp
-from htp import pto_runtime
+from htp import _htp, pto_runtime
+from test_errors import assert_points_at
 
 rng = np.random.default_rng(7)
 PACKAGED = ["vector_add", "softmax", "rmsnorm", "gemm"]
@@ -58,6 +59,58 @@ def test_mixed_cube_and_vector_kernel_is_reported_at_its_source_line(example):
     assert "cube (AIC) and vector (AIV)" in str(error.value)
 
 
+OVER_CAPACITY_TILE = """\
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 1024], y: htp.Out[f32, "N", 1024]):
+    for i in range(0, x.shape[0], 64):
+        t = x[i:i + 64, :]
+        y[i:i + 64, :] = t + t
+"""
+
+OVER_CAPACITY_LIVE = """\
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 1024], z: htp.Tensor[f32, "N", 1024], y: htp.Out[f32, "N", 1024]):
+    for i in range(0, x.shape[0], 32):
+        t = x[i:i + 32, :]
+        u = z[i:i + 32, :]
+        y[i:i + 32, :] = t * u
+"""
+
+BF16_ARITHMETIC = """\
+import htp
+from htp import bf16
+@htp.kernel
+def k(x: htp.Tensor[bf16, "N", 256], y: htp.Out[bf16, "N", 256]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = t + t
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    "source, line, col, message",
+    [
+        (OVER_CAPACITY_TILE, 6, 13, "exceeds the 188416-byte vec buffer (UB)"),
+        (OVER_CAPACITY_LIVE, 7, 13, "held by 1 other live tile(s) and A2/A3 has 188416 usable bytes"),
+        (BF16_ARITHMETIC, 7, 26, "A2/A3 has no bf16 vector arithmetic"),
+    ],
+    ids=["tile-larger-than-ub", "live-tiles-exceed-ub", "bf16-add"],
+)
+def test_what_the_target_cannot_do_is_reported_at_the_users_line(source, line, col, message, target):
+    # The error comes from the PTO passes, before any C++ exists; the same
+    # kernel compiles for the CPU.
+    _htp.compile([(source, "user.py", 1)], "k", {}, "cpu")
+    with pytest.raises(htp.CompileError) as error:
+        _htp.compile([(source, "user.py", 1)], "k", {}, target)
+    assert_points_at(error.value, "user.py", line, col)
+    assert message in str(error.value)
+
+
 def test_running_without_pto_runtime_says_what_is_missing(example, monkeypatch):
     monkeypatch.setattr(pto_runtime, "find_runtime", lambda: "pto-runtime (the 'simpler' package) is not installed")
     m = example("vector_add")
@@ -94,3 +147,13 @@ def test_rmsnorm_on_a2a3sim(example):
     w = rng.standard_normal((1, 1024), dtype=np.float32)
     y = m.rmsnorm.compile(target="pto-a2a3sim")(x, w, eps=1e-6)
     np.testing.assert_allclose(y, m.reference(x, w, 1e-6), atol=1e-5)
+
+
+@needs_runtime
+def test_gemm_on_a2a3sim(example):
+    # Ragged in M, N and K: the last operand tiles are zero-padded on L1.
+    m = example("gemm")
+    a = rng.standard_normal((200, 500)).astype(np.float16)
+    b = rng.standard_normal((500, 130)).astype(np.float16)
+    c = m.gemm.compile(target="pto-a2a3sim")(a, b)
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), atol=1e-4)

@@ -38,3 +38,48 @@ func.func @loop(%a: memref<?x256xf32>, %b: memref<?x256xf32>, %lo: index, %hi: i
   }
   return
 }
+
+// The cube chain: TLOAD (MTE2) -> in-place TFILLPAD on L1 (also MTE2, so in
+// order without a flag) -> TMOV L1->L0 (MTE1; one flag after both moves) -> TMATMUL (M) -> TSTORE
+// from L0C (FIX). `pto.tile_view` is no instruction: it gets no flag of its own.
+// CHECK-LABEL: func.func @cube
+// CHECK: pto.tload
+// CHECK-NEXT: pto.tile_view
+// CHECK-NEXT: pto.tfillpad
+// CHECK-NEXT: pto.set_flag <mte2 -> mte1>, [[A:[0-9]]]
+// CHECK-NEXT: pto.tile_view
+// CHECK: pto.tload
+// CHECK-NEXT: pto.set_flag <mte2 -> mte1>, [[B:[0-9]]]
+// CHECK: pto.wait_flag <mte2 -> mte1>, [[A]]
+// CHECK-NEXT: pto.tmov
+// CHECK: pto.wait_flag <mte2 -> mte1>, [[B]]
+// CHECK-NEXT: pto.tmov
+// CHECK-NEXT: pto.set_flag <mte1 -> m>, [[C:[0-9]]]
+// CHECK: pto.wait_flag <mte1 -> m>, [[C]]
+// CHECK-NEXT: pto.tmatmul
+// CHECK-NEXT: pto.set_flag <m -> fix>, [[D:[0-9]]]
+// CHECK: pto.wait_flag <m -> fix>, [[D]]
+// CHECK-NEXT: pto.tstore
+// CHECK-NEXT: return
+func.func @cube(%a: memref<?x32xf16>, %b: memref<32x64xf16>, %c: memref<?x64xf32>, %m: index) attributes {pto.core = "aic"} {
+  %c0 = arith.constant 0 : index
+  %ga = pto.global_view %a[%c0, %c0] sizes [%m] dims [0, 1] : memref<?x32xf16> -> !pto.gtensor<?x32xf16>
+  %la = pto.alloc_tile valid [%m] addr 0 : !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major>
+  pto.tload %la, %ga : !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major>, !pto.gtensor<?x32xf16>
+  %pa = pto.tile_view %la valid [%m] : !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major> -> !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major, pad = zero>
+  pto.tfillpad %pa, %pa : !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major, pad = zero>
+  %fa = pto.tile_view %pa : !pto.tile<mat, 64x32xf16, valid = ?x32, blayout = col_major, slayout = row_major, pad = zero> -> !pto.tile<mat, 64x32xf16, blayout = col_major, slayout = row_major, pad = zero>
+  %gb = pto.global_view %b[%c0, %c0] dims [0, 1] : memref<32x64xf16> -> !pto.gtensor<32x64xf16>
+  %lb = pto.alloc_tile addr 4096 : !pto.tile<mat, 32x64xf16, blayout = col_major, slayout = row_major>
+  pto.tload %lb, %gb : !pto.tile<mat, 32x64xf16, blayout = col_major, slayout = row_major>, !pto.gtensor<32x64xf16>
+  %l = pto.alloc_tile addr 0 : !pto.tile<left, 64x32xf16>
+  pto.tmov %l, %fa : !pto.tile<left, 64x32xf16>, !pto.tile<mat, 64x32xf16, blayout = col_major, slayout = row_major, pad = zero>
+  %r = pto.alloc_tile addr 0 : !pto.tile<right, 32x64xf16>
+  pto.tmov %r, %lb : !pto.tile<right, 32x64xf16>, !pto.tile<mat, 32x64xf16, blayout = col_major, slayout = row_major>
+  %acc = pto.alloc_tile addr 0 : !pto.tile<acc, 64x64xf32>
+  pto.tmatmul %acc, %l, %r : !pto.tile<acc, 64x64xf32>, !pto.tile<left, 64x32xf16>, !pto.tile<right, 32x64xf16>
+  %gc = pto.global_view %c[%c0, %c0] sizes [%m] dims [0, 1] : memref<?x64xf32> -> !pto.gtensor<?x64xf32>
+  %vc = pto.tile_view %acc valid [%m] : !pto.tile<acc, 64x64xf32> -> !pto.tile<acc, 64x64xf32, valid = ?x64>
+  pto.tstore %gc, %vc : !pto.gtensor<?x64xf32>, !pto.tile<acc, 64x64xf32, valid = ?x64>
+  return
+}

@@ -69,15 +69,18 @@ fn zeros<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String>
     Ok(())
 }
 
-/// Zero padding of an L1 operand (TFILLPAD on an NZ tile).
+/// Zero padding of an L1 operand (TFILLPAD on an NZ tile, in place).
 fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let source = k.buffer(detach(op.operand(0).unwrap()))?;
     if pad_value(detach(op.operand(1).unwrap()))? != Pad::Zero || source.shape.layout != Layout::Nz {
         return Err("on the cube core only NZ operand tiles can be padded, and only with zeros".into());
     }
-    let dst = at.alloc(Shape { pad: Pad::Zero, ..source.shape.fully_valid() });
-    at.instr("pto.tfillpad", &[dst.value, source.value], &[]);
-    k.bind(detach(op.result(0).unwrap().into()), dst);
+    // The cube's TFILLPAD works in place (it zeroes what lies outside the
+    // tile's own valid region), so pad a zero-padded view of the loaded tile
+    // and hand on a fully valid view of the same bytes.
+    let padded = at.view(source, Shape { pad: Pad::Zero, ..source.shape });
+    at.instr("pto.tfillpad", &[padded.value, padded.value], &[]);
+    k.bind(detach(op.result(0).unwrap().into()), at.view(padded, padded.shape.fully_valid()));
     Ok(())
 }
 

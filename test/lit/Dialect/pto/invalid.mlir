@@ -1395,6 +1395,14 @@ func.func @f(%d: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_ma
 
 // -----
 
+func.func @f(%d: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = zero>, %s: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = zero>) {
+  // expected-error @+1 {{pads mat tiles in place: 'dst' and 'src' must be the same tile}}
+  pto.tfillpad %d, %s : !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major, pad = zero>
+  return
+}
+
+// -----
+
 func.func @f(%d: !pto.tile<vec, 64x16xf32>, %s: !pto.tile<vec, 16x64xf32, blayout = col_major>) {
   // expected-error @+1 {{'src' must be row_major with slayout = none (ND)}}
   pto.ttrans %d, %s, %d : !pto.tile<vec, 64x16xf32>, !pto.tile<vec, 16x64xf32, blayout = col_major>, !pto.tile<vec, 64x16xf32>

@@ -360,7 +360,7 @@ func.func @compare_select(%m: !pto.tile<vec, 16x32xui8>, %a: !v, %b: !v, %s: f32
 // CHECK-LABEL: func.func @pad_trans_reshape(
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, pad = min>, %[[ARG1:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, valid = ?x64>, %[[ARG2:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, %[[ARG3:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %[[ARG4:[a-zA-Z0-9_]+]]: !pto.tile<vec, 64x16xf32>, %[[ARG5:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG6:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG7:[a-zA-Z0-9_]+]]: !pto.tile<vec, 1x16xf32>, %[[ARG8:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x1xf32, blayout = col_major>) {
 // CHECK-NEXT: pto.tfillpad %[[ARG0]], %[[ARG1]] : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 16x64xf32, valid = ?x64>
-// CHECK-NEXT: pto.tfillpad %[[ARG2]], %[[ARG3]] : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
+// CHECK-NEXT: pto.tfillpad %[[ARG2]], %[[ARG2]] : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>
 // CHECK-NEXT: pto.ttrans %[[ARG4]], %[[ARG5]], %[[ARG6]] : !pto.tile<vec, 64x16xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
 // CHECK-NEXT: pto.treshape %[[ARG7]], %[[ARG8]] : !pto.tile<vec, 1x16xf32>, !pto.tile<vec, 16x1xf32, blayout = col_major>
 // CHECK-NEXT: pto.treshape %[[ARG8]], %[[ARG7]] : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 1x16xf32>
@@ -368,7 +368,7 @@ func.func @compare_select(%m: !pto.tile<vec, 16x32xui8>, %a: !v, %b: !v, %s: f32
 // CHECK-NEXT: }
 func.func @pad_trans_reshape(%full: !pto.tile<vec, 16x64xf32, pad = min>, %part: !pto.tile<vec, 16x64xf32, valid = ?x64>, %mz: !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, %m: !nz, %t: !pto.tile<vec, 64x16xf32>, %x: !v, %tmp: !v, %r: !pto.tile<vec, 1x16xf32>, %col: !col) {
   pto.tfillpad %full, %part : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 16x64xf32, valid = ?x64>
-  pto.tfillpad %mz, %m : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !nz
+  pto.tfillpad %mz, %mz : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>
   pto.ttrans %t, %x, %tmp : !pto.tile<vec, 64x16xf32>, !v, !v
   pto.treshape %r, %col : !pto.tile<vec, 1x16xf32>, !col
   pto.treshape %col, %r : !col, !pto.tile<vec, 1x16xf32>
