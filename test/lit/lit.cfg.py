@@ -32,6 +32,11 @@ for tool in ("htp-opt", "htp-translate"):
 
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_prefix, "bin", "mlir-opt")))
 config.substitutions.append(("%repo", repo_root))
+# The PTO lowering (htp_target_pto::PIPELINE), for tests of emitted C++.
+config.substitutions.append((
+    "%pto_pipeline",
+    "--pass-pipeline='builtin.module(convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync))'",
+))
 
 # The C++ dialect plugin for Debian's mlir-opt (scripts/build-plugin).
 plugin = os.path.join(repo_root, "build", "lib", "libHTPDialectPlugin.so")

@@ -9,9 +9,13 @@
 // only hands it the buffer and the --htp-const values and takes back the
 // module (or null after the front end emitted its diagnostics).
 //
+// --pto-to-cpp: the PTO package writer (lib/htp-target-pto, Rust) for a
+// module already lowered to `pto`; prints every file of the package.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllTranslations.h"
@@ -28,11 +32,44 @@ extern "C" MlirModule htpImportPython(MlirContext context, const char *source,
                                       const char *constants,
                                       size_t constantsLen);
 extern "C" void htpRegisterAllDialects(MlirDialectRegistry registry);
+extern "C" MlirLogicalResult htpTranslatePtoToCpp(MlirOperation module,
+                                                  bool chip,
+                                                  MlirStringCallback callback,
+                                                  void *userData);
 
 static llvm::cl::list<std::string> htpConstants(
     "htp-const",
     llvm::cl::desc("Value of a compile-time constant for --import-python "
                    "(NAME=VALUE, repeatable)"));
+
+static llvm::cl::opt<std::string> ptoTarget(
+    "pto-target",
+    llvm::cl::desc("Target of --pto-to-cpp: pto-a2a3sim (default) or pto-a2a3"),
+    llvm::cl::init("pto-a2a3sim"));
+
+static void registerPtoToCpp() {
+  mlir::TranslateFromMLIRRegistration ptoToCpp(
+      "pto-to-cpp",
+      "Write the PTO-ISA C++ kernels, orchestration and manifest of a module "
+      "lowered to pto",
+      [](mlir::Operation *op,
+         llvm::raw_ostream &output) -> llvm::LogicalResult {
+        if (ptoTarget != "pto-a2a3sim" && ptoTarget != "pto-a2a3")
+          return op->emitError() << "--pto-target must be pto-a2a3sim or "
+                                    "pto-a2a3, got '"
+                                 << ptoTarget << "'";
+        auto write = [](MlirStringRef text, void *stream) {
+          *static_cast<llvm::raw_ostream *>(stream)
+              << llvm::StringRef(text.data, text.length);
+        };
+        return unwrap(htpTranslatePtoToCpp(wrap(op), ptoTarget == "pto-a2a3",
+                                           write, &output));
+      },
+      [](mlir::DialectRegistry &registry) {
+        mlir::registerAllDialects(registry);
+        htpRegisterAllDialects(wrap(&registry));
+      });
+}
 
 static void registerImportPython() {
   mlir::TranslateToMLIRRegistration importPython(
@@ -63,6 +100,7 @@ static void registerImportPython() {
 extern "C" int htpTranslateMain(int argc, char **argv) {
   mlir::registerAllTranslations();
   registerImportPython();
+  registerPtoToCpp();
   return mlir::failed(mlir::mlirTranslateMain(
              argc, argv, "HTP translation driver: HTP and MLIR translations\n"))
              ? 1

@@ -124,17 +124,7 @@ fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
         .iter()
         .filter_map(|p| {
             let index = p.arg_index?;
-            let numpy = |mlir: &str| match mlir {
-                "f32" => "float32",
-                "f16" => "float16",
-                "bf16" => "bfloat16",
-                "i64" => "int64",
-                "i32" => "int32",
-                "i16" => "int16",
-                "i8" => "int8",
-                _ => "bool",
-            }
-            .to_string();
+            let numpy = |mlir: &str| htp_target_pto::numpy_dtype(mlir).unwrap_or("bool").to_string();
             let info = match &p.kind {
                 ParamKind::Tensor { elem, shape, .. } => {
                     let dims: Vec<String> = shape

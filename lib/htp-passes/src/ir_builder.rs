@@ -111,21 +111,21 @@ fn build_op<'c>(
         .unwrap_or_else(|e| panic!("HTP built an invalid {name}: {e}"))
 }
 
-/// `func.func @name(inputs) -> ()` with the attribute `marker` and an empty
+/// `func.func @name(arguments) -> ()` with the attribute `marker` and an empty
 /// entry block, returned for the caller to fill (it stays valid when the
 /// function is inserted into a module).
 pub fn function<'c>(
     context: &'c Context,
     location: Location<'c>,
     name: &str,
-    inputs: &[Type<'c>],
+    arguments: &[(Type<'c>, Location<'c>)],
     marker: (&str, Attribute<'c>),
 ) -> (Operation<'c>, BlockRef<'c, 'c>) {
     let region = Region::new();
-    let arguments: Vec<(Type, Location)> = inputs.iter().map(|t| (*t, location)).collect();
-    let block = region.append_block(Block::new(&arguments));
+    let block = region.append_block(Block::new(arguments));
     let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
-    let function_type = FunctionType::new(context, inputs, &[]);
+    let inputs: Vec<Type<'c>> = arguments.iter().map(|(t, _)| *t).collect();
+    let function_type = FunctionType::new(context, &inputs, &[]);
     let attributes = [
         (named(context, "sym_name"), StringAttribute::new(context, name).into()),
         (named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),

@@ -102,3 +102,9 @@ pub fn emit_error(location: Location, message: &str) {
     let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
 }
+
+/// Where a value was defined; for a function argument, the location the
+/// front end gave it (a name around the parameter's source position).
+pub fn value_location<'c>(value: melior::ir::Value<'c, '_>) -> melior::ir::Location<'c> {
+    unsafe { melior::ir::Location::from_raw(mlir_sys::mlirValueGetLocation(value.to_raw())) }
+}

@@ -6,7 +6,10 @@
 
 mod kernel;
 mod orchestration;
+mod translate;
 pub mod writer;
+
+pub use translate::numpy_dtype;
 
 use std::collections::HashMap;
 
@@ -163,13 +166,13 @@ pub fn package(
         "{{\n  \"format\": \"htp-pto-package/1\",\n  \"htp_version\": \"{}\",\n  \"target\": \"{}\",\n  \"platform\": \"{}\",\n  \
          \"runtime\": \"tensormap_and_ringbuffer\",\n  \"program\": \"{program}\",\n  \"arguments\": [\n{}\n  ],\n  \
          \"orchestration\": {{\"source\": \"{orchestration_path}\", \"function\": \"aicpu_orchestration_entry\"}},\n  \
-         \"kernels\": [\n{}\n  ],\n  \"ir\": {{\n{}\n  }}\n}}\n",
+         \"kernels\": [\n{}\n  ],\n  \"ir\": {{{}}}\n}}\n",
         env!("CARGO_PKG_VERSION"),
         flavour.target(),
         flavour.platform(),
         argument_entries.join(",\n"),
         kernel_entries.join(",\n"),
-        stage_entries.join(",\n")
+        if stage_entries.is_empty() { String::new() } else { format!("\n{}\n  ", stage_entries.join(",\n")) }
     );
     files.push(("manifest.json".into(), manifest));
     Ok(Package { files })

@@ -170,7 +170,9 @@ fn lower_entry<'c>(
         };
         let arg_index = arg_ty.map(|ty| {
             arg_types.push(ty);
-            arg_locs.push(lowerer.loc(p.range));
+            // The parameter's name travels with its location, so that
+            // back ends can name what they emit after it.
+            arg_locs.push(Location::name(lowerer.ctx, &p.name, lowerer.loc(p.range)));
             arg_types.len() - 1
         });
         signature.params.push(ParamSignature { name: p.name.clone(), kind, arg_index });

@@ -115,10 +115,17 @@ impl<'c> Kernel<'c> {
         };
 
         // Tensors first, then scalars, then the task's [lo, hi) bounds.
-        let mut inputs: Vec<Type> =
-            plan.tensors.iter().chain(&plan.scalars).map(|&index| old_entry.argument(index).unwrap().r#type()).collect();
+        let mut inputs: Vec<(Type, Location)> = plan
+            .tensors
+            .iter()
+            .chain(&plan.scalars)
+            .map(|&index| {
+                let argument = old_entry.argument(index).unwrap();
+                (argument.r#type(), crate::ir_query::value_location(argument.into()))
+            })
+            .collect();
         if plan.outer_loop.is_some() {
-            inputs.extend([Type::index(context), Type::index(context)]);
+            inputs.extend([(Type::index(context), location), (Type::index(context), location)]);
         }
         let core = ("pto.core", StringAttribute::new(context, plan.core.keyword()).into());
         let (new_function, block) = function_builder(context, location, &plan.name, &inputs, core);

@@ -188,9 +188,15 @@ fn iterations_independent(outer: OperationRef) -> bool {
 pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().unwrap();
-    let inputs: Vec<Type> = (0..entry.argument_count()).map(|i| entry.argument(i).unwrap().r#type()).collect();
+    // Arguments keep their locations (and so the names the front end gave them).
+    let arguments: Vec<(Type, Location)> = (0..entry.argument_count())
+        .map(|i| {
+            let argument = entry.argument(i).unwrap();
+            (argument.r#type(), crate::ir_query::value_location(argument.into()))
+        })
+        .collect();
     let marker = ("pto.orchestration", crate::ir_builder::parse_attribute(context, "unit"));
-    let (orchestration, block) = crate::ir_builder::function(context, location, name, &inputs, marker);
+    let (orchestration, block) = crate::ir_builder::function(context, location, name, &arguments, marker);
     let mut values: HashMap<usize, V<'c>> = HashMap::new();
     for i in 0..entry.argument_count() {
         values.insert(key(detach(entry.argument(i).unwrap().into())), detach(block.argument(i).unwrap().into()));
