@@ -216,15 +216,16 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
         }
         _ => {
             // Vector instructions (and TFILLPAD, which runs on MTE2 for L1 tiles):
-            // the first tile operand is written, the others read.
+            // the first tile operand is written, the others read, except the
+            // scratch (`tmp`, always last) of the ops that take one, which
+            // the instruction writes.
             let pipe = if n == "pto.tfillpad" && location_of(operand(0))? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
+            let scratch = matches!(n.as_str(), "pto.trowsum" | "pto.trowmax" | "pto.trowmin" | "pto.tsel" | "pto.ttrans");
+            let tiles: Vec<usize> = (0..op.operand_count()).filter(|&i| TileType::try_from(operand(i).r#type()).is_ok()).collect();
             let mut list = Vec::new();
-            let mut first = true;
-            for i in 0..op.operand_count() {
-                if TileType::try_from(operand(i).r#type()).is_ok() {
-                    list.push(tile(i, pipe, first)?);
-                    first = false;
-                }
+            for (position, &i) in tiles.iter().enumerate() {
+                let written = position == 0 || (scratch && position + 1 == tiles.len());
+                list.push(tile(i, pipe, written)?);
             }
             list
         }

@@ -1,8 +1,9 @@
 // The emitted kernel of examples/python/softmax.py: per-row vectors (16x1)
 // live col-major (DN) in UB, the broadcasts of `t - row_max(t)` and
 // `e / row_sum(e)` fuse into TROWEXPANDSUB/TROWEXPANDDIV, reductions get a
-// scratch tile, dead tiles' bytes are reused, and every V->V dependence is
-// ordered by a barrier.
+// scratch tile (which TROWMAX writes: it waits for the previous iteration's
+// TSTORE of those bytes), dead tiles' bytes are reused, and every V->V
+// dependence is ordered by a barrier.
 // RUN: htp-translate --import-python %repo/examples/python/softmax.py --mlir-print-debuginfo \
 // RUN:   | htp-opt --mlir-print-debuginfo %pto_pipeline \
 // RUN:   | htp-translate --pto-to-cpp | FileCheck %s
@@ -14,6 +15,7 @@
 // CHECK-NEXT: Tile<TileType::Vec, float, 16, 256, BLayout::RowMajor, -1, 256, SLayout::NoneBox, 512, PadValue::Null> scratch(static_cast<unsigned>([[ROWS]]));
 // CHECK-NEXT: TASSIGN<0x4040>(scratch);
 // CHECK-NEXT: wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+// CHECK-NEXT: wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
 // CHECK-NEXT: pipe_barrier(PIPE_V);
 // CHECK-NEXT: TROWMAX(rowmax, load, scratch);
 // CHECK:      TASSIGN<0x4040>(rowbcast);
