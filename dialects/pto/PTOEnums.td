@@ -76,6 +76,13 @@ def PTO_Pipe : I32EnumAttr<"Pipe", "a hardware pipe (set_flag/wait_flag/pipe_bar
   let genSpecializedAttr = 0;
 }
 
+def PTO_CrossCore : I32EnumAttr<"CrossCore", "direction of a cross-core pipe (TPipe Direction)", [
+    I32EnumAttrCase<"c2v", 0>, // cube (AIC) produces, vector (AIV) consumes
+    I32EnumAttrCase<"v2c", 1>  // vector (AIV) produces, cube (AIC) consumes
+  ]> {
+  let cppNamespace = "::htp::pto";
+}
+
 def PTO_CmpMode : I32EnumAttr<"CmpMode", "TCMP/TCMPS comparison (CmpMode)", [
     I32EnumAttrCase<"eq", 0>,
     I32EnumAttrCase<"ne", 1>,

@@ -980,31 +980,102 @@ LogicalResult SubmitOp::verify() {
   return success();
 }
 
-LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto callee = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(
-      *this, getCalleeAttr());
+/// Checks one kernel a `pto.submit` runs: it exists, has `pto.core` (equal
+/// to `core` when given) and takes the task's tensors then scalars.
+static LogicalResult verifyTaskKernel(SubmitOp op,
+                                      SymbolTableCollection &symbolTable,
+                                      FlatSymbolRefAttr name,
+                                      StringRef core) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(op, name);
   if (!callee)
-    return emitOpError() << "'" << getCallee()
-                         << "' does not name a function";
-  if (!callee->hasAttr(PTODialect::kCoreAttrName))
-    return emitOpError() << "callee '" << getCallee()
-                         << "' is not a kernel: it has no '"
-                         << PTODialect::kCoreAttrName << "' attribute";
-  unsigned tensors = getNumTensors(), scalars = getScalars().size();
+    return op.emitOpError() << "'" << name.getValue()
+                            << "' does not name a function";
+  auto coreAttr = callee->getAttrOfType<StringAttr>(PTODialect::kCoreAttrName);
+  if (!coreAttr)
+    return op.emitOpError() << "callee '" << name.getValue()
+                            << "' is not a kernel: it has no '"
+                            << PTODialect::kCoreAttrName << "' attribute";
+  if (!core.empty() && coreAttr.getValue() != core)
+    return op.emitOpError() << "in a cluster task '" << name.getValue()
+                            << "' must be an " << core << " kernel, not "
+                            << coreAttr.getValue();
+  unsigned tensors = op.getNumTensors(), scalars = op.getScalars().size();
   ArrayRef<Type> argTypes = callee.getArgumentTypes();
   if (argTypes.size() != tensors + scalars)
-    return emitOpError() << "callee '" << getCallee() << "' takes "
-                         << argTypes.size() << " arguments but the task "
-                         << "passes " << tensors << " tensors and " << scalars
-                         << " scalars";
+    return op.emitOpError() << "callee '" << name.getValue() << "' takes "
+                            << argTypes.size() << " arguments but the task "
+                            << "passes " << tensors << " tensors and "
+                            << scalars << " scalars";
   for (auto [i, type] : llvm::enumerate(argTypes)) {
     bool tensorSlot = i < tensors;
     if (tensorSlot != isa<MemRefType>(type))
-      return emitOpError() << "callee argument " << i << " is " << type
-                           << " but the task passes a "
-                           << (tensorSlot ? "tensor" : "scalar") << " there";
+      return op.emitOpError() << "callee argument " << i << " is " << type
+                              << " but the task passes a "
+                              << (tensorSlot ? "tensor" : "scalar")
+                              << " there";
   }
   return success();
+}
+
+LogicalResult SubmitOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (!getAivCalleeAttr())
+    return verifyTaskKernel(*this, symbolTable, getCalleeAttr(), "");
+  if (failed(verifyTaskKernel(*this, symbolTable, getCalleeAttr(), "aic")))
+    return failure();
+  return verifyTaskKernel(*this, symbolTable, getAivCalleeAttr(), "aiv");
+}
+
+/// The core (`pto.core`) of the kernel around `op`, or "" outside one.
+static StringRef enclosingCore(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto core = parent->getAttrOfType<StringAttr>(PTODialect::kCoreAttrName))
+      return core.getValue();
+  return "";
+}
+
+/// A cross-core op runs in a kernel of the core `producer ? producing :
+/// consuming` side of `dir`, on a tile of the location that side holds.
+static LogicalResult verifyCrossCore(Operation *op, CrossCore dir,
+                                     bool producer, TileType tile) {
+  bool cubeSide = (dir == CrossCore::c2v) == producer;
+  StringRef core = cubeSide ? "aic" : "aiv";
+  StringRef kernelCore = enclosingCore(op);
+  if (!kernelCore.empty() && kernelCore != core)
+    return op->emitOpError() << "a " << stringifyCrossCore(dir) << " "
+                             << (producer ? "push" : "pop")
+                             << " runs on the " << core << " core, but this "
+                             << "kernel is " << kernelCore;
+  if (!tile)
+    return success();
+  TileLocation expected = producer ? (cubeSide ? TileLocation::acc
+                                               : TileLocation::vec)
+                                   : (cubeSide ? TileLocation::mat
+                                               : TileLocation::vec);
+  if (tile.getLocation() != expected)
+    return op->emitOpError() << "a " << stringifyCrossCore(dir) << " "
+                             << (producer ? "push takes" : "pop fills")
+                             << " a " << stringifyTileLocation(expected)
+                             << " tile, got " << Type(tile);
+  if (expected == TileLocation::mat && !tile.isNZ())
+    return op->emitOpError("pops into a mat tile in NZ layout (blayout = "
+                           "col_major, slayout = row_major)");
+  if (expected == TileLocation::vec && !tile.isND())
+    return op->emitOpError("moves vec tiles in row_major (ND) layout");
+  return success();
+}
+
+LogicalResult TPushOp::verify() {
+  return verifyCrossCore(*this, getDir(), true, getSrc().getType());
+}
+
+LogicalResult TPopOp::verify() {
+  return verifyCrossCore(*this, getDir(), false, getDst().getType());
+}
+
+LogicalResult TFreeOp::verify() {
+  return verifyCrossCore(*this, getDir(), false, TileType());
 }
 
 #define GET_OP_CLASSES

@@ -734,6 +734,63 @@ def PTO_BarrierOp : PTO_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Cross-core pipes: TPUSH/TPOP/TFREE between the cube and the vector core
+//===----------------------------------------------------------------------===//
+
+def PTO_TPushOp : PTO_Op<"tpush"> {
+  let summary = "TPUSH: hand a tile to the other core of the cluster";
+  let description = [{
+    `TPUSH<Pipe, TileT, TileSplitAxis::TILE_NO_SPLIT>(pipe, src)` on the
+    pipe of direction `dir`. On A2/A3 the tile travels through a GM ring
+    (the kernel's `pto.fifo` tensor): `c2v` pushes an `acc` tile from the
+    cube core (fixpipe, L0C -> GM), `v2c` a `vec` tile from the vector core
+    (MTE3, UB -> GM). The kernel must run on the producing core.
+
+    ```mlir
+    pto.tpush c2v %s : !pto.tile<acc, 32x32xf32>
+    pto.tpush v2c %p : !pto.tile<vec, 32x32xf32>
+    ```
+  }];
+  let arguments = (ins PTO_CrossCore:$dir, PTO_Src:$src);
+  let assemblyFormat = "$dir $src attr-dict `:` qualified(type($src))";
+  let hasVerifier = 1;
+}
+
+def PTO_TPopOp : PTO_Op<"tpop"> {
+  let summary = "TPOP: take the next tile the other core pushed";
+  let description = [{
+    `TPOP<Pipe, TileT, TileSplitAxis::TILE_NO_SPLIT>(pipe, dst)`: waits for
+    the producer, then loads the tile from the GM ring (MTE2) into the
+    pipe's consumer slot, which `dst` must be (the emitter passes its address
+    to the pipe): `c2v` into a `vec` tile on the vector core, `v2c` into a
+    `mat` NZ tile on the cube core. Pops happen in push order.
+
+    ```mlir
+    pto.tpop c2v %s : !pto.tile<vec, 32x32xf32>
+    ```
+  }];
+  let arguments = (ins PTO_CrossCore:$dir, PTO_Dst:$dst);
+  let assemblyFormat = "$dir $dst attr-dict `:` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def PTO_TFreeOp : PTO_Op<"tfree"> {
+  let summary = "TFREE: give the popped slot back to the producer";
+  let description = [{
+    `TFREE<Pipe, TileSplitAxis::TILE_NO_SPLIT>(pipe)` after a `pto.tpop` of
+    direction `dir` (on A2/A3 hardware TPOP already frees; the simulator
+    needs TFREE).
+
+    ```mlir
+    pto.tfree c2v
+    ```
+  }];
+  let arguments = (ins PTO_CrossCore:$dir);
+  let assemblyFormat = "$dir attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Orchestration
 //===----------------------------------------------------------------------===//
 
@@ -764,11 +821,18 @@ def PTO_SubmitOp : PTO_Op<"submit", [AttrSizedOperandSegments,
     (scalars). The callee's arguments are the tensors in that order, then
     the scalars. A task takes at most 32 tensors and 16 scalars.
 
+    With `aiv_callee`, the task is a cluster (`MixedKernels`): `callee` (an
+    `aic` kernel) on the cube core and `aiv_callee` (an `aiv` kernel, same
+    arguments) on both vector cores, exchanging tiles with `pto.tpush` /
+    `pto.tpop`.
+
     ```mlir
     pto.submit @kernel ins(%a, %b : memref<128xf32>, memref<128xf32>) outs(%c : memref<128xf32>) scalars(%n : index)
+    pto.submit @k_aic ins(%a : memref<64x64xf32>) outs(%c, %fifo : memref<64x64xf32>, memref<4096xf32>) {aiv_callee = @k_aiv}
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
+                       OptionalAttr<FlatSymbolRefAttr>:$aiv_callee,
                        Arg<Variadic<AnyMemRef>, "", [MemRead]>:$ins,
                        Arg<Variadic<AnyMemRef>, "", [MemWrite]>:$outs,
                        Arg<Variadic<AnyMemRef>, "", [MemRead, MemWrite]>:$inouts,

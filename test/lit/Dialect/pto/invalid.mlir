@@ -1701,3 +1701,87 @@ func.func @cores() {
 func.func @orchestration_marker() attributes {pto.orchestration = 1 : i32} {
   return
 }
+
+// -----
+
+func.func private @k_aic(memref<16xf32>) attributes {pto.core = "aiv"}
+func.func private @k_aiv(memref<16xf32>) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{in a cluster task 'k_aic' must be an aic kernel, not aiv}}
+  pto.submit @k_aic ins(%a : memref<16xf32>) outs() {aiv_callee = @k_aiv}
+  return
+}
+
+// -----
+
+func.func private @k_aic(memref<16xf32>) attributes {pto.core = "aic"}
+func.func private @k_aiv(memref<16xf32>, index) attributes {pto.core = "aiv"}
+func.func @orch(%a: memref<16xf32>) {
+  // expected-error @+1 {{callee 'k_aiv' takes 2 arguments but the task passes 1 tensors and 0 scalars}}
+  pto.submit @k_aic ins(%a : memref<16xf32>) outs() {aiv_callee = @k_aiv}
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<vec, 32x32xf32>) attributes {pto.core = "aiv"} {
+  // expected-error @+1 {{a c2v push runs on the aic core, but this kernel is aiv}}
+  pto.tpush c2v %s : !pto.tile<vec, 32x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<vec, 32x32xf32>) {
+  // expected-error @+1 {{a c2v push takes a acc tile, got '!pto.tile<vec, 32x32xf32>'}}
+  pto.tpush c2v %s : !pto.tile<vec, 32x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<acc, 32x32xf32>) {
+  // expected-error @+1 {{a v2c push takes a vec tile, got '!pto.tile<acc, 32x32xf32>'}}
+  pto.tpush v2c %s : !pto.tile<acc, 32x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>) attributes {pto.core = "aic"} {
+  // expected-error @+1 {{a c2v pop runs on the aiv core, but this kernel is aic}}
+  pto.tpop c2v %s : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<vec, 32x32xf32>) {
+  // expected-error @+1 {{a v2c pop fills a mat tile, got '!pto.tile<vec, 32x32xf32>'}}
+  pto.tpop v2c %s : !pto.tile<vec, 32x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<mat, 32x32xf32>) attributes {pto.core = "aic"} {
+  // expected-error @+1 {{pops into a mat tile in NZ layout (blayout = col_major, slayout = row_major)}}
+  pto.tpop v2c %s : !pto.tile<mat, 32x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: !pto.tile<vec, 32x1xf32, blayout = col_major>) attributes {pto.core = "aiv"} {
+  // expected-error @+1 {{moves vec tiles in row_major (ND) layout}}
+  pto.tpop c2v %s : !pto.tile<vec, 32x1xf32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f() attributes {pto.core = "aiv"} {
+  // expected-error @+1 {{a v2c pop runs on the aic core, but this kernel is aiv}}
+  pto.tfree v2c
+  return
+}

@@ -511,7 +511,6 @@ func.func @views_and_cores(%n: index) attributes {pto.orchestration} {
 // CHECK-NEXT: pto.submit @vector_kernel ins(%[[ARG0]] : memref<16x64xf32>) outs(%[[ARG1]] : memref<16x64xf32>) scalars(%[[ARG2]] : index)
 // CHECK-NEXT: return
 // CHECK-NEXT: }
-// CHECK-NEXT: }
 func.func @orchestration(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %n: index, %s: f32) {
   %t = pto.create_tensor : memref<16x64xf32>
   pto.submit @fill ins() outs(%t : memref<16x64xf32>)
@@ -520,3 +519,36 @@ func.func @orchestration(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %n: index
   return
 }
 
+
+// CHECK-LABEL: func.func @cube_side(
+// CHECK:      pto.tpush c2v %{{.*}} : !pto.tile<acc, 32x32xf32>
+// CHECK-NEXT: pto.tpop v2c %{{.*}} : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
+// CHECK-NEXT: pto.tfree v2c
+func.func @cube_side(%f: memref<4096xf32>) attributes {pto.core = "aic"} {
+  %s = pto.alloc_tile : !pto.tile<acc, 32x32xf32>
+  %p = pto.alloc_tile : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
+  pto.tpush c2v %s : !pto.tile<acc, 32x32xf32>
+  pto.tpop v2c %p : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
+  pto.tfree v2c
+  return
+}
+
+// CHECK-LABEL: func.func @vector_side(
+// CHECK:      pto.tpop c2v %{{.*}} : !pto.tile<vec, 32x32xf32>
+// CHECK-NEXT: pto.tfree c2v
+// CHECK-NEXT: pto.tpush v2c %{{.*}} : !pto.tile<vec, 32x32xf32>
+func.func @vector_side(%f: memref<4096xf32>) attributes {pto.core = "aiv"} {
+  %s = pto.alloc_tile : !pto.tile<vec, 32x32xf32>
+  pto.tpop c2v %s : !pto.tile<vec, 32x32xf32>
+  pto.tfree c2v
+  pto.tpush v2c %s : !pto.tile<vec, 32x32xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @cluster_task(
+// CHECK: pto.submit @cube_side ins() outs(%{{.*}} : memref<4096xf32>) {aiv_callee = @vector_side}
+func.func @cluster_task() attributes {pto.orchestration} {
+  %f = pto.create_tensor : memref<4096xf32>
+  pto.submit @cube_side ins() outs(%f : memref<4096xf32>) {aiv_callee = @vector_side}
+  return
+}
