@@ -108,10 +108,35 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
                                 "a function";
     return success();
   }
+  // `pto.fifo = array<i64: arg, c2v, v2c>` on a cluster task's kernels:
+  // the GM ring argument and the slot bytes of each pipe direction.
+  if (attr.getName() == "pto.fifo") {
+    auto fifo = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!fifo || fifo.size() != 3 || !function)
+      return op->emitError() << "'pto.fifo' is array<i64: ring argument, c2v "
+                                "slot bytes, v2c slot bytes> on a kernel";
+    int64_t arg = fifo[0];
+    ArrayRef<Type> args = function.getArgumentTypes();
+    auto ring = arg >= 0 && arg < (int64_t)args.size()
+                    ? dyn_cast<MemRefType>(args[arg])
+                    : MemRefType();
+    if (!ring || !ring.hasStaticShape() || ring.getRank() != 1)
+      return op->emitError() << "'pto.fifo' names argument " << arg
+                              << ", which is not a static 1-D memref";
+    int64_t bytes = ring.getNumElements() *
+                    (ring.getElementTypeBitWidth() / 8);
+    if (fifo[1] < 0 || fifo[2] < 0 || bytes < 2 * (fifo[1] + fifo[2]))
+      return op->emitError() << "'pto.fifo' needs " << 2 * (fifo[1] + fifo[2])
+                              << " bytes (two slots per direction), the ring "
+                                 "has "
+                              << bytes;
+    return success();
+  }
   if (attr.getName() != kCoreAttrName)
     return op->emitError() << "unknown pto attribute '" << attr.getName().getValue()
                            << "' (the pto dialect defines only '"
-                           << kCoreAttrName << "' and 'pto.orchestration')";
+                           << kCoreAttrName << "', 'pto.fifo' and 'pto.orchestration')";
   auto core = dyn_cast<StringAttr>(attr.getValue());
   if (!core || (core.getValue() != "aiv" && core.getValue() != "aic"))
     return op->emitError() << "'" << kCoreAttrName

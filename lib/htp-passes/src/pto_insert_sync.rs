@@ -207,6 +207,15 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             };
             vec![tile(0, pipe, true)?, tile(1, pipe, false)?]
         }
+        // Cross-core pipes: a push reads its tile on the pipe that stores it
+        // to the GM ring (FIX from L0C, MTE3 from UB); a pop writes its tile
+        // on MTE2. The cores' hand-over itself is the pipe's own flags.
+        "pto.tpush" => {
+            let pipe = if location_of(operand(0))? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
+            vec![tile(0, pipe, false)?]
+        }
+        "pto.tpop" => vec![tile(0, Pipe::Mte2, true)?],
+        "pto.tfree" => vec![],
         "pto.tmatmul" | "pto.tmatmul_acc" => {
             let mut list = vec![tile(0, Pipe::M, true)?, tile(1, Pipe::M, false)?, tile(2, Pipe::M, false)?];
             if n == "pto.tmatmul_acc" {

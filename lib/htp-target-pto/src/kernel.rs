@@ -32,6 +32,10 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("#include <algorithm>");
     w.line("#include <limits>");
     w.line("#include <pto/pto-inst.hpp>");
+    if function.attribute("pto.fifo").is_ok() {
+        w.line("#include <pto/common/fifo.hpp>");
+        w.line("#include \"intrinsic.h\"");
+    }
     w.line("#include \"tensor.h\"");
     w.line("using namespace pto;");
     w.line("#include \"pipe_sync.h\"");
@@ -58,6 +62,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
                 "__gm__ {element} *{name} = reinterpret_cast<__gm__ {element} *>({name}_desc->buffer.addr) + {name}_desc->start_offset;"
             ));
             tensors.push(ty);
+            w.reserve(&format!("{name}_desc"));
         } else {
             let c = c_type(ty)?;
             let read = if c == "float" {
@@ -67,16 +72,68 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
             };
             w.line(&format!("const {c} {name} = {read};"));
         }
+        w.reserve(&name);
         w.bind(argument.into(), name);
     }
-    let mut ops = KernelOps;
+    let fifo = function.attribute("pto.fifo").ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
+    if let Some(fifo) = fifo {
+        pipes(&mut w, function, &fifo, parameters)?;
+    }
+    let mut ops = KernelOps { lane_guard: fifo.is_some() && core == "aiv" };
     w.block(body, &mut ops)?;
     w.line("pipe_sync();");
     w.close("}");
     Ok(w.out)
 }
 
-struct KernelOps;
+/// The cross-core pipes of a cluster task's kernel (`pto.fifo`): one
+/// one-way `TPipe` per direction that carries tiles, through the GM ring
+/// argument; the aic and the aiv kernel declare the same types (the
+/// simulator pairs them by type, the chip by flag ids). Each pipe has two GM
+/// slots and one consumer slot, the buffer this core pops into.
+fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, parameters: &[String]) -> Result<(), String> {
+    let element = |i: usize| fifo.element(i).map_err(|e| e.to_string());
+    let (ring, c2v, v2c) = (element(0)? as usize, element(1)?, element(2)?);
+    let ring = parameters.get(ring).cloned().unwrap_or_else(|| format!("arg{ring}"));
+    let mut consumer = [0i64; 2];
+    let mut failure = None;
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op_name(op) == "pto.tpop" {
+            let dir = IntegerAttribute::try_from(op.attribute("dir").unwrap()).map(|a| a.value() as usize).unwrap_or(0);
+            let tile = unsafe { melior::ir::Value::from_raw(op.operand(0).unwrap().to_raw()) };
+            match htp_passes::ir_query::defining_op(tile).map(root_address) {
+                Some(Ok(address)) => consumer[dir.min(1)] = address,
+                Some(Err(e)) => failure = Some(e),
+                None => failure = Some("a pop into a tile that is not placed".to_string()),
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    w.line("// Cross-core pipes of this cluster task (the same types in its aic and aiv kernels):");
+    w.line("// two GM slots per direction in the task's ring, one consumer slot on chip.");
+    w.reserve(&format!("{ring}_ring"));
+    w.line(&format!("__gm__ uint8_t *{ring}_ring = reinterpret_cast<__gm__ uint8_t *>({ring});"));
+    let mut offset = 0;
+    for (flag, dir, slot) in [(0, "C2V", c2v), (2, "V2C", v2c)] {
+        if slot > 0 {
+            let pipe = dir.to_lowercase();
+            w.line(&format!("using Pipe{dir} = TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>;"));
+            w.line(&format!("Pipe{dir} {pipe}({ring}_ring + {offset}, 0x{:x}, 0x{:x});", consumer[0], consumer[1]));
+        }
+        offset += 2 * slot;
+    }
+    Ok(())
+}
+
+/// `lane_guard`: an aiv kernel of a cluster task runs on both vector cores
+/// of the cluster (both must take part in every pipe hand-over); only the
+/// first writes results to GM.
+struct KernelOps {
+    lane_guard: bool,
+}
 
 impl Ops for KernelOps {
     fn dim(&self, tensor: &str, dim: i64) -> String {
@@ -125,6 +182,20 @@ impl Ops for KernelOps {
                 let tile = tile_type_text(TileType::try_from(op.operand(1).unwrap().r#type()).map_err(|_| "tile")?)?;
                 let view = w.name(op.operand(0).unwrap())? + "_t";
                 w.line(&format!("TSTORE<{tile}, {view}, AtomicType::AtomicAdd>({});", operands.join(", ")));
+            }
+            "tpush" | "tpop" | "tfree" => {
+                let dir = enum_case(op, "dir", &["C2V", "V2C"])?;
+                let pipe = dir.to_lowercase();
+                let axis = "TileSplitAxis::TILE_NO_SPLIT";
+                if instruction == "tfree" {
+                    w.line(&format!("TFREE<Pipe{dir}, {axis}>({pipe});"));
+                } else {
+                    let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
+                    w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
+                }
+            }
+            "tstore" if self.lane_guard => {
+                w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
             }
             "available_cores" | "submit" | "create_tensor" => return Err(format!("pto.{instruction} belongs in an orchestration")),
             _ => w.line(&format!("{}({});", instruction.to_uppercase(), operands.join(", "))),

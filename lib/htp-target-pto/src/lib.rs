@@ -192,8 +192,8 @@ fn kernel_parameters(
     let argument_index = |value: melior::ir::Value| (0..entry.argument_count()).find(|&i| entry.argument(i).unwrap().to_raw().ptr == value.to_raw().ptr);
     let mut found = None;
     orchestration.walk(WalkOrder::PreOrder, |op| {
-        let is_call = op.name().as_string_ref().as_str() == Ok("pto.submit")
-            && op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).is_some_and(|c| c.value() == kernel);
+        let calls = |attribute: &str| op.attribute(attribute).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).is_some_and(|c| c.value() == kernel);
+        let is_call = op.name().as_string_ref().as_str() == Ok("pto.submit") && (calls("callee") || calls("aiv_callee"));
         if is_call && found.is_none() {
             found = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
@@ -217,6 +217,8 @@ fn kernel_parameters(
                         directions[i] = direction.to_string();
                     }
                 }
+                // A tensor the orchestration creates: a cluster's GM ring.
+                None if !direction.is_empty() => names.push("fifo".to_string()),
                 None => names.push(bounds.next().unwrap_or("bound").to_string()),
             }
             if !direction.is_empty() {

@@ -47,6 +47,7 @@ pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<St
             w.line(&format!("const {c} {name} = from_u64<{c}>(orch_args.scalar({scalars}));"));
             scalars += 1;
         }
+        w.reserve(&name);
         w.bind(argument.into(), name);
     }
     let mut ops = OrchestrationOps { func_ids, tasks: 0 };
@@ -82,6 +83,23 @@ impl Ops for OrchestrationOps<'_> {
                 self.submit(w, op)?;
                 Ok(true)
             }
+            // A GM tensor the runtime allocates for the task it is passed to.
+            "pto.create_tensor" => {
+                let ty = op.result(0).unwrap().r#type();
+                let shape = htp_passes::ir_builder::shape_of(ty);
+                let dtype = match c_type(htp_passes::ir_builder::element_of(ty))? {
+                    "float" => "FLOAT32",
+                    "half" => "FLOAT16",
+                    "int32_t" => "INT32",
+                    other => return Err(format!("pto.create_tensor of {other} elements")),
+                };
+                let name = w.fresh("created");
+                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                w.line(&format!("uint32_t {name}_shape[{}] = {{{}}};", shape.len(), dims.join(", ")));
+                w.line(&format!("TensorCreateInfo {name}({name}_shape, {}, DataType::{dtype});", shape.len()));
+                w.bind(op.result(0).unwrap().into(), name);
+                Ok(true)
+            }
             _ => Ok(false),
         }
     }
@@ -113,7 +131,20 @@ impl OrchestrationOps<'_> {
             w.line(&format!("{args}.add_scalar(static_cast<{c}>({name}));"));
             operand += 1;
         }
-        w.line(&format!("rt_submit_{core}_task({func_id}, {args});  // {callee}"));
+        match op.attribute("aiv_callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
+            // A cluster: the cube kernel and the vector kernel on both vector cores.
+            Some(aiv) => {
+                let aiv = aiv.value().to_string();
+                let aiv_id = *self.func_ids.get(&aiv).ok_or_else(|| format!("no kernel named {aiv}"))?;
+                let kernels = w.fresh("cluster");
+                w.line(&format!("MixedKernels {kernels};"));
+                w.line(&format!("{kernels}.aic_kernel_id = {func_id};  // {callee}"));
+                w.line(&format!("{kernels}.aiv0_kernel_id = {aiv_id};  // {aiv}"));
+                w.line(&format!("{kernels}.aiv1_kernel_id = {aiv_id};"));
+                w.line(&format!("rt_submit_task({kernels}, {args});"));
+            }
+            None => w.line(&format!("rt_submit_{core}_task({func_id}, {args});  // {callee}")),
+        }
         Ok(())
     }
 }

@@ -28,7 +28,8 @@ pub struct Writer<'s> {
     pub out: String,
     indent: usize,
     names: HashMap<usize, String>,
-    taken: HashMap<String, usize>,
+    /// Identifiers in use (parameters and every `fresh` name so far).
+    taken: std::collections::HashSet<String>,
     lines: SourceLines<'s>,
     last_comment: Option<(String, u32)>,
 }
@@ -78,7 +79,7 @@ pub fn literal(attribute: melior::ir::Attribute) -> Result<String, String> {
 
 impl<'s> Writer<'s> {
     pub fn new(lines: SourceLines<'s>) -> Self {
-        Writer { out: String::new(), indent: 0, names: HashMap::new(), taken: HashMap::new(), lines, last_comment: None }
+        Writer { out: String::new(), indent: 0, names: HashMap::new(), taken: std::collections::HashSet::new(), lines, last_comment: None }
     }
 
     pub fn line(&mut self, text: &str) {
@@ -101,13 +102,19 @@ impl<'s> Writer<'s> {
 
     /// A new C++ identifier starting with `base` (`exp`, `exp_1`, ...).
     pub fn fresh(&mut self, base: &str) -> String {
-        let count = self.taken.entry(base.to_string()).or_insert(0);
-        *count += 1;
-        if *count == 1 {
-            base.to_string()
-        } else {
-            format!("{base}_{}", *count - 1)
+        let mut candidate = base.to_string();
+        let mut n = 0;
+        while self.taken.contains(&candidate) {
+            n += 1;
+            candidate = format!("{base}_{n}");
         }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+
+    /// Keeps `fresh` from handing out `name` (a parameter's, say).
+    pub fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
     }
 
     pub fn bind(&mut self, value: Value, name: String) {

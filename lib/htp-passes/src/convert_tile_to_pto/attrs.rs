@@ -21,3 +21,8 @@ pub fn expand_kind<'c>(context: &'c Context, kind: &str) -> Attribute<'c> {
 pub fn round_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
     case(context, &["none", "rint", "round", "floor", "ceil", "trunc", "odd"], mode)
 }
+
+/// The direction of a cross-core pipe (`c2v`, `v2c`).
+pub fn cross_core<'c>(context: &'c Context, dir: &str) -> Attribute<'c> {
+    case(context, &["c2v", "v2c"], dir)
+}

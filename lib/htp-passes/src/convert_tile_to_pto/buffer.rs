@@ -106,6 +106,10 @@ impl<'c> Shape<'c> {
         Shape { place, rows: tile.rows(), cols: tile.cols(), element: tile.element_type(), layout, valid, pad: Pad::Null }
     }
 
+    pub fn size_in_bytes(&self) -> i64 {
+        self.rows * self.cols * (bit_width(self.element) as i64 / 8).max(1)
+    }
+
     /// Is this a one-column (value-per-row) vector tile?
     pub fn is_column(&self) -> bool {
         self.place == Place::Vec && self.layout == Layout::Dn && self.cols == 1

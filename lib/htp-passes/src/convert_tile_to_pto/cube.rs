@@ -23,13 +23,24 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "constant" => zeros(k, op),
         "load" => {
             let transposed = feeds_transpose(op);
-            memory::load(k, at, op, |tile, valid| {
-                if transposed {
-                    Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
-                } else {
-                    Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
-                }
-            })
+            let padded_transposed = feeds_padded_transpose(op);
+            memory::load(
+                k,
+                at,
+                op,
+                |tile, valid| {
+                    if transposed || padded_transposed {
+                        Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
+                    } else {
+                        Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
+                    }
+                },
+                |at, buffer| {
+                    if padded_transposed {
+                        zero_fill(at, buffer);
+                    }
+                },
+            )
         }
         "transpose" => {
             let source = k.buffer(detach(op.operand(0).unwrap()))?;
@@ -52,9 +63,30 @@ pub fn acc_shape<'c>(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
     Shape::cube_for(tile, Place::Acc, Layout::Nz, valid)
 }
 
-fn feeds_transpose(op: OperationRef) -> bool {
+/// The single user of `op`'s result, if it has exactly one.
+fn single_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
     let result = detach(op.result(0).unwrap().into());
-    has_single_use(result) && uses(result)[0].name().as_string_ref().as_str() == Ok("tile.transpose")
+    has_single_use(result).then(|| uses(result)[0])
+}
+
+fn feeds_transpose(op: OperationRef) -> bool {
+    single_user(op).is_some_and(|u| u.name().as_string_ref().as_str() == Ok("tile.transpose"))
+}
+
+/// `transpose(pad(load))`: the load becomes the transposed (ZN) operand,
+/// zero-filled first because the cube cannot pad a ZN tile after the fact.
+fn feeds_padded_transpose(op: OperationRef) -> bool {
+    single_user(op).is_some_and(|pad| pad.name().as_string_ref().as_str() == Ok("tile.pad") && feeds_transpose(pad))
+}
+
+/// Zeroes an L1 buffer before a load fills its valid part. TFILLPAD on L1
+/// takes only NZ tiles, so it works on an NZ view of the same bytes whose
+/// valid region is one element: everything else becomes zero, and that
+/// element lies in the (non-empty) valid region the load then writes.
+fn zero_fill<'c>(at: &At<'c>, buffer: Buffer<'c>) {
+    let nz = Shape { layout: Layout::Nz, pad: Pad::Zero, valid: [Extent::Static(1), Extent::Static(1)], ..buffer.shape };
+    let view = at.view(buffer, nz);
+    at.instr("pto.tfillpad", &[view.value, view.value], &[]);
 }
 
 /// A zero tile on the cube is not materialised: it may only start a matmul
@@ -72,8 +104,16 @@ fn zeros<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String>
 /// Zero padding of an L1 operand (TFILLPAD on an NZ tile, in place).
 fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let source = k.buffer(detach(op.operand(0).unwrap()))?;
-    if pad_value(detach(op.operand(1).unwrap()))? != Pad::Zero || source.shape.layout != Layout::Nz {
-        return Err("on the cube core only NZ operand tiles can be padded, and only with zeros".into());
+    if pad_value(detach(op.operand(1).unwrap()))? != Pad::Zero {
+        return Err("on the cube core operand tiles can be padded only with zeros".into());
+    }
+    if source.shape.layout == Layout::Zn && feeds_transpose(op) {
+        // Zero-filled before it was loaded (`zero_fill`).
+        k.bind(detach(op.result(0).unwrap().into()), at.view(source, Shape { pad: Pad::Zero, ..source.shape.fully_valid() }));
+        return Ok(());
+    }
+    if source.shape.layout != Layout::Nz {
+        return Err("on the cube core only NZ operand tiles (and transposed ones that are loaded for it) can be padded".into());
     }
     // The cube's TFILLPAD works in place (it zeroes what lies outside the
     // tile's own valid region), so pad a zero-padded view of the loaded tile
@@ -84,20 +124,24 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     Ok(())
 }
 
-/// L1 operand -> L0A/L0B with TMOV.
-fn to_l0<'c>(at: &At<'c>, operand: Buffer<'c>, place: Place) -> Result<Buffer<'c>, String> {
+/// L1 operand -> L0A/L0B with TMOV (which frees it if it was popped from
+/// the vector core).
+fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place) -> Result<Buffer<'c>, String> {
     if operand.shape.place != Place::Mat {
         return Err("a matmul operand must come from a tile loaded (and possibly padded) in this kernel".into());
     }
     let l0 = at.alloc(Shape { place, pad: Pad::Null, ..operand.shape });
     at.instr("pto.tmov", &[l0.value, operand.value], &[]);
+    k.free_popped(at, operand);
     Ok(l0)
 }
 
 fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let result = detach(op.result(0).unwrap().into());
-    let left = to_l0(at, k.buffer(detach(op.operand(0).unwrap()))?, Place::Left)?;
-    let right = to_l0(at, k.buffer(detach(op.operand(1).unwrap()))?, Place::Right)?;
+    let left = k.buffer(detach(op.operand(0).unwrap()))?;
+    let left = to_l0(k, at, left, Place::Left)?;
+    let right = k.buffer(detach(op.operand(1).unwrap()))?;
+    let right = to_l0(k, at, right, Place::Right)?;
     let accumulator = (op.operand_count() > 2).then(|| detach(op.operand(2).unwrap()));
     let fresh = |k: &Kernel<'c>| -> Result<Buffer<'c>, String> {
         let tile = result_tile(op)?;

@@ -21,7 +21,10 @@ use melior::{
     Context,
 };
 
+use std::rc::Rc;
+
 use super::buffer::{Buffer, Shape};
+use super::split::Split;
 use super::tasks::{Core, Plan};
 use super::{cube, vector};
 use crate::ir_builder::{detach, function as function_builder, parse_type, Builder, V};
@@ -94,16 +97,21 @@ pub struct Kernel<'c> {
     pub deferred: HashMap<usize, Buffer<'c>>,
     /// The loop whose bounds become the task's [lo, hi) arguments.
     outer_loop: Option<usize>,
+    /// For one side of a cluster task: the split, the slot this core pops
+    /// into, and the popped L1 tiles not yet freed.
+    split: Option<Rc<Split<'c>>>,
+    slot: Option<Buffer<'c>>,
+    popped: Vec<usize>,
 }
 
 impl<'c> Kernel<'c> {
-    /// Builds `func.func @<plan.name>` from `function` (a tile kernel).
-    pub fn build(context: &'c Context, function: OperationRef<'c, '_>, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
+    /// Builds `func.func @<plan.name>_<core>` from `function` (a tile kernel).
+    pub fn build(context: &'c Context, function: OperationRef<'c, '_>, plan: &Plan<'c>, core: Core) -> Result<Operation<'c>, Failure<'c>> {
         let location = function.location();
         let old_entry = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "kernel without a body".into()))?;
         let mut kernel = Kernel {
             context,
-            core: plan.core,
+            core,
             values: HashMap::new(),
             buffers: HashMap::new(),
             in_place: HashMap::new(),
@@ -112,9 +120,13 @@ impl<'c> Kernel<'c> {
             zero_pending: Vec::new(),
             deferred: HashMap::new(),
             outer_loop: plan.outer_loop,
+            split: plan.split.clone(),
+            slot: None,
+            popped: Vec::new(),
         };
 
-        // Tensors first, then scalars, then the task's [lo, hi) bounds.
+        // Tensors first (a cluster's GM ring after the outputs), then
+        // scalars, then the task's [lo, hi) bounds.
         let mut inputs: Vec<(Type, Location)> = plan
             .tensors
             .iter()
@@ -124,17 +136,100 @@ impl<'c> Kernel<'c> {
                 (argument.r#type(), crate::ir_query::value_location(argument.into()))
             })
             .collect();
+        if let Some(fifo) = plan.fifo {
+            let ring = parse_type(context, &format!("memref<{}xf32>", fifo.bytes() / 4));
+            inputs.insert(fifo.position, (ring, Location::name(context, "fifo", location)));
+        }
         if plan.outer_loop.is_some() {
             inputs.extend([(Type::index(context), location), (Type::index(context), location)]);
         }
-        let core = ("pto.core", StringAttribute::new(context, plan.core.keyword()).into());
-        let (new_function, block) = function_builder(context, location, &plan.name, &inputs, core);
-        for (position, &index) in plan.tensors.iter().chain(&plan.scalars).enumerate() {
+        let core_attribute = ("pto.core", StringAttribute::new(context, core.keyword()).into());
+        let (new_function, block) = function_builder(context, location, &plan.kernel_name(core), &inputs, core_attribute);
+        let mut position = 0;
+        for &index in plan.tensors.iter().chain(&plan.scalars) {
+            if plan.fifo.is_some_and(|f| f.position == position) {
+                position += 1;
+            }
             let old = old_entry.argument(index).unwrap();
             kernel.values.insert(key(detach(old.into())), detach(block.argument(position).unwrap().into()));
+            position += 1;
+        }
+        if let (Some(fifo), Some(split)) = (plan.fifo, plan.split.as_ref()) {
+            // Both kernels declare the same pipes: [ring argument, c2v slot, v2c slot].
+            let attribute = melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[fifo.position as i64, fifo.c2v_slot, fifo.v2c_slot]);
+            let mut new_ref = unsafe { melior::ir::operation::OperationRefMut::from_raw(new_function.to_raw()) };
+            melior::ir::operation::OperationMutLike::set_attribute(&mut new_ref, "pto.fifo", attribute.into());
+            kernel.slot = kernel.consumer_slot(&kernel.at(block, location), split);
         }
         kernel.convert_block(old_entry, block, &[])?;
         Ok(new_function)
+    }
+
+    /// The consumer slot of the pipe this core pops from: the largest tile
+    /// popped, at the address the pipe is told (every pop is a view of it).
+    fn consumer_slot(&self, at: &At<'c>, split: &Split<'c>) -> Option<Buffer<'c>> {
+        let shapes = split.crossing_tiles.iter().filter(|(c, _)| c.producer() != self.core).map(|(_, tile)| self.popped_shape(*tile));
+        shapes.max_by_key(|shape| shape.size_in_bytes()).map(|shape| at.alloc(shape))
+    }
+
+    /// Where a tile popped on this core lands: UB (ND) on the vector core,
+    /// L1 (NZ) on the cube core. Crossing tiles are fully valid (`split.rs`).
+    fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
+        let valid = super::buffer::extents_of(tile, &[]).expect("crossing tiles have static valid shapes");
+        match self.core {
+            Core::Aiv => Shape::vec_for(tile, valid),
+            Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
+        }
+    }
+
+    /// After the op making `result` ran on its side: push it (on the
+    /// producing core) or pop it (on the other one). A tile popped on the
+    /// vector core is copied out of the slot at once; one popped on the cube
+    /// core stays in the slot until the matmul moves it to L0 (`free_popped`).
+    fn cross(&mut self, at: &At<'c>, result: V<'c>) -> Result<(), String> {
+        let Some(crossing) = self.split.as_ref().and_then(|s| s.crossings.get(&key(result)).copied()) else { return Ok(()) };
+        let dir = super::attrs::cross_core(self.context, crossing.keyword());
+        if crossing.producer() == self.core {
+            let buffer = self.buffer(result)?;
+            at.instr("pto.tpush", &[buffer.value], &[("dir", dir)]);
+            return Ok(());
+        }
+        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
+        let slot = self.slot.ok_or("a pop without a consumer slot")?;
+        let view = at.view(slot, self.popped_shape(tile));
+        at.instr("pto.tpop", &[view.value], &[("dir", dir)]);
+        match self.core {
+            Core::Aiv => {
+                let copy = at.alloc(view.shape);
+                at.instr("pto.tmov", &[copy.value, view.value], &[]);
+                at.instr("pto.tfree", &[], &[("dir", dir)]);
+                self.bind(result, copy);
+            }
+            Core::Aic => {
+                self.popped.push(key(view.value));
+                self.bind(result, view);
+            }
+        }
+        Ok(())
+    }
+
+    /// Frees the pipe slot `buffer` was popped into, once it has been read.
+    pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
+        if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
+            self.popped.remove(index);
+            at.instr("pto.tfree", &[], &[("dir", super::attrs::cross_core(self.context, "v2c"))]);
+        }
+    }
+
+    /// Whether this kernel computes `op` (always, unless it is one side of
+    /// a cluster task).
+    fn runs(&self, op: OperationRef<'c, 'c>) -> bool {
+        self.split.as_ref().is_none_or(|s| s.op_on(op, self.core))
+    }
+
+    /// Whether this kernel holds the loop-carried tile `value`.
+    fn holds(&self, value: V<'c>) -> bool {
+        self.split.as_ref().is_none_or(|s| s.carried_on(value, self.core))
     }
 
     pub fn at(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> At<'c> {
@@ -188,11 +283,16 @@ impl<'c> Kernel<'c> {
                 "scf.if" => self.convert_if(current, new)?,
                 tile if tile.starts_with("tile.") => {
                     let at = self.at(new, location);
-                    let result = match self.core {
-                        Core::Aiv => vector::lower(self, &at, current, &tile[5..]),
-                        Core::Aic => cube::lower(self, &at, current, &tile[5..]),
-                    };
-                    result.map_err(fail)?;
+                    if self.runs(current) {
+                        let result = match self.core {
+                            Core::Aiv => vector::lower(self, &at, current, &tile[5..]),
+                            Core::Aic => cube::lower(self, &at, current, &tile[5..]),
+                        };
+                        result.map_err(fail)?;
+                    }
+                    if current.result_count() == 1 {
+                        self.cross(&at, detach(current.result(0).unwrap().into())).map_err(fail)?;
+                    }
                 }
                 _ => self.copy(current, new).map_err(fail)?,
             }
@@ -245,6 +345,9 @@ impl<'c> Kernel<'c> {
         let mut carried_positions = Vec::new();
         for index in 0..op.operand_count() - 3 {
             let init = operand(3 + index);
+            if TileType::try_from(init.r#type()).is_ok() && !self.holds(detach(op.result(index).unwrap().into())) {
+                continue;
+            }
             if TileType::try_from(init.r#type()).is_ok() {
                 let buffer = self.carried_buffer(&at, init).map_err(fail)?;
                 carried.push(buffer);
@@ -303,6 +406,9 @@ impl<'c> Kernel<'c> {
         let mut scalar_types = Vec::new();
         for result in op.results() {
             if let Ok(tile) = TileType::try_from(result.r#type()) {
+                if !self.holds(detach(result.into())) {
+                    continue;
+                }
                 if self.core != Core::Aiv {
                     return Err(fail("a cube kernel cannot choose a tile with `if`".into()));
                 }
@@ -329,6 +435,9 @@ impl<'c> Kernel<'c> {
         for result in op.results() {
             let old = detach(result.into());
             if TileType::try_from(old.r#type()).is_ok() {
+                if !self.holds(old) {
+                    continue;
+                }
                 self.bind(old, carried[tile]);
                 tile += 1;
             } else {
@@ -389,9 +498,13 @@ impl<'c> Kernel<'c> {
         let at = self.at(new, op.location());
         let mut scalars = Vec::new();
         let mut tile = 0;
-        for operand in op.operands() {
+        let parent = op.parent_operation().ok_or("a yield outside an op")?;
+        for (index, operand) in op.operands().enumerate() {
             let operand = detach(operand);
             if TileType::try_from(operand.r#type()).is_ok() {
+                if !self.holds(detach(parent.result(index).unwrap().into())) {
+                    continue;
+                }
                 let target = carried[tile];
                 tile += 1;
                 let buffer = self.buffer(operand)?;

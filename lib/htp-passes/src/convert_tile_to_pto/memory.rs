@@ -9,12 +9,14 @@ use super::buffer::{extents_of, Buffer, Extent, Layout, Shape};
 use super::kernel::{At, Kernel};
 use crate::ir_builder::{detach, parse_type, shape_of, Builder, V};
 
-/// `tile.load` into a buffer of the shape `shape_for` picks.
+/// `tile.load` into a buffer of the shape `shape_for` picks; `before` may
+/// add instructions between the buffer's allocation and the TLOAD.
 pub fn load<'c>(
     k: &mut Kernel<'c>,
     at: &At<'c>,
     op: OperationRef<'c, 'c>,
     shape_for: impl Fn(TileType<'c>, [Extent<'c>; 2]) -> Shape<'c>,
+    before: impl Fn(&At<'c>, Buffer<'c>),
 ) -> Result<(), String> {
     let source = k.value(detach(op.operand(0).unwrap()))?;
     let rank = shape_of(source.r#type()).len();
@@ -31,6 +33,7 @@ pub fn load<'c>(
     };
     let view = global_view(at, source, indices, &shape.valid, layout, shape.element);
     let dst = at.alloc(shape);
+    before(at, dst);
     at.instr("pto.tload", &[dst.value, view], &[]);
     k.bind(detach(op.result(0).unwrap().into()), dst);
     Ok(())

@@ -1,25 +1,27 @@
 //! `convert-tile-to-pto`: lowers each tile kernel to PTO-ISA instructions
 //! for Ascend A2/A3 and the pto-runtime tasks that run it.
 //!
-//! A kernel `@k` becomes two functions:
+//! A kernel `@k` becomes:
 //! - `@k_aiv` (vector core) or `@k_aic` (cube core, when it multiplies
-//!   matrices), `pto.core`: the kernel in PTO instructions on unplaced tile
-//!   buffers (`pto-allocate-tiles` places them, `pto-insert-sync` adds the
-//!   pipe synchronisation);
+//!   matrices), or both when it does both (a cluster task: the cores hand
+//!   tiles to each other, `split.rs`), `pto.core`: the kernel in PTO
+//!   instructions on unplaced tile buffers (`pto-allocate-tiles` places
+//!   them, `pto-insert-sync` adds the pipe synchronisation);
 //! - `@k`, `pto.orchestration`: the task graph, which submits `@k_aiv`
 //!   once, or once per chunk of the outer loop when its iterations are
 //!   independent (`tasks.rs`).
 //!
 //! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
-//! `vector.rs` and `cube.rs` (per-op lowering), `tasks.rs` (core choice, task
-//! split, orchestration), `attrs.rs` (enum attribute spellings).
+//! `vector.rs` and `cube.rs` (per-op lowering), `split.rs` (cube/vector split of
+//! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
 
 mod attrs;
 mod buffer;
 mod cube;
 mod kernel;
 mod memory;
+mod split;
 mod tasks;
 mod vector;
 
@@ -90,9 +92,11 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
             .map(|s| s.value().to_string())
             .unwrap_or_default();
         let plan = tasks::plan(function, &name)?;
-        let kernel = kernel::Kernel::build(context, function, &plan)?;
+        for &core in &plan.cores {
+            let kernel = kernel::Kernel::build(context, function, &plan, core)?;
+            body.insert_operation_before(function, kernel);
+        }
         let orchestration = tasks::orchestration(context, function, &name, &plan)?;
-        body.insert_operation_before(function, kernel);
         body.insert_operation_before(function, orchestration);
         unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
     }

@@ -18,7 +18,10 @@ use melior::{
     },
     Context,
 };
-use std::collections::HashMap;
+use std::{collections::HashMap, rc::Rc};
+
+use super::buffer::{extents_of, Shape};
+use super::split::{Crossing, Split};
 
 use super::kernel::{At, Failure};
 use crate::ir_query::{constant_int, key};
@@ -46,10 +49,12 @@ pub enum Direction {
     InOut,
 }
 
-pub struct Plan {
-    /// The kernel function's name (`<kernel>_aiv` / `<kernel>_aic`).
+pub struct Plan<'c> {
+    /// The program's name; its kernels are `<name>_aiv` / `<name>_aic`.
     pub name: String,
-    pub core: Core,
+    /// The kernels' cores: one, or the cube and the vector core of a
+    /// cluster task (`split`).
+    pub cores: Vec<Core>,
     /// The tile kernel's tensor arguments (indices), inputs first, then
     /// outputs, then in-outs: the order the task takes them.
     pub tensors: Vec<usize>,
@@ -58,39 +63,61 @@ pub struct Plan {
     pub scalars: Vec<usize>,
     /// The top-level loop split across tasks (its op pointer), if any.
     pub outer_loop: Option<usize>,
+    /// For a cluster task: who computes what, and the GM ring the tiles
+    /// crossing between the cores go through.
+    pub split: Option<Rc<Split<'c>>>,
+    pub fifo: Option<Fifo>,
 }
 
-const CUBE_OPS: &[&str] = &["tile.load", "tile.store", "tile.pad", "tile.transpose", "tile.matmul", "tile.constant", "tile.set_valid"];
+/// The GM ring of a cluster task's cross-core pipes: an extra output tensor
+/// of the task (allocated per task by the runtime), `slots` slots per
+/// direction, each the size of the largest tile crossing that way.
+#[derive(Clone, Copy, Debug)]
+pub struct Fifo {
+    /// Its index among the task's tensors (after the outputs).
+    pub position: usize,
+    pub c2v_slot: i64,
+    pub v2c_slot: i64,
+}
 
-/// Decides how `function` (a tile kernel) runs.
-pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan, Failure<'c>> {
+impl Fifo {
+    pub const SLOTS: i64 = 2;
+
+    pub fn bytes(&self) -> i64 {
+        Self::SLOTS * (self.c2v_slot + self.v2c_slot)
+    }
+}
+
+impl Plan<'_> {
+    pub fn kernel_name(&self, core: Core) -> String {
+        format!("{}_{}", self.name, core.keyword())
+    }
+
+    /// The core whose count sizes the tasks: clusters are counted by their
+    /// cube cores.
+    pub fn task_core(&self) -> Core {
+        if self.cores.contains(&Core::Aic) { Core::Aic } else { Core::Aiv }
+    }
+}
+
+/// Decides how `function` (a tile kernel) runs. A kernel that mixes cube
+/// and vector work is split between the cores of a cluster (its matmuls
+/// that accumulate onto vector work are rewritten first, see `split.rs`).
+pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, Failure<'c>> {
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
 
-    let mut tile_ops: Vec<OperationRef> = Vec::new();
+    let mut has_matmul = false;
     function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
-            tile_ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
+        has_matmul |= op.name().as_string_ref().as_str() == Ok("tile.matmul");
         WalkResult::Advance
     });
-    let op_name = |op: &OperationRef| op.name().as_string_ref().as_str().unwrap_or("").to_string();
-    let core = match tile_ops.iter().find(|op| op_name(op) == "tile.matmul") {
-        None => Core::Aiv,
-        Some(matmul) => {
-            if let Some(vector) = tile_ops.iter().find(|op| !CUBE_OPS.contains(&op_name(op).as_str())) {
-                return Err((
-                    vector.location(),
-                    format!(
-                        "{} in a kernel that also multiplies matrices (line of the matmul: {}): splitting a kernel into \
-                         cube (AIC) and vector (AIV) tasks is not implemented yet",
-                        op_name(vector),
-                        short_location(matmul.location())
-                    ),
-                ));
-            }
-            Core::Aic
-        }
+    let (cores, split) = if super::split::is_mixed(function) {
+        (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(function)?)))
+    } else if has_matmul {
+        (vec![Core::Aic], None)
+    } else {
+        (vec![Core::Aiv], None)
     };
 
     let mut tensors = Vec::new();
@@ -105,18 +132,29 @@ pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan, Fail
     }
     tensors.sort_by_key(|(_, d)| *d as u8);
     let outer_loop = parallel_outer_loop(entry);
+    let fifo = split.as_ref().map(|split| {
+        let slot = |crossing: Crossing| {
+            split
+                .crossing_tiles
+                .iter()
+                .filter(|(c, _)| *c == crossing)
+                .map(|(_, tile)| Shape::vec_for(*tile, extents_of(*tile, &[]).unwrap()).size_in_bytes().max(tile.size_in_bytes()))
+                .max()
+                .unwrap_or(0)
+        };
+        let position = tensors.iter().filter(|(_, d)| *d != Direction::InOut).count();
+        Fifo { position, c2v_slot: slot(Crossing::CubeToVector), v2c_slot: slot(Crossing::VectorToCube) }
+    });
     Ok(Plan {
-        name: format!("{name}_{}", core.keyword()),
-        core,
+        name: name.to_string(),
+        cores,
         directions: tensors.iter().map(|(_, d)| *d).collect(),
         tensors: tensors.into_iter().map(|(i, _)| i).collect(),
         scalars,
         outer_loop,
+        split,
+        fifo,
     })
-}
-
-fn short_location(location: Location) -> String {
-    htp_dialects::diagnostics::source_position(location).map(|p| format!("{}", p.line)).unwrap_or_else(|| "?".into())
 }
 
 /// In if the kernel only loads the tensor, out if it only stores it.
@@ -185,7 +223,7 @@ fn iterations_independent(outer: OperationRef) -> bool {
 /// The orchestration function: takes the kernel's arguments in their
 /// original order and submits the kernel's tasks (one per chunk of the
 /// outer loop, chunks sized so the available cores share the loop).
-pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan) -> Result<Operation<'c>, Failure<'c>> {
+pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan<'c>) -> Result<Operation<'c>, Failure<'c>> {
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().unwrap();
     // Arguments keep their locations (and so the names the front end gave them).
@@ -238,7 +276,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                 "pto.available_cores",
                 &[],
                 index,
-                &[("core", StringAttribute::new(context, plan.core.keyword()).into())],
+                &[("core", StringAttribute::new(context, plan.task_core().keyword()).into())],
             );
             let per_core = at.value("arith.ceildivsi", &[trips, cores], index);
             let one = at.index(1);
@@ -264,22 +302,28 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
     Ok(orchestration)
 }
 
+/// `pto.submit` of the plan's kernel(s). A cluster task also gets its GM
+/// ring, a fresh `pto.create_tensor` per task, as its last output.
 fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {
     let count = |d: Direction| plan.directions.iter().filter(|&&x| x == d).count() as i32;
+    let mut operands = tensors.to_vec();
+    let mut outputs = count(Direction::Out);
+    if let Some(fifo) = plan.fifo {
+        let ring = at.value("pto.create_tensor", &[], crate::ir_builder::parse_type(at.context, &format!("memref<{}xf32>", fifo.bytes() / 4)));
+        operands.insert(fifo.position, ring);
+        outputs += 1;
+    }
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
         at.context,
-        &[count(Direction::In), count(Direction::Out), count(Direction::InOut), scalars.len() as i32],
+        &[count(Direction::In), outputs, count(Direction::InOut), scalars.len() as i32],
     );
-    let mut operands = tensors.to_vec();
     operands.extend_from_slice(scalars);
-    at.op(
-        "pto.submit",
-        &operands,
-        &[],
-        &[
-            ("callee", FlatSymbolRefAttribute::new(at.context, &plan.name).into()),
-            ("operandSegmentSizes", segments.into()),
-        ],
-        vec![],
-    );
+    let mut attributes = vec![
+        ("callee", FlatSymbolRefAttribute::new(at.context, &plan.kernel_name(plan.cores[0])).into()),
+        ("operandSegmentSizes", segments.into()),
+    ];
+    if plan.cores.len() > 1 {
+        attributes.push(("aiv_callee", FlatSymbolRefAttribute::new(at.context, &plan.kernel_name(Core::Aiv)).into()));
+    }
+    at.op("pto.submit", &operands, &[], &attributes, vec![]);
 }

@@ -15,7 +15,7 @@ use crate::ir_builder::{detach, Builder, V};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
-        "load" => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid)),
+        "load" => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid), |_, _| {}),
         "store" => memory::store(k, at, op),
         "constant" | "fill" => fill(k, at, op),
         "add" | "sub" | "mul" | "div" | "max" | "min" => binary(k, at, op, kind),

@@ -1552,7 +1552,7 @@ module attributes {pto.core = "aiv"} {
 
 // -----
 
-// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core' and 'pto.orchestration')}}
+// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo' and 'pto.orchestration')}}
 func.func @k() attributes {pto.kernel} {
   return
 }
@@ -1785,3 +1785,18 @@ func.func @f() attributes {pto.core = "aiv"} {
   pto.tfree v2c
   return
 }
+
+// -----
+
+// expected-error @+1 {{'pto.fifo' is array<i64: ring argument, c2v slot bytes, v2c slot bytes> on a kernel}}
+func.func private @k(memref<16xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 16>}
+
+// -----
+
+// expected-error @+1 {{'pto.fifo' names argument 1, which is not a static 1-D memref}}
+func.func private @k(memref<1024xf32>, index) attributes {pto.core = "aiv", pto.fifo = array<i64: 1, 64, 64>}
+
+// -----
+
+// expected-error @+1 {{'pto.fifo' needs 512 bytes (two slots per direction), the ring has 256}}
+func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 128>}

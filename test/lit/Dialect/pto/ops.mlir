@@ -524,7 +524,7 @@ func.func @orchestration(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %n: index
 // CHECK:      pto.tpush c2v %{{.*}} : !pto.tile<acc, 32x32xf32>
 // CHECK-NEXT: pto.tpop v2c %{{.*}} : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
 // CHECK-NEXT: pto.tfree v2c
-func.func @cube_side(%f: memref<4096xf32>) attributes {pto.core = "aic"} {
+func.func @cube_side(%f: memref<4096xf32>) attributes {pto.core = "aic", pto.fifo = array<i64: 0, 4096, 4096>} {
   %s = pto.alloc_tile : !pto.tile<acc, 32x32xf32>
   %p = pto.alloc_tile : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
   pto.tpush c2v %s : !pto.tile<acc, 32x32xf32>
@@ -537,7 +537,7 @@ func.func @cube_side(%f: memref<4096xf32>) attributes {pto.core = "aic"} {
 // CHECK:      pto.tpop c2v %{{.*}} : !pto.tile<vec, 32x32xf32>
 // CHECK-NEXT: pto.tfree c2v
 // CHECK-NEXT: pto.tpush v2c %{{.*}} : !pto.tile<vec, 32x32xf32>
-func.func @vector_side(%f: memref<4096xf32>) attributes {pto.core = "aiv"} {
+func.func @vector_side(%f: memref<4096xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 4096, 4096>} {
   %s = pto.alloc_tile : !pto.tile<vec, 32x32xf32>
   pto.tpop c2v %s : !pto.tile<vec, 32x32xf32>
   pto.tfree c2v
