@@ -51,12 +51,51 @@ def test_packages_are_deterministic(example):
     assert m.softmax.compile(target="pto-a2a3sim").files == first
 
 
-def test_mixed_cube_and_vector_kernel_is_reported_at_its_source_line(example):
-    m = example("flash_attention")
-    with pytest.raises(htp.CompileError) as error:
-        m.flash_attention.compile(target="pto-a2a3sim")
-    assert "flash_attention.py:" in str(error.value)
-    assert "cube (AIC) and vector (AIV)" in str(error.value)
+@htp.kernel
+def attention(q: htp.Tensor[htp.f32, "H", "S", 64], k: htp.Tensor[htp.f32, "H", "S", 64],
+              v: htp.Tensor[htp.f32, "H", "S", 64], o: htp.Out[htp.f32, "H", "S", 64], scale: htp.f32):
+    # Attention without masks: cube and vector work in one kernel, so it runs
+    # as a cluster task (AIC + 2 AIV) handing tiles over through GM.
+    seq = q.shape[1]
+    for h in range(q.shape[0]):
+        for i in range(0, seq, 32):
+            qi = htp.pad(q[h, i:i + 32, :], 0.0)
+            m = htp.full((32, 1), -1.0e30, htp.f32)
+            l = htp.zeros((32, 1), htp.f32)
+            acc = htp.zeros((32, 64), htp.f32)
+            for j in range(0, seq, 32):
+                s = (qi @ htp.transpose(htp.pad(k[h, j:j + 32, :], 0.0))) * scale
+                m_new = htp.maximum(m, htp.row_max(s))
+                p = htp.exp(s - m_new)
+                alpha = htp.exp(m - m_new)
+                l = l * alpha + htp.row_sum(p)
+                acc = acc * alpha + p @ htp.pad(v[h, j:j + 32, :], 0.0)
+                m = m_new
+            o[h, i:i + 32, :] = acc / l
+
+
+def attention_reference(q, k, v, scale):
+    s = np.einsum("hqd,hkd->hqk", q.astype(np.float64), k.astype(np.float64)) * scale
+    p = np.exp(s - s.max(axis=2, keepdims=True))
+    return np.einsum("hqk,hkd->hqd", p / p.sum(axis=2, keepdims=True), v)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_mixed_kernel_becomes_one_cluster_task(tmp_path, target):
+    root = attention.compile(target=target).write_package(tmp_path / "attention")
+    manifest = json.loads(open(os.path.join(root, "manifest.json")).read())
+    kernels = {k["core_type"]: k for k in manifest["kernels"]}
+    assert set(kernels) == {"aic", "aiv"}
+    # Both kernels take q, k, v, o and the task's GM ring.
+    assert kernels["aic"]["signature"] == kernels["aiv"]["signature"] == ["in", "in", "in", "out", "out"]
+    aic = open(os.path.join(root, kernels["aic"]["source"])).read()
+    aiv = open(os.path.join(root, kernels["aiv"]["source"])).read()
+    assert "TMATMUL(" in aic and "TPUSH<PipeC2V" in aic and "TPOP<PipeV2C" in aic and "TROWMAX" not in aic
+    assert "TROWMAX(" in aiv and "TPOP<PipeC2V" in aiv and "TPUSH<PipeV2C" in aiv and "TMATMUL" not in aiv
+    pipes = [line.strip() for line in aic.splitlines() if line.strip().startswith("using Pipe")]
+    assert pipes and pipes == [line.strip() for line in aiv.splitlines() if line.strip().startswith("using Pipe")]
+    orchestration = open(os.path.join(root, manifest["orchestration"]["source"])).read()
+    assert "rt_submit_task(cluster, task);" in orchestration and "TensorCreateInfo" in orchestration
 
 
 OVER_CAPACITY_TILE = """\
@@ -147,6 +186,16 @@ def test_rmsnorm_on_a2a3sim(example):
     w = rng.standard_normal((1, 1024), dtype=np.float32)
     y = m.rmsnorm.compile(target="pto-a2a3sim")(x, w, eps=1e-6)
     np.testing.assert_allclose(y, m.reference(x, w, 1e-6), atol=1e-5)
+
+
+@needs_runtime
+@pytest.mark.parametrize("heads, seq", [(1, 64), (2, 96)])
+def test_attention_cluster_on_a2a3sim(heads, seq):
+    q, k, v = (rng.standard_normal((heads, seq, 64), dtype=np.float32) for _ in range(3))
+    scale = 1.0 / np.sqrt(64)
+    o = attention.compile(target="pto-a2a3sim")(q, k, v, scale=scale)
+    np.testing.assert_allclose(o, attention_reference(q, k, v, scale), atol=1e-5)
+    np.testing.assert_allclose(o, attention(q, k, v, scale=scale), atol=1e-5)
 
 
 @needs_runtime
