@@ -207,6 +207,9 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             };
             vec![tile(0, pipe, true)?, tile(1, pipe, false)?]
         }
+        // TCI stores its indices one by one from the scalar unit (PTO-ISA's
+        // OpPipeEntry: PIPE_S), so vector work reading them waits for S.
+        "pto.tci" => vec![tile(0, Pipe::S, true)?],
         "pto.tmatmul" | "pto.tmatmul_acc" => {
             let mut list = vec![tile(0, Pipe::M, true)?, tile(1, Pipe::M, false)?, tile(2, Pipe::M, false)?];
             if n == "pto.tmatmul_acc" {

@@ -21,3 +21,8 @@ pub fn expand_kind<'c>(context: &'c Context, kind: &str) -> Attribute<'c> {
 pub fn round_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
     case(context, &["none", "rint", "round", "floor", "ceil", "trunc", "odd"], mode)
 }
+
+/// TCMP/TCMPS's comparison (CmpMode), numbered as `tile.cmp`'s predicate.
+pub fn cmp_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
+    case(context, &["eq", "ne", "lt", "le", "gt", "ge"], mode)
+}
