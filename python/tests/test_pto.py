@@ -206,3 +206,41 @@ def test_gemm_on_a2a3sim(example):
     b = rng.standard_normal((500, 130)).astype(np.float16)
     c = m.gemm.compile(target="pto-a2a3sim")(a, b)
     np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), atol=1e-4)
+
+
+MASKED = """\
+import htp
+from htp import f32
+@htp.kernel
+def masked(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], limit: htp.i32, shift: htp.i32):
+    for i in range(0, x.shape[0], 16):
+        t = htp.pad(x[i:i + 16, :], 0.0)
+        cols = htp.iota((16, 64), 1, htp.i32) + shift
+        rows = htp.iota((16, 64), 0, htp.i32) + i
+        t = htp.where(cols >= limit, -1.0e30, t)
+        y[i:i + 16, :] = htp.where(cols > rows, 0.0, t)
+"""
+
+
+def masked_reference(x, limit, shift):
+    cols = np.arange(x.shape[1])[None, :] + shift
+    rows = np.arange(x.shape[0])[:, None]
+    t = np.where(cols >= limit, np.float32(-1.0e30), x)
+    return np.where(cols > rows, np.float32(0.0), t).astype(np.float32)
+
+
+@needs_runtime
+def test_iota_compare_select_on_a2a3sim(tmp_path):
+    # tile.iota (TCI + TCOLEXPAND / TROWEXPAND), i32 + scalar (TADDS), i32
+    # compares (converted to f32: TCVT + TCMPS / TCMP) and htp.where (TSEL)
+    # on ragged row blocks, against numpy and the CPU target.
+    path = tmp_path / "masked.py"
+    path.write_text(MASKED)
+    namespace = {}
+    exec(compile(MASKED, str(path), "exec"), namespace)
+    masked = namespace["masked"]
+    x = rng.standard_normal((100, 64), dtype=np.float32)
+    for limit, shift in [(40, 5), (70, -3), (0, 0)]:
+        expected = masked_reference(x, limit, shift)
+        np.testing.assert_array_equal(masked(x, limit=limit, shift=shift), expected)
+        np.testing.assert_array_equal(masked.compile(target="pto-a2a3sim")(x, limit=limit, shift=shift), expected)

@@ -216,6 +216,9 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
         }
         "pto.tpop" => vec![tile(0, Pipe::Mte2, true)?],
         "pto.tfree" => vec![],
+        // TCI stores its indices one by one from the scalar unit (PTO-ISA's
+        // OpPipeEntry: PIPE_S), so vector work reading them waits for S.
+        "pto.tci" => vec![tile(0, Pipe::S, true)?],
         "pto.tmatmul" | "pto.tmatmul_acc" => {
             let mut list = vec![tile(0, Pipe::M, true)?, tile(1, Pipe::M, false)?, tile(2, Pipe::M, false)?];
             if n == "pto.tmatmul_acc" {

@@ -172,6 +172,12 @@ impl Ops for KernelOps {
                 let mode = enum_case(op, "mode", &["EQ", "NE", "LT", "LE", "GT", "GE"])?;
                 w.line(&format!("{}({}, CmpMode::{mode});", instruction.to_uppercase(), operands.join(", ")));
             }
+            "tci" => {
+                let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
+                let element = c_type(op.operand(1).unwrap().r#type())?;
+                let descending = i32::from(op.attribute("descending").is_ok());
+                w.line(&format!("TCI<{tile}, {element}, {descending}>({});", operands.join(", ")));
+            }
             // The accumulating matmul in its 4-operand form (out, in, a, b),
             // the one both the simulator and the chip headers provide.
             "tmatmul_acc" => w.line(&format!("TMATMUL_ACC({0}, {0}, {1}, {2});", operands[0], operands[1], operands[2])),

@@ -44,6 +44,15 @@ pub fn c_type(ty: Type) -> Result<&'static str, String> {
         return Ok("int64_t");
     }
     if let Ok(int) = IntegerType::try_from(ty) {
+        if int.is_unsigned() {
+            return Ok(match int.width() {
+                8 => "uint8_t",
+                16 => "uint16_t",
+                32 => "uint32_t",
+                64 => "uint64_t",
+                w => return Err(format!("no C++ type for ui{w}")),
+            });
+        }
         return Ok(match int.width() {
             1 => "bool",
             8 => "int8_t",

@@ -17,6 +17,70 @@
 // CHECK: pto.available_cores "aiv"
 // CHECK: scf.for
 // CHECK: pto.submit @softmax_aiv ins(%{{.*}} : memref<?x256xf32>) outs(%{{.*}} : memref<?x256xf32>) scalars(
+// tile.iota along the columns: TCI fills one 1x64 row (from 0), TCOLEXPAND
+// copies it down the rows; `+ j` on an i32 tile is TADDS.
+// CHECK-LABEL: func.func @iota_cols_aiv
+// CHECK: %[[COLS:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xi32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[ROW:.*]] = pto.alloc_tile : !pto.tile<vec, 1x64xi32>
+// CHECK-NEXT: pto.tci %[[ROW]], %[[ZERO]] : !pto.tile<vec, 1x64xi32>, i32
+// CHECK-NEXT: pto.tcolexpand %[[COLS]], %[[ROW]] : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 1x64xi32>
+// CHECK: pto.tadds %{{.*}}, %[[COLS]], %arg1 : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>, i32
+// CHECK: pto.tstore
+
+// tile.iota along the rows: TCI fills a 1x16 row, seen (same bytes) as the
+// 16x1 col_major column TROWEXPAND broadcasts along each row. A float iota
+// is made in i32 and converted (TCVT); an iota along an extent of 1 is zeros.
+// CHECK-LABEL: func.func @iota_rows_aiv
+// CHECK: %[[ROWS:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xi32>
+// CHECK: %[[R:.*]] = pto.alloc_tile : !pto.tile<vec, 1x16xi32>
+// CHECK-NEXT: pto.tci %[[R]], %{{.*}} : !pto.tile<vec, 1x16xi32>, i32
+// CHECK-NEXT: %[[C:.*]] = pto.tile_view %[[R]] : !pto.tile<vec, 1x16xi32> -> !pto.tile<vec, 16x1xi32, blayout = col_major>
+// CHECK-NEXT: pto.trowexpand %[[ROWS]], %[[C]] : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x1xi32, blayout = col_major>
+// CHECK: %[[F:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xf32>
+// CHECK-NEXT: %[[I:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xi32>
+// CHECK: pto.tci %{{.*}} : !pto.tile<vec, 1x64xi32>, i32
+// CHECK-NEXT: pto.tcolexpand %[[I]], %{{.*}}
+// CHECK-NEXT: pto.tcvt %[[F]], %[[I]] round rint : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>
+// CHECK: %[[Z:.*]] = pto.alloc_tile : !pto.tile<vec, 1x64xi32>
+// CHECK: pto.texpands %[[Z]], %{{.*}} : !pto.tile<vec, 1x64xi32>, i32
+// CHECK: pto.tstore
+
+// tile.cmp into packed ui8 masks (a bit per column, 16x64 -> 16 rows of 8
+// valid bytes in 32-byte rows). i32 compares only for equality on A2/A3:
+// `eq` with a scalar is TCMPS on the i32 tile; `ge` with a scalar converts
+// tile (TCVT) and scalar (sitofp) to f32; `gt` of two i32 tiles converts
+// both. tile.select is TSEL with a ui32 scratch.
+// CHECK-LABEL: func.func @compare_aiv
+// CHECK: %[[EQ:.*]] = pto.alloc_tile : !pto.tile<vec, 16x32xui8, valid = 16x8>
+// CHECK-NEXT: pto.tcmps eq %[[EQ]], %[[X:.*]], %arg2 : !pto.tile<vec, 16x32xui8, valid = 16x8>, !pto.tile<vec, 16x64xi32>, i32
+// CHECK: %[[XF:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xf32>
+// CHECK-NEXT: pto.tcvt %[[XF]], %[[X]] round rint : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>
+// CHECK-NEXT: %[[GE:.*]] = pto.alloc_tile : !pto.tile<vec, 16x32xui8, valid = 16x8>
+// CHECK-NEXT: %[[S:.*]] = arith.sitofp %arg2 : i32 to f32
+// CHECK-NEXT: pto.tcmps ge %[[GE]], %[[XF]], %[[S]] : !pto.tile<vec, 16x32xui8, valid = 16x8>, !pto.tile<vec, 16x64xf32>, f32
+// CHECK: pto.tcvt %[[A:.*]], %[[X]] round rint
+// CHECK: %[[GT:.*]] = pto.alloc_tile : !pto.tile<vec, 16x32xui8, valid = 16x8>
+// CHECK: pto.tcvt %[[B:.*]], %{{.*}} round rint
+// CHECK-NEXT: pto.tcmp gt %[[GT]], %[[A]], %[[B]] : !pto.tile<vec, 16x32xui8, valid = 16x8>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+// CHECK: %[[TMP:.*]] = pto.alloc_tile : !pto.tile<vec, 1x8xui32>
+// CHECK-NEXT: pto.tsel %{{.*}}, %[[GE]], %[[X]], %{{.*}}, %[[TMP]] : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x32xui8, valid = 16x8>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 1x8xui32>
+// CHECK: pto.tsel %{{.*}}, %[[GT]],
+// CHECK: pto.tsel %{{.*}}, %[[EQ]],
+// CHECK: pto.tstore
+
+// A ragged f32 tile: TCMPS on f32 directly; the mask keeps the run-time
+// valid rows. dst, src0 and src1 of TSEL have one tile type (PTO-ISA's TSEL
+// takes one C++ type for the three).
+// CHECK-LABEL: func.func @select_ragged_aiv
+// CHECK: %[[T:.*]] = pto.alloc_tile valid [%[[N:.*]]] : !pto.tile<vec, 16x64xf32, valid = ?x64>
+// CHECK: %[[M:.*]] = pto.alloc_tile valid [%[[N]]] : !pto.tile<vec, 16x32xui8, valid = ?x8>
+// CHECK-NEXT: pto.tcmps ge %[[M]], %[[T]], %arg2 : !pto.tile<vec, 16x32xui8, valid = ?x8>, !pto.tile<vec, 16x64xf32, valid = ?x64>, f32
+// CHECK: %[[V:.*]] = pto.tile_view %{{.*}} valid [%[[N]]] : !pto.tile<vec, 16x64xf32> -> !pto.tile<vec, 16x64xf32, valid = ?x64>
+// CHECK-NEXT: %[[DST:.*]] = pto.alloc_tile valid [%[[N]]] : !pto.tile<vec, 16x64xf32, valid = ?x64>
+// CHECK-NEXT: %[[TMP2:.*]] = pto.alloc_tile : !pto.tile<vec, 1x8xui32>
+// CHECK-NEXT: pto.tsel %[[DST]], %[[M]], %[[V]], %[[T]], %[[TMP2]] : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x32xui8, valid = ?x8>, !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 1x8xui32>
+
 module {
   func.func @softmax(%arg0: memref<?x256xf32>, %arg1: memref<?x256xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>, llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
@@ -42,6 +106,50 @@ module {
       %c0_4 = arith.constant 0 : index
       tile.store %9, %arg1[%arg2, %c0_4] : !tile.tile<16x256xf32, valid = ?x256>, memref<?x256xf32>
     }
+    return
+  }
+  func.func @iota_cols(%out: memref<16x64xi32>, %j: i32) attributes {htp.kernel, htp.outputs = array<i64: 0>} {
+    %c0 = arith.constant 0 : index
+    %cols = tile.iota 1 : !tile.tile<16x64xi32>
+    %s = tile.add %cols, %j : !tile.tile<16x64xi32>, i32
+    tile.store %s, %out[%c0, %c0] : !tile.tile<16x64xi32>, memref<16x64xi32>
+    return
+  }
+  func.func @iota_rows(%out: memref<16x64xi32>, %outf: memref<16x64xf32>, %outz: memref<1x64xi32>) attributes {htp.kernel, htp.outputs = array<i64: 0, 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %rows = tile.iota 0 : !tile.tile<16x64xi32>
+    tile.store %rows, %out[%c0, %c0] : !tile.tile<16x64xi32>, memref<16x64xi32>
+    %f = tile.iota 1 : !tile.tile<16x64xf32>
+    tile.store %f, %outf[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
+    %z = tile.iota 0 : !tile.tile<1x64xi32>
+    tile.store %z, %outz[%c0, %c0] : !tile.tile<1x64xi32>, memref<1x64xi32>
+    return
+  }
+  func.func @compare(%in: memref<16x64xi32>, %out: memref<16x64xi32>, %s: i32) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %in[%c0, %c0] : memref<16x64xi32> -> !tile.tile<16x64xi32>
+    %eq = tile.cmp eq, %x, %s : !tile.tile<16x64xi32>, i32
+    %ge = tile.cmp ge, %x, %s : !tile.tile<16x64xi32>, i32
+    %rows = tile.iota 0 : !tile.tile<16x64xi32>
+    %gt = tile.cmp gt, %x, %rows : !tile.tile<16x64xi32>
+    %zero = tile.constant 0 : !tile.tile<16x64xi32>
+    %a = tile.select %ge, %x, %zero : !tile.tile<16x64xi32>
+    %b = tile.select %gt, %a, %rows : !tile.tile<16x64xi32>
+    %c = tile.select %eq, %zero, %b : !tile.tile<16x64xi32>
+    tile.store %c, %out[%c0, %c0] : !tile.tile<16x64xi32>, memref<16x64xi32>
+    return
+  }
+  func.func @select_ragged(%in: memref<?x64xf32>, %out: memref<?x64xf32>, %limit: f32) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %dim = memref.dim %in, %c0 : memref<?x64xf32>
+    %n = arith.minsi %dim, %c16 : index
+    %t = tile.load %in[%c0, %c0] valid [%n] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+    %m = tile.cmp ge, %t, %limit : !tile.tile<16x64xf32, valid = ?x64>, f32
+    %big = tile.constant -1.0e30 : !tile.tile<16x64xf32>
+    %bigv = tile.set_valid %big valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+    %r = tile.select %m, %bigv, %t : !tile.tile<16x64xf32, valid = ?x64>
+    tile.store %r, %out[%c0, %c0] : !tile.tile<16x64xf32, valid = ?x64>, memref<?x64xf32>
     return
   }
 }

@@ -83,3 +83,31 @@ func.func @cube(%a: memref<?x32xf16>, %b: memref<32x64xf16>, %c: memref<?x64xf32
   pto.tstore %gc, %vc : !pto.gtensor<?x64xf32>, !pto.tile<acc, 64x64xf32, valid = ?x64>
   return
 }
+
+// TCI stores its indices from the scalar unit (PIPE_S): the vector
+// instruction reading them waits on S -> V, and a TCI into bytes a vector
+// instruction read waits on V -> S.
+// CHECK-LABEL: func.func @tci_scalar_pipe
+// CHECK: pto.tci %[[ROW:.*]], %{{.*}} : !pto.tile<vec, 1x64xi32>, i32
+// CHECK-NEXT: pto.set_flag <s -> v>, [[SV:[0-9]]]
+// CHECK: pto.wait_flag <s -> v>, [[SV]]
+// CHECK-NEXT: pto.tcolexpand %{{.*}}, %[[ROW]]
+// CHECK-NEXT: pto.set_flag <v -> s>, [[VS:[0-9]]]
+// CHECK: pto.wait_flag <v -> s>, [[VS]]
+// CHECK-NEXT: pto.tci
+// CHECK-NEXT: pto.barrier <v>
+// CHECK-NEXT: pto.tadd
+func.func @tci_scalar_pipe(%b: memref<16x64xi32>) attributes {pto.core = "aiv"} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %row = pto.alloc_tile addr 0 : !pto.tile<vec, 1x64xi32>
+  pto.tci %row, %z : !pto.tile<vec, 1x64xi32>, i32
+  %t = pto.alloc_tile addr 256 : !pto.tile<vec, 16x64xi32>
+  pto.tcolexpand %t, %row : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 1x64xi32>
+  %row2 = pto.alloc_tile addr 0 : !pto.tile<vec, 1x64xi32>
+  pto.tci %row2, %z : !pto.tile<vec, 1x64xi32>, i32
+  pto.tadd %t, %t, %t : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  %h = pto.global_view %b[%c0, %c0] dims [0, 1] : memref<16x64xi32> -> !pto.gtensor<16x64xi32>
+  pto.tstore %h, %t : !pto.gtensor<16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}

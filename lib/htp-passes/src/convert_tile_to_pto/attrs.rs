@@ -26,3 +26,8 @@ pub fn round_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
 pub fn cross_core<'c>(context: &'c Context, dir: &str) -> Attribute<'c> {
     case(context, &["c2v", "v2c"], dir)
 }
+
+/// TCMP/TCMPS's comparison (CmpMode), numbered as `tile.cmp`'s predicate.
+pub fn cmp_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
+    case(context, &["eq", "ne", "lt", "le", "gt", "ge"], mode)
+}

@@ -92,6 +92,9 @@ impl<'c> Shape<'c> {
     /// same way, which is what PTO's row reductions and row broadcasts take.
     pub fn vec_for(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Self {
         let element = tile.element_type();
+        if bit_width(element) == 1 {
+            return Self::mask_for(tile, valid);
+        }
         let per_block = (32 / (bit_width(element) as i64 / 8).max(1)).max(1);
         let (rows, cols, layout) = if tile.cols() == 1 {
             (round_up(tile.rows(), per_block), 1, Layout::Dn)
@@ -99,6 +102,25 @@ impl<'c> Shape<'c> {
             (tile.rows(), round_up(tile.cols(), per_block), Layout::Nd)
         };
         Shape { place: Place::Vec, rows, cols, element, layout, valid, pad: Pad::Null }
+    }
+
+    /// The buffer of an `i1` (mask) tile: the packed predicate tile that
+    /// PTO's TCMP/TCMPS write and TSEL reads, `ui8` bytes holding one bit per
+    /// data column (LSB first), each data row starting a new row of bytes.
+    /// Its rows and columns are those of the data seen as rows (`as_row` in
+    /// `vector.rs`: a one-column tile is one row). The compares and selects
+    /// work on whole data rows (valid columns = the buffer's columns, see
+    /// `vector::full_width`), so a mask row holds `data cols / 8` valid
+    /// bytes; room is left for data rounded to 16 columns (2-byte elements),
+    /// and the row is a whole number of 32-byte blocks.
+    pub fn mask_for(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Self {
+        let context = unsafe { melior::ir::r#type::TypeLike::context(&tile.element_type()).to_ref() };
+        let element = melior::ir::r#type::IntegerType::unsigned(context, 8).into();
+        let (rows, cols, valid_rows) =
+            if tile.cols() == 1 { (1, tile.rows(), Extent::Static(1)) } else { (tile.rows(), tile.cols(), valid[0]) };
+        let bytes = round_up(cols, 16) / 8;
+        let valid = [valid_rows, Extent::Static(bytes)];
+        Shape { place: Place::Vec, rows, cols: round_up(bytes, 32), element, layout: Layout::Nd, valid, pad: Pad::Null }
     }
 
     /// A tile of the same logical size as `tile` in a cube location.

@@ -26,6 +26,9 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "pad" => pad(k, at, op),
         "set_valid" => set_valid(k, at, op),
         "cast" => cast(k, at, op),
+        "iota" => iota(k, at, op),
+        "cmp" => compare(k, at, op),
+        "select" => select(k, at, op),
         "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
         other => Err(format!("tile.{other} has no PTO vector lowering yet")),
     }
@@ -242,6 +245,168 @@ fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let mode = if to_int && from_float { "trunc" } else { "rint" };
     let dst = destination(k, at, op, &source.shape.valid)?;
     at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, source).value], &[("round", attrs::round_mode(at.context, mode))]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.iota`. TCI (`pto.tci`) writes `0, 1, ...` into one row only, and
+/// runs on the scalar pipe: axis 1 is a TCI row broadcast down the rows
+/// (TCOLEXPAND); axis 0 is a TCI row seen as an Rx1 col_major column (the
+/// same bytes: element `r` of both is at `r * 4`) broadcast along the rows
+/// (TROWEXPAND). An axis of extent 1 is all zeros (TEXPANDS). i32 and i16 are
+/// made directly; f32 and f16 through an i32 tile and TCVT (exact: the
+/// front end checks that the indices fit).
+fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let tile = result_tile(op)?;
+    let axis = IntegerAttribute::try_from(op.attribute("dimension").map_err(|e| e.to_string())?).map_err(|_| "iota dimension")?.value();
+    let element = tile.element_type();
+    let direct = matches!(crate::ir_builder::int_width(element), Some(32 | 16));
+    let float = element.to_string() == "f32" || element.to_string() == "f16";
+    if !direct && !float {
+        return Err(format!("PTO makes index tiles of i32, i16, f32 or f16 (TCI), not {element}"));
+    }
+    let dst = destination(k, at, op, &extents_of(tile, &[])?)?;
+    let index = if direct { element } else { melior::ir::r#type::IntegerType::new(at.context, 32).into() };
+    let indices = if direct { dst } else { at.alloc(Shape { element: index, ..dst.shape }) };
+    let zero = at.constant(IntegerAttribute::new(index, 0).into(), index);
+    let extent = if axis == 0 { tile.rows() } else { tile.cols() };
+    if extent == 1 {
+        at.instr("pto.texpands", &[as_row(at, indices).value, zero], &[]);
+    } else if indices.shape.is_column() || indices.shape.rows == 1 {
+        // Already one row (a column tile's indices run along its one row view).
+        at.instr("pto.tci", &[as_row(at, indices).value, zero], &[]);
+    } else {
+        let per_block = 32 / (crate::ir_builder::bit_width(index) as i64 / 8);
+        let length = super::buffer::round_up(extent, per_block);
+        let row = at.alloc(Shape {
+            rows: 1,
+            cols: length,
+            element: index,
+            layout: Layout::Nd,
+            valid: [Extent::Static(1), Extent::Static(extent)],
+            pad: Pad::Null,
+            ..indices.shape
+        });
+        at.instr("pto.tci", &[row.value, zero], &[]);
+        let line = if axis == 1 {
+            row
+        } else {
+            let column = Shape { rows: length, cols: 1, layout: Layout::Dn, valid: [Extent::Static(extent), Extent::Static(1)], ..row.shape };
+            at.view(row, column)
+        };
+        expand(at, indices, line);
+    }
+    if !direct {
+        at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, indices).value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    }
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// A row-form buffer (`as_row`) seen with all its columns valid. TCMP/TCMPS
+/// and TSEL work on whole rows: PTO-ISA's CPU simulation packs and reads the
+/// mask bits as a stream of `valid columns` bits per row and wraps mask rows
+/// by the mask's valid bytes, which agree only when the valid columns are
+/// the buffer's (a multiple of 8). The extra columns are the buffer's own
+/// padding: comparing or selecting them is harmless.
+fn full_width<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
+    let row = as_row(at, buffer);
+    let shape = row.shape.with_valid([row.shape.valid[0], Extent::Static(row.shape.cols)]);
+    retyped(at, row, shape)
+}
+
+/// `buffer` as a tile of `shape` (a `pto.tile_view` unless the types agree).
+fn retyped<'c>(at: &At<'c>, buffer: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c> {
+    if buffer.shape.type_text() == shape.type_text() {
+        return Buffer { value: buffer.value, shape };
+    }
+    at.view(buffer, shape)
+}
+
+/// The mask seen with one valid byte per 8 columns of `data` (a full-width
+/// row form), its rows those of `data`.
+fn mask_for_data<'c>(at: &At<'c>, mask: Buffer<'c>, data: &Shape<'c>) -> Buffer<'c> {
+    let shape = mask.shape.with_valid([data.valid[0], Extent::Static(data.cols / 8)]);
+    retyped(at, mask, shape)
+}
+
+/// `tile.cmp` -> TCMPS (tile, scalar) or TCMP (tile, tile) into the packed
+/// mask. The tile predicates are numbered as PTO's CmpMode. A2/A3 compares
+/// f32 and f16 with every mode but i32 only for equality (its TCMP/TCMPS
+/// ignore the mode for i32), and TCMPS reads i16 bits as f16; so i32 (other
+/// than `eq`) and i16 tiles are converted to f32 first (TCVT, and
+/// `arith.sitofp` for a scalar) and compared in f32. That is exact for
+/// |values| < 2^24 (indices, counters); larger i32 values may round and
+/// compare equal.
+fn compare<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    const MODES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+    let predicate = IntegerAttribute::try_from(op.attribute("predicate").map_err(|e| e.to_string())?).map_err(|_| "cmp predicate")?.value();
+    let mode = *MODES.get(predicate as usize).ok_or("unknown comparison predicate")?;
+    let lhs = materialise(k, at, operand(op, 0))?;
+    let element = lhs.shape.element;
+    let width = crate::ir_builder::int_width(element);
+    let in_f32 = match (width, element.to_string().as_str()) {
+        (Some(32), _) => mode != "eq",
+        (Some(16), _) => true,
+        (None, "f32" | "f16") => false,
+        _ => return Err(format!("PTO compares f32, f16, i32 and i16 tiles, not {element}")),
+    };
+    let f32_type = melior::ir::Type::float32(at.context);
+    let to_f32 = |buffer: Buffer<'c>| -> Buffer<'c> {
+        if !in_f32 {
+            return buffer;
+        }
+        let converted = at.alloc(Shape { element: f32_type, ..buffer.shape });
+        at.instr("pto.tcvt", &[converted.value, buffer.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        converted
+    };
+    let source = to_f32(full_width(at, lhs));
+    let dst = destination(k, at, op, &lhs.shape.valid)?;
+    let mask = mask_for_data(at, dst, &source.shape);
+    let rhs = operand(op, 1);
+    let mode_attr = [("mode", attrs::cmp_mode(at.context, mode))];
+    if TileType::try_from(rhs.r#type()).is_err() {
+        let mut scalar = k.value(rhs)?;
+        if in_f32 {
+            scalar = at.value("arith.sitofp", &[scalar], f32_type);
+        }
+        at.instr("pto.tcmps", &[mask.value, source.value, scalar], &mode_attr);
+    } else {
+        let other = to_f32(full_width(at, materialise(k, at, rhs)?));
+        let other = retyped(at, other, source.shape);
+        at.instr("pto.tcmp", &[mask.value, source.value, other.value], &mode_attr);
+    }
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.select` -> TSEL(dst, mask, a, b, tmp). Scalars reach it as
+/// `tile.constant`/`tile.fill` tiles (TEXPANDS). PTO-ISA's TSEL takes dst,
+/// a and b as one C++ tile type, so a and b are seen with dst's type; `tmp`
+/// is the 32-byte ui32 scratch A2/A3 keeps the mask's address in.
+fn select<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let mask = k.buffer(operand(op, 0))?;
+    let (a, b) = (materialise(k, at, operand(op, 1))?, materialise(k, at, operand(op, 2))?);
+    let element = a.shape.element;
+    if !matches!(crate::ir_builder::bit_width(element), 16 | 32) {
+        return Err(format!("PTO selects tiles of 16- or 32-bit elements (TSEL), not {element}"));
+    }
+    let dst = destination(k, at, op, &a.shape.valid)?;
+    let whole = full_width(at, dst);
+    let a = retyped(at, as_row(at, a), whole.shape);
+    let b = retyped(at, as_row(at, b), whole.shape);
+    let mask = mask_for_data(at, mask, &whole.shape);
+    let ui32 = melior::ir::r#type::IntegerType::unsigned(at.context, 32).into();
+    let tmp = at.alloc(Shape {
+        rows: 1,
+        cols: 8,
+        element: ui32,
+        layout: Layout::Nd,
+        valid: [Extent::Static(1), Extent::Static(8)],
+        pad: Pad::Null,
+        ..whole.shape
+    });
+    at.instr("pto.tsel", &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
