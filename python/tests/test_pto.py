@@ -13,7 +13,7 @@ from htp import _htp, pto_runtime
 from test_errors import assert_points_at
 
 rng = np.random.default_rng(7)
-PACKAGED = ["vector_add", "softmax", "rmsnorm", "gemm"]
+PACKAGED = ["vector_add", "softmax", "rmsnorm", "gemm", "flash_attention"]
 TARGETS = ["pto-a2a3sim", "pto-a2a3"]
 
 
@@ -33,12 +33,14 @@ def test_example_compiles_to_a_complete_package(example, tmp_path, name, target)
     tensors = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
     assert tensors and all(a["direction"] in ("in", "out", "inout") for a in tensors)
     assert manifest["kernels"], manifest
-    for kernel in manifest["kernels"]:
-        source = open(os.path.join(root, kernel["source"])).read()
+    sources = [open(os.path.join(root, kernel["source"])).read() for kernel in manifest["kernels"]]
+    for source in sources:
         assert 'extern "C" __aicore__' in source and "kernel_entry(__gm__ int64_t *args)" in source
-        assert "TLOAD(" in source and "TSTORE(" in source and "TASSIGN<0x" in source
+        assert "TLOAD(" in source and "TASSIGN<0x" in source
         assert f"{name}.py:" in source, "source-location comments"
         assert source.rstrip().endswith("pipe_sync();\n}".rstrip())
+    # Results reach GM (in a cluster task, from the vector kernel only).
+    assert any("TSTORE(" in source for source in sources)
     orchestration = open(os.path.join(root, manifest["orchestration"]["source"])).read()
     assert "aicpu_orchestration_entry(const ChipTaskArgs &orch_args)" in orchestration
     assert "rt_submit_" in orchestration
@@ -196,6 +198,17 @@ def test_attention_cluster_on_a2a3sim(heads, seq):
     o = attention.compile(target="pto-a2a3sim")(q, k, v, scale=scale)
     np.testing.assert_allclose(o, attention_reference(q, k, v, scale), atol=1e-5)
     np.testing.assert_allclose(o, attention(q, k, v, scale=scale), atol=1e-5)
+
+
+@needs_runtime
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attention_on_a2a3sim(example, causal):
+    # S = 100: ragged last blocks, padded keys masked with iota + where.
+    m = example("flash_attention")
+    q, k, v = (rng.standard_normal((2, 100, 64), dtype=np.float32) for _ in range(3))
+    scale = 1.0 / np.sqrt(64)
+    o = m.flash_attention.compile(target="pto-a2a3sim", CAUSAL=causal)(q, k, v, scale=scale)
+    np.testing.assert_allclose(o, m.reference(q, k, v, scale, causal), atol=1e-5)
 
 
 @needs_runtime
