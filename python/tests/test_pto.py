@@ -2,8 +2,10 @@
 for both pto-a2a3sim and pto-a2a3, and (when pto-runtime is installed and
 HTP_PTO_ISA_ROOT points at pto-isa) runs on a2a3sim and matches numpy."""
 
+import importlib.util
 import json
 import os
+import pathlib
 
 import numpy as np
 import pytest
@@ -53,33 +55,19 @@ def test_packages_are_deterministic(example):
     assert m.softmax.compile(target="pto-a2a3sim").files == first
 
 
-@htp.kernel
-def attention(q: htp.Tensor[htp.f32, "H", "S", 64], k: htp.Tensor[htp.f32, "H", "S", 64],
-              v: htp.Tensor[htp.f32, "H", "S", 64], o: htp.Out[htp.f32, "H", "S", 64], scale: htp.f32):
-    # Attention without masks: cube and vector work in one kernel, so it runs
-    # as a cluster task (AIC + 2 AIV) handing tiles over through GM.
-    seq = q.shape[1]
-    for h in range(q.shape[0]):
-        for i in range(0, seq, 32):
-            qi = htp.pad(q[h, i:i + 32, :], 0.0)
-            m = htp.full((32, 1), -1.0e30, htp.f32)
-            l = htp.zeros((32, 1), htp.f32)
-            acc = htp.zeros((32, 64), htp.f32)
-            for j in range(0, seq, 32):
-                s = (qi @ htp.transpose(htp.pad(k[h, j:j + 32, :], 0.0))) * scale
-                m_new = htp.maximum(m, htp.row_max(s))
-                p = htp.exp(s - m_new)
-                alpha = htp.exp(m - m_new)
-                l = l * alpha + htp.row_sum(p)
-                acc = acc * alpha + p @ htp.pad(v[h, j:j + 32, :], 0.0)
-                m = m_new
-            o[h, i:i + 32, :] = acc / l
+def attention_module():
+    """The attention kernel without masks of the lit test of cluster tasks
+    (test/lit/Target/pto/attention-cluster.py): cube and vector work in one
+    kernel, so it runs as a cluster task (AIC + 2 AIV) handing tiles over
+    through GM."""
+    path = pathlib.Path(__file__).resolve().parents[2] / "test" / "lit" / "Target" / "pto" / "attention-cluster.py"
+    spec = importlib.util.spec_from_file_location("htp_lit_attention_cluster", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def attention_reference(q, k, v, scale):
-    s = np.einsum("hqd,hkd->hqk", q.astype(np.float64), k.astype(np.float64)) * scale
-    p = np.exp(s - s.max(axis=2, keepdims=True))
-    return np.einsum("hqk,hkd->hqd", p / p.sum(axis=2, keepdims=True), v)
+attention = attention_module().attention
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -192,11 +180,12 @@ def test_rmsnorm_on_a2a3sim(example):
 
 @needs_runtime
 @pytest.mark.parametrize("heads, seq", [(1, 64), (2, 96)])
-def test_attention_cluster_on_a2a3sim(heads, seq):
+def test_attention_cluster_on_a2a3sim(example, heads, seq):
     q, k, v = (rng.standard_normal((heads, seq, 64), dtype=np.float32) for _ in range(3))
     scale = 1.0 / np.sqrt(64)
     o = attention.compile(target="pto-a2a3sim")(q, k, v, scale=scale)
-    np.testing.assert_allclose(o, attention_reference(q, k, v, scale), atol=1e-5)
+    reference = example("flash_attention").reference(q, k, v, scale, False)
+    np.testing.assert_allclose(o, reference, atol=1e-5)
     np.testing.assert_allclose(o, attention(q, k, v, scale=scale), atol=1e-5)
 
 
