@@ -12,7 +12,8 @@
 //!   vector add: L0C cannot be filled from UB.
 //! - Loads, pads, transposes, constants and valid-size views go where their
 //!   users are (on both sides when both use them: a load is cheaper than a
-//!   crossing); a store goes where its value is made.
+//!   crossing); a store goes where its value is made (the vector core when
+//!   both make it).
 //! - Everything else runs on the vector core.
 
 use std::collections::HashMap;
@@ -144,8 +145,9 @@ pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c
     let mut split = Split { sides, carried: HashMap::new(), crossings: HashMap::new(), crossing_tiles: Vec::new() };
     for &op in &ops {
         if op.name().as_string_ref().as_str() == Ok("tile.store") {
+            // Made on one side: stored there; made on both (a loaded tile): stored once, by the vector core.
             let side = split.producer_sides(detach(op.operand(0).unwrap()), &mut Vec::new());
-            split.sides.insert(op_key(op), if side == Sides::default() { Sides::VECTOR } else { side });
+            split.sides.insert(op_key(op), if side == Sides::CUBE { Sides::CUBE } else { Sides::VECTOR });
         }
     }
     split.carried_sides(function)?;
