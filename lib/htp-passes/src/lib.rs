@@ -13,11 +13,39 @@ pub mod tile_peak_live_bytes;
 
 use melior::{
     dialect::DialectHandle,
-    ir::r#type::TypeId,
-    pass::{create_external, Pass, RunExternalPass},
+    ir::{operation::OperationLike, r#type::TypeId, Location, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    Context, ContextRef,
 };
 use mlir_sys::MlirPass;
 use std::sync::Once;
+
+/// A user-facing failure: the message and where it points (the user's
+/// source, through the op's location).
+pub type Failure<'c> = (Location<'c>, String);
+
+/// What a Rust pass does to the op it runs on (a module or a function).
+pub type PassBody = for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>) -> Result<(), Failure<'c>>;
+
+/// Every HTP Rust pass: its body runs on the anchor op; a failure becomes
+/// an error diagnostic at its location and fails the pass (no panics).
+#[derive(Clone, Copy)]
+pub struct RustPass(pub PassBody);
+
+impl<'c> RunExternalPass<'c> for RustPass {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        // `to_ref` views the ContextRef value itself as a Context: it must
+        // outlive every use of the reference.
+        let context_ref = op.context();
+        let context = unsafe { context_ref.to_ref() };
+        if let Err((location, message)) = (self.0)(context, op) {
+            ir_query::emit_error(location, &message);
+            pass.signal_failure();
+        }
+    }
+}
 
 /// What MLIR needs to know to create a Rust pass by name.
 pub struct PassDefinition {
@@ -39,8 +67,8 @@ impl PassDefinition {
 
     /// Wraps a Rust pass as an MLIR pass with this definition's name, help
     /// and anchor; for a pass's `create_raw`. `id` comes from `pass_type_id!()`.
-    pub fn external<'c, T: RunExternalPass<'c>>(&self, pass: T, id: TypeId, name: &str, dialects: &[DialectHandle]) -> MlirPass {
-        create_external(pass, id, name, self.argument, self.description, self.anchor, dialects).to_raw()
+    pub fn external(&self, body: PassBody, id: TypeId, name: &str, dialects: &[DialectHandle]) -> MlirPass {
+        create_external(RustPass(body), id, name, self.argument, self.description, self.anchor, dialects).to_raw()
     }
 
     /// A textual pipeline that runs just this pass on a module.

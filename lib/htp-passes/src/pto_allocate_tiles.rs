@@ -20,13 +20,11 @@ use melior::{
         r#type::IntegerType,
         Location, OperationRef, ValueLike,
     },
-    pass::{ExternalPass, RunExternalPass},
-    ContextRef,
 };
 use mlir_sys::MlirPass;
 
 use crate::ir_builder::detach;
-use crate::ir_query::{ancestor_in, emit_error, op_key, preorder_positions, uses};
+use crate::ir_query::{ancestor_in, op_key, preorder_positions, uses};
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -37,27 +35,18 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(AllocateTiles, pass_type_id!(), "PtoAllocateTiles", &[htp_dialects::handles::pto()])
+    DEFINITION.external(run, pass_type_id!(), "PtoAllocateTiles", &[htp_dialects::handles::pto()])
 }
 
 /// TASSIGN offsets are multiples of 32 bytes.
 pub const ALIGNMENT: i64 = 32;
 
-#[derive(Clone)]
-struct AllocateTiles;
-
-impl<'c> RunExternalPass<'c> for AllocateTiles {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, function: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if function.attribute("pto.core").is_err() {
-            return;
-        }
-        if let Err((location, message)) = allocate(function) {
-            emit_error(location, &message);
-            pass.signal_failure();
-        }
+/// Places the tiles of a `pto.core` kernel (other functions are left alone).
+fn run<'c>(_context: &'c melior::Context, function: OperationRef<'c, '_>) -> Result<(), crate::Failure<'c>> {
+    if function.attribute("pto.core").is_err() {
+        return Ok(());
     }
+    allocate(function)
 }
 
 struct Allocation<'c> {

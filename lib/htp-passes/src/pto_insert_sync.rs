@@ -31,13 +31,12 @@ use melior::{
         r#type::IntegerType,
         BlockRef, Location, Operation, OperationRef, RegionLike, ValueLike,
     },
-    pass::{ExternalPass, RunExternalPass},
-    Context, ContextRef,
+    Context,
 };
 use mlir_sys::MlirPass;
 
 use crate::ir_builder::{detach, named, parse_attribute, V};
-use crate::ir_query::{emit_error, op_key, preorder_positions, root_alloc};
+use crate::ir_query::{op_key, preorder_positions, root_alloc};
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -48,29 +47,18 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(InsertSync, pass_type_id!(), "PtoInsertSync", &[htp_dialects::handles::pto()])
+    DEFINITION.external(run, pass_type_id!(), "PtoInsertSync", &[htp_dialects::handles::pto()])
 }
 
-#[derive(Clone)]
-struct InsertSync;
-
-impl<'c> RunExternalPass<'c> for InsertSync {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, function: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        if function.attribute("pto.core").is_err() {
-            return;
-        }
-        let context_ref = function.context();
-        let context = unsafe { context_ref.to_ref() };
-        let mut state = Sync { context, flags: Vec::new() };
-        let body = function.region(0).unwrap().first_block().unwrap();
-        let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
-        if let Err(message) = state.block(body).and_then(|_| state.assign_event_ids(function)) {
-            emit_error(function.location(), &message);
-            pass.signal_failure();
-        }
+/// Synchronises a `pto.core` kernel (other functions are left alone).
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), crate::Failure<'c>> {
+    if function.attribute("pto.core").is_err() {
+        return Ok(());
     }
+    let mut state = Sync { context, flags: Vec::new() };
+    let body = function.region(0).unwrap().first_block().unwrap();
+    let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
+    state.block(body).and_then(|_| state.assign_event_ids(function)).map_err(|message| (function.location(), message))
 }
 
 /// The hardware pipes, as the `pto` dialect spells them.

@@ -22,8 +22,6 @@ use melior::{
         r#type::IntegerType,
         BlockRef, OperationRef, RegionLike, Type, Value, ValueLike,
     },
-    pass::{ExternalPass, RunExternalPass},
-    ContextRef,
 };
 use mlir_sys::MlirPass;
 
@@ -40,24 +38,18 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(TilePeakLiveBytes, pass_type_id!(), "TilePeakLiveBytes", &[htp_dialects::handles::tile()])
+    DEFINITION.external(run, pass_type_id!(), "TilePeakLiveBytes", &[htp_dialects::handles::tile()])
 }
 
-#[derive(Clone)]
-struct TilePeakLiveBytes;
-
-impl<'c> RunExternalPass<'c> for TilePeakLiveBytes {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, function: OperationRef<'c, '_>, _pass: ExternalPass<'_>) {
-        let peak = peak_live_bytes(function);
-        let context = function.context();
-        let i64_type = IntegerType::new(unsafe { context.to_ref() }, 64);
-        // The pass owns the function it runs on; mutating it here is what
-        // MLIR's pass contract allows, melior just hands it out immutably.
-        let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-        function.set_discardable_attribute(ATTRIBUTE, IntegerAttribute::new(Type::from(i64_type), peak).into());
-    }
+/// Attaches the peak to the function.
+fn run<'c>(context: &'c melior::Context, function: OperationRef<'c, '_>) -> Result<(), crate::Failure<'c>> {
+    let peak = peak_live_bytes(function);
+    let i64_type = IntegerType::new(context, 64);
+    // The pass owns the function it runs on; mutating it here is what
+    // MLIR's pass contract allows, melior just hands it out immutably.
+    let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
+    function.set_discardable_attribute(ATTRIBUTE, IntegerAttribute::new(Type::from(i64_type), peak).into());
+    Ok(())
 }
 
 type Key = usize;

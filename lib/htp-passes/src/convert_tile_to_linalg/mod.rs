@@ -28,12 +28,10 @@ use melior::{
         r#type::FunctionType,
         BlockRef, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
     },
-    pass::{ExternalPass, RunExternalPass},
-    Context, ContextRef,
+    Context,
 };
 use mlir_sys::{MlirOperation, MlirPass};
 
-use crate::ir_query::emit_error;
 use crate::{pass_type_id, PassDefinition};
 use crate::ir_builder::{detach, tensor_type, Emitter, DYNAMIC, V};
 
@@ -46,7 +44,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 
 unsafe extern "C" fn create() -> MlirPass {
     DEFINITION.external(
-        ConvertTileToLinalg,
+        convert_module,
         pass_type_id!(),
         "ConvertTileToLinalg",
         &[
@@ -61,23 +59,6 @@ unsafe extern "C" fn create() -> MlirPass {
     )
 }
 
-#[derive(Clone)]
-struct ConvertTileToLinalg;
-
-impl<'c> RunExternalPass<'c> for ConvertTileToLinalg {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, module: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        // `to_ref` views the ContextRef value itself as a Context: it must
-        // outlive every use of the reference.
-        let context_ref = module.context();
-        let context = unsafe { context_ref.to_ref() };
-        if let Err((location, message)) = convert_module(context, module) {
-            emit_error(location, &message);
-            pass.signal_failure();
-        }
-    }
-}
 
 /// The tensor a tile lowers to: its valid region.
 pub(crate) fn tensor_type_of(tile: TileType) -> Type {

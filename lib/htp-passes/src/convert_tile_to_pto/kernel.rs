@@ -30,7 +30,7 @@ use super::{cube, vector};
 use crate::ir_builder::{detach, function as function_builder, parse_type, Builder, V};
 use crate::ir_query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
 
-pub type Failure<'c> = (Location<'c>, String);
+pub use crate::Failure;
 
 /// Appends ops to a block at one location.
 #[derive(Clone, Copy)]

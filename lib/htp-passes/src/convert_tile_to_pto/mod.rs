@@ -31,12 +31,10 @@ use melior::{
         operation::{OperationLike, OperationRef},
         RegionLike,
     },
-    pass::{ExternalPass, RunExternalPass},
-    Context, ContextRef,
+    Context,
 };
 use mlir_sys::MlirPass;
 
-use crate::ir_query::emit_error;
 use crate::{pass_type_id, PassDefinition};
 
 pub const DEFINITION: PassDefinition = PassDefinition {
@@ -48,7 +46,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 
 unsafe extern "C" fn create() -> MlirPass {
     DEFINITION.external(
-        ConvertTileToPto,
+        convert_module,
         pass_type_id!(),
         "ConvertTileToPto",
         &[
@@ -61,21 +59,6 @@ unsafe extern "C" fn create() -> MlirPass {
     )
 }
 
-#[derive(Clone)]
-struct ConvertTileToPto;
-
-impl<'c> RunExternalPass<'c> for ConvertTileToPto {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, module: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let context_ref = module.context();
-        let context = unsafe { context_ref.to_ref() };
-        if let Err((location, message)) = convert_module(context, module) {
-            emit_error(location, &message);
-            pass.signal_failure();
-        }
-    }
-}
 
 fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {
     let body = module.region(0).unwrap().first_block().unwrap();
