@@ -8,7 +8,10 @@
 //!   first call   the whole of the above, then one run on small inputs is
 //!                what the first call of a kernel costs (not measured here:
 //!                see docs/performance.md for the Python measurement)
-//! Each stage is the median of RUNS repetitions.
+//! Each stage is the median of RUNS repetitions. A second table does the
+//! same for the PTO target (pto-a2a3sim): the PTO passes (convert-tile-to-pto,
+//! pto-allocate-tiles, pto-insert-sync) and writing the package (C++ kernels,
+//! orchestration, manifest).
 //!
 //! Run: `cargo bench -p htp-driver --bench compile_time`
 
@@ -70,5 +73,36 @@ fn main() {
             l * 1e3,
             (f + h + m + l) * 1e3
         );
+    }
+    pto(&examples);
+}
+
+/// The PTO target's stages for each example.
+fn pto(examples: &Path) {
+    println!();
+    println!("{:<16} {:>12} {:>12} {:>12} {:>10} {:>8}", "pto-a2a3sim", "front end", "pto passes", "package", "total", "C++ B");
+    for name in EXAMPLES {
+        let file = examples.join(format!("{name}.py"));
+        let source = std::fs::read_to_string(&file).expect("example exists");
+        let file_name = file.display().to_string();
+        let (mut front, mut passes, mut emit, mut bytes) = (vec![], vec![], vec![], 0);
+        for _ in 0..RUNS {
+            let context = htp_dialects::new_context();
+            let start = Instant::now();
+            let imported = import_python(&context, &source, &file_name, 1, &Constants::new()).expect("example imports");
+            front.push(start.elapsed().as_secs_f64());
+            let mut module = imported.module;
+            let start = Instant::now();
+            htp_target_pto::lower(&context, &mut module).expect("the PTO lowering succeeds on the examples");
+            passes.push(start.elapsed().as_secs_f64());
+            let start = Instant::now();
+            let arguments = htp_driver::targets::argument_infos(&imported.kernels[0]);
+            let lines = |_: &str, _: u32| None;
+            let package = htp_target_pto::package(&module, name, &arguments, htp_target_pto::Flavour::Sim, &lines, &[]).expect("package");
+            emit.push(start.elapsed().as_secs_f64());
+            bytes = package.files.iter().filter(|(path, _)| path.ends_with(".cpp")).map(|(_, text)| text.len()).sum();
+        }
+        let (f, p, e) = (median(front), median(passes), median(emit));
+        println!("{:<16} {:>9.2} ms {:>9.2} ms {:>9.2} ms {:>7.1} ms {:>8}", name, f * 1e3, p * 1e3, e * 1e3, (f + p + e) * 1e3, bytes);
     }
 }

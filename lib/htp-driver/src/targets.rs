@@ -118,7 +118,8 @@ fn source_line(sources: &[SourceText], file: &str, line: u32) -> Option<String> 
     source.text.lines().nth(index).map(str::to_string)
 }
 
-fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
+/// The manifest's argument list of a kernel (its tensors and scalars, in order).
+pub fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
     let mut arguments: Vec<(usize, ArgumentInfo)> = kernel
         .params
         .iter()

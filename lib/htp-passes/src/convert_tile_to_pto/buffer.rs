@@ -114,7 +114,10 @@ impl<'c> Shape<'c> {
     /// bytes; room is left for data rounded to 16 columns (2-byte elements),
     /// and the row is a whole number of 32-byte blocks.
     pub fn mask_for(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Self {
-        let context = unsafe { melior::ir::r#type::TypeLike::context(&tile.element_type()).to_ref() };
+        // `to_ref` views the ContextRef value itself as a Context: keep it in
+        // a local that outlives the reference (a temporary would dangle).
+        let context_ref = melior::ir::r#type::TypeLike::context(&tile.element_type());
+        let context = unsafe { context_ref.to_ref() };
         let element = melior::ir::r#type::IntegerType::unsigned(context, 8).into();
         let (rows, cols, valid_rows) =
             if tile.cols() == 1 { (1, tile.rows(), Extent::Static(1)) } else { (tile.rows(), tile.cols(), valid[0]) };
