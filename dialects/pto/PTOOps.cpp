@@ -811,6 +811,12 @@ LogicalResult TCmpSOp::verify() {
       failed(checkScalar(*this, src, getScalar().getType())) ||
       failed(checkCmpMode(*this, src, getMode())))
     return failure();
+  // PTO-ISA accepts 16-bit integers but A2/A3 compares their bit patterns
+  // as f16 (so -1 < 0 fails and 0x8000 == 0), which no integer compare means.
+  if (isOneOf(src.getElementType(), "i16, ui16"))
+    return emitOpError() << "A2/A3 compares " << src.getElementType()
+                         << " bit patterns as f16, not as integers: convert "
+                            "to f32 with pto.tcvt first";
   return checkMask(*this, getMask().getType(), src);
 }
 
@@ -826,6 +832,8 @@ LogicalResult TSelOp::verify() {
       !tmp.getElementType().isUnsignedInteger(32))
     return emitOpError() << "'tmp' must be a vec ui32 tile, got "
                          << Type(tmp);
+  // A2/A3 copies each row's compare mask (at most 16 bytes) into `tmp`;
+  // every vec tile is at least one 32-byte block, so any `tmp` holds it.
   return success();
 }
 

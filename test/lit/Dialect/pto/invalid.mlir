@@ -1291,6 +1291,14 @@ func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xi32>, %s: i
 
 // -----
 
+func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xi16>, %s: i16) {
+  // expected-error @+1 {{A2/A3 compares 'i16' bit patterns as f16, not as integers: convert to f32 with pto.tcvt first}}
+  pto.tcmps eq %m, %a, %s : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xi16>, i16
+  return
+}
+
+// -----
+
 func.func @f(%m: !pto.tile<vec, 16x32xui8>, %a: !pto.tile<vec, 16x64xf32>, %s: f16) {
   // expected-error @+1 {{scalar type 'f16' is not the tile element type 'f32'}}
   pto.tcmps ne %m, %a, %s : !pto.tile<vec, 16x32xui8>, !pto.tile<vec, 16x64xf32>, f16
