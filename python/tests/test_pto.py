@@ -246,3 +246,58 @@ def test_iota_compare_select_on_a2a3sim(tmp_path):
         expected = masked_reference(x, limit, shift)
         np.testing.assert_array_equal(masked(x, limit=limit, shift=shift), expected)
         np.testing.assert_array_equal(masked.compile(target="pto-a2a3sim")(x, limit=limit, shift=shift), expected)
+
+
+# More cluster tasks (cube and vector work in one kernel), each checked
+# against the CPU target: a ragged matmul result crossing to the vector core
+# (its valid rows travel as the load's scalar), a loop accumulating onto
+# vector work (matmul + add each trip), and a column reduction of a product.
+@htp.kernel
+def ragged_product_exp(a: htp.Tensor[htp.f32, "M", 32], b: htp.Tensor[htp.f32, 32, 32], c: htp.Out[htp.f32, "M", 32]):
+    for i in range(0, a.shape[0], 32):
+        c[i:i + 32, :] = htp.exp(a[i:i + 32, :] @ b[0:32, :])
+
+
+@htp.kernel
+def damped_accumulation(a: htp.Tensor[htp.f32, 32, 32], b: htp.Tensor[htp.f32, 32, 32], c: htp.Out[htp.f32, 32, 32]):
+    acc = htp.zeros((32, 32), htp.f32)
+    for j in range(4):
+        acc = (acc + a[0:32, :] @ b[0:32, :]) * 0.5
+    c[0:32, :] = acc
+
+
+@htp.kernel
+def product_column_sums(a: htp.Tensor[htp.f32, 32, 32], b: htp.Tensor[htp.f32, 32, 32], c: htp.Out[htp.f32, 1, 32]):
+    c[0:1, :] = htp.col_sum(a[0:32, :] @ b[0:32, :])
+
+
+@htp.kernel
+def transposed_vector_result(a: htp.Tensor[htp.f32, 32, 32], b: htp.Tensor[htp.f32, 32, 32], c: htp.Out[htp.f32, 32, 32]):
+    x = htp.exp(a[0:32, :])
+    c[0:32, :] = htp.transpose(x) @ b[0:32, :] + 1.0
+
+
+CLUSTERS = [(ragged_product_exp, 100), (damped_accumulation, 32), (product_column_sums, 32)]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("kernel", [k for k, _ in CLUSTERS], ids=lambda k: k.name)
+def test_cluster_kernels_compile(kernel, target):
+    files = kernel.compile(target=target).files
+    cores = {json.loads(files["manifest.json"])["kernels"][i]["core_type"] for i in range(2)}
+    assert cores == {"aic", "aiv"}
+
+
+def test_cube_cannot_transpose_vector_results():
+    with pytest.raises(htp.CompileError) as error:
+        transposed_vector_result.compile(target="pto-a2a3sim")
+    assert "the cube transposes an operand only as it is loaded from GM" in str(error.value)
+    assert "test_pto.py:" in str(error.value)
+
+
+@needs_runtime
+@pytest.mark.parametrize("kernel, rows", CLUSTERS, ids=lambda k: getattr(k, "name", str(k)))
+def test_cluster_kernels_on_a2a3sim(kernel, rows):
+    a = rng.standard_normal((rows, 32), dtype=np.float32) * 0.3
+    b = rng.standard_normal((32, 32), dtype=np.float32) * 0.3
+    np.testing.assert_allclose(kernel.compile(target="pto-a2a3sim")(a, b), kernel(a, b), atol=1e-5)

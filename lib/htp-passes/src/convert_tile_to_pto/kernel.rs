@@ -173,9 +173,12 @@ impl<'c> Kernel<'c> {
     }
 
     /// Where a tile popped on this core lands: UB (ND) on the vector core,
-    /// L1 (NZ) on the cube core. Crossing tiles are fully valid (`split.rs`).
+    /// L1 (NZ) on the cube core; `valid` defaults to the whole tile.
     fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
-        let valid = super::buffer::extents_of(tile, &[]).expect("crossing tiles have static valid shapes");
+        self.popped_shape_with(tile, [super::buffer::Extent::Static(tile.rows()), super::buffer::Extent::Static(tile.cols())])
+    }
+
+    fn popped_shape_with(&self, tile: TileType<'c>, valid: [super::buffer::Extent<'c>; 2]) -> Shape<'c> {
         match self.core {
             Core::Aiv => Shape::vec_for(tile, valid),
             Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
@@ -196,7 +199,16 @@ impl<'c> Kernel<'c> {
         }
         let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
         let slot = self.slot.ok_or("a pop without a consumer slot")?;
-        let view = at.view(slot, self.popped_shape(tile));
+        // The valid region, from this kernel's copy of the scalars it came from.
+        let sources = super::split::valid_sources(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
+        let mut valid = [super::buffer::Extent::Static(0); 2];
+        for (extent, source) in valid.iter_mut().zip(sources) {
+            *extent = match source {
+                super::split::ValidSource::Static(n) => super::buffer::Extent::Static(n),
+                super::split::ValidSource::Value(v) => super::buffer::Extent::Dynamic(self.value(v)?),
+            };
+        }
+        let view = at.view(slot, self.popped_shape_with(tile, valid));
         at.instr("pto.tpop", &[view.value], &[("dir", dir)]);
         match self.core {
             Core::Aiv => {

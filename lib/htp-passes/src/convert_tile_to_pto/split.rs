@@ -347,7 +347,9 @@ impl<'c> Split<'c> {
             let side = self.sides[&op_key(op)];
             for operand in op.operands() {
                 let value = detach(operand);
-                let Ok(tile) = TileType::try_from(value.r#type()) else { continue };
+                if TileType::try_from(value.r#type()).is_err() {
+                    continue;
+                }
                 let made = self.producer_sides(value, &mut Vec::new());
                 let crossing = if side.vector && !made.vector {
                     Crossing::CubeToVector
@@ -359,10 +361,13 @@ impl<'c> Split<'c> {
                 let Some(producer) = defining_op(value).filter(|p| p.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile."))) else {
                     return Err((op.location(), "this tile is carried by a loop on one core but used on the other".into()));
                 };
-                if super::buffer::extents_of(tile, &[]).is_err() {
+                if valid_sources(value).is_none() {
                     return Err((
                         producer.location(),
-                        format!("{} goes between the cube and the vector core, which needs a static valid shape", value.r#type()),
+                        format!(
+                            "{} goes between the cube and the vector core, and HTP cannot tell where its run-time valid size comes from",
+                            value.r#type()
+                        ),
                     ));
                 }
                 if !self.crossings.contains_key(&key(value)) {
@@ -377,5 +382,67 @@ impl<'c> Split<'c> {
             .map(|(_, value, crossing)| (*crossing, TileType::try_from(value.r#type()).unwrap()))
             .collect();
         Ok(())
+    }
+}
+
+/// Where a tile's valid extents come from, in the tile kernel's own terms:
+/// static sizes, or the index values (loads' and `set_valid`'s operands)
+/// that both kernels of a cluster compute from the same scalar code. The
+/// side that pops a tile rebuilds its valid region from these.
+#[derive(Clone, Copy)]
+pub enum ValidSource<'c> {
+    Static(i64),
+    Value(V<'c>),
+}
+
+pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
+    let tile = TileType::try_from(value.r#type()).ok()?;
+    let dynamic = |dim: u32| matches!(tile.valid_size(dim), htp_dialects::tile::ValidSize::Dynamic);
+    let statics = |dim: u32| match tile.valid_size(dim) {
+        htp_dialects::tile::ValidSize::Static(n) => Some(ValidSource::Static(n)),
+        htp_dialects::tile::ValidSize::Dynamic => None,
+    };
+    if !dynamic(0) && !dynamic(1) {
+        return Some([statics(0)?, statics(1)?]);
+    }
+    if let Some((loop_op, index)) = iter_arg_of(value) {
+        return valid_sources(detach(loop_op.operand(3 + index).unwrap()));
+    }
+    let op = defining_op(value)?;
+    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    // The `?` sizes, in order, from the op's trailing valid-size operands.
+    let from_operands = |first: usize| -> Option<[ValidSource<'c>; 2]> {
+        let mut next = first;
+        let mut dim = |d: u32| {
+            statics(d).or_else(|| {
+                let v = detach(op.operand(next).ok()?);
+                next += 1;
+                Some(ValidSource::Value(v))
+            })
+        };
+        Some([dim(0)?, dim(1)?])
+    };
+    match name.as_str() {
+        "tile.load" => {
+            let rank = crate::ir_builder::shape_of(op.operand(0).ok()?.r#type()).len();
+            from_operands(1 + rank)
+        }
+        "tile.set_valid" => from_operands(1),
+        "tile.matmul" => {
+            let rows = valid_sources(detach(op.operand(0).ok()?))?[0];
+            let cols = valid_sources(detach(op.operand(1).ok()?))?[1];
+            Some([statics(0).unwrap_or(rows), statics(1).unwrap_or(cols)])
+        }
+        _ => {
+            // Elementwise and broadcasting ops keep the valid region of a
+            // tile operand with the same `?` sizes.
+            let same = (0..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).find(|v| {
+                TileType::try_from(v.r#type()).is_ok_and(|t| {
+                    (0..2).all(|d| matches!(t.valid_size(d), htp_dialects::tile::ValidSize::Dynamic) == dynamic(d))
+                })
+            })?;
+            let inner = valid_sources(same)?;
+            Some([statics(0).unwrap_or(inner[0]), statics(1).unwrap_or(inner[1])])
+        }
     }
 }

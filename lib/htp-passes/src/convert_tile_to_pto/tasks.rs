@@ -20,7 +20,7 @@ use melior::{
 };
 use std::{collections::HashMap, rc::Rc};
 
-use super::buffer::{extents_of, Shape};
+use super::buffer::{Extent, Shape};
 use super::split::{Crossing, Split};
 
 use super::kernel::{At, Failure};
@@ -138,7 +138,7 @@ pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, 
                 .crossing_tiles
                 .iter()
                 .filter(|(c, _)| *c == crossing)
-                .map(|(_, tile)| Shape::vec_for(*tile, extents_of(*tile, &[]).unwrap()).size_in_bytes().max(tile.size_in_bytes()))
+                .map(|(_, tile)| Shape::vec_for(*tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())]).size_in_bytes().max(tile.size_in_bytes()))
                 .max()
                 .unwrap_or(0)
         };
