@@ -28,6 +28,20 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
+/// An example's file name and source text.
+fn example(examples: &Path, name: &str) -> (String, String) {
+    let file = examples.join(format!("{name}.py"));
+    (file.display().to_string(), std::fs::read_to_string(&file).expect("example exists"))
+}
+
+/// Imports an example into `context`, adding the time it took to `samples`.
+fn timed_import<'c>(context: &'c melior::Context, (file_name, source): &(String, String), samples: &mut Vec<f64>) -> htp_frontend::ImportedModule<'c> {
+    let start = Instant::now();
+    let imported = import_python(context, source, file_name, 1, &Constants::new()).expect("example imports");
+    samples.push(start.elapsed().as_secs_f64());
+    imported
+}
+
 fn run_pipeline(context: &melior::Context, module: &mut melior::ir::Module, pipeline: &str) {
     let manager = PassManager::new(context);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("pipeline parses");
@@ -40,16 +54,11 @@ fn main() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/python");
     println!("{:<16} {:>12} {:>12} {:>12} {:>13} {:>10}", "example", "front end", "htp passes", "mlir passes", "llvm codegen", "total");
     for name in EXAMPLES {
-        let file = examples.join(format!("{name}.py"));
-        let source = std::fs::read_to_string(&file).expect("example exists");
-        let file_name = file.display().to_string();
+        let text = example(&examples, name);
         let (mut front, mut htp, mut mlir, mut llvm) = (vec![], vec![], vec![], vec![]);
         for _ in 0..RUNS {
             let context = htp_dialects::new_context();
-            let start = Instant::now();
-            let imported = import_python(&context, &source, &file_name, 1, &Constants::new()).expect("example imports");
-            front.push(start.elapsed().as_secs_f64());
-            let mut module = imported.module;
+            let mut module = timed_import(&context, &text, &mut front).module;
             let start = Instant::now();
             run_pipeline(&context, &mut module, &format!("builtin.module({})", htp_target_cpu::TILE_LOWERING));
             htp.push(start.elapsed().as_secs_f64());
@@ -82,15 +91,11 @@ fn pto(examples: &Path) {
     println!();
     println!("{:<16} {:>12} {:>12} {:>12} {:>10} {:>8}", "pto-a2a3sim", "front end", "pto passes", "package", "total", "C++ B");
     for name in EXAMPLES {
-        let file = examples.join(format!("{name}.py"));
-        let source = std::fs::read_to_string(&file).expect("example exists");
-        let file_name = file.display().to_string();
+        let text = example(examples, name);
         let (mut front, mut passes, mut emit, mut bytes) = (vec![], vec![], vec![], 0);
         for _ in 0..RUNS {
             let context = htp_dialects::new_context();
-            let start = Instant::now();
-            let imported = import_python(&context, &source, &file_name, 1, &Constants::new()).expect("example imports");
-            front.push(start.elapsed().as_secs_f64());
+            let imported = timed_import(&context, &text, &mut front);
             let mut module = imported.module;
             let start = Instant::now();
             htp_target_pto::lower(&context, &mut module).expect("the PTO lowering succeeds on the examples");
