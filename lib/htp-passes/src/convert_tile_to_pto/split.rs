@@ -268,7 +268,11 @@ impl Analysis {
             });
         }
         self.visiting.pop();
-        self.consumers.insert(key(value), sides);
+        // Inside a loop-carried cycle a value's answer may miss what the
+        // cut-off part of the cycle adds: keep only complete (outermost) ones.
+        if self.visiting.is_empty() {
+            self.consumers.insert(key(value), sides);
+        }
         sides
     }
 }
