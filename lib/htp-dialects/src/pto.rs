@@ -8,6 +8,7 @@ use melior::{
 use mlir_sys::{MlirContext, MlirType};
 
 pub use crate::tile::ValidSize;
+use crate::tile::checked_type;
 
 unsafe extern "C" {
     fn htpTypeIsAPTOTile(ty: MlirType) -> bool;
@@ -42,9 +43,6 @@ unsafe extern "C" {
     fn htpPTOGlobalTensorTypeGetElementType(ty: MlirType) -> MlirType;
     fn htpPTOGlobalTensorTypeGetLayout(ty: MlirType) -> i32;
 }
-
-/// The C API's value for `?` (`ShapedType::kDynamic`).
-const DYNAMIC: i64 = i64::MIN;
 
 /// Rust enums mirroring the ODS enums (same discriminants as the C API).
 macro_rules! pto_enum {
@@ -129,20 +127,6 @@ impl<'c> TileSpec<'c> {
     }
 }
 
-fn raw_size(size: ValidSize) -> i64 {
-    match size {
-        ValidSize::Static(n) => n,
-        ValidSize::Dynamic => DYNAMIC,
-    }
-}
-
-fn valid_size(raw: i64) -> ValidSize {
-    if raw == DYNAMIC {
-        ValidSize::Dynamic
-    } else {
-        ValidSize::Static(raw)
-    }
-}
 
 /// A `!pto.tile` type, checked on construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,8 +143,8 @@ impl<'c> TileType<'c> {
                 spec.rows,
                 spec.cols,
                 spec.element.to_raw(),
-                raw_size(spec.valid[0]),
-                raw_size(spec.valid[1]),
+                spec.valid[0].to_raw(),
+                spec.valid[1].to_raw(),
                 spec.blayout as i32,
                 spec.slayout as i32,
                 spec.fractal,
@@ -205,7 +189,7 @@ impl<'c> TileType<'c> {
     /// dimension when the tile has no valid region.
     pub fn valid_size(&self, dim: u32) -> ValidSize {
         assert!(dim < 2, "a tile has two dimensions");
-        valid_size(unsafe { htpPTOTileTypeGetValidDim(self.0.to_raw(), dim) })
+        ValidSize::from_raw(unsafe { htpPTOTileTypeGetValidDim(self.0.to_raw(), dim) })
     }
 
     pub fn blayout(&self) -> BLayout {
@@ -230,23 +214,7 @@ impl<'c> TileType<'c> {
     }
 }
 
-impl<'c> TryFrom<Type<'c>> for TileType<'c> {
-    type Error = Type<'c>;
-
-    fn try_from(ty: Type<'c>) -> Result<Self, Self::Error> {
-        if unsafe { htpTypeIsAPTOTile(ty.to_raw()) } {
-            Ok(Self(ty))
-        } else {
-            Err(ty)
-        }
-    }
-}
-
-impl<'c> From<TileType<'c>> for Type<'c> {
-    fn from(tile: TileType<'c>) -> Self {
-        tile.0
-    }
-}
+checked_type!(TileType, htpTypeIsAPTOTile);
 
 /// A `!pto.gtensor` type (2-D GM view), checked on construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,7 +224,7 @@ impl<'c> GlobalTensorType<'c> {
     /// `!pto.gtensor<rows x cols x element, layout>`, or `None` when invalid.
     pub fn new(context: &'c Context, rows: ValidSize, cols: ValidSize, element: Type<'c>, layout: GTLayout) -> Option<Self> {
         let raw = unsafe {
-            htpPTOGlobalTensorTypeGet(context.to_raw(), raw_size(rows), raw_size(cols), element.to_raw(), layout as i32)
+            htpPTOGlobalTensorTypeGet(context.to_raw(), rows.to_raw(), cols.to_raw(), element.to_raw(), layout as i32)
         };
         unsafe { Type::from_option_raw(raw) }.map(Self)
     }
@@ -264,7 +232,7 @@ impl<'c> GlobalTensorType<'c> {
     /// Dimension `dim` (0 = rows, 1 = columns), static or `?`.
     pub fn size(&self, dim: u32) -> ValidSize {
         assert!(dim < 2, "a gtensor has two dimensions");
-        valid_size(unsafe { htpPTOGlobalTensorTypeGetDim(self.0.to_raw(), dim) })
+        ValidSize::from_raw(unsafe { htpPTOGlobalTensorTypeGetDim(self.0.to_raw(), dim) })
     }
 
     pub fn element_type(&self) -> Type<'c> {
@@ -276,23 +244,7 @@ impl<'c> GlobalTensorType<'c> {
     }
 }
 
-impl<'c> TryFrom<Type<'c>> for GlobalTensorType<'c> {
-    type Error = Type<'c>;
-
-    fn try_from(ty: Type<'c>) -> Result<Self, Self::Error> {
-        if unsafe { htpTypeIsAPTOGlobalTensor(ty.to_raw()) } {
-            Ok(Self(ty))
-        } else {
-            Err(ty)
-        }
-    }
-}
-
-impl<'c> From<GlobalTensorType<'c>> for Type<'c> {
-    fn from(tensor: GlobalTensorType<'c>) -> Self {
-        tensor.0
-    }
-}
+checked_type!(GlobalTensorType, htpTypeIsAPTOGlobalTensor);
 
 #[cfg(test)]
 mod tests {

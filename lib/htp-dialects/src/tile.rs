@@ -24,6 +24,47 @@ pub enum ValidSize {
     Dynamic,
 }
 
+impl ValidSize {
+    /// The C APIs' value for `?` (`ShapedType::kDynamic`).
+    const DYNAMIC: i64 = i64::MIN;
+
+    pub(crate) fn from_raw(raw: i64) -> Self {
+        if raw == Self::DYNAMIC { ValidSize::Dynamic } else { ValidSize::Static(raw) }
+    }
+
+    pub(crate) fn to_raw(self) -> i64 {
+        match self {
+            ValidSize::Static(n) => n,
+            ValidSize::Dynamic => Self::DYNAMIC,
+        }
+    }
+}
+
+/// `TryFrom<Type>` (checked by the C API's isa function) and `Into<Type>`
+/// for a type wrapper `struct Name<'c>(Type<'c>)`.
+macro_rules! checked_type {
+    ($name:ident, $isa:ident) => {
+        impl<'c> TryFrom<melior::ir::Type<'c>> for $name<'c> {
+            type Error = melior::ir::Type<'c>;
+
+            fn try_from(ty: melior::ir::Type<'c>) -> Result<Self, Self::Error> {
+                if unsafe { $isa(melior::ir::TypeLike::to_raw(&ty)) } {
+                    Ok(Self(ty))
+                } else {
+                    Err(ty)
+                }
+            }
+        }
+
+        impl<'c> From<$name<'c>> for melior::ir::Type<'c> {
+            fn from(wrapper: $name<'c>) -> Self {
+                wrapper.0
+            }
+        }
+    };
+}
+pub(crate) use checked_type;
+
 /// A `!tile.tile` type, checked on construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileType<'c>(Type<'c>);
@@ -52,10 +93,7 @@ impl<'c> TileType<'c> {
     /// dimension when the tile has no valid region.
     pub fn valid_size(&self, dim: u32) -> ValidSize {
         assert!(dim < 2, "a tile has two dimensions");
-        match unsafe { htpTileTypeGetValidDim(self.0.to_raw(), dim) } {
-            i64::MIN => ValidSize::Dynamic,
-            size => ValidSize::Static(size),
-        }
+        ValidSize::from_raw(unsafe { htpTileTypeGetValidDim(self.0.to_raw(), dim) })
     }
 
     /// On-chip storage of the whole tile in bytes (i1 bit-packed).
@@ -64,23 +102,7 @@ impl<'c> TileType<'c> {
     }
 }
 
-impl<'c> TryFrom<Type<'c>> for TileType<'c> {
-    type Error = Type<'c>;
-
-    fn try_from(ty: Type<'c>) -> Result<Self, Self::Error> {
-        if unsafe { htpTypeIsATile(ty.to_raw()) } {
-            Ok(Self(ty))
-        } else {
-            Err(ty)
-        }
-    }
-}
-
-impl<'c> From<TileType<'c>> for Type<'c> {
-    fn from(tile: TileType<'c>) -> Self {
-        tile.0
-    }
-}
+checked_type!(TileType, htpTypeIsATile);
 
 #[cfg(test)]
 mod tests {
