@@ -34,11 +34,22 @@ pub struct Emitter<'c, 'a> {
     pub location: Location<'c>,
 }
 
-/// Builds the body of a linalg.generic / tensor.generate region.
-pub struct BodyBuilder<'c, 'b> {
+/// Appends ops at the end of a block: the body of a linalg.generic /
+/// tensor.generate region being built, or a PTO kernel's block (`At`).
+#[derive(Clone, Copy)]
+pub struct BodyBuilder<'c> {
     pub context: &'c Context,
-    pub block: &'b Block<'c>,
+    pub block: BlockRef<'c, 'c>,
     pub location: Location<'c>,
+}
+
+impl<'c> BodyBuilder<'c> {
+    /// A builder for a block not yet placed in a region. MLIR owns the
+    /// block's storage, so the reference stays valid when the `Block` is
+    /// later moved into a region; build into it before that.
+    pub fn for_block(context: &'c Context, block: &Block<'c>, location: Location<'c>) -> Self {
+        BodyBuilder { context, block: unsafe { BlockRef::from_raw(block.to_raw()) }, location }
+    }
 }
 
 pub fn named<'c>(context: &'c Context, name: &str) -> Identifier<'c> {
@@ -203,7 +214,7 @@ impl<'c> Builder<'c> for Emitter<'c, '_> {
     }
 }
 
-impl<'c> Builder<'c> for BodyBuilder<'c, '_> {
+impl<'c> Builder<'c> for BodyBuilder<'c> {
     fn context(&self) -> &'c Context {
         self.context
     }
@@ -249,14 +260,14 @@ impl<'c, 'a> Emitter<'c, 'a> {
         init: V<'c>,
         maps: &[Attribute<'c>],
         iterators: &[&str],
-        body: impl FnOnce(&BodyBuilder<'c, '_>, &[V<'c>]) -> V<'c>,
+        body: impl FnOnce(&BodyBuilder<'c>, &[V<'c>]) -> V<'c>,
     ) -> V<'c> {
         let mut argument_types: Vec<(Type<'c>, Location<'c>)> =
             inputs.iter().map(|v| (scalar_of(v.r#type()), self.location)).collect();
         argument_types.push((element_of(init.r#type()), self.location));
         let block = Block::new(&argument_types);
         let arguments: Vec<V<'c>> = (0..block.argument_count()).map(|i| detach(block.argument(i).unwrap().into())).collect();
-        let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
+        let builder = BodyBuilder::for_block(self.context, &block, self.location);
         let yielded = body(&builder, &arguments);
         builder.op("linalg.yield", &[yielded], &[], &[], vec![]);
         let region = Region::new();
@@ -287,12 +298,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
         &self,
         ty: Type<'c>,
         dynamic: &[V<'c>],
-        body: impl FnOnce(&BodyBuilder<'c, '_>, &[V<'c>]) -> V<'c>,
+        body: impl FnOnce(&BodyBuilder<'c>, &[V<'c>]) -> V<'c>,
     ) -> V<'c> {
         let rank = shape_of(ty).len();
         let block = Block::new(&vec![(Type::index(self.context), self.location); rank]);
         let indices: Vec<V<'c>> = (0..rank).map(|i| detach(block.argument(i).unwrap().into())).collect();
-        let builder = BodyBuilder { context: self.context, block: &block, location: self.location };
+        let builder = BodyBuilder::for_block(self.context, &block, self.location);
         let yielded = body(&builder, &indices);
         builder.op("tensor.yield", &[yielded], &[], &[], vec![]);
         let region = Region::new();

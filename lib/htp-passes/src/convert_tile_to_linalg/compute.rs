@@ -53,7 +53,7 @@ fn elementwise<'c>(
     e: &Emitter<'c, '_>,
     inputs: &[V<'c>],
     result: Type<'c>,
-    body: impl FnOnce(&BodyBuilder<'c, '_>, &[V<'c>]) -> V<'c>,
+    body: impl FnOnce(&BodyBuilder<'c>, &[V<'c>]) -> V<'c>,
 ) -> V<'c> {
     let sizes = run_time_sizes(e, inputs[0]);
     let init = empty(e, result, &sizes);
@@ -216,7 +216,7 @@ pub fn pad<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         }
     }
     let block = melior::ir::Block::new(&[(Type::index(e.context), e.location); 2]);
-    let builder = BodyBuilder { context: e.context, block: &block, location: e.location };
+    let builder = BodyBuilder::for_block(e.context, &block, e.location);
     builder.op("tensor.yield", &[value], &[], &[], vec![]);
     let region = melior::ir::Region::new();
     melior::ir::RegionLike::append_block(&region, block);

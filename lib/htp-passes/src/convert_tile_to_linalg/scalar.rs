@@ -41,7 +41,7 @@ pub fn reduction(kind: i64, element: Type) -> (&'static str, f64) {
 
 /// `tile.cmp` predicate (eq ne lt le gt ge) as an arith.cmpf / cmpi predicate.
 /// Floats compare ordered, except `ne`, which is true for NaN.
-pub fn compare<'c>(builder: &BodyBuilder<'c, '_>, predicate: i64, a: V<'c>, b: V<'c>) -> V<'c> {
+pub fn compare<'c>(builder: &BodyBuilder<'c>, predicate: i64, a: V<'c>, b: V<'c>) -> V<'c> {
     let element = a.r#type();
     let i1 = IntegerType::new(builder.context, 1).into();
     let i64_type = IntegerType::new(builder.context, 64).into();
@@ -56,7 +56,7 @@ pub fn compare<'c>(builder: &BodyBuilder<'c, '_>, predicate: i64, a: V<'c>, b: V
 /// Converts `value` to `target` the way `tile.cast` defines: floats round to
 /// nearest, float->int truncates toward zero, ints are signed, i1 is 0/1 and
 /// anything -> i1 is "not zero".
-pub fn convert<'c>(builder: &BodyBuilder<'c, '_>, value: V<'c>, target: Type<'c>) -> V<'c> {
+pub fn convert<'c>(builder: &BodyBuilder<'c>, value: V<'c>, target: Type<'c>) -> V<'c> {
     let source = value.r#type();
     if source == target {
         return value;

@@ -32,25 +32,9 @@ use crate::ir_query::{ancestor_in, defining_op, has_single_use, is_before, key, 
 
 pub use crate::Failure;
 
-/// Appends ops to a block at one location.
-#[derive(Clone, Copy)]
-pub struct At<'c> {
-    pub context: &'c Context,
-    pub block: BlockRef<'c, 'c>,
-    pub location: Location<'c>,
-}
-
-impl<'c> Builder<'c> for At<'c> {
-    fn context(&self) -> &'c Context {
-        self.context
-    }
-    fn location(&self) -> Location<'c> {
-        self.location
-    }
-    fn place(&self, op: Operation<'c>) -> OperationRef<'c, '_> {
-        self.block.append_operation(op)
-    }
-}
+/// Appends ops to a block at one location (the shared append builder, with
+/// the PTO-specific helpers below).
+pub use crate::ir_builder::BodyBuilder as At;
 
 impl<'c> At<'c> {
     /// A PTO instruction: no results, operands in ISA order.
