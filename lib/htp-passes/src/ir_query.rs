@@ -36,6 +36,12 @@ pub fn has_single_use(value: V) -> bool {
     uses(value).len() == 1
 }
 
+/// The one op using `value`, if exactly one does.
+pub fn single_user<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
+    let users = uses(value);
+    (users.len() == 1).then(|| users[0])
+}
+
 /// The ancestor of `op` that sits directly in `block`.
 pub fn ancestor_in<'c>(op: OperationRef<'c, 'c>, block: BlockRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     let mut current = op;

@@ -13,7 +13,7 @@ use melior::ir::{
 
 use super::buffer::{extents_of, Buffer, Extent, Layout, Pad, Place, Shape};
 use super::kernel::{At, Kernel};
-use crate::ir_query::{has_single_use, key, uses};
+use crate::ir_query::{has_single_use, key, single_user};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
 use crate::ir_builder::{detach, Builder};
@@ -64,19 +64,18 @@ pub fn acc_shape<'c>(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
 }
 
 /// The single user of `op`'s result, if it has exactly one.
-fn single_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let result = detach(op.result(0).unwrap().into());
-    has_single_use(result).then(|| uses(result)[0])
+fn result_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    single_user(detach(op.result(0).unwrap().into()))
 }
 
 fn feeds_transpose(op: OperationRef) -> bool {
-    single_user(op).is_some_and(|u| u.name().as_string_ref().as_str() == Ok("tile.transpose"))
+    result_user(op).is_some_and(|u| u.name().as_string_ref().as_str() == Ok("tile.transpose"))
 }
 
 /// `transpose(pad(load))`: the load becomes the transposed (ZN) operand,
 /// zero-filled first because the cube cannot pad a ZN tile after the fact.
 fn feeds_padded_transpose(op: OperationRef) -> bool {
-    single_user(op).is_some_and(|pad| pad.name().as_string_ref().as_str() == Ok("tile.pad") && feeds_transpose(pad))
+    result_user(op).is_some_and(|pad| pad.name().as_string_ref().as_str() == Ok("tile.pad") && feeds_transpose(pad))
 }
 
 /// Zeroes an L1 buffer before a load fills its valid part. TFILLPAD on L1

@@ -9,7 +9,7 @@ use melior::ir::{
 
 use super::buffer::{extents_like, extents_of, Buffer, Extent, Layout, Pad, Shape};
 use super::kernel::{At, Kernel};
-use crate::ir_query::{defining_op, has_single_use, key, uses};
+use crate::ir_query::{defining_op, key, single_user};
 use super::{attrs, memory};
 use crate::ir_builder::{detach, Builder, V};
 
@@ -181,14 +181,12 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     if !(source.shape.is_column() || rows == 1) || (source.shape.is_column() && rows == 1 && cols == 1) {
         return Err("PTO broadcasts one column or one row".into());
     }
-    let fusable = has_single_use(result(op))
-        && uses(result(op)).first().is_some_and(|user| {
-            let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
-            let rhs = user.operand(1).ok().map(|v| key(detach(v))) == Some(key(result(op)));
-            let commutes = matches!(name.as_str(), "tile.add" | "tile.mul" | "tile.max" | "tile.min");
-            matches!(name.as_str(), "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min")
-                && (rhs || commutes)
-        });
+    let fusable = single_user(result(op)).is_some_and(|user| {
+        let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let rhs = user.operand(1).ok().map(|v| key(detach(v))) == Some(key(result(op)));
+        let commutes = matches!(name.as_str(), "tile.add" | "tile.mul" | "tile.max" | "tile.min");
+        matches!(name.as_str(), "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min") && (rhs || commutes)
+    });
     if fusable {
         k.deferred.insert(key(result(op)), source);
         return Ok(());
