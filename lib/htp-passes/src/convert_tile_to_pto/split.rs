@@ -98,8 +98,9 @@ impl<'c> Split<'c> {
     }
 }
 
-/// Whether `function` mixes cube and vector work.
-pub fn is_mixed(function: OperationRef) -> bool {
+/// Whether `function` multiplies matrices, and whether it does vector work
+/// (both: it is split between the cores of a cluster).
+pub fn work_kinds(function: OperationRef) -> (bool, bool) {
     let (mut matmul, mut vector) = (false, false);
     function.walk(WalkOrder::PreOrder, |op| {
         match op.name().as_string_ref().as_str().unwrap_or("") {
@@ -109,7 +110,7 @@ pub fn is_mixed(function: OperationRef) -> bool {
         }
         WalkResult::Advance
     });
-    matmul && vector
+    (matmul, vector)
 }
 
 /// Ops that run wherever their users (or, for stores, their values) are.

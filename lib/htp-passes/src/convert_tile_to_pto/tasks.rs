@@ -107,17 +107,10 @@ pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, 
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
 
-    let mut has_matmul = false;
-    function.walk(WalkOrder::PreOrder, |op| {
-        has_matmul |= op.name().as_string_ref().as_str() == Ok("tile.matmul");
-        WalkResult::Advance
-    });
-    let (cores, split) = if super::split::is_mixed(function) {
-        (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(function)?)))
-    } else if has_matmul {
-        (vec![Core::Aic], None)
-    } else {
-        (vec![Core::Aiv], None)
+    let (cores, split) = match super::split::work_kinds(function) {
+        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(function)?))),
+        (true, false) => (vec![Core::Aic], None),
+        (false, _) => (vec![Core::Aiv], None),
     };
 
     let mut tensors = Vec::new();
