@@ -111,3 +111,41 @@ func.func @tci_scalar_pipe(%b: memref<16x64xi32>) attributes {pto.core = "aiv"} 
   pto.tstore %h, %t : !pto.gtensor<16x64xi32>, !pto.tile<vec, 16x64xi32>
   return
 }
+
+// Cross-core pipes: a pop writes its tile on MTE2, a push reads its tile on
+// MTE3 (from UB) or FIX (from L0C); the hand-over between the cores is the
+// pipe's own business, so only the on-core pipes get flags.
+// CHECK-LABEL: func.func @vector_side
+// CHECK:      pto.tpop c2v
+// CHECK-NEXT: pto.set_flag <mte2 -> v>, [[A:[0-9]]]
+// CHECK:      pto.wait_flag <mte2 -> v>, [[A]]
+// CHECK-NEXT: pto.tmov
+// CHECK-NEXT: pto.set_flag <v -> mte3>, [[B:[0-9]]]
+// CHECK-NEXT: pto.tfree c2v
+// CHECK-NEXT: pto.wait_flag <v -> mte3>, [[B]]
+// CHECK-NEXT: pto.tpush v2c
+// CHECK-NEXT: return
+func.func @vector_side() attributes {pto.core = "aiv"} {
+  %slot = pto.alloc_tile addr 0 : !pto.tile<vec, 32x32xf32>
+  pto.tpop c2v %slot : !pto.tile<vec, 32x32xf32>
+  %copy = pto.alloc_tile addr 4096 : !pto.tile<vec, 32x32xf32>
+  pto.tmov %copy, %slot : !pto.tile<vec, 32x32xf32>, !pto.tile<vec, 32x32xf32>
+  pto.tfree c2v
+  pto.tpush v2c %copy : !pto.tile<vec, 32x32xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @cube_side
+// CHECK:      pto.tmatmul
+// CHECK-NEXT: pto.set_flag <m -> fix>, [[C:[0-9]]]
+// CHECK-NEXT: pto.wait_flag <m -> fix>, [[C]]
+// CHECK-NEXT: pto.tpush c2v
+// CHECK-NEXT: return
+func.func @cube_side() attributes {pto.core = "aic"} {
+  %l = pto.alloc_tile addr 0 : !pto.tile<left, 32x32xf32>
+  %r = pto.alloc_tile addr 0 : !pto.tile<right, 32x32xf32>
+  %acc = pto.alloc_tile addr 0 : !pto.tile<acc, 32x32xf32>
+  pto.tmatmul %acc, %l, %r : !pto.tile<acc, 32x32xf32>, !pto.tile<left, 32x32xf32>, !pto.tile<right, 32x32xf32>
+  pto.tpush c2v %acc : !pto.tile<acc, 32x32xf32>
+  return
+}
