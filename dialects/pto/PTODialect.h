@@ -35,6 +35,31 @@ int64_t getUsableCapacity(TileLocation location);
 /// The hardware name of that buffer ("UB", "L1", "L0A", ...).
 llvm::StringRef getBufferName(TileLocation location);
 
+/// Parses an enum keyword through its generated symbolizer; an unknown one
+/// is "unknown <what> '<keyword>'", followed by ` (expected <expected>)`
+/// when given.
+template <typename EnumT>
+mlir::ParseResult
+parseEnumKeyword(mlir::AsmParser &parser, EnumT &value,
+                 std::optional<EnumT> (*symbolize)(llvm::StringRef),
+                 llvm::StringRef what, llvm::StringRef expected = "") {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  llvm::StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return mlir::failure();
+  std::optional<EnumT> parsed = symbolize(keyword);
+  if (!parsed) {
+    mlir::InFlightDiagnostic diag = parser.emitError(loc)
+                                    << "unknown " << what << " '" << keyword
+                                    << "'";
+    if (!expected.empty())
+      diag << " (expected " << expected << ")";
+    return diag;
+  }
+  value = *parsed;
+  return mlir::success();
+}
+
 namespace OpTrait {
 /// Marks ops that run on the vector pipe (not allowed in an aic kernel).
 template <typename ConcreteType>

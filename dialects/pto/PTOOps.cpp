@@ -926,16 +926,11 @@ LogicalResult TCiOp::verify() {
 
 /// A pipe keyword (the ops print `#pto<pipe mte2>` as `mte2`).
 static ParseResult parsePipeKeyword(OpAsmParser &parser, PipeAttr &attr) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
+  Pipe pipe;
+  if (parseEnumKeyword(parser, pipe, symbolizePipe, "pipe",
+                       "s, v, mte1, mte2, mte3, m, fix or all"))
     return failure();
-  std::optional<Pipe> pipe = symbolizePipe(keyword);
-  if (!pipe)
-    return parser.emitError(loc)
-           << "unknown pipe '" << keyword
-           << "' (expected s, v, mte1, mte2, mte3, m, fix or all)";
-  attr = PipeAttr::get(parser.getContext(), *pipe);
+  attr = PipeAttr::get(parser.getContext(), pipe);
   return success();
 }
 

@@ -45,22 +45,6 @@ bool htp::pto::isPTOElementType(Type type) {
 static constexpr llvm::StringLiteral kElementTypes =
     "f32, f16, bf16, i8, i16, i32, i64, ui8, ui16 or ui32";
 
-/// Parses `key = <enum keyword>` values through the generated symbolizers.
-template <typename EnumT>
-static ParseResult parseEnumKeyword(AsmParser &parser, EnumT &value,
-                                    std::optional<EnumT> (*symbolize)(StringRef),
-                                    StringRef what) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef keyword;
-  if (parser.parseKeyword(&keyword))
-    return failure();
-  std::optional<EnumT> parsed = symbolize(keyword);
-  if (!parsed)
-    return parser.emitError(loc) << "unknown " << what << " '" << keyword << "'";
-  value = *parsed;
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // !pto.tile
 //===----------------------------------------------------------------------===//
