@@ -74,7 +74,7 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
             .map(|s| s.value().to_string())
             .unwrap_or_default();
-        let plan = tasks::plan(function, &name)?;
+        let plan = tasks::plan(context, function, &name)?;
         for &core in &plan.cores {
             let kernel = kernel::Kernel::build(context, function, &plan, core)?;
             body.insert_operation_before(function, kernel);

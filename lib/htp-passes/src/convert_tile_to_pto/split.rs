@@ -19,15 +19,18 @@
 use std::collections::HashMap;
 
 use htp_dialects::tile::TileType;
-use melior::ir::{
-    block::BlockLike,
-    operation::{OperationBuilder, OperationLike, OperationRef, WalkOrder, WalkResult},
-    BlockRef, RegionLike, ValueLike,
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        BlockRef, RegionLike, ValueLike,
+    },
+    Context,
 };
 
 use super::kernel::Failure;
 use super::tasks::Core;
-use crate::ir_builder::{detach, V};
+use crate::ir_builder::{detach, Builder, Emitter, V};
 use crate::ir_query::{defining_op, key, op_key, preorder_positions, uses};
 
 /// The two cores of a cluster, as a set.
@@ -118,8 +121,8 @@ const MOVABLE: &[&str] = &["tile.load", "tile.pad", "tile.transpose", "tile.cons
 
 /// Splits `function` (a mixed tile kernel) between the cores; rewrites
 /// matmuls that accumulate onto vector work first.
-pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {
-    split_vector_accumulators(function);
+pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {
+    split_vector_accumulators(context, function);
     let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
@@ -158,7 +161,7 @@ pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c
 
 /// `tile.matmul a, b, acc` with `acc` made by vector work becomes
 /// `tile.add acc, (tile.matmul a, b)`.
-fn split_vector_accumulators(function: OperationRef) {
+fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
     let mut matmuls = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
         if op.name().as_string_ref().as_str() == Ok("tile.matmul") && op.operand_count() == 3 {
@@ -171,23 +174,13 @@ fn split_vector_accumulators(function: OperationRef) {
         if cube_accumulator(acc, matmul) {
             continue;
         }
-        let block = matmul.block().unwrap();
+        let before = Emitter { context, block: matmul.block().unwrap(), anchor: matmul, location: matmul.location() };
         let result = matmul.result(0).unwrap();
         let ty = result.r#type();
-        let product = OperationBuilder::new("tile.matmul", matmul.location())
-            .add_operands(&[matmul.operand(0).unwrap(), matmul.operand(1).unwrap()])
-            .add_results(&[ty])
-            .build()
-            .expect("a tile.matmul without accumulator");
-        let product = block.insert_operation_before(matmul, product);
-        let sum = OperationBuilder::new("tile.add", matmul.location())
-            .add_operands(&[acc.into(), product.result(0).unwrap().into()])
-            .add_results(&[ty])
-            .build()
-            .expect("a tile.add");
-        let sum = block.insert_operation_before(matmul, sum);
+        let product = before.value("tile.matmul", &[detach(matmul.operand(0).unwrap()), detach(matmul.operand(1).unwrap())], ty);
+        let sum = before.value("tile.add", &[acc, product], ty);
         unsafe {
-            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), sum.result(0).unwrap().to_raw());
+            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), sum.to_raw());
             mlir_sys::mlirOperationDestroy(matmul.to_raw());
         }
     }

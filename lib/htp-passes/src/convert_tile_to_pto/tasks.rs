@@ -103,12 +103,12 @@ impl Plan<'_> {
 /// Decides how `function` (a tile kernel) runs. A kernel that mixes cube
 /// and vector work is split between the cores of a cluster (its matmuls
 /// that accumulate onto vector work are rewritten first, see `split.rs`).
-pub fn plan<'c>(function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, Failure<'c>> {
+pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, Failure<'c>> {
     let location = function.location();
     let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
 
     let (cores, split) = match super::split::work_kinds(function) {
-        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(function)?))),
+        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(context, function)?))),
         (true, false) => (vec![Core::Aic], None),
         (false, _) => (vec![Core::Aiv], None),
     };
