@@ -4,13 +4,15 @@ The decorator keeps the function's source; calling the kernel compiles it
 (once per target and set of compile-time constants) through the Rust front
 end and the target's MLIR pipeline, checks the arguments against the
 kernel's signature, and runs it. Output tensors the caller does not pass are
-allocated and returned.
+allocated and returned. Arrays that are not dense row-major are copied for
+the call (outputs are copied back), so every array gives numpy's result.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import importlib
 import inspect
 import linecache
 import os
@@ -78,9 +80,10 @@ class CompiledKernel:
         return root
 
     def _run_package(self, call_arguments):
-        from . import pto_runtime
-
-        problem = pto_runtime.find_runtime()
+        # The target names the module that runs its packages (its
+        # `run_package(directory, tensors, scalars)`): htp knows no backend.
+        runner = importlib.import_module(self._compiled.runner())
+        problem = runner.find_runtime()
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
                                "(compiling works without it: see CompiledKernel.write_package)")
@@ -88,11 +91,69 @@ class CompiledKernel:
         directory = self.write_package(os.path.join(_cache_root(), f"{self.kernel.name}-{digest}"))
         tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
         scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]
-        pto_runtime.run_package(directory, tensors, scalars)
+        runner.run_package(directory, tensors, scalars)
 
     def __call__(self, *args, **kwargs):
         caller = _caller()
-        return self.kernel._run(self, self.kernel._bind(args, kwargs, caller), caller)
+        try:
+            return self._call(self.kernel._bind(args, kwargs, caller), caller)
+        except CompileError as error:
+            raise _for_user(error, caller) from None
+
+    def _call(self, bound: Dict[str, Any], caller):
+        """Check the arguments against the signature, run, return the outputs."""
+        name = self.kernel.name
+        symbols: Dict[str, int] = {}
+        arguments: List[Any] = [None] * sum(p.arg_index is not None for p in self.parameters)
+        outputs: Dict[str, np.ndarray] = {}
+        copy_back = []  # (caller's strided output view, the contiguous array the kernel wrote)
+        missing_outputs = []
+        for parameter in self.parameters:
+            if parameter.kind == "constant":
+                # Folded into this compiled code: another value would be ignored.
+                default = self.kernel._python_signature.parameters[parameter.name].default
+                fixed = self.constants.get(parameter.name, default)
+                if parameter.name in bound and bound[parameter.name] != fixed:
+                    raise _argument_error(
+                        caller,
+                        f"{name}(): '{parameter.name}' is a compile-time constant, compiled as {fixed!r}; "
+                        "compile() again to change it",
+                    )
+                continue
+            value = bound.get(parameter.name)
+            if parameter.kind == "tensor" and parameter.is_output and value is None:
+                missing_outputs.append(parameter)
+            elif parameter.name not in bound:
+                raise _argument_error(caller, f"{name}(): missing argument '{parameter.name}'")
+            elif parameter.kind == "scalar":
+                arguments[parameter.arg_index] = _check_scalar(name, parameter, value, caller)
+            else:
+                _check_tensor(name, parameter, value, symbols, caller)
+                arguments[parameter.arg_index] = _dense(parameter, value, copy_back)
+                if parameter.is_output:
+                    outputs[parameter.name] = value
+        for parameter in missing_outputs:
+            shape = []
+            for dim in parameter.shape:
+                if isinstance(dim, str) and dim not in symbols:
+                    raise _argument_error(
+                        caller,
+                        f"{name}(): pass output '{parameter.name}': its size '{dim}' is not fixed by any input",
+                    )
+                shape.append(symbols[dim] if isinstance(dim, str) else dim)
+            array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype)
+            arguments[parameter.arg_index] = array.view(parameter.dtype.native_dtype)
+            outputs[parameter.name] = array
+        if self.files:
+            self._run_package(arguments)
+        else:
+            self._compiled.run(arguments)
+        for view, array in copy_back:
+            view[...] = array
+        results = [outputs[p.name] for p in self.parameters if p.name in outputs]  # parameter order
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
 
     def __repr__(self) -> str:
         return f"<htp.CompiledKernel {self.kernel.name} for {self.target}>"
@@ -119,7 +180,9 @@ class Kernel:
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
         (others take their defaults)."""
-        key = (target, tuple(sorted(constants.items())))
+        # By repr: 1, 1.0 and True are different constants, and a value the
+        # native module rejects (say a list) reaches it to be reported.
+        key = (target, tuple(sorted((name, repr(value)) for name, value in constants.items())))
         compiled = self._cache.get(key)
         if compiled is None:
             raw = _htp.compile(self.sources(), self.name, dict(constants), target)
@@ -129,64 +192,22 @@ class Kernel:
 
     def __call__(self, *args, **kwargs):
         caller = _caller()
-        bound = self._bind(args, kwargs, caller)
-        constants = {}
-        for name, parameter in self._python_signature.parameters.items():
-            if _is_const_annotation(parameter.annotation) and name in bound:
-                constants[name] = bound[name]
         try:
-            compiled = self.compile("cpu", **constants)
+            bound = self._bind(args, kwargs, caller)
+            constants = {
+                name: bound[name]
+                for name, parameter in self._python_signature.parameters.items()
+                if _is_const_annotation(parameter.annotation) and name in bound
+            }
+            return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
-            # The message points at the user's source; HTP's own frames
-            # would only hide it.
-            raise error.with_traceback(None) from None
-        return self._run(compiled, bound, caller)
+            raise _for_user(error, caller) from None
 
     def _bind(self, args, kwargs, caller) -> Dict[str, Any]:
         try:
             return dict(self._python_signature.bind_partial(*args, **kwargs).arguments)
         except TypeError as error:
             raise _argument_error(caller, f"{self.name}(): {error}") from None
-
-    def _run(self, compiled: CompiledKernel, bound: Dict[str, Any], caller):
-        symbols: Dict[str, int] = {}
-        call_arguments: List[Any] = [None] * sum(p.arg_index is not None for p in compiled.parameters)
-        outputs = []
-        missing_outputs = []
-        for parameter in compiled.parameters:
-            if parameter.kind == "constant":
-                continue
-            value = bound.get(parameter.name)
-            if value is None and parameter.kind == "tensor" and parameter.is_output:
-                missing_outputs.append(parameter)
-                continue
-            if value is None:
-                raise _argument_error(caller, f"{self.name}(): missing argument '{parameter.name}'")
-            if parameter.kind == "tensor":
-                value = _check_tensor(self.name, parameter, value, symbols, caller)
-                if parameter.is_output:
-                    outputs.append(value)
-            call_arguments[parameter.arg_index] = value
-        for parameter in missing_outputs:
-            shape = []
-            for dim in parameter.shape:
-                if isinstance(dim, str) and dim not in symbols:
-                    raise _argument_error(
-                        caller,
-                        f"{self.name}(): pass output '{parameter.name}': its size '{dim}' is not "
-                        "fixed by any input",
-                    )
-                shape.append(symbols[dim] if isinstance(dim, str) else dim)
-            array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype)
-            call_arguments[parameter.arg_index] = array
-            outputs.append(array)
-        if compiled.files:
-            compiled._run_package(call_arguments)
-        else:
-            compiled._compiled.run(call_arguments)
-        if not outputs:
-            return None
-        return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def __repr__(self) -> str:
         return f"<htp.kernel {self.name}>"
@@ -242,8 +263,8 @@ def _check_tensor(kernel: str, parameter: Parameter, value, symbols: Dict[str, i
         raise _argument_error(
             caller, f"{kernel}(): '{parameter.name}' must be a numpy array, got {type(value).__name__}"
         )
-    expected = parameter.dtype.numpy_dtype
-    if value.dtype != expected:
+    if value.dtype not in parameter.dtype.dtypes:
+        expected = " or ".join(map(str, parameter.dtype.dtypes))
         raise _argument_error(
             caller,
             f"{kernel}(): '{parameter.name}' must have dtype {expected} ({parameter.dtype!r}), got {value.dtype}",
@@ -268,7 +289,65 @@ def _check_tensor(kernel: str, parameter: Parameter, value, symbols: Dict[str, i
             )
     if parameter.is_output and not value.flags.writeable:
         raise _argument_error(caller, f"{kernel}(): output '{parameter.name}' is read-only")
-    return value
+
+
+def _dense(parameter: Parameter, value: np.ndarray, copy_back: list) -> np.ndarray:
+    """The array the kernel is handed for ``value``, viewed as the native
+    dtype. Kernels address a tensor as dense row-major memory, so an array
+    that is not C-contiguous and aligned (a transpose, a strided or reversed
+    slice, a structured array's field, an unaligned view) is copied; an
+    output's copy starts with the view's contents (the kernel may read them)
+    and is written back into the view after the run, leaving the elements
+    around the view untouched. Other arrays are passed without a copy."""
+    array = value
+    if not (value.flags.c_contiguous and value.flags.aligned):
+        # A fresh array is aligned (np.ascontiguousarray keeps an unaligned contiguous one).
+        array = np.array(value, order="C")
+        if parameter.is_output:
+            copy_back.append((value, array))
+    return array.view(parameter.dtype.native_dtype)
+
+
+_INT_BITS = {"i64": 64, "i32": 32, "i16": 16, "i8": 8}
+_FLOAT_MAX = {"f32": float(np.finfo(np.float32).max), "f16": 65504.0, "bf16": 3.3895313892515355e38}
+
+
+def _check_scalar(kernel: str, parameter: Parameter, value, caller):
+    """``value`` as the Python number the native call takes. The native
+    binding would convert silently or fail without a location, so a value of
+    the wrong kind (a str, None, a complex, a float for an int, a non-bool for
+    a bool) or out of the type's range is an ArgumentError at the call."""
+    dtype = parameter.dtype
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]  # a 0-d array is a numpy scalar
+    is_bool = isinstance(value, (bool, np.bool_))
+    is_int = isinstance(value, (int, np.integer)) and not is_bool
+    is_float = isinstance(value, (float, np.floating))
+    if dtype.name == "i1":
+        if is_bool:
+            return bool(value)
+        problem = "must be a bool"
+    elif dtype.name in _INT_BITS:
+        low, high = -(1 << (_INT_BITS[dtype.name] - 1)), (1 << (_INT_BITS[dtype.name] - 1)) - 1
+        if not is_int:
+            problem = "must be an int"
+        elif low <= int(value) <= high:
+            return int(value)
+        else:
+            problem = f"must be in [{low}, {high}]"
+    else:
+        limit = _FLOAT_MAX[dtype.name]
+        number = int(value) if is_int else float(value) if is_float else None
+        if number is None:
+            problem = "must be a float or an int"
+        elif abs(number) <= limit or is_float and not np.isfinite(number):
+            return float(number)  # rounded to the type, as numpy would
+        else:  # it would silently become inf
+            problem = f"must be at most {limit:.7g} in magnitude"
+    raise _argument_error(
+        caller,
+        f"{kernel}(): '{parameter.name}' ({dtype!r}) {problem}, got {value!r} ({type(value).__name__})",
+    )
 
 
 def _caller():
@@ -278,6 +357,15 @@ def _caller():
     while frame is not None and frame.f_globals.get("__name__", "").startswith(package + "."):
         frame = frame.f_back
     return frame
+
+
+def _for_user(error: CompileError, frame) -> CompileError:
+    """``error`` to raise from a public entry point: located at the user's call
+    when it has no location yet, with HTP's frames dropped (they would only
+    hide the user's)."""
+    if str(error).startswith("error: "):
+        error = type(error)(str(_argument_error(frame, str(error)[len("error: "):])))
+    return error.with_traceback(None)
 
 
 def _argument_error(frame, message: str) -> ArgumentError:

@@ -10,7 +10,8 @@ class CompileError(Exception):
 
 class ArgumentError(CompileError, TypeError):
     """A kernel was called with the wrong number, kinds, dtypes or shapes of
-    arguments. Points at the call site."""
+    arguments, or a scalar of the wrong kind or out of its type's range.
+    Points at the call site."""
 
 
 class TargetError(CompileError):

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 import numpy as np
 
+try:  # numpy has no bfloat16; ml_dtypes (as used by JAX) provides one
+    import ml_dtypes
+except ImportError:  # then bf16 arrays are uint16 bit patterns only
+    ml_dtypes = None
+
 
 class ElementType:
     """An element type: ``htp.f32``, ``htp.f16``, ``htp.bf16``, ``htp.i64``,
     ``htp.i32``, ``htp.i16``, ``htp.i8``, ``htp.bool_``."""
 
-    def __init__(self, name: str, numpy_dtype):
+    def __init__(self, name: str, numpy_dtype, native_dtype=None):
         self.name = name
-        self.numpy_dtype = None if numpy_dtype is None else np.dtype(numpy_dtype)
+        #: The dtype of the arrays HTP allocates (omitted outputs).
+        self.numpy_dtype = np.dtype(numpy_dtype)
+        #: The dtype the native module reads: the same bits, viewed.
+        self.native_dtype = self.numpy_dtype if native_dtype is None else np.dtype(native_dtype)
+        #: The dtypes a caller's array may have.
+        self.dtypes = tuple(dict.fromkeys((self.numpy_dtype, self.native_dtype)))
 
     def __repr__(self) -> str:
         return f"htp.{self.name}"
@@ -24,9 +34,9 @@ class ElementType:
 
 f32 = ElementType("f32", np.float32)
 f16 = ElementType("f16", np.float16)
-# numpy has no bfloat16; bf16 tensors are passed as uint16 bit patterns
-# (e.g. from ml_dtypes' bfloat16 viewed as uint16).
-bf16 = ElementType("bf16", np.uint16)
+# bf16 arrays are ml_dtypes.bfloat16 or raw uint16 bit patterns; the native
+# module takes the bits as uint16.
+bf16 = ElementType("bf16", np.uint16 if ml_dtypes is None else ml_dtypes.bfloat16, np.uint16)
 i64 = ElementType("i64", np.int64)
 i32 = ElementType("i32", np.int32)
 i16 = ElementType("i16", np.int16)

@@ -68,6 +68,12 @@ impl Compiled {
         self.kernel.artifact.files()
     }
 
+    /// The Python module that runs the package (`run_package(directory,
+    /// tensors, scalars)`), or None for targets that run in this process.
+    fn runner(&self) -> Option<&'static str> {
+        self.kernel.artifact.runner()
+    }
+
     /// (stage, MLIR text) for each stage of the pipeline.
     fn stages(&self) -> Vec<(String, String)> {
         self.kernel.stages.clone()
@@ -108,7 +114,7 @@ impl Compiled {
 /// pointers (not `Send`); the buffers are kept alive by the caller's
 /// `arguments` for the duration of `Python::detach`.
 struct SendCall<'a> {
-    artifact: &'a dyn htp_driver::Artifact,
+    artifact: &'a dyn htp_api::Artifact,
     kernel: &'a str,
     arguments: &'a [Argument],
 }
@@ -189,7 +195,7 @@ fn compile(
 /// (name, description) of every target.
 #[pyfunction]
 fn targets() -> Vec<(&'static str, &'static str)> {
-    htp_driver::TARGETS.iter().map(|t| (t.name(), t.description())).collect()
+    htp_driver::targets().iter().map(|t| (t.name(), t.description())).collect()
 }
 
 #[pyfunction]
@@ -199,6 +205,7 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    htp_all::register_all().map_err(TargetError::new_err)?;
     module.add_class::<Compiled>()?;
     module.add_function(wrap_pyfunction!(compile, module)?)?;
     module.add_function(wrap_pyfunction!(targets, module)?)?;

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import htp
-from htp import _htp, pto_runtime
+from htp import _htp
+from htp.pto import runtime as pto_runtime
 from test_errors import assert_points_at
 
 rng = np.random.default_rng(7)

@@ -32,10 +32,10 @@ for tool in ("htp-opt", "htp-translate"):
 
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_prefix, "bin", "mlir-opt")))
 config.substitutions.append(("%repo", repo_root))
-# The PTO lowering (htp_target_pto::PIPELINE), for tests of emitted C++.
+# The PTO lowering (the registered pipeline htp_backend_pto::PIPELINE), for tests of emitted C++.
 config.substitutions.append((
     "%pto_pipeline",
-    "--pass-pipeline='builtin.module(convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync))'",
+    "--pass-pipeline='builtin.module(htp-pto-lowering)'",
 ))
 
 # The C++ dialect plugin for Debian's mlir-opt (scripts/build-plugin).

@@ -9,7 +9,7 @@
 // only hands it the buffer and the --htp-const values and takes back the
 // module (or null after the front end emitted its diagnostics).
 //
-// --pto-to-cpp: the PTO package writer (lib/htp-target-pto, Rust) for a
+// --pto-to-cpp: the PTO package writer (lib/htp-backend-pto, Rust) for a
 // module already lowered to `pto`; prints every file of the package.
 //
 //===----------------------------------------------------------------------===//

@@ -3,7 +3,6 @@
 //! and the one function that builds a context with everything HTP uses.
 
 pub mod diagnostics;
-pub mod pto;
 pub mod tile;
 
 use melior::{
@@ -80,6 +79,5 @@ mod tests {
     #[test]
     fn handles_name_their_dialects() {
         assert_eq!(handles::tile().namespace().as_str().unwrap(), "tile");
-        assert_eq!(handles::pto().namespace().as_str().unwrap(), "pto");
     }
 }

@@ -28,11 +28,13 @@ impl ValidSize {
     /// The C APIs' value for `?` (`ShapedType::kDynamic`).
     const DYNAMIC: i64 = i64::MIN;
 
-    pub(crate) fn from_raw(raw: i64) -> Self {
+    /// From the C APIs' encoding (`ShapedType::kDynamic` for `?`).
+    pub fn from_raw(raw: i64) -> Self {
         if raw == Self::DYNAMIC { ValidSize::Dynamic } else { ValidSize::Static(raw) }
     }
 
-    pub(crate) fn to_raw(self) -> i64 {
+    /// To the C APIs' encoding.
+    pub fn to_raw(self) -> i64 {
         match self {
             ValidSize::Static(n) => n,
             ValidSize::Dynamic => Self::DYNAMIC,
@@ -40,8 +42,10 @@ impl ValidSize {
     }
 }
 
-/// `TryFrom<Type>` (checked by the C API's isa function) and `Into<Type>`
-/// for a type wrapper `struct Name<'c>(Type<'c>)`.
+/// Implements `TryFrom<Type>` (checked with a C API `isa` function) and
+/// `Into<Type>` for a typed wrapper `struct $name<'c>(Type<'c>)`; for the
+/// dialect wrappers of every crate.
+#[macro_export]
 macro_rules! checked_type {
     ($name:ident, $isa:ident) => {
         impl<'c> TryFrom<melior::ir::Type<'c>> for $name<'c> {
@@ -63,7 +67,7 @@ macro_rules! checked_type {
         }
     };
 }
-pub(crate) use checked_type;
+pub use checked_type;
 
 /// A `!tile.tile` type, checked on construction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,16 +1,19 @@
-//! The compile driver: Python source -> front end -> a target's pipeline ->
-//! an artifact that runs. Every binding (the `htp` Python package today)
-//! goes through [`compile`]; targets plug in through [`targets::Target`].
+//! The compile driver: Python source -> front end -> a registered target's
+//! pipeline -> an artifact that runs. Every binding (the `htp` Python
+//! package today) goes through [`compile`]. The driver names no backend: it
+//! finds targets in `htp_api`'s registry, which backends fill (the in-tree
+//! ones through `htp_all::register_all`).
 
 pub mod error;
-pub mod targets;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use htp_api::{find_target, Artifact};
 use htp_frontend::{import_python_sources, Constants, KernelSignature, SourceText};
 use melior::ir::Module;
 
 pub use error::CompileError;
-pub use htp_target_cpu::Argument;
-pub use targets::{find_target, Artifact, Target, TARGETS};
+pub use htp_api::{targets, Argument, Target};
 
 /// What to compile: one kernel, from its source and the sources of the
 /// kernels and helpers it calls.
@@ -30,9 +33,27 @@ pub struct CompiledKernel {
     pub artifact: Box<dyn Artifact>,
 }
 
-/// Compiles `request.kernel` for `request.target`.
+/// Compiles `request.kernel` for `request.target`. A panic anywhere below
+/// (front end, a target's emitter) is an internal-error `CompileError`, never
+/// an abort of the caller's process; passes report theirs as diagnostics.
 pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
-    let target = find_target(request.target)?;
+    catch_unwind(AssertUnwindSafe(|| compile_unguarded(request))).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(CompileError::Source(format!(
+            "error: internal error while compiling '{}' for {}: {what} (this is a bug in HTP; please report it with this kernel)",
+            request.kernel, request.target
+        )))
+    })
+}
+
+fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> {
+    let target = find_target(request.target).map_err(|known| {
+        CompileError::Target(format!("error: unknown target '{}' (known: {})", request.target, known.join(", ")))
+    })?;
     let context = htp_dialects::new_context();
     let imported = import_python_sources(&context, request.sources, &request.constants)
         .map_err(|diagnostics| CompileError::Source(diagnostics.to_string()))?;
@@ -40,10 +61,37 @@ pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
         CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
     })?;
     let mut module: Module = imported.module;
+    drop_other_kernels(&mut module, request.kernel);
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     let artifact = target
         .compile(&context, &mut module, &signature, request.sources, &stages)
         .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     stages.push((target.lowered_stage().to_string(), module.as_operation().to_string()));
     Ok(CompiledKernel { signature, stages, artifact })
+}
+
+/// Removes the kernels other than `kernel` that nothing calls: the sources
+/// hold every kernel the requested one calls (already inlined into it), and
+/// a target must not compile or package kernels the program does not run.
+fn drop_other_kernels(module: &mut Module, kernel: &str) {
+    use melior::ir::{
+        attribute::{FlatSymbolRefAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    };
+    let mut called = std::collections::HashSet::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if let Some(callee) = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
+            called.insert(callee.value().to_string());
+        }
+        WalkResult::Advance
+    });
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value().to_string());
+        if current.attribute("htp.kernel").is_ok() && name.as_deref().is_some_and(|n| n != kernel && !called.contains(n)) {
+            unsafe { mlir_sys::mlirOperationDestroy(current.to_raw()) };
+        }
+    }
 }

@@ -51,7 +51,13 @@ pub unsafe extern "C" fn htpImportPython(
             return null;
         }
     }
-    match import_python(context, &source, &file_name, 1, &consts) {
+    // A panic must not unwind into MLIR's C++: it becomes a diagnostic.
+    let imported = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| import_python(context, &source, &file_name, 1, &consts)));
+    let Ok(imported) = imported else {
+        emit_error(Location::new(context, &file_name, 1, 1), "internal error in HTP's Python front end (this is a bug in HTP)");
+        return null;
+    };
+    match imported {
         Ok(imported) => {
             let raw = imported.module.to_raw();
             std::mem::forget(imported.module);

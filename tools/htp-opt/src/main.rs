@@ -7,6 +7,9 @@ unsafe extern "C" {
 }
 
 fn main() {
-    htp_passes::register_passes();
+    if let Err(message) = htp_all::register_all() {
+        eprintln!("htp-opt: error: {message}");
+        std::process::exit(1);
+    }
     std::process::exit(htp_tool::run_c_main(htpOptMain));
 }

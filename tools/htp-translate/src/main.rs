@@ -6,7 +6,7 @@ extern crate htp_dialects;
 // Exports htpImportPython, called by the --import-python translation.
 extern crate htp_frontend;
 // Exports htpTranslatePtoToCpp, called by the --pto-to-cpp translation.
-extern crate htp_target_pto;
+extern crate htp_backend_pto;
 
 use std::ffi::{c_char, c_int};
 

@@ -210,7 +210,7 @@ impl<'c> Lowerer<'c, '_> {
                 return Err(self.error(range, DiagnosticKind::Type, "'/' on integers: use '//' for integer division"))
             }
             (BinKind::FloorDiv, false) => "arith.floordivsi",
-            (BinKind::Mod, false) => "arith.remsi",
+            (BinKind::Mod, false) => return self.python_mod(x, y, ty, range),
             (BinKind::FloorDiv | BinKind::Mod, true) => {
                 return Err(self.error(range, DiagnosticKind::Type, format!("'{}' needs integers, got {ty}", kind.symbol())))
             }
@@ -221,6 +221,23 @@ impl<'c> Lowerer<'c, '_> {
         };
         let t = self.scalar_ty(range, ty)?;
         Ok(Val::Scalar(self.emit1(range, OpSpec::new(name, &[x, y], &[t]))?, ty))
+    }
+
+    /// Python's `x % y` on integers: the remainder takes the divisor's sign
+    /// (`-7 % 3 == 2`), where `arith.remsi` truncates (`-1`): the truncated
+    /// remainder, plus `y` when it is non-zero and its sign differs from `y`'s.
+    fn python_mod(&self, x: MlirValue, y: MlirValue, ty: ScalarTy, range: TextRange) -> LResult<Val> {
+        let t = self.scalar_ty(range, ty)?;
+        let i1 = self.ty(range, "i1")?;
+        let remainder = self.emit1(range, OpSpec::new("arith.remsi", &[x, y], &[t]))?;
+        let zero = self.scalar_const(range, 0.0, Some(0), ty)?;
+        let cmp = |a: MlirValue, predicate: i64| self.emit1(range, OpSpec::new("arith.cmpi", &[a, zero], &[i1]).attr("predicate", self.i64_attr(predicate)));
+        // arith.cmpi predicates: 1 = ne, 2 = slt.
+        let non_zero = cmp(remainder, 1)?;
+        let signs_differ = self.emit1(range, OpSpec::new("arith.xori", &[cmp(remainder, 2)?, cmp(y, 2)?], &[i1]))?;
+        let adjust = self.emit1(range, OpSpec::new("arith.andi", &[non_zero, signs_differ], &[i1]))?;
+        let adjusted = self.emit1(range, OpSpec::new("arith.addi", &[remainder, y], &[t]))?;
+        Ok(Val::Scalar(self.emit1(range, OpSpec::new("arith.select", &[adjust, adjusted, remainder], &[t]))?, ty))
     }
 
     pub fn scalar_compare(&self, kind: CmpKind, a: &Val, b: &Val, range: TextRange) -> LResult<Val> {

@@ -1,0 +1,56 @@
+//! Registers every in-tree extension of HTP, as MLIR's `InitAll*` headers
+//! do: the target-neutral transforms and the `cpu` and PTO backends. Tools
+//! and bindings call [`register_all`] once; the core crates (driver, pass
+//! framework, API) never name a backend. An out-of-tree Rust backend adds
+//! its own `register()` call next to this one.
+
+/// Registers every in-tree pass, pipeline and target. Idempotent.
+pub fn register_all() -> Result<(), String> {
+    htp_transforms::register()?;
+    htp_backend_cpu::register()?;
+    htp_backend_pto::register()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registers_every_in_tree_target_and_is_idempotent() {
+        register_all().unwrap();
+        register_all().unwrap();
+        let names: Vec<_> = htp_api::targets().iter().map(|t| t.name()).collect();
+        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3"]);
+        let pipelines: Vec<_> = htp_pass::pipelines().iter().map(|p| p.name).collect();
+        assert_eq!(pipelines, ["htp-cpu-lowering", "htp-pto-lowering"]);
+    }
+
+    #[test]
+    fn registered_passes_and_pipelines_parse_in_textual_pipelines() {
+        use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline};
+        register_all().unwrap();
+        melior::utility::register_all_passes();
+        let context = htp_dialects::new_context();
+        let passes = htp_pass::registered_passes();
+        assert!(passes.len() >= 5);
+        for pass in passes {
+            let manager = PassManager::new(&context);
+            let pipeline = pass.module_pipeline();
+            parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline).unwrap_or_else(|e| panic!("{pipeline}: {e}"));
+            let mut module = Module::parse(&context, "func.func @f() { return }").unwrap();
+            assert!(manager.run(&mut module).is_ok(), "{pipeline}");
+        }
+        for pipeline in htp_pass::pipelines() {
+            let manager = PassManager::new(&context);
+            let text = format!("builtin.module({})", pipeline.name);
+            parse_pass_pipeline(manager.as_operation_pass_manager(), &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
+    fn pass_names_are_unique_and_kebab_case() {
+        register_all().unwrap();
+        let names: Vec<_> = htp_pass::registered_passes().iter().map(|p| p.argument).collect();
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '-')), "{names:?}");
+    }
+}

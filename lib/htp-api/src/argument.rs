@@ -1,0 +1,22 @@
+//! A run-time argument of a compiled kernel, as the binding hands it over.
+
+use std::ffi::c_void;
+
+/// One argument of a compiled kernel.
+#[derive(Clone, Debug)]
+pub enum Argument {
+    /// A strided buffer: sizes and strides in elements. The binding passes
+    /// row-major contiguous buffers (it copies anything else).
+    Buffer { data: *mut c_void, sizes: Vec<i64>, strides: Vec<i64> },
+    F32(f32),
+    F64(f64),
+    /// IEEE half, as its bit pattern.
+    F16(u16),
+    /// bfloat16, as its bit pattern.
+    BF16(u16),
+    I64(i64),
+    I32(i32),
+    I16(i16),
+    I8(i8),
+    Bool(bool),
+}

@@ -1,0 +1,13 @@
+//! The API every HTP extension is written against: a [`Target`] lowers a
+//! module and returns an [`Artifact`] that runs with [`Argument`]s; the
+//! [`registry`] is where targets register themselves and where the driver
+//! (which names no backend) finds them. In-tree backends use exactly this
+//! API, as a third-party crate would.
+
+mod argument;
+pub mod registry;
+mod target;
+
+pub use argument::Argument;
+pub use registry::{find_target, register_target, targets};
+pub use target::{source_line, Artifact, Target};

@@ -1,0 +1,58 @@
+//! What a target is to the driver: something that lowers an imported
+//! module (tile IR, one `func.func` per kernel) and returns an artifact that
+//! runs it, in this process or through a vendor runtime.
+
+use htp_dialects::diagnostics::MlirError;
+use htp_frontend::{KernelSignature, SourceText};
+use melior::{ir::Module, Context};
+
+use crate::Argument;
+
+/// Runs a compiled kernel.
+pub trait Artifact {
+    /// Runs the kernel on `arguments` (the MLIR function's arguments in
+    /// order; the binding has checked them against the signature).
+    ///
+    /// # Safety
+    /// Buffers must match the kernel's parameter types and stay valid.
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String>;
+
+    /// The files of a package a vendor runtime builds and runs (relative
+    /// path, contents); empty for targets that run in this process.
+    fn files(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The Python module that runs [`Artifact::files`] (its
+    /// `run_package(directory, tensors, scalars)`), for packages.
+    fn runner(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+pub trait Target: Sync + Send {
+    /// The name users pass (`htp.compile(k, target="cpu")`).
+    fn name(&self) -> &'static str;
+    fn description(&self) -> &'static str;
+    /// The name of the IR stage the module is in after [`Target::compile`].
+    fn lowered_stage(&self) -> &'static str;
+    /// Lowers `module` in place and builds the artifact for `kernel`.
+    /// `stages` holds the IR seen so far (the tile stage); targets that
+    /// write packages record it there.
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        sources: &[SourceText],
+        stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>>;
+}
+
+/// The text of `line` in the source file `file`, if HTP compiled it (for
+/// emitters that quote the user's source next to the code it became).
+pub fn source_line(sources: &[SourceText], file: &str, line: u32) -> Option<String> {
+    let source = sources.iter().find(|s| s.file_name == file)?;
+    let index = line.checked_sub(source.first_line)? as usize;
+    source.text.lines().nth(index).map(str::to_string)
+}

@@ -1,0 +1,161 @@
+//! Lowering of the tile ops that touch memory. A tile read from a memref is
+//! a `memref.subview` of its valid region, turned into a tensor and copied
+//! (so the tile is a snapshot taken at the load, as `tile.load` means); a
+//! store materializes the tile's tensor into the subview it covers. Views
+//! that are tensors use `tensor.extract_slice` / `tensor.insert_slice`.
+
+use melior::ir::{
+    operation::OperationLike,
+    r#type::MemRefType,
+    OperationRef, Type, TypeLike, ValueLike,
+};
+
+use super::{compute::run_time_sizes, tensor_type_of};
+use htp_ir::builder::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V};
+use htp_dialects::tile::TileType;
+
+fn is_memref(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) }
+}
+
+fn dim_text(size: i64) -> String {
+    if size == DYNAMIC { "?".into() } else { size.to_string() }
+}
+
+/// The type of a rank-reducing `memref.subview` of `source` whose last two
+/// sizes are `sizes` and whose offsets are all dynamic.
+fn subview_type<'c>(e: &Emitter<'c, '_>, source: Type<'c>, sizes: [i64; 2]) -> Result<Type<'c>, String> {
+    let memref = MemRefType::try_from(source).map_err(|_| "expected a memref".to_string())?;
+    let (strides, _) = memref.strides_and_offset();
+    if strides.len() < 2 {
+        return Err(format!("memref {source} has no strided layout"));
+    }
+    let inner = &strides[strides.len() - 2..];
+    Ok(parse_type(
+        e.context,
+        &format!(
+            "memref<{}x{}x{}, strided<[{}, {}], offset: ?>>",
+            dim_text(sizes[0]),
+            dim_text(sizes[1]),
+            element_of(source),
+            dim_text(inner[0]),
+            dim_text(inner[1])
+        ),
+    ))
+}
+
+/// Offsets `indices`, sizes 1 for leading dims and `sizes` for the last two
+/// (static, or dynamic from `dynamic`), strides 1: the operands and
+/// attributes shared by subview / extract_slice / insert_slice.
+struct Slice<'c> {
+    offsets: Vec<V<'c>>,
+    dynamic_sizes: Vec<V<'c>>,
+    static_offsets: Vec<i64>,
+    static_sizes: Vec<i64>,
+    static_strides: Vec<i64>,
+}
+
+fn slice<'c>(indices: Vec<V<'c>>, sizes: [i64; 2], dynamic: [Option<V<'c>>; 2]) -> Slice<'c> {
+    let rank = indices.len();
+    let mut static_sizes = vec![1; rank];
+    static_sizes[rank - 2] = sizes[0];
+    static_sizes[rank - 1] = sizes[1];
+    Slice {
+        offsets: indices,
+        dynamic_sizes: dynamic.into_iter().flatten().collect(),
+        static_offsets: vec![DYNAMIC; rank],
+        static_sizes,
+        static_strides: vec![1; rank],
+    }
+}
+
+impl<'c> Slice<'c> {
+    fn attributes(&self, e: &Emitter<'c, '_>, leading: &[i32]) -> Vec<(&'static str, melior::ir::Attribute<'c>)> {
+        let mut segments = leading.to_vec();
+        segments.extend([self.offsets.len() as i32, self.dynamic_sizes.len() as i32, 0]);
+        vec![
+            ("operandSegmentSizes", e.i32_array(&segments)),
+            ("static_offsets", e.i64_array(&self.static_offsets)),
+            ("static_sizes", e.i64_array(&self.static_sizes)),
+            ("static_strides", e.i64_array(&self.static_strides)),
+        ]
+    }
+
+    fn operands(&self, leading: &[V<'c>]) -> Vec<V<'c>> {
+        let mut operands = leading.to_vec();
+        operands.extend(&self.offsets);
+        operands.extend(&self.dynamic_sizes);
+        operands
+    }
+}
+
+/// tile.load %source[indices] valid [sizes]
+pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, String> {
+    let source = detach(op.operand(0).unwrap());
+    let rank = shape_of(source.r#type()).len();
+    let indices: Vec<V> = (1..=rank).map(|i| detach(op.operand(i).unwrap())).collect();
+    let mut valid_operands = (rank + 1..op.operand_count()).map(|i| detach(op.operand(i).unwrap()));
+    let tile = TileType::try_from(op.result(0).unwrap().r#type()).unwrap();
+    let result = tensor_type_of(tile);
+    let sizes = [shape_of(result)[0], shape_of(result)[1]];
+    let dynamic: [Option<V>; 2] = sizes.map(|s| if s == DYNAMIC { valid_operands.next() } else { None });
+    let slice = slice(indices, sizes, dynamic);
+
+    if !is_memref(source.r#type()) {
+        let attributes = slice.attributes(e, &[1]);
+        return Ok(e.value_with("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
+    }
+    let view_type = subview_type(e, source.r#type(), sizes)?;
+    let view = e.value_with("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1]));
+    let aliased = e.value_with("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
+    let empty = e.value("tensor.empty", &slice.dynamic_sizes, result);
+    let id = affine_map(e.context, 2, "d0, d1");
+    Ok(e.generic(&[aliased], empty, &[id, id], &["parallel", "parallel"], |_, args| args[0]))
+}
+
+/// tile.store %value, %dest[indices]; a result only for tensor destinations.
+pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option<V<'c>>, String> {
+    let value = detach(op.operand(0).unwrap());
+    let dest = detach(op.operand(1).unwrap());
+    let indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
+    let shape = shape_of(value.r#type());
+    let sizes = [shape[0], shape[1]];
+    let run_time = run_time_sizes(e, value);
+    let slice = slice(indices, sizes, [run_time[0], run_time[1]]);
+
+    if !is_memref(dest.r#type()) {
+        let attributes = slice.attributes(e, &[1, 1]);
+        return Ok(Some(e.value_with("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
+    }
+    let view_type = subview_type(e, dest.r#type(), sizes)?;
+    let view = e.value_with("memref.subview", &slice.operands(&[dest]), view_type, &slice.attributes(e, &[1]));
+    e.op(
+        "bufferization.materialize_in_destination",
+        &[value, view],
+        &[],
+        &[("restrict", e.unit()), ("writable", e.unit())],
+        vec![],
+    );
+    Ok(None)
+}
+
+/// tile.gather %source[%rows, %column]: a `tensor.generate` reading
+/// `source[rows[r, 0], column + c]` for each element.
+pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
+    let source = detach(op.operand(0).unwrap());
+    let rows = detach(op.operand(1).unwrap());
+    let column = detach(op.operand(2).unwrap());
+    let result = tensor_type_of(TileType::try_from(op.result(0).unwrap().r#type()).unwrap());
+    let element = element_of(result);
+    let run_time = run_time_sizes(e, rows);
+    let dynamic = e.dynamic_sizes(result, &[run_time[0], None]);
+    let index = Type::index(e.context);
+    let zero = e.index(0);
+    let read = if is_memref(source.r#type()) { "memref.load" } else { "tensor.extract" };
+    e.generate(result, &dynamic, |b, at| {
+        let row_index = b.value("tensor.extract", &[rows, at[0], zero], element_of(rows.r#type()));
+        let row = b.value("arith.index_cast", &[row_index], index);
+        let col = b.value("arith.addi", &[column, at[1]], index);
+        b.value(read, &[source, row, col], element)
+    })
+}

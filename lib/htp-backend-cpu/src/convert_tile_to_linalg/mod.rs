@@ -1,0 +1,172 @@
+//! `convert-tile-to-linalg`: lowers the `tile` dialect to tensors, `linalg`,
+//! `tensor`, `memref`, `bufferization`, `arith` and `math`, the form MLIR's
+//! bufferization and LLVM lowering take from there (the CPU target's
+//! pipeline, `lib/htp-backend-cpu`).
+//!
+//! A tile becomes a tensor shaped like its valid region:
+//! `!tile.tile<16x256xf32, valid = ?x256>` -> `tensor<?x256xf32>`. The
+//! physical tile shape matters for on-chip placement, which a CPU does not
+//! have; what the program computes is exactly the valid region, so run-time
+//! valid sizes become dynamic tensor dims and masking is free.
+//!
+//! The pass first retypes every tile-typed value that no tile op defines
+//! (block arguments such as loop-carried tiles, results of `scf` ops, function
+//! signatures), then replaces each tile op, in program order, by upstream
+//! ops built right before it.
+
+mod compute;
+
+mod memory;
+mod scalar;
+
+use htp_dialects::tile::{TileType, ValidSize};
+use melior::{
+    ir::{
+        attribute::TypeAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        r#type::FunctionType,
+        BlockRef, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::{MlirOperation, MlirPass};
+
+use htp_pass::{pass_type_id, PassDefinition};
+use htp_ir::builder::{detach, tensor_type, Emitter, DYNAMIC, V};
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "convert-tile-to-linalg",
+    description: "Lower tile ops to tensors with linalg, tensor, memref and bufferization ops",
+    anchor: "builtin.module",
+    create_raw: create,
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        convert_module,
+        pass_type_id!(),
+        "ConvertTileToLinalg",
+        &[
+            htp_dialects::handles::tile(),
+            melior::dialect::DialectHandle::arith(),
+            melior::dialect::DialectHandle::linalg(),
+            melior::dialect::DialectHandle::tensor(),
+            melior::dialect::DialectHandle::memref(),
+            unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()) },
+            unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) },
+        ],
+    )
+}
+
+
+/// The tensor a tile lowers to: its valid region.
+pub(crate) fn tensor_type_of(tile: TileType) -> Type {
+    let size = |dim| match tile.valid_size(dim) {
+        ValidSize::Static(size) => size,
+        ValidSize::Dynamic => DYNAMIC,
+    };
+    tensor_type(&[size(0), size(1)], tile.element_type())
+}
+
+/// The lowered form of a type: tiles become tensors, other types stay.
+fn lowered<'c>(ty: Type<'c>) -> Type<'c> {
+    TileType::try_from(ty).map(tensor_type_of).unwrap_or(ty)
+}
+
+/// A tile op and the types its operands had before anything was rewritten.
+struct TileOp {
+    op: MlirOperation,
+    operand_types: Vec<mlir_sys::MlirType>,
+}
+
+fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), (Location<'c>, String)> {
+    let mut tile_ops = Vec::new();
+    let mut others = Vec::new();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
+            let operand_types = op.operands().map(|v| v.r#type().to_raw()).collect();
+            tile_ops.push(TileOp { op: op.to_raw(), operand_types });
+        } else {
+            others.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+
+    for &raw in &others {
+        retype_structure(context, unsafe { OperationRef::from_raw(raw) });
+    }
+    for tile_op in &tile_ops {
+        let op = unsafe { OperationRef::from_raw(tile_op.op) };
+        htp_pass::processing(op.location());
+        let replacement = lower(context, op, tile_op).map_err(|message| (op.location(), message))?;
+        if let (Some(new), Ok(old)) = (replacement, op.result(0)) {
+            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+        }
+        unsafe { mlir_sys::mlirOperationDestroy(tile_op.op) };
+    }
+    Ok(())
+}
+
+/// Retypes tile-typed values that no tile op defines: results of non-tile
+/// ops, block arguments, and function signatures.
+fn retype_structure<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
+    for result in op.results() {
+        result.set_type(lowered(result.r#type()));
+    }
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            for index in 0..current.argument_count() {
+                let argument = current.argument(index).unwrap();
+                argument.set_type(lowered(argument.r#type()));
+            }
+            block = current.next_in_region();
+        }
+    }
+    if let Ok(attribute) = op.attribute("function_type") {
+        if let Ok(type_attribute) = TypeAttribute::try_from(attribute) {
+            if let Ok(function) = FunctionType::try_from(type_attribute.value()) {
+                let inputs: Vec<Type> = (0..function.input_count()).map(|i| lowered(function.input(i).unwrap())).collect();
+                let results: Vec<Type> =
+                    (0..function.result_count()).map(|i| lowered(function.result(i).unwrap())).collect();
+                let new_type = FunctionType::new(context, &inputs, &results);
+                let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+                op.set_inherent_attribute("function_type", TypeAttribute::new(new_type.into()).into());
+            }
+        }
+    }
+}
+
+fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -> Result<Option<V<'c>>, String> {
+    let block: BlockRef = op.block().ok_or("tile op outside a block")?;
+    let e = Emitter { context, block, anchor: op, location: op.location() };
+    let name = op.name().as_string_ref().as_str().map_err(|e| e.to_string())?.to_string();
+    let kind = name.trim_start_matches("tile.");
+    let value = match kind {
+        "load" => memory::load(&e, op)?,
+        "store" => return memory::store(&e, op),
+        "gather" => memory::gather(&e, op),
+        "add" | "sub" | "mul" | "div" | "max" | "min" => compute::binary(&e, op, kind),
+        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "abs" | "neg" | "relu" => compute::unary(&e, op, kind),
+        "cmp" => compute::compare(&e, op),
+        "select" => compute::select(&e, op),
+        "cast" => compute::cast(&e, op),
+        "row_reduce" => compute::reduce(&e, op, 1),
+        "col_reduce" => compute::reduce(&e, op, 0),
+        "broadcast" => {
+            let original = unsafe { Type::from_raw(tile_op.operand_types[0]) };
+            let input = TileType::try_from(original).map_err(|_| "broadcast of a non-tile")?;
+            compute::broadcast(&e, op, input)
+        }
+        "transpose" => compute::transpose(&e, op),
+        "pad" => compute::pad(&e, op),
+        "set_valid" => compute::set_valid(&e, op),
+        "matmul" => compute::matmul(&e, op),
+        "constant" => compute::constant(&e, op),
+        "fill" => compute::fill(&e, op),
+        "iota" => compute::iota(&e, op),
+        _ => return Err(format!("convert-tile-to-linalg does not know how to lower '{name}'")),
+    };
+    Ok(Some(detach(value)))
+}

@@ -1,0 +1,87 @@
+//! The scalar op that implements one element of a tile op, chosen by the
+//! element type (floats: ordered/IEEE ops; integers: signed ops).
+
+use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Type, ValueLike};
+
+use htp_ir::builder::{bit_width, is_float, BodyBuilder, Builder, V};
+
+/// The arith op for a tile binary op (`add`, `sub`, ...) on `element`.
+pub fn binary(kind: &str, element: Type) -> &'static str {
+    let float = is_float(element);
+    match (kind, float) {
+        ("add", true) => "arith.addf",
+        ("add", false) => "arith.addi",
+        ("sub", true) => "arith.subf",
+        ("sub", false) => "arith.subi",
+        ("mul", true) => "arith.mulf",
+        ("mul", false) => "arith.muli",
+        ("div", true) => "arith.divf",
+        ("div", false) => "arith.divsi",
+        ("max", true) => "arith.maximumf",
+        ("max", false) => "arith.maxsi",
+        ("min", true) => "arith.minimumf",
+        ("min", false) => "arith.minsi",
+        _ => unreachable!("not a tile binary op: {kind}"),
+    }
+}
+
+/// The combiner and identity of a reduction kind (0 sum, 1 max, 2 min).
+pub fn reduction(kind: i64, element: Type) -> (&'static str, f64) {
+    let combiner = binary(["add", "max", "min"][kind as usize], element);
+    let identity = match (kind, is_float(element)) {
+        (0, _) => 0.0,
+        (1, true) => f64::NEG_INFINITY,
+        (2, true) => f64::INFINITY,
+        (1, false) => -(2f64.powi(bit_width(element) as i32 - 1)),
+        (2, false) => 2f64.powi(bit_width(element) as i32 - 1) - 1.0,
+        _ => unreachable!("reduction kinds are sum, max, min"),
+    };
+    (combiner, identity)
+}
+
+/// `tile.cmp` predicate (eq ne lt le gt ge) as an arith.cmpf / cmpi predicate.
+/// Floats compare ordered, except `ne`, which is true for NaN.
+pub fn compare<'c>(builder: &BodyBuilder<'c>, predicate: i64, a: V<'c>, b: V<'c>) -> V<'c> {
+    let element = a.r#type();
+    let i1 = IntegerType::new(builder.context, 1).into();
+    let i64_type = IntegerType::new(builder.context, 64).into();
+    let (name, code) = if is_float(element) {
+        ("arith.cmpf", [1, 13, 4, 5, 2, 3][predicate as usize])
+    } else {
+        ("arith.cmpi", [0, 1, 2, 3, 4, 5][predicate as usize])
+    };
+    builder.value_with(name, &[a, b], i1, &[("predicate", IntegerAttribute::new(i64_type, code).into())])
+}
+
+/// Converts `value` to `target` the way `tile.cast` defines: floats round to
+/// nearest, float->int truncates toward zero, ints are signed, i1 is 0/1 and
+/// anything -> i1 is "not zero".
+pub fn convert<'c>(builder: &BodyBuilder<'c>, value: V<'c>, target: Type<'c>) -> V<'c> {
+    let source = value.r#type();
+    if source == target {
+        return value;
+    }
+    let (from, to) = (bit_width(source), bit_width(target));
+    match (is_float(source), is_float(target)) {
+        (true, true) if from == to => {
+            // f16 <-> bf16: through f32.
+            let f32_type = Type::float32(builder.context);
+            let wide = builder.value("arith.extf", &[value], f32_type);
+            builder.value("arith.truncf", &[wide], target)
+        }
+        (true, true) => builder.value(if to > from { "arith.extf" } else { "arith.truncf" }, &[value], target),
+        (false, true) => builder.value(if from == 1 { "arith.uitofp" } else { "arith.sitofp" }, &[value], target),
+        (true, false) if to == 1 => {
+            let zero = builder.number(source, 0.0);
+            let ne = 1; // tile.cmp `ne`
+            compare(builder, ne, value, zero)
+        }
+        (true, false) => builder.value("arith.fptosi", &[value], target),
+        (false, false) if to == 1 => {
+            let zero = builder.number(source, 0.0);
+            compare(builder, 1, value, zero)
+        }
+        (false, false) if from == 1 => builder.value("arith.extui", &[value], target),
+        (false, false) => builder.value(if to > from { "arith.extsi" } else { "arith.trunci" }, &[value], target),
+    }
+}

@@ -1,0 +1,164 @@
+//! HTP's CPU backend: the `cpu` target. A module of kernels (`func.func`
+//! over memrefs and scalars, bodies in the `tile` dialect) is lowered by
+//! [`PIPELINE`] — HTP's `convert-tile-to-linalg`, then MLIR's own
+//! bufferization and LLVM lowering — and JIT-compiled with MLIR's
+//! ExecutionEngine. The result runs on any buffers the caller owns
+//! ([`Argument`]); no copies are made.
+//!
+//! Layout: `convert_tile_to_linalg/` (the pass), `packing.rs` (arguments as
+//! memref descriptors), `runtime.rs` (functions lowered code calls),
+//! `target.rs` (the registered target).
+
+pub mod convert_tile_to_linalg;
+mod packing;
+mod runtime;
+mod target;
+
+pub use htp_api::Argument;
+pub use target::CpuTarget;
+
+use htp_pass::{PassDefinition, PipelineDefinition};
+
+use htp_dialects::diagnostics::{collect_errors, MlirError};
+use melior::{
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike},
+        Attribute, Module, RegionLike,
+    },
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context, ExecutionEngine,
+};
+
+/// The backend's passes.
+pub const PASSES: &[PassDefinition] = &[convert_tile_to_linalg::DEFINITION];
+
+/// HTP's own part of the CPU pipeline: tile -> tensors + linalg.
+pub const TILE_LOWERING: &str = "convert-tile-to-linalg";
+
+/// MLIR's part, from linalg on tensors to the LLVM dialect. One-shot
+/// bufferization may yield fresh buffers from loops (loop-carried tiles) and
+/// bufferizes function boundaries (helper functions taking tiles);
+/// ownership-based deallocation frees every temporary. (A macro so that
+/// [`PIPELINE`] can be one constant string.)
+macro_rules! upstream_lowering {
+    () => {
+        "canonicalize,cse,linalg-fuse-elementwise-ops,\
+         one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},\
+         func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,\
+         expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
+         convert-to-llvm,reconcile-unrealized-casts"
+    };
+}
+
+pub const UPSTREAM_LOWERING: &str = upstream_lowering!();
+
+/// The whole pipeline, from tile IR to the LLVM dialect.
+pub const PIPELINE: PipelineDefinition = PipelineDefinition {
+    name: "htp-cpu-lowering",
+    description: "tile IR -> linalg -> bufferized loops -> the LLVM dialect (the cpu target)",
+    passes: concat!("convert-tile-to-linalg,", upstream_lowering!()),
+};
+
+static CPU: CpuTarget = CpuTarget;
+
+/// Registers the backend's pass, its pipeline and the `cpu` target.
+pub fn register() -> Result<(), String> {
+    htp_pass::register_passes(PASSES)?;
+    htp_pass::register_pipeline(PIPELINE)?;
+    htp_api::register_target(&CPU)
+}
+
+/// LLVM's optimisation level for JIT code generation.
+const OPT_LEVEL: usize = 2;
+
+/// Kernels compiled to native code, callable by name.
+pub struct CompiledModule {
+    engine: ExecutionEngine,
+    functions: Vec<String>,
+}
+
+/// Lowers `module` to LLVM (in place) and JIT-compiles it. Every public
+/// function gets a C interface (`llvm.emit_c_interface`) so it can be called
+/// with memref descriptors. Errors are MLIR's diagnostics, with the source
+/// positions the ops carry.
+pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule, Vec<MlirError>> {
+    register().map_err(|message| vec![MlirError { position: None, message }])?;
+    melior::utility::register_all_passes();
+
+    let functions = mark_public_functions(context, module);
+    let (lowered, errors) = collect_errors(context, || {
+        if !module.as_operation().verify() {
+            return false;
+        }
+        let manager = PassManager::new(context);
+        parse_pass_pipeline(manager.as_operation_pass_manager(), &PIPELINE.module_pipeline()).expect("the CPU pipeline parses");
+        manager.run(module).is_ok()
+    });
+    if !lowered {
+        return Err(if errors.is_empty() {
+            vec![MlirError { position: None, message: "lowering to LLVM failed".into() }]
+        } else {
+            errors
+        });
+    }
+    Ok(CompiledModule { engine: jit(module), functions })
+}
+
+/// JIT-compiles a module already in the LLVM dialect, with HTP's runtime
+/// functions (see `runtime.rs`) available to it.
+pub fn jit(module: &Module) -> ExecutionEngine {
+    let engine = ExecutionEngine::new(module, OPT_LEVEL, &[], false, false);
+    runtime::register(&engine);
+    engine
+}
+
+/// Adds `llvm.emit_c_interface` to each public `func.func`; returns their names.
+fn mark_public_functions(context: &Context, module: &mut Module) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut op = module.body().first_operation_mut();
+    while let Some(mut function) = op {
+        let is_public_function = function.name().as_string_ref().as_str() == Ok("func.func")
+            && !function
+                .attribute("sym_visibility")
+                .ok()
+                .and_then(|v| StringAttribute::try_from(v).ok())
+                .is_some_and(|v| v.value() == "private");
+        if is_public_function && function.region(0).is_ok_and(|r| r.first_block().is_some()) {
+            if let Some(name) = function.attribute("sym_name").ok().and_then(|n| StringAttribute::try_from(n).ok()) {
+                names.push(name.value().to_string());
+            }
+            function.set_discardable_attribute(
+                "llvm.emit_c_interface",
+                Attribute::unit(context),
+            );
+        }
+        op = function.next_in_block_mut();
+    }
+    names
+}
+
+impl CompiledModule {
+    /// The public functions, in module order.
+    pub fn functions(&self) -> &[String] {
+        &self.functions
+    }
+
+    /// Calls `function` with `arguments` in parameter order.
+    ///
+    /// # Safety
+    /// Each buffer must match the parameter's memref type (element type,
+    /// rank, static sizes) and stay valid and unaliased by Rust references
+    /// during the call; scalars must have the parameter's type. The binding
+    /// layer checks these against the kernel's signature before calling.
+    pub unsafe fn call(&self, function: &str, arguments: &[Argument]) -> Result<(), String> {
+        if !self.functions.iter().any(|f| f == function) {
+            return Err(format!("no compiled function named '{function}'"));
+        }
+        let mut packed = packing::Packed::new(arguments);
+        unsafe { self.engine.invoke_packed(function, packed.slots()) }
+            .map_err(|e| format!("calling '{function}' failed: {e}"))
+    }
+}

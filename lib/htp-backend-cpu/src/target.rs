@@ -1,0 +1,44 @@
+//! The registered `cpu` target: MLIR's own lowering to LLVM, JIT-compiled
+//! in this process.
+
+use htp_api::{Argument, Artifact, Target};
+use htp_dialects::diagnostics::MlirError;
+use htp_frontend::{KernelSignature, SourceText};
+use melior::{ir::Module, Context};
+
+use crate::CompiledModule;
+
+pub struct CpuTarget;
+
+struct CpuArtifact(CompiledModule);
+
+impl Artifact for CpuArtifact {
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String> {
+        unsafe { self.0.call(kernel, arguments) }
+    }
+}
+
+impl Target for CpuTarget {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn description(&self) -> &'static str {
+        "this machine's CPU: tile -> linalg -> LLVM, JIT-compiled with MLIR's ExecutionEngine"
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "llvm"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        _kernel: &KernelSignature,
+        _sources: &[SourceText],
+        _stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        Ok(Box::new(CpuArtifact(crate::compile(context, module)?)))
+    }
+}

@@ -1,0 +1,194 @@
+//! Tile ops -> PTO cube-core (AIC) instructions: operands are loaded from GM
+//! into L1 (`mat`, NZ fractals; a transposed operand is loaded as ZN from a
+//! column-major view, so the transpose costs nothing), moved to L0A/L0B
+//! (`left`/`right`) and multiplied into L0C (`acc`), which is stored to GM.
+
+use htp_dialects::tile::TileType;
+use melior::ir::{
+    attribute::{FloatAttribute, IntegerAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    Block, BlockRef, OperationRef, Region, RegionLike, Type,
+};
+
+use super::buffer::{extents_of, Buffer, Extent, Layout, Pad, Place, Shape};
+use super::kernel::{At, Kernel, PtoOps};
+use htp_ir::query::{has_single_use, key, single_user};
+use super::memory;
+use super::vector::{pad_value, result_tile, set_valid};
+use htp_ir::builder::{detach, Builder};
+
+pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+    match kind {
+        "constant" => zeros(k, op),
+        "load" => {
+            let transposed = feeds_transpose(op);
+            let padded_transposed = feeds_padded_transpose(op);
+            memory::load(
+                k,
+                at,
+                op,
+                |tile, valid| {
+                    if transposed || padded_transposed {
+                        Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
+                    } else {
+                        Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
+                    }
+                },
+                |at, buffer| {
+                    if padded_transposed {
+                        zero_fill(at, buffer);
+                    }
+                },
+            )
+        }
+        "transpose" => {
+            let source = k.buffer(detach(op.operand(0).unwrap()))?;
+            if source.shape.layout != Layout::Zn {
+                return Err("the cube transposes an operand only as it is loaded from GM (transpose a loaded tile directly)".into());
+            }
+            k.bind(detach(op.result(0).unwrap().into()), source);
+            Ok(())
+        }
+        "pad" => pad(k, at, op),
+        "matmul" => matmul(k, at, op),
+        "store" => memory::store(k, at, op),
+        "set_valid" => set_valid(k, at, op),
+        other => Err(format!("tile.{other} cannot run on the cube core")),
+    }
+}
+
+/// The L0C accumulator for a matmul result tile.
+pub fn acc_shape<'c>(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
+    Shape::cube_for(tile, Place::Acc, Layout::Nz, valid)
+}
+
+/// The single user of `op`'s result, if it has exactly one.
+fn result_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    single_user(detach(op.result(0).unwrap().into()))
+}
+
+fn feeds_transpose(op: OperationRef) -> bool {
+    result_user(op).is_some_and(|u| u.name().as_string_ref().as_str() == Ok("tile.transpose"))
+}
+
+/// `transpose(pad(load))`: the load becomes the transposed (ZN) operand,
+/// zero-filled first because the cube cannot pad a ZN tile after the fact.
+fn feeds_padded_transpose(op: OperationRef) -> bool {
+    result_user(op).is_some_and(|pad| pad.name().as_string_ref().as_str() == Ok("tile.pad") && feeds_transpose(pad))
+}
+
+/// Zeroes an L1 buffer before a load fills its valid part. TFILLPAD on L1
+/// takes only NZ tiles, so it works on an NZ view of the same bytes whose
+/// valid region is one element: everything else becomes zero, and that
+/// element lies in the (non-empty) valid region the load then writes.
+fn zero_fill<'c>(at: &At<'c>, buffer: Buffer<'c>) {
+    let nz = Shape { layout: Layout::Nz, pad: Pad::Zero, valid: [Extent::Static(1), Extent::Static(1)], ..buffer.shape };
+    let view = at.view(buffer, nz);
+    at.instr("pto.tfillpad", &[view.value, view.value], &[]);
+}
+
+/// A zero tile on the cube is not materialised: it may only start a matmul
+/// accumulation, whose first TMATMUL overwrites the accumulator.
+fn zeros<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let value = op.attribute("value").map_err(|e| e.to_string())?;
+    let zero = FloatAttribute::try_from(value).map(|f| f.value() == 0.0).ok().or_else(|| IntegerAttribute::try_from(value).ok().map(|i| i.value() == 0));
+    if zero != Some(true) {
+        return Err("the cube core has no way to fill a tile; only zeros that start a matmul accumulation are allowed".into());
+    }
+    k.zeros.insert(key(detach(op.result(0).unwrap().into())), result_tile(op)?);
+    Ok(())
+}
+
+/// Zero padding of an L1 operand (TFILLPAD on an NZ tile, in place).
+fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = k.buffer(detach(op.operand(0).unwrap()))?;
+    if pad_value(detach(op.operand(1).unwrap()))? != Pad::Zero {
+        return Err("on the cube core operand tiles can be padded only with zeros".into());
+    }
+    if source.shape.layout == Layout::Zn && feeds_transpose(op) {
+        // Zero-filled before it was loaded (`zero_fill`).
+        k.bind(detach(op.result(0).unwrap().into()), at.view(source, Shape { pad: Pad::Zero, ..source.shape.fully_valid() }));
+        return Ok(());
+    }
+    if source.shape.layout != Layout::Nz {
+        return Err("on the cube core only NZ operand tiles (and transposed ones that are loaded for it) can be padded".into());
+    }
+    // The cube's TFILLPAD works in place (it zeroes what lies outside the
+    // tile's own valid region), so pad a zero-padded view of the loaded tile
+    // and hand on a fully valid view of the same bytes.
+    let padded = at.view(source, Shape { pad: Pad::Zero, ..source.shape });
+    at.instr("pto.tfillpad", &[padded.value, padded.value], &[]);
+    k.bind(detach(op.result(0).unwrap().into()), at.view(padded, padded.shape.fully_valid()));
+    Ok(())
+}
+
+/// L1 operand -> L0A/L0B with TMOV (which frees it if it was popped from
+/// the vector core).
+fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place) -> Result<Buffer<'c>, String> {
+    if operand.shape.place != Place::Mat {
+        return Err("a matmul operand must come from a tile loaded (and possibly padded) in this kernel".into());
+    }
+    let l0 = at.alloc(Shape { place, pad: Pad::Null, ..operand.shape });
+    at.instr("pto.tmov", &[l0.value, operand.value], &[]);
+    k.free_popped(at, operand);
+    Ok(l0)
+}
+
+fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let result = detach(op.result(0).unwrap().into());
+    let left = k.buffer(detach(op.operand(0).unwrap()))?;
+    let left = to_l0(k, at, left, Place::Left)?;
+    let right = k.buffer(detach(op.operand(1).unwrap()))?;
+    let right = to_l0(k, at, right, Place::Right)?;
+    let accumulator = (op.operand_count() > 2).then(|| detach(op.operand(2).unwrap()));
+    let fresh = |k: &Kernel<'c>| -> Result<Buffer<'c>, String> {
+        let tile = result_tile(op)?;
+        let valid = match extents_of(tile, &[]) {
+            Ok(valid) => valid,
+            Err(_) => [left.shape.valid[0], right.shape.valid[1]],
+        };
+        Ok(k.destination(at, result, acc_shape(tile, valid)))
+    };
+    let dst = match accumulator {
+        None => {
+            let dst = fresh(k)?;
+            at.instr("pto.tmatmul", &[dst.value, left.value, right.value], &[]);
+            dst
+        }
+        Some(acc) if k.zeros.contains_key(&key(acc)) => {
+            let dst = fresh(k)?;
+            at.instr("pto.tmatmul", &[dst.value, left.value, right.value], &[]);
+            dst
+        }
+        Some(acc) => {
+            let dst = k.buffer(acc)?;
+            if !has_single_use(acc) {
+                return Err("the accumulator is read again after this matmul; the cube updates it in place".into());
+            }
+            match k.zero_on_entry.get(&key(dst.value)).copied() {
+                // Zero on the loop's first trip: TMATMUL then, TMATMUL_ACC after.
+                Some((induction, lower)) => {
+                    let i1 = Type::parse(at.context, "i1").unwrap();
+                    let eq = IntegerAttribute::new(Type::parse(at.context, "i64").unwrap(), 0).into();
+                    let first = at.value_with("arith.cmpi", &[induction, lower], i1, &[("predicate", eq)]);
+                    let branch = |name: &str| {
+                        let region = Region::new();
+                        let block = region.append_block(Block::new(&[]));
+                        let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+                        let inner = At { block, ..*at };
+                        inner.instr(name, &[dst.value, left.value, right.value], &[]);
+                        inner.op("scf.yield", &[], &[], &[], vec![]);
+                        region
+                    };
+                    at.op("scf.if", &[first], &[], &[], vec![branch("pto.tmatmul"), branch("pto.tmatmul_acc")]);
+                }
+                None => at.instr("pto.tmatmul_acc", &[dst.value, left.value, right.value], &[]),
+            }
+            dst
+        }
+    };
+    k.bind(result, dst);
+    Ok(())
+}
+

@@ -1,0 +1,575 @@
+//! Builds one PTO kernel function from a tile-level kernel: the control flow
+//! and scalar code are copied, each tile value becomes an on-chip buffer
+//! (`pto.alloc_tile`), and each tile op becomes PTO instructions writing
+//! into the buffer of its result (destination-passing style).
+//!
+//! Loop-carried tiles become one buffer per carried value: the loop keeps no
+//! tile iter_args; the body writes the next value into that buffer, in place
+//! when the op making it is the last reader of the previous value, otherwise
+//! with a `pto.tmov` at the end of the body.
+
+use std::collections::HashMap;
+
+use htp_dialects::tile::TileType;
+use melior::{
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        Attribute, Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
+    },
+    Context,
+};
+
+use std::rc::Rc;
+
+use super::buffer::{Buffer, Shape};
+use super::split::Split;
+use super::tasks::{Core, Plan};
+use super::{cube, vector};
+use htp_ir::builder::{detach, function as function_builder, parse_type, shape_of, Builder, V};
+use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
+
+pub use htp_pass::Failure;
+
+/// Appends ops to a block at one location (the shared append builder, with
+/// the PTO-specific helpers below).
+pub use htp_ir::builder::BodyBuilder as At;
+
+/// The PTO-specific ops a conversion appends through [`At`].
+pub trait PtoOps<'c> {
+    /// A PTO instruction: no results, operands in ISA order.
+    fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]);
+    /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
+    fn alloc(&self, shape: Shape<'c>) -> Buffer<'c>;
+    /// `pto.tile_view`: the same bytes seen as another tile (other valid
+    /// region, pad value or shape), as two TASSIGNs to one address.
+    fn view(&self, of: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c>;
+}
+
+impl<'c> PtoOps<'c> for At<'c> {
+    fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]) {
+        self.op(name, operands, &[], attributes, vec![]);
+    }
+
+    fn alloc(&self, shape: Shape<'c>) -> Buffer<'c> {
+        let ty = parse_type(self.context, &shape.type_text());
+        let value = self.value("pto.alloc_tile", &shape.dynamic_valid(), ty);
+        Buffer { value, shape }
+    }
+
+    fn view(&self, of: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c> {
+        let ty = parse_type(self.context, &shape.type_text());
+        let mut operands = vec![of.value];
+        operands.extend(shape.dynamic_valid());
+        let value = self.value("pto.tile_view", &operands, ty);
+        Buffer { value, shape }
+    }
+}
+
+pub struct Kernel<'c> {
+    pub context: &'c Context,
+    pub core: Core,
+    /// Old (tile-level) value -> new value, for everything but tiles.
+    values: HashMap<usize, V<'c>>,
+    /// Old tile value -> its buffer.
+    buffers: HashMap<usize, Buffer<'c>>,
+    /// Old tile value -> the loop-carried buffer its op should write into.
+    in_place: HashMap<usize, Buffer<'c>>,
+    /// Old tile values that are all zeros and were never materialised (cube
+    /// accumulators start as "no value yet": the first matmul overwrites).
+    pub zeros: HashMap<usize, TileType<'c>>,
+    /// Loop-carried accumulators that are zero on the first trip of their
+    /// loop: carried buffer -> (loop induction variable, lower bound).
+    pub zero_on_entry: HashMap<usize, (V<'c>, V<'c>)>,
+    /// Carried accumulators whose loop has not been built yet.
+    zero_pending: Vec<usize>,
+    /// Broadcasts left for their single user to fuse: result -> source buffer.
+    pub deferred: HashMap<usize, Buffer<'c>>,
+    /// The loop whose bounds become the task's [lo, hi) arguments.
+    outer_loop: Option<usize>,
+    /// For one side of a cluster task: the split, the slot this core pops
+    /// into, and the popped L1 tiles not yet freed.
+    split: Option<Rc<Split<'c>>>,
+    slot: Option<Buffer<'c>>,
+    popped: Vec<usize>,
+}
+
+impl<'c> Kernel<'c> {
+    /// Builds `func.func @<plan.name>_<core>` from `function` (a tile kernel).
+    pub fn build(context: &'c Context, function: OperationRef<'c, '_>, plan: &Plan<'c>, core: Core) -> Result<Operation<'c>, Failure<'c>> {
+        let location = function.location();
+        let old_entry = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "kernel without a body".into()))?;
+        let mut kernel = Kernel {
+            context,
+            core,
+            values: HashMap::new(),
+            buffers: HashMap::new(),
+            in_place: HashMap::new(),
+            zeros: HashMap::new(),
+            zero_on_entry: HashMap::new(),
+            zero_pending: Vec::new(),
+            deferred: HashMap::new(),
+            outer_loop: plan.outer_loop,
+            split: plan.split.clone(),
+            slot: None,
+            popped: Vec::new(),
+        };
+
+        // Tensors first (a cluster's GM ring after the outputs), then
+        // scalars, then the task's [lo, hi) bounds.
+        let mut inputs: Vec<(Type, Location)> = plan
+            .tensors
+            .iter()
+            .chain(&plan.scalars)
+            .map(|&index| {
+                let argument = old_entry.argument(index).unwrap();
+                (argument.r#type(), htp_ir::query::value_location(argument.into()))
+            })
+            .collect();
+        if let Some(fifo) = plan.fifo {
+            let ring = parse_type(context, &format!("memref<{}xf32>", fifo.bytes() / 4));
+            inputs.insert(fifo.position, (ring, Location::name(context, "fifo", location)));
+        }
+        if plan.outer_loop.is_some() {
+            inputs.extend([(Type::index(context), location), (Type::index(context), location)]);
+        }
+        let core_attribute = ("pto.core", StringAttribute::new(context, core.keyword()).into());
+        let (new_function, block) = function_builder(context, location, &plan.kernel_name(core), &inputs, core_attribute);
+        let mut position = 0;
+        for &index in plan.tensors.iter().chain(&plan.scalars) {
+            if plan.fifo.is_some_and(|f| f.position == position) {
+                position += 1;
+            }
+            let old = old_entry.argument(index).unwrap();
+            kernel.values.insert(key(detach(old.into())), detach(block.argument(position).unwrap().into()));
+            position += 1;
+        }
+        if let (Some(fifo), Some(split)) = (plan.fifo, plan.split.as_ref()) {
+            // Both kernels declare the same pipes: [ring argument, c2v slot, v2c slot].
+            let attribute = melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[fifo.position as i64, fifo.c2v_slot, fifo.v2c_slot]);
+            let mut new_ref = unsafe { melior::ir::operation::OperationRefMut::from_raw(new_function.to_raw()) };
+            melior::ir::operation::OperationMutLike::set_attribute(&mut new_ref, "pto.fifo", attribute.into());
+            kernel.slot = kernel.consumer_slot(&kernel.at(block, location), split);
+        }
+        kernel.convert_block(old_entry, block, &[])?;
+        Ok(new_function)
+    }
+
+    /// The consumer slot of the pipe this core pops from: the largest tile
+    /// popped, at the address the pipe is told (every pop is a view of it).
+    fn consumer_slot(&self, at: &At<'c>, split: &Split<'c>) -> Option<Buffer<'c>> {
+        let shapes = split.crossing_tiles.iter().filter(|(c, _)| c.producer() != self.core).map(|(_, tile)| self.popped_shape(*tile));
+        shapes.max_by_key(|shape| shape.size_in_bytes()).map(|shape| at.alloc(shape))
+    }
+
+    /// Where a tile popped on this core lands: UB (ND) on the vector core,
+    /// L1 (NZ) on the cube core; `valid` defaults to the whole tile.
+    fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
+        self.popped_shape_with(tile, [super::buffer::Extent::Static(tile.rows()), super::buffer::Extent::Static(tile.cols())])
+    }
+
+    fn popped_shape_with(&self, tile: TileType<'c>, valid: [super::buffer::Extent<'c>; 2]) -> Shape<'c> {
+        match self.core {
+            Core::Aiv => Shape::vec_for(tile, valid),
+            Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
+        }
+    }
+
+    /// After the op making `result` ran on its side: push it (on the
+    /// producing core) or pop it (on the other one). A tile popped on the
+    /// vector core is copied out of the slot at once; one popped on the cube
+    /// core stays in the slot until the matmul moves it to L0 (`free_popped`).
+    fn cross(&mut self, at: &At<'c>, result: V<'c>) -> Result<(), String> {
+        let Some(crossing) = self.split.as_ref().and_then(|s| s.crossings.get(&key(result)).copied()) else { return Ok(()) };
+        let dir = super::attrs::cross_core(self.context, crossing.keyword());
+        if crossing.producer() == self.core {
+            let buffer = self.buffer(result)?;
+            at.instr("pto.tpush", &[buffer.value], &[("dir", dir)]);
+            return Ok(());
+        }
+        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
+        let slot = self.slot.ok_or("a pop without a consumer slot")?;
+        // The valid region, from this kernel's copy of the scalars it came from.
+        let sources = super::split::valid_sources(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
+        let mut valid = [super::buffer::Extent::Static(0); 2];
+        for (extent, source) in valid.iter_mut().zip(sources) {
+            *extent = match source {
+                super::split::ValidSource::Static(n) => super::buffer::Extent::Static(n),
+                super::split::ValidSource::Value(v) => super::buffer::Extent::Dynamic(self.value(v)?),
+            };
+        }
+        let view = at.view(slot, self.popped_shape_with(tile, valid));
+        at.instr("pto.tpop", &[view.value], &[("dir", dir)]);
+        match self.core {
+            Core::Aiv => {
+                let copy = at.alloc(view.shape);
+                at.instr("pto.tmov", &[copy.value, view.value], &[]);
+                at.instr("pto.tfree", &[], &[("dir", dir)]);
+                self.bind(result, copy);
+            }
+            Core::Aic => {
+                self.popped.push(key(view.value));
+                self.bind(result, view);
+            }
+        }
+        Ok(())
+    }
+
+    /// Frees the pipe slot `buffer` was popped into, once it has been read.
+    pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
+        if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
+            self.popped.remove(index);
+            at.instr("pto.tfree", &[], &[("dir", super::attrs::cross_core(self.context, "v2c"))]);
+        }
+    }
+
+    /// Whether this kernel computes `op` (always, unless it is one side of
+    /// a cluster task).
+    fn runs(&self, op: OperationRef<'c, 'c>) -> bool {
+        self.split.as_ref().is_none_or(|s| s.op_on(op, self.core))
+    }
+
+    /// Whether this kernel holds the loop-carried tile `value`.
+    fn holds(&self, value: V<'c>) -> bool {
+        self.split.as_ref().is_none_or(|s| s.carried_on(value, self.core))
+    }
+
+    pub fn at(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> At<'c> {
+        At { context: self.context, block, location }
+    }
+
+    /// The new value for an old non-tile value.
+    pub fn value(&self, old: V<'c>) -> Result<V<'c>, String> {
+        self.values.get(&key(old)).copied().ok_or_else(|| "a value defined outside the kernel".to_string())
+    }
+
+    /// The GM tensor and offsets a tile load or store addresses: a 1-D
+    /// tensor, which the front end views as `1 x N` (`memref.expand_shape`),
+    /// is addressed directly (rank 1, the column offset only), since a
+    /// `pto.global_view` takes a rank-1 source as one row.
+    pub fn gm_tensor(&self, old: V<'c>, indices: &[V<'c>]) -> Result<(V<'c>, Vec<V<'c>>), String> {
+        if let Some(source) = unit_row_view(old) {
+            let column = indices.get(1).ok_or("a 1-D view without a column offset")?;
+            return Ok((self.value(source)?, vec![self.value(*column)?]));
+        }
+        Ok((self.value(old)?, indices.iter().map(|i| self.value(*i)).collect::<Result<_, _>>()?))
+    }
+
+    /// The buffer holding an old tile value.
+    pub fn buffer(&self, old: V<'c>) -> Result<Buffer<'c>, String> {
+        self.buffers.get(&key(old)).copied().ok_or_else(|| "a tile this target cannot hold here".to_string())
+    }
+
+    pub fn bind(&mut self, old: V<'c>, buffer: Buffer<'c>) {
+        self.buffers.insert(key(old), buffer);
+    }
+
+    /// The buffer an op's tile result goes to: the loop-carried buffer when
+    /// it may be updated in place, else a new one of `shape`.
+    pub fn destination(&self, at: &At<'c>, result: V<'c>, shape: Shape<'c>) -> Buffer<'c> {
+        match self.in_place.get(&key(result)) {
+            Some(carried) => *carried,
+            None => at.alloc(shape),
+        }
+    }
+
+    /// Converts `old`'s ops, appending to `new`; `carried` are the buffers
+    /// for the block's tile arguments (after the scalar ones). Returns the
+    /// new values of the terminator's non-tile operands and the old tile
+    /// operands (the caller finishes scf.yield).
+    fn convert_block(&mut self, old: BlockRef<'c, '_>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, Failure<'c>> {
+        let mut op = old.first_operation();
+        while let Some(current) = op {
+            let current: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current.to_raw()) };
+            op = current.next_in_block();
+            let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
+            let location = current.location();
+            htp_pass::processing(location);
+            let fail = |message: String| (location, message);
+            if name == "scf.yield" {
+                return self.finish_yield(current, new, carried).map_err(fail);
+            }
+            if name == "func.return" {
+                self.at(new, location).op("func.return", &[], &[], &[], vec![]);
+                continue;
+            }
+            match name.as_str() {
+                "scf.for" => self.convert_for(current, new)?,
+                "scf.if" => self.convert_if(current, new)?,
+                tile if tile.starts_with("tile.") => {
+                    let at = self.at(new, location);
+                    if self.runs(current) {
+                        let result = match self.core {
+                            Core::Aiv => vector::lower(self, &at, current, &tile[5..]),
+                            Core::Aic => cube::lower(self, &at, current, &tile[5..]),
+                        };
+                        result.map_err(fail)?;
+                    }
+                    if current.result_count() == 1 {
+                        self.cross(&at, detach(current.result(0).unwrap().into())).map_err(fail)?;
+                    }
+                }
+                // Addressed through its source instead (`gm_tensor`).
+                "memref.expand_shape" if unit_row_view(detach(current.result(0).unwrap().into())).is_some() => {}
+                _ => self.copy(current, new).map_err(fail)?,
+            }
+        }
+        Ok(vec![])
+    }
+
+    /// Copies a region-free scalar op (arith, math, memref.dim, ...).
+    fn copy(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), String> {
+        if op.region_count() > 0 {
+            return Err(format!("'{}' with regions cannot be lowered to PTO", op.name().as_string_ref().as_str().unwrap_or("?")));
+        }
+        for result in op.results() {
+            if TileType::try_from(result.r#type()).is_ok() {
+                return Err(format!("'{}' makes a tile, which PTO kernels cannot do", op.name().as_string_ref().as_str().unwrap_or("?")));
+            }
+        }
+        let operands: Vec<V<'c>> = op.operands().map(|v| self.value(detach(v))).collect::<Result<_, _>>()?;
+        let clone = unsafe { mlir_sys::mlirOperationClone(op.to_raw()) };
+        for (index, operand) in operands.iter().enumerate() {
+            unsafe { mlir_sys::mlirOperationSetOperand(clone, index as isize, operand.to_raw()) };
+        }
+        let placed = new.append_operation(unsafe { Operation::from_raw(clone) });
+        for (old, new) in op.results().zip(placed.results()) {
+            self.values.insert(key(detach(old.into())), detach(new.into()));
+        }
+        Ok(())
+    }
+
+    fn convert_for(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), Failure<'c>> {
+        let location = op.location();
+        let fail = |message: String| (location, message);
+        let at = self.at(new, location);
+        let operand = |i: usize| detach(op.operand(i).unwrap());
+        let (lower, upper) = if self.outer_loop == Some(op.to_raw().ptr as usize) {
+            let entry = function_entry(new);
+            let n = entry.argument_count();
+            (detach(entry.argument(n - 2).unwrap().into()), detach(entry.argument(n - 1).unwrap().into()))
+        } else {
+            (self.value(operand(0)).map_err(fail)?, self.value(operand(1)).map_err(fail)?)
+        };
+        let step = self.value(operand(2)).map_err(fail)?;
+        let old_body = op.region(0).unwrap().first_block().unwrap();
+        let iv_old = detach(old_body.argument(0).unwrap().into());
+
+        // Split iter_args into scalars (kept) and tiles (carried buffers).
+        let mut scalar_inits = Vec::new();
+        let mut scalar_positions = Vec::new();
+        let mut carried = Vec::new();
+        let mut carried_positions = Vec::new();
+        for index in 0..op.operand_count() - 3 {
+            let init = operand(3 + index);
+            if TileType::try_from(init.r#type()).is_ok() && !self.holds(detach(op.result(index).unwrap().into())) {
+                continue;
+            }
+            if TileType::try_from(init.r#type()).is_ok() {
+                let buffer = self.carried_buffer(&at, init).map_err(fail)?;
+                carried.push(buffer);
+                carried_positions.push(index);
+            } else {
+                scalar_inits.push(self.value(init).map_err(fail)?);
+                scalar_positions.push(index);
+            }
+        }
+
+        let mut body_arguments = vec![(Type::index(self.context), location)];
+        body_arguments.extend(scalar_inits.iter().map(|v| (v.r#type(), location)));
+        let region = Region::new();
+        let body = region.append_block(Block::new(&body_arguments));
+        let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
+        self.values.insert(key(iv_old), detach(body.argument(0).unwrap().into()));
+        for (k, &index) in scalar_positions.iter().enumerate() {
+            let old = detach(old_body.argument(index + 1).unwrap().into());
+            self.values.insert(key(old), detach(body.argument(k + 1).unwrap().into()));
+        }
+        for (k, &index) in carried_positions.iter().enumerate() {
+            let old = detach(old_body.argument(index + 1).unwrap().into());
+            self.bind(old, carried[k]);
+        }
+        // Accumulators that start as zeros: zero on this loop's first trip.
+        for buffer in &carried {
+            if self.zero_pending.contains(&key(buffer.value)) {
+                self.zero_on_entry.insert(key(buffer.value), (detach(body.argument(0).unwrap().into()), lower));
+            }
+        }
+        self.plan_in_place(old_body, &carried_positions, &carried);
+        let yielded = self.convert_block(old_body, body, &carried)?;
+        self.at(body, location).op("scf.yield", &yielded, &[], &[], vec![]);
+
+        let mut operands = vec![lower, upper, step];
+        operands.extend(&scalar_inits);
+        let result_types: Vec<Type> = scalar_inits.iter().map(|v| v.r#type()).collect();
+        let placed = at.op("scf.for", &operands, &result_types, &[], vec![region]);
+        for (k, &index) in scalar_positions.iter().enumerate() {
+            let old = detach(op.result(index).unwrap().into());
+            self.values.insert(key(old), detach(placed.result(k).unwrap().into()));
+        }
+        for (k, &index) in carried_positions.iter().enumerate() {
+            self.bind(detach(op.result(index).unwrap().into()), carried[k]);
+        }
+        Ok(())
+    }
+
+    fn convert_if(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), Failure<'c>> {
+        let location = op.location();
+        let fail = |message: String| (location, message);
+        let at = self.at(new, location);
+        let condition = self.value(detach(op.operand(0).unwrap())).map_err(fail)?;
+        // Tile results get a buffer both branches write into.
+        let mut carried = Vec::new();
+        let mut scalar_types = Vec::new();
+        for result in op.results() {
+            if let Ok(tile) = TileType::try_from(result.r#type()) {
+                if !self.holds(detach(result.into())) {
+                    continue;
+                }
+                if self.core != Core::Aiv {
+                    return Err(fail("a cube kernel cannot choose a tile with `if`".into()));
+                }
+                let valid = super::buffer::extents_of(tile, &[]).map_err(|_| fail("an `if` whose tile result has a run-time valid size".into()))?;
+                carried.push(at.alloc(Shape::vec_for(tile, valid)));
+            } else {
+                scalar_types.push(result.r#type());
+            }
+        }
+        let mut regions = Vec::new();
+        for index in 0..op.region_count() {
+            let region = Region::new();
+            let old_region = op.region(index).unwrap();
+            if let Some(old_block) = old_region.first_block() {
+                let block = region.append_block(Block::new(&[]));
+                let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+                let yielded = self.convert_block(old_block, block, &carried)?;
+                self.at(block, location).op("scf.yield", &yielded, &[], &[], vec![]);
+            }
+            regions.push(region);
+        }
+        let placed = at.op("scf.if", &[condition], &scalar_types, &[], regions);
+        let (mut scalar, mut tile) = (0, 0);
+        for result in op.results() {
+            let old = detach(result.into());
+            if TileType::try_from(old.r#type()).is_ok() {
+                if !self.holds(old) {
+                    continue;
+                }
+                self.bind(old, carried[tile]);
+                tile += 1;
+            } else {
+                self.values.insert(key(old), detach(placed.result(scalar).unwrap().into()));
+                scalar += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The buffer a loop carries a tile in. The initial value's own buffer
+    /// is reused when the loop is its only user; a cube accumulator that
+    /// starts as zeros gets a fresh buffer, zero on the first trip.
+    fn carried_buffer(&mut self, at: &At<'c>, init: V<'c>) -> Result<Buffer<'c>, String> {
+        if let Some(zero) = self.zeros.get(&key(init)).copied() {
+            let valid = super::buffer::extents_of(zero, &[])?;
+            let buffer = at.alloc(cube::acc_shape(zero, valid));
+            self.zero_pending.push(key(buffer.value));
+            return Ok(buffer);
+        }
+        let buffer = self.buffer(init)?;
+        if has_single_use(init) {
+            return Ok(buffer);
+        }
+        let copy = at.alloc(buffer.shape);
+        at.instr("pto.tmov", &[copy.value, buffer.value], &[]);
+        Ok(copy)
+    }
+
+    /// Marks yielded tiles that can be computed straight into their
+    /// loop-carried buffer: the op making the value is its only user's
+    /// producer and no op after it reads the previous value.
+    fn plan_in_place(&mut self, body: BlockRef<'c, '_>, positions: &[usize], carried: &[Buffer<'c>]) {
+        let Some(terminator) = body.terminator() else { return };
+        for (k, &index) in positions.iter().enumerate() {
+            let yielded = detach(terminator.operand(index).unwrap());
+            let previous = detach(body.argument(index + 1).unwrap().into());
+            let Some(producer) = defining_op(yielded) else { continue };
+            if producer.block().map(|b| b.to_raw().ptr) != Some(body.to_raw().ptr) || !has_single_use(yielded) {
+                continue;
+            }
+            if !in_place_allowed(producer) {
+                continue;
+            }
+            let reads_after = uses(previous).into_iter().any(|user| {
+                let ancestor = ancestor_in(user, body);
+                ancestor.is_some_and(|a| a.to_raw().ptr != producer.to_raw().ptr && !is_before(a, producer))
+            });
+            if !reads_after {
+                self.in_place.insert(key(yielded), carried[k]);
+            }
+        }
+    }
+
+    /// Ends a converted body: writes each yielded tile into its carried
+    /// buffer (unless computed there) and returns the scalar yield operands.
+    fn finish_yield(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, String> {
+        let at = self.at(new, op.location());
+        let mut scalars = Vec::new();
+        let mut tile = 0;
+        let parent = op.parent_operation().ok_or("a yield outside an op")?;
+        for (index, operand) in op.operands().enumerate() {
+            let operand = detach(operand);
+            if TileType::try_from(operand.r#type()).is_ok() {
+                if !self.holds(detach(parent.result(index).unwrap().into())) {
+                    continue;
+                }
+                let target = carried[tile];
+                tile += 1;
+                let buffer = self.buffer(operand)?;
+                if key(buffer.value) != key(target.value) {
+                    if target.shape.place != super::buffer::Place::Vec {
+                        return Err("a loop-carried accumulator must be updated in place (`acc += a @ b`)".into());
+                    }
+                    at.instr("pto.tmov", &[target.value, buffer.value], &[]);
+                }
+            } else {
+                scalars.push(self.value(operand)?);
+            }
+        }
+        Ok(scalars)
+    }
+}
+
+/// The 1-D tensor `view` is the `1 x N` view of (`memref.expand_shape`), if it is one.
+pub fn unit_row_view<'c>(view: V<'c>) -> Option<V<'c>> {
+    let op = defining_op(view)?;
+    if op.name().as_string_ref().as_str() != Ok("memref.expand_shape") {
+        return None;
+    }
+    let source = detach(op.operand(0).ok()?);
+    let expanded = shape_of(view.r#type());
+    (shape_of(source.r#type()).len() == 1 && expanded.len() == 2 && expanded[0] == 1).then_some(source)
+}
+
+fn function_entry<'c>(block: BlockRef<'c, 'c>) -> BlockRef<'c, 'c> {
+    let mut current = block;
+    while let Some(parent) = current.parent_operation() {
+        if let Some(outer) = parent.block() {
+            current = unsafe { BlockRef::from_raw(outer.to_raw()) };
+        } else {
+            break;
+        }
+    }
+    current
+}
+
+/// Ops whose destination may be the buffer one of their sources came from.
+fn in_place_allowed(op: OperationRef) -> bool {
+    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    matches!(
+        name.as_str(),
+        "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min" | "tile.exp" | "tile.log"
+            | "tile.sqrt" | "tile.rsqrt" | "tile.abs" | "tile.neg" | "tile.relu" | "tile.matmul" | "tile.row_reduce"
+            | "tile.col_reduce"
+    )
+}

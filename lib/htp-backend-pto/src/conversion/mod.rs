@@ -1,0 +1,87 @@
+//! `convert-tile-to-pto`: lowers each tile kernel to PTO-ISA instructions
+//! for Ascend A2/A3 and the pto-runtime tasks that run it.
+//!
+//! A kernel `@k` becomes:
+//! - `@k_aiv` (vector core) or `@k_aic` (cube core, when it multiplies
+//!   matrices), or both when it does both (a cluster task: the cores hand
+//!   tiles to each other, `split.rs`), `pto.core`: the kernel in PTO
+//!   instructions on unplaced tile buffers (`pto-allocate-tiles` places
+//!   them, `pto-insert-sync` adds the pipe synchronisation);
+//! - `@k`, `pto.orchestration`: the task graph, which submits `@k_aiv`
+//!   once, or once per chunk of the outer loop when its iterations are
+//!   independent (`tasks.rs`).
+//!
+//! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
+//! (control flow and buffers), `memory.rs` (GM views, loads, stores),
+//! `vector.rs` and `cube.rs` (per-op lowering), `split.rs` (cube/vector split of
+//! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
+
+mod attrs;
+mod buffer;
+mod cube;
+mod kernel;
+mod memory;
+mod split;
+mod tasks;
+mod vector;
+
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        RegionLike,
+    },
+    Context,
+};
+use mlir_sys::MlirPass;
+
+use htp_pass::{pass_type_id, PassDefinition};
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "convert-tile-to-pto",
+    description: "Lower tile kernels to PTO-ISA kernels (AIV/AIC) and a pto-runtime orchestration",
+    anchor: "builtin.module",
+    create_raw: create,
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        convert_module,
+        pass_type_id!(),
+        "ConvertTileToPto",
+        &[
+            htp_dialects::handles::tile(),
+            htp_dialects::handles::pto(),
+            melior::dialect::DialectHandle::arith(),
+            melior::dialect::DialectHandle::scf(),
+            melior::dialect::DialectHandle::func(),
+        ],
+    )
+}
+
+
+fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {
+    let body = module.region(0).unwrap().first_block().unwrap();
+    let mut kernels = Vec::new();
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
+            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    for function in kernels {
+        let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
+            .map(|s| s.value().to_string())
+            .unwrap_or_default();
+        let plan = tasks::plan(context, function, &name)?;
+        for &core in &plan.cores {
+            let kernel = kernel::Kernel::build(context, function, &plan, core)?;
+            body.insert_operation_before(function, kernel);
+        }
+        let orchestration = tasks::orchestration(context, function, &name, &plan)?;
+        body.insert_operation_before(function, orchestration);
+        unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+    }
+    Ok(())
+}

@@ -1,0 +1,446 @@
+//! Kernels that both multiply matrices and do vector work run as one
+//! pto-runtime cluster task: an AIC kernel on the cube core and an AIV
+//! kernel on the vector cores, built from the same tile kernel (both keep
+//! all the control flow and scalar code). This file decides which side
+//! computes each tile op and which tile values cross between the sides; on
+//! A2/A3 a crossing goes through GM (`pto.tpush` on the producing side at
+//! the producer's position, `pto.tpop` on the consuming side at the same
+//! position in its copy of the program, so pops come in push order).
+//!
+//! - `tile.matmul` runs on the cube. A matmul whose accumulator is vector
+//!   work (`acc * alpha + p @ v`) is first split into a fresh matmul and a
+//!   vector add: L0C cannot be filled from UB.
+//! - Loads, pads, transposes, constants and valid-size views go where their
+//!   users are (on both sides when both use them: a load is cheaper than a
+//!   crossing); a store goes where its value is made (the vector core when
+//!   both make it).
+//! - Everything else runs on the vector core.
+
+use std::collections::HashMap;
+
+use htp_dialects::tile::TileType;
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
+        BlockRef, RegionLike, ValueLike,
+    },
+    Context,
+};
+
+use super::kernel::Failure;
+use super::tasks::Core;
+use htp_ir::builder::{detach, Builder, Emitter, V};
+use htp_ir::query::{defining_op, key, op_key, preorder_positions, uses};
+
+/// The two cores of a cluster, as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sides {
+    pub cube: bool,
+    pub vector: bool,
+}
+
+impl Sides {
+    const CUBE: Sides = Sides { cube: true, vector: false };
+    const VECTOR: Sides = Sides { cube: false, vector: true };
+
+    fn union(self, other: Sides) -> Sides {
+        Sides { cube: self.cube || other.cube, vector: self.vector || other.vector }
+    }
+
+    pub fn has(self, core: Core) -> bool {
+        match core {
+            Core::Aic => self.cube,
+            Core::Aiv => self.vector,
+        }
+    }
+}
+
+/// Direction of a crossing, as `pto.tpush`/`pto.tpop` spell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crossing {
+    CubeToVector,
+    VectorToCube,
+}
+
+impl Crossing {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Crossing::CubeToVector => "c2v",
+            Crossing::VectorToCube => "v2c",
+        }
+    }
+
+    pub fn producer(self) -> Core {
+        match self {
+            Crossing::CubeToVector => Core::Aic,
+            Crossing::VectorToCube => Core::Aiv,
+        }
+    }
+}
+
+pub struct Split<'c> {
+    /// Tile op -> the sides that compute it.
+    sides: HashMap<usize, Sides>,
+    /// Loop-carried tile (block argument or loop result) -> its side.
+    carried: HashMap<usize, Sides>,
+    /// Tile value -> how it crosses to the other side.
+    pub crossings: HashMap<usize, Crossing>,
+    /// The crossing tiles, in program order.
+    pub crossing_tiles: Vec<(Crossing, TileType<'c>)>,
+}
+
+impl<'c> Split<'c> {
+    pub fn op_on(&self, op: OperationRef, core: Core) -> bool {
+        self.sides.get(&op_key(op)).is_some_and(|s| s.has(core))
+    }
+
+    /// Whether a loop-carried tile (block argument or result) lives on `core`.
+    pub fn carried_on(&self, value: V, core: Core) -> bool {
+        self.carried.get(&key(value)).is_none_or(|s| s.has(core))
+    }
+}
+
+/// Whether `function` multiplies matrices, and whether it does vector work
+/// (both: it is split between the cores of a cluster).
+pub fn work_kinds(function: OperationRef) -> (bool, bool) {
+    let (mut matmul, mut vector) = (false, false);
+    function.walk(WalkOrder::PreOrder, |op| {
+        match op.name().as_string_ref().as_str().unwrap_or("") {
+            "tile.matmul" => matmul = true,
+            n if n.starts_with("tile.") && !MOVABLE.contains(&n) && n != "tile.store" => vector = true,
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    (matmul, vector)
+}
+
+/// Ops that run wherever their users (or, for stores, their values) are.
+const MOVABLE: &[&str] = &["tile.load", "tile.pad", "tile.transpose", "tile.constant", "tile.set_valid"];
+
+/// Splits `function` (a mixed tile kernel) between the cores; rewrites
+/// matmuls that accumulate onto vector work first.
+pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {
+    split_vector_accumulators(context, function);
+    let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
+    function.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
+            ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    let mut analysis = Analysis { consumers: HashMap::new(), visiting: Vec::new() };
+    let mut sides = HashMap::new();
+    // Consumers first (reverse order), so a movable op sees its users' sides.
+    for &op in ops.iter().rev() {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let side = match name.as_str() {
+            "tile.matmul" => Sides::CUBE,
+            "tile.store" => Sides::default(), // decided below, from the value
+            n if MOVABLE.contains(&n) => {
+                let wanted = analysis.value_sides(detach(op.result(0).unwrap().into()), &sides);
+                if wanted == Sides::default() { Sides::VECTOR } else { wanted }
+            }
+            _ => Sides::VECTOR,
+        };
+        sides.insert(op_key(op), side);
+    }
+    let mut split = Split { sides, carried: HashMap::new(), crossings: HashMap::new(), crossing_tiles: Vec::new() };
+    for &op in &ops {
+        if op.name().as_string_ref().as_str() == Ok("tile.store") {
+            // Made on one side: stored there; made on both (a loaded tile): stored once, by the vector core.
+            let side = split.producer_sides(detach(op.operand(0).unwrap()), &mut Vec::new());
+            split.sides.insert(op_key(op), if side == Sides::CUBE { Sides::CUBE } else { Sides::VECTOR });
+        }
+    }
+    split.carried_sides(function)?;
+    split.crossings(function, &ops)?;
+    Ok(split)
+}
+
+/// `tile.matmul a, b, acc` with `acc` made by vector work becomes
+/// `tile.add acc, (tile.matmul a, b)`.
+fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
+    let mut matmuls = Vec::new();
+    function.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("tile.matmul") && op.operand_count() == 3 {
+            matmuls.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for matmul in matmuls {
+        let acc = detach(matmul.operand(2).unwrap());
+        if cube_accumulator(acc, matmul) {
+            continue;
+        }
+        let before = Emitter { context, block: matmul.block().unwrap(), anchor: matmul, location: matmul.location() };
+        let result = matmul.result(0).unwrap();
+        let ty = result.r#type();
+        let product = before.value("tile.matmul", &[detach(matmul.operand(0).unwrap()), detach(matmul.operand(1).unwrap())], ty);
+        let sum = before.value("tile.add", &[acc, product], ty);
+        unsafe {
+            mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), sum.to_raw());
+            mlir_sys::mlirOperationDestroy(matmul.to_raw());
+        }
+    }
+}
+
+/// An accumulator the cube can keep in L0C: zeros, or a loop-carried value
+/// that starts as zeros and is this matmul's own previous result.
+fn cube_accumulator(acc: V, matmul: OperationRef) -> bool {
+    let zeros = |v: V| defining_op(v).is_some_and(|op| op.name().as_string_ref().as_str() == Ok("tile.constant"));
+    if zeros(acc) {
+        return true;
+    }
+    let Some((loop_op, index)) = iter_arg_of(acc) else { return false };
+    let body = loop_op.region(0).unwrap().first_block().unwrap();
+    let yielded = detach(body.terminator().unwrap().operand(index).unwrap());
+    zeros(detach(loop_op.operand(3 + index).unwrap()))
+        && defining_op(yielded).is_some_and(|op| op_key(op) == op_key(matmul))
+}
+
+/// For a block argument of an `scf.for` body after the induction variable:
+/// the loop and the iter_arg's index.
+fn iter_arg_of<'c>(value: V<'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
+    if !unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) } {
+        return None;
+    }
+    let block = unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+    let owner = block.parent_operation()?;
+    let number = unsafe { mlir_sys::mlirBlockArgumentGetArgNumber(value.to_raw()) } as usize;
+    (owner.name().as_string_ref().as_str() == Ok("scf.for") && number > 0)
+        .then(|| (unsafe { OperationRef::from_raw(owner.to_raw()) }, number - 1))
+}
+
+/// For a result of an `scf.for`/`scf.if`: the op and the result index.
+fn result_of<'c>(value: V<'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
+    let op = defining_op(value)?;
+    let index = (0..op.result_count()).find(|&i| key(op.result(i).unwrap().into()) == key(value))?;
+    Some((op, index))
+}
+
+struct Analysis {
+    /// Tile value -> the sides its users run on.
+    consumers: HashMap<usize, Sides>,
+    /// Values being computed (loop-carried cycles stop here).
+    visiting: Vec<usize>,
+}
+
+impl Analysis {
+    /// The sides that need `value`.
+    fn value_sides(&mut self, value: V, ops: &HashMap<usize, Sides>) -> Sides {
+        if let Some(known) = self.consumers.get(&key(value)) {
+            return *known;
+        }
+        if self.visiting.contains(&key(value)) {
+            return Sides::default();
+        }
+        self.visiting.push(key(value));
+        let mut sides = Sides::default();
+        for user in uses(value) {
+            let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
+            sides = sides.union(match name.as_str() {
+                "tile.store" => Sides::default(),
+                "scf.yield" => {
+                    let parent = unsafe { OperationRef::from_raw(user.parent_operation().unwrap().to_raw()) };
+                    let index = (0..user.operand_count()).find(|&i| key(user.operand(i).unwrap()) == key(value)).unwrap_or(0);
+                    let mut s = self.value_sides(detach(parent.result(index).unwrap().into()), ops);
+                    if parent.name().as_string_ref().as_str() == Ok("scf.for") {
+                        let body = parent.region(0).unwrap().first_block().unwrap();
+                        s = s.union(self.value_sides(detach(body.argument(index + 1).unwrap().into()), ops));
+                    }
+                    s
+                }
+                "scf.for" => {
+                    let index = (3..user.operand_count()).find(|&i| key(user.operand(i).unwrap()) == key(value)).unwrap_or(3) - 3;
+                    let body = user.region(0).unwrap().first_block().unwrap();
+                    self.value_sides(detach(body.argument(index + 1).unwrap().into()), ops)
+                        .union(self.value_sides(detach(user.result(index).unwrap().into()), ops))
+                }
+                _ => ops.get(&op_key(user)).copied().unwrap_or(Sides::VECTOR),
+            });
+        }
+        self.visiting.pop();
+        // Inside a loop-carried cycle a value's answer may miss what the
+        // cut-off part of the cycle adds: keep only complete (outermost) ones.
+        if self.visiting.is_empty() {
+            self.consumers.insert(key(value), sides);
+        }
+        sides
+    }
+}
+
+impl<'c> Split<'c> {
+    /// The sides that make `value`: its op's, or for a loop-carried value
+    /// those of its initial and yielded values.
+    fn producer_sides(&self, value: V, visiting: &mut Vec<usize>) -> Sides {
+        if visiting.contains(&key(value)) {
+            return Sides::default();
+        }
+        visiting.push(key(value));
+        let sides = if let Some((loop_op, index)) = iter_arg_of(value) {
+            let body = loop_op.region(0).unwrap().first_block().unwrap();
+            let init = detach(loop_op.operand(3 + index).unwrap());
+            let yielded = detach(body.terminator().unwrap().operand(index).unwrap());
+            self.producer_sides(init, visiting).union(self.producer_sides(yielded, visiting))
+        } else if let Some(op) = defining_op(value) {
+            match op.name().as_string_ref().as_str().unwrap_or("") {
+                "scf.for" | "scf.if" => {
+                    let (op, index) = result_of(value).unwrap();
+                    let mut s = Sides::default();
+                    for region in op.regions() {
+                        if let Some(block) = region.first_block() {
+                            s = s.union(self.producer_sides(detach(block.terminator().unwrap().operand(index).unwrap()), visiting));
+                        }
+                    }
+                    s
+                }
+                _ => self.sides.get(&op_key(op)).copied().unwrap_or_default(),
+            }
+        } else {
+            Sides::default()
+        };
+        visiting.pop();
+        sides
+    }
+
+    /// Each loop-carried tile lives on one side.
+    fn carried_sides(&mut self, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+        let mut loops: Vec<OperationRef<'c, 'c>> = Vec::new();
+        function.walk(WalkOrder::PreOrder, |op| {
+            if matches!(op.name().as_string_ref().as_str(), Ok("scf.for") | Ok("scf.if")) {
+                loops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+            }
+            WalkResult::Advance
+        });
+        for op in loops {
+            for index in 0..op.result_count() {
+                let result = detach(op.result(index).unwrap().into());
+                if TileType::try_from(result.r#type()).is_err() {
+                    continue;
+                }
+                let side = self.producer_sides(result, &mut Vec::new());
+                if side.cube && side.vector {
+                    return Err((
+                        op.location(),
+                        "a loop-carried tile that is computed partly on the cube core and partly on the vector core".into(),
+                    ));
+                }
+                self.carried.insert(key(result), side);
+                if op.name().as_string_ref().as_str() == Ok("scf.for") {
+                    let body = op.region(0).unwrap().first_block().unwrap();
+                    self.carried.insert(key(detach(body.argument(index + 1).unwrap().into())), side);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Tile values used on a side that does not make them.
+    fn crossings(&mut self, function: OperationRef<'c, '_>, ops: &[OperationRef<'c, 'c>]) -> Result<(), Failure<'c>> {
+        let positions = preorder_positions(function);
+        let mut found: Vec<(usize, V<'c>, Crossing)> = Vec::new();
+        for &op in ops {
+            let side = self.sides[&op_key(op)];
+            for operand in op.operands() {
+                let value = detach(operand);
+                if TileType::try_from(value.r#type()).is_err() {
+                    continue;
+                }
+                let made = self.producer_sides(value, &mut Vec::new());
+                let crossing = if side.vector && !made.vector {
+                    Crossing::CubeToVector
+                } else if side.cube && !made.cube {
+                    Crossing::VectorToCube
+                } else {
+                    continue;
+                };
+                let Some(producer) = defining_op(value).filter(|p| p.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile."))) else {
+                    return Err((op.location(), "this tile is carried by a loop on one core but used on the other".into()));
+                };
+                if valid_sources(value).is_none() {
+                    return Err((
+                        producer.location(),
+                        format!(
+                            "{} goes between the cube and the vector core, and HTP cannot tell where its run-time valid size comes from",
+                            value.r#type()
+                        ),
+                    ));
+                }
+                if !self.crossings.contains_key(&key(value)) {
+                    self.crossings.insert(key(value), crossing);
+                    found.push((positions[&op_key(producer)], value, crossing));
+                }
+            }
+        }
+        found.sort_by_key(|(position, _, _)| *position);
+        self.crossing_tiles = found
+            .iter()
+            .map(|(_, value, crossing)| (*crossing, TileType::try_from(value.r#type()).unwrap()))
+            .collect();
+        Ok(())
+    }
+}
+
+/// Where a tile's valid extents come from, in the tile kernel's own terms:
+/// static sizes, or the index values (loads' and `set_valid`'s operands)
+/// that both kernels of a cluster compute from the same scalar code. The
+/// side that pops a tile rebuilds its valid region from these.
+#[derive(Clone, Copy)]
+pub enum ValidSource<'c> {
+    Static(i64),
+    Value(V<'c>),
+}
+
+pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
+    let tile = TileType::try_from(value.r#type()).ok()?;
+    let dynamic = |dim: u32| matches!(tile.valid_size(dim), htp_dialects::tile::ValidSize::Dynamic);
+    let statics = |dim: u32| match tile.valid_size(dim) {
+        htp_dialects::tile::ValidSize::Static(n) => Some(ValidSource::Static(n)),
+        htp_dialects::tile::ValidSize::Dynamic => None,
+    };
+    if !dynamic(0) && !dynamic(1) {
+        return Some([statics(0)?, statics(1)?]);
+    }
+    if let Some((loop_op, index)) = iter_arg_of(value) {
+        return valid_sources(detach(loop_op.operand(3 + index).unwrap()));
+    }
+    let op = defining_op(value)?;
+    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    // The `?` sizes, in order, from the op's trailing valid-size operands.
+    let from_operands = |first: usize| -> Option<[ValidSource<'c>; 2]> {
+        let mut next = first;
+        let mut dim = |d: u32| {
+            statics(d).or_else(|| {
+                let v = detach(op.operand(next).ok()?);
+                next += 1;
+                Some(ValidSource::Value(v))
+            })
+        };
+        Some([dim(0)?, dim(1)?])
+    };
+    match name.as_str() {
+        "tile.load" => {
+            let rank = htp_ir::builder::shape_of(op.operand(0).ok()?.r#type()).len();
+            from_operands(1 + rank)
+        }
+        "tile.set_valid" => from_operands(1),
+        "tile.matmul" => {
+            let rows = valid_sources(detach(op.operand(0).ok()?))?[0];
+            let cols = valid_sources(detach(op.operand(1).ok()?))?[1];
+            Some([statics(0).unwrap_or(rows), statics(1).unwrap_or(cols)])
+        }
+        _ => {
+            // Elementwise and broadcasting ops keep the valid region of a
+            // tile operand with the same `?` sizes.
+            let same = (0..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).find(|v| {
+                TileType::try_from(v.r#type()).is_ok_and(|t| {
+                    (0..2).all(|d| matches!(t.valid_size(d), htp_dialects::tile::ValidSize::Dynamic) == dynamic(d))
+                })
+            })?;
+            let inner = valid_sources(same)?;
+            Some([statics(0).unwrap_or(inner[0]), statics(1).unwrap_or(inner[1])])
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! How a tile kernel becomes pto-runtime tasks: which core runs it, the
+//! order and direction of its tensors, and whether its outermost loop is
+//! split across tasks (one task per chunk of iterations, submitted by the
+//! orchestration function built here).
+//!
+//! The outer loop is split when its iterations are independent (the
+//! target-neutral proof in `htp_transforms::loop_independence`).
+
+use melior::{
+    ir::{
+        attribute::{FlatSymbolRefAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationRef},
+        Block, BlockRef, Location, Operation, Region, RegionLike, Type, TypeLike, ValueLike,
+    },
+    Context,
+};
+use std::{collections::HashMap, rc::Rc};
+
+use super::buffer::{Extent, Shape};
+use super::split::{Crossing, Split};
+
+use super::kernel::{At, Failure};
+use htp_ir::query::key;
+use htp_ir::builder::{detach, Builder, V};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    Aiv,
+    Aic,
+}
+
+impl Core {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Core::Aiv => "aiv",
+            Core::Aic => "aic",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    In,
+    Out,
+    InOut,
+}
+
+pub struct Plan<'c> {
+    /// The program's name; its kernels are `<name>_aiv` / `<name>_aic`.
+    pub name: String,
+    /// The kernels' cores: one, or the cube and the vector core of a
+    /// cluster task (`split`).
+    pub cores: Vec<Core>,
+    /// The tile kernel's tensor arguments (indices), inputs first, then
+    /// outputs, then in-outs: the order the task takes them.
+    pub tensors: Vec<usize>,
+    pub directions: Vec<Direction>,
+    /// The scalar arguments, in order.
+    pub scalars: Vec<usize>,
+    /// The top-level loop split across tasks (its op pointer), if any.
+    pub outer_loop: Option<usize>,
+    /// For a cluster task: who computes what, and the GM ring the tiles
+    /// crossing between the cores go through.
+    pub split: Option<Rc<Split<'c>>>,
+    pub fifo: Option<Fifo>,
+}
+
+/// The GM ring of a cluster task's cross-core pipes: an extra output tensor
+/// of the task (allocated per task by the runtime), `slots` slots per
+/// direction, each the size of the largest tile crossing that way.
+#[derive(Clone, Copy, Debug)]
+pub struct Fifo {
+    /// Its index among the task's tensors (after the outputs).
+    pub position: usize,
+    pub c2v_slot: i64,
+    pub v2c_slot: i64,
+}
+
+impl Fifo {
+    pub const SLOTS: i64 = 2;
+
+    pub fn bytes(&self) -> i64 {
+        Self::SLOTS * (self.c2v_slot + self.v2c_slot)
+    }
+}
+
+impl Plan<'_> {
+    pub fn kernel_name(&self, core: Core) -> String {
+        format!("{}_{}", self.name, core.keyword())
+    }
+
+    /// The core whose count sizes the tasks: clusters are counted by their
+    /// cube cores.
+    pub fn task_core(&self) -> Core {
+        if self.cores.contains(&Core::Aic) { Core::Aic } else { Core::Aiv }
+    }
+}
+
+/// Decides how `function` (a tile kernel) runs. A kernel that mixes cube
+/// and vector work is split between the cores of a cluster (its matmuls
+/// that accumulate onto vector work are rewritten first, see `split.rs`).
+pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, Failure<'c>> {
+    let location = function.location();
+    let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
+
+    let (cores, split) = match super::split::work_kinds(function) {
+        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(context, function)?))),
+        (true, false) => (vec![Core::Aic], None),
+        (false, _) => (vec![Core::Aiv], None),
+    };
+
+    let mut tensors = Vec::new();
+    let mut scalars = Vec::new();
+    for index in 0..entry.argument_count() {
+        let argument = detach(entry.argument(index).unwrap().into());
+        if unsafe { mlir_sys::mlirTypeIsAMemRef(argument.r#type().to_raw()) } {
+            tensors.push((index, direction(argument)));
+        } else {
+            scalars.push(index);
+        }
+    }
+    tensors.sort_by_key(|(_, d)| *d as u8);
+    let outer_loop = htp_transforms::loop_independence::independent_outer_loop(entry).map(|outer| outer.to_raw().ptr as usize);
+    let fifo = split.as_ref().map(|split| {
+        let slot = |crossing: Crossing| {
+            split
+                .crossing_tiles
+                .iter()
+                .filter(|(c, _)| *c == crossing)
+                .map(|(_, tile)| Shape::vec_for(*tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())]).size_in_bytes().max(tile.size_in_bytes()))
+                .max()
+                .unwrap_or(0)
+        };
+        let position = tensors.iter().filter(|(_, d)| *d != Direction::InOut).count();
+        Fifo { position, c2v_slot: slot(Crossing::CubeToVector), v2c_slot: slot(Crossing::VectorToCube) }
+    });
+    Ok(Plan {
+        name: name.to_string(),
+        cores,
+        directions: tensors.iter().map(|(_, d)| *d).collect(),
+        tensors: tensors.into_iter().map(|(i, _)| i).collect(),
+        scalars,
+        outer_loop,
+        split,
+        fifo,
+    })
+}
+
+/// In if the kernel only loads the tensor, out if it only stores it.
+fn direction(tensor: V) -> Direction {
+    let (mut loaded, mut stored) = (false, false);
+    let mut users = htp_ir::query::uses(tensor);
+    while let Some(user) = users.pop() {
+        match user.name().as_string_ref().as_str() {
+            Ok("tile.store") => stored = true,
+            // A 1-D tensor's `1 x N` view: its users are the tensor's.
+            Ok("memref.expand_shape") => users.extend(htp_ir::query::uses(detach(user.result(0).unwrap().into()))),
+            _ => loaded = true,
+        }
+    }
+    match (loaded, stored) {
+        (_, false) => Direction::In,
+        (false, true) => Direction::Out,
+        (true, true) => Direction::InOut,
+    }
+}
+
+/// The orchestration function: takes the kernel's arguments in their
+/// original order and submits the kernel's tasks (one per chunk of the
+/// outer loop, chunks sized so the available cores share the loop).
+pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan<'c>) -> Result<Operation<'c>, Failure<'c>> {
+    let location = function.location();
+    let entry = function.region(0).unwrap().first_block().unwrap();
+    // Arguments keep their locations (and so the names the front end gave them).
+    let arguments: Vec<(Type, Location)> = (0..entry.argument_count())
+        .map(|i| {
+            let argument = entry.argument(i).unwrap();
+            (argument.r#type(), htp_ir::query::value_location(argument.into()))
+        })
+        .collect();
+    let marker = ("pto.orchestration", htp_ir::builder::parse_attribute(context, "unit"));
+    let (orchestration, block) = htp_ir::builder::function(context, location, name, &arguments, marker);
+    let mut values: HashMap<usize, V<'c>> = HashMap::new();
+    for i in 0..entry.argument_count() {
+        values.insert(key(detach(entry.argument(i).unwrap().into())), detach(block.argument(i).unwrap().into()));
+    }
+    let at = At { context, block, location };
+    let tensors: Vec<V> = plan.tensors.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
+    let scalars: Vec<V> = plan.scalars.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
+
+    match plan.outer_loop {
+        None => submit(&at, plan, &tensors, &scalars),
+        Some(outer) => {
+            // The scalar code before the loop computes its bounds.
+            let mut op = entry.first_operation();
+            let mut outer_op = None;
+            while let Some(current) = op {
+                if current.to_raw().ptr as usize == outer {
+                    outer_op = Some(unsafe { OperationRef::from_raw(current.to_raw()) });
+                    break;
+                }
+                // 1-D tensors' `1 x N` views: only the kernels address through them.
+                if current.result_count() == 1 && super::kernel::unit_row_view(detach(current.result(0).unwrap().into())).is_some() {
+                    op = current.next_in_block();
+                    continue;
+                }
+                let clone = unsafe { mlir_sys::mlirOperationClone(current.to_raw()) };
+                for (i, operand) in current.operands().enumerate() {
+                    let new = *values.get(&key(detach(operand))).ok_or((location, "loop bound from outside".to_string()))?;
+                    unsafe { mlir_sys::mlirOperationSetOperand(clone, i as isize, new.to_raw()) };
+                }
+                let placed = block.append_operation(unsafe { Operation::from_raw(clone) });
+                for (old, new) in current.results().zip(placed.results()) {
+                    values.insert(key(detach(old.into())), detach(new.into()));
+                }
+                op = current.next_in_block();
+            }
+            let outer_op = outer_op.expect("the planned loop is in the entry block");
+            let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))];
+            let (lower, upper, step) = (bound(0), bound(1), bound(2));
+            let at = At { location: outer_op.location(), ..at };
+            let index = Type::index(context);
+            let span = at.value("arith.subi", &[upper, lower], index);
+            let trips = at.value("arith.ceildivsi", &[span, step], index);
+            let cores = at.value_with(
+                "pto.available_cores",
+                &[],
+                index,
+                &[("core", StringAttribute::new(context, plan.task_core().keyword()).into())],
+            );
+            let per_core = at.value("arith.ceildivsi", &[trips, cores], index);
+            let one = at.index(1);
+            let per_task = at.value("arith.maxsi", &[per_core, one], index);
+            let chunk = at.value("arith.muli", &[per_task, step], index);
+
+            let body_region = Region::new();
+            let body = body_region.append_block(Block::new(&[(index, at.location)]));
+            let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
+            let inner = At { block: body, ..at };
+            let lo = detach(body.argument(0).unwrap().into());
+            let end = inner.value("arith.addi", &[lo, chunk], index);
+            let hi = inner.value("arith.minsi", &[end, upper], index);
+            let mut task_scalars = scalars.clone();
+            task_scalars.extend([lo, hi]);
+            submit(&inner, plan, &tensors, &task_scalars);
+            inner.op("scf.yield", &[], &[], &[], vec![]);
+            at.op("scf.for", &[lower, upper, chunk], &[], &[], vec![body_region]);
+        }
+    }
+    at.op("func.return", &[], &[], &[], vec![]);
+
+    Ok(orchestration)
+}
+
+/// `pto.submit` of the plan's kernel(s). A cluster task also gets its GM
+/// ring, a fresh `pto.create_tensor` per task, as its last output.
+fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {
+    let count = |d: Direction| plan.directions.iter().filter(|&&x| x == d).count() as i32;
+    let mut operands = tensors.to_vec();
+    let mut outputs = count(Direction::Out);
+    if let Some(fifo) = plan.fifo {
+        let ring = at.value("pto.create_tensor", &[], htp_ir::builder::parse_type(at.context, &format!("memref<{}xf32>", fifo.bytes() / 4)));
+        operands.insert(fifo.position, ring);
+        outputs += 1;
+    }
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
+        at.context,
+        &[count(Direction::In), outputs, count(Direction::InOut), scalars.len() as i32],
+    );
+    operands.extend_from_slice(scalars);
+    let mut attributes = vec![
+        ("callee", FlatSymbolRefAttribute::new(at.context, &plan.kernel_name(plan.cores[0])).into()),
+        ("operandSegmentSizes", segments.into()),
+    ];
+    if plan.cores.len() > 1 {
+        attributes.push(("aiv_callee", FlatSymbolRefAttribute::new(at.context, &plan.kernel_name(Core::Aiv)).into()));
+    }
+    at.op("pto.submit", &operands, &[], &attributes, vec![]);
+}

@@ -1,0 +1,410 @@
+//! Tile ops -> PTO vector-core (AIV) instructions on UB tiles.
+
+use htp_dialects::tile::TileType;
+use melior::ir::{
+    attribute::{FloatAttribute, IntegerAttribute},
+    operation::OperationLike,
+    OperationRef, ValueLike,
+};
+
+use super::buffer::{extents_like, extents_of, Buffer, Extent, Layout, Pad, Shape};
+use super::kernel::{At, Kernel, PtoOps};
+use htp_ir::query::{defining_op, key, single_user};
+use super::{attrs, memory};
+use htp_ir::builder::{detach, Builder, V};
+
+pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+    match kind {
+        "load" => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid), |_, _| {}),
+        "store" => memory::store(k, at, op),
+        "constant" | "fill" => fill(k, at, op),
+        "add" | "sub" | "mul" | "div" | "max" | "min" => binary(k, at, op, kind),
+        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "abs" | "neg" | "relu" => unary(k, at, op, kind),
+        "row_reduce" => row_reduce(k, at, op),
+        "col_reduce" => col_reduce(k, at, op),
+        "broadcast" => broadcast(k, at, op),
+        "pad" => pad(k, at, op),
+        "set_valid" => set_valid(k, at, op),
+        "cast" => cast(k, at, op),
+        "iota" => iota(k, at, op),
+        "cmp" => compare(k, at, op),
+        "select" => select(k, at, op),
+        "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
+        other => Err(format!("tile.{other} has no PTO vector lowering yet")),
+    }
+}
+
+fn operand<'c>(op: OperationRef<'c, 'c>, index: usize) -> V<'c> {
+    detach(op.operand(index).expect("verified op has this operand"))
+}
+
+fn result<'c>(op: OperationRef<'c, 'c>) -> V<'c> {
+    detach(op.result(0).expect("tile op with a result").into())
+}
+
+pub fn result_tile<'c>(op: OperationRef<'c, 'c>) -> Result<TileType<'c>, String> {
+    TileType::try_from(result(op).r#type()).map_err(|_| "expected a tile result".to_string())
+}
+
+/// The UB buffer for `op`'s result, its run-time valid sizes taken from `like`.
+fn destination<'c>(k: &Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, like: &[Extent<'c>; 2]) -> Result<Buffer<'c>, String> {
+    let tile = result_tile(op)?;
+    let shape = Shape::vec_for(tile, extents_like(tile, like)?);
+    Ok(k.destination(at, result(op), shape))
+}
+
+/// A one-column buffer seen as one row, so elementwise instructions (which
+/// want ND tiles) apply to per-row values.
+fn as_row<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
+    if !buffer.shape.is_column() {
+        return buffer;
+    }
+    let shape = Shape {
+        rows: 1,
+        cols: buffer.shape.rows,
+        layout: Layout::Nd,
+        valid: [Extent::Static(1), buffer.shape.valid[0]],
+        ..buffer.shape
+    };
+    at.view(buffer, shape)
+}
+
+fn fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let tile = result_tile(op)?;
+    let scalar = if op.operand_count() == 1 {
+        k.value(operand(op, 0))?
+    } else {
+        let value = op.attribute("value").map_err(|e| e.to_string())?;
+        if FloatAttribute::try_from(value).is_err() && IntegerAttribute::try_from(value).is_err() {
+            return Err("PTO fills tiles with one value; a tile constant of several values cannot be lowered".into());
+        }
+        at.constant(value, tile.element_type())
+    };
+    let dst = destination(k, at, op, &extents_of(tile, &[])?)?;
+    at.instr("pto.texpands", &[as_row(at, dst).value, scalar], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+    let (mut lhs, mut rhs) = (operand(op, 0), operand(op, 1));
+    if TileType::try_from(rhs.r#type()).is_err() {
+        let source = k.buffer(lhs)?;
+        let scalar = k.value(rhs)?;
+        let dst = destination(k, at, op, &source.shape.valid)?;
+        at.instr(&format!("pto.t{kind}s"), &[as_row(at, dst).value, as_row(at, source).value, scalar], &[]);
+        k.bind(result(op), dst);
+        return Ok(());
+    }
+    let commutes = matches!(kind, "add" | "mul" | "max" | "min");
+    if commutes && k.deferred.contains_key(&key(lhs)) && !k.deferred.contains_key(&key(rhs)) {
+        std::mem::swap(&mut lhs, &mut rhs);
+    }
+    if let Some(per_line) = k.deferred.remove(&key(rhs)) {
+        // t op broadcast(v): one fused row/column-expand instruction.
+        let source = k.buffer(lhs)?;
+        let dst = destination(k, at, op, &source.shape.valid)?;
+        let name = if per_line.shape.is_column() { "pto.trowexpand_op" } else { "pto.tcolexpand_op" };
+        at.instr(name, &[dst.value, source.value, per_line.value], &[("kind", attrs::expand_kind(at.context, kind))]);
+        k.bind(result(op), dst);
+        return Ok(());
+    }
+    let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
+    let dst = destination(k, at, op, &a.shape.valid)?;
+    at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// The buffer of a tile, emitting a deferred broadcast if nothing fused it.
+fn materialise<'c>(k: &mut Kernel<'c>, at: &At<'c>, tile: V<'c>) -> Result<Buffer<'c>, String> {
+    if let Some(per_line) = k.deferred.remove(&key(tile)) {
+        let producer = defining_op(tile).ok_or("broadcast without an op")?;
+        let dst = destination(k, at, producer, &per_line.shape.valid)?;
+        expand(at, dst, per_line);
+        k.bind(tile, dst);
+        return Ok(dst);
+    }
+    k.buffer(tile)
+}
+
+fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
+    let name = if per_line.shape.is_column() { "pto.trowexpand" } else { "pto.tcolexpand" };
+    at.instr(name, &[dst.value, per_line.value], &[]);
+}
+
+fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+    let source = k.buffer(operand(op, 0))?;
+    let dst = destination(k, at, op, &source.shape.valid)?;
+    at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, source).value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+fn reduction_kind(op: OperationRef) -> Result<&'static str, String> {
+    let kind = op.attribute("kind").map_err(|e| e.to_string())?;
+    match IntegerAttribute::try_from(kind).map(|a| a.value()) {
+        Ok(0) => Ok("sum"),
+        Ok(1) => Ok("max"),
+        Ok(2) => Ok("min"),
+        _ => Err("unknown reduction kind".into()),
+    }
+}
+
+fn row_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let kind = reduction_kind(op)?;
+    let source = k.buffer(operand(op, 0))?;
+    if source.shape.is_column() {
+        return Err("a row reduction of a one-column tile is the tile itself".into());
+    }
+    let dst = destination(k, at, op, &source.shape.valid)?;
+    let scratch = at.alloc(source.shape);
+    at.instr(&format!("pto.trow{kind}"), &[dst.value, source.value, scratch.value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let kind = reduction_kind(op)?;
+    let source = k.buffer(operand(op, 0))?;
+    let dst = destination(k, at, op, &source.shape.valid)?;
+    at.instr(&format!("pto.tcol{kind}"), &[dst.value, source.value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// A broadcast used once, by an elementwise op, is left for that op to fuse
+/// (TROWEXPANDSUB and friends); otherwise it is a TROWEXPAND / TCOLEXPAND.
+fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = k.buffer(operand(op, 0))?;
+    let (rows, cols) = (source.shape.rows, source.shape.cols);
+    if !(source.shape.is_column() || rows == 1) || (source.shape.is_column() && rows == 1 && cols == 1) {
+        return Err("PTO broadcasts one column or one row".into());
+    }
+    let fusable = single_user(result(op)).is_some_and(|user| {
+        let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let rhs = user.operand(1).ok().map(|v| key(detach(v))) == Some(key(result(op)));
+        let commutes = matches!(name.as_str(), "tile.add" | "tile.mul" | "tile.max" | "tile.min");
+        matches!(name.as_str(), "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min") && (rhs || commutes)
+    });
+    if fusable {
+        k.deferred.insert(key(result(op)), source);
+        return Ok(());
+    }
+    let dst = destination(k, at, op, &[source.shape.valid[0], source.shape.valid[1]])?;
+    expand(at, dst, source);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.pad` -> TFILLPAD into a full tile whose type carries the pad value.
+fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = k.buffer(operand(op, 0))?;
+    let pad = pad_value(operand(op, 1))?;
+    let shape = Shape { pad, ..source.shape.fully_valid() };
+    let dst = at.alloc(shape);
+    at.instr("pto.tfillpad", &[dst.value, source.value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// PTO pads with zero or the element type's largest/smallest value.
+pub fn pad_value(value: V) -> Result<Pad, String> {
+    let constant = defining_op(value)
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("arith.constant"))
+        .and_then(|op| op.attribute("value").ok());
+    let number = constant.and_then(|a| {
+        FloatAttribute::try_from(a).map(|f| f.value()).ok().or_else(|| IntegerAttribute::try_from(a).ok().map(|i| i.value() as f64))
+    });
+    match number {
+        Some(v) if v == 0.0 => Ok(Pad::Zero),
+        Some(v) if v == f64::INFINITY => Ok(Pad::Max),
+        Some(v) if v == f64::NEG_INFINITY => Ok(Pad::Min),
+        _ => Err("PTO pads with 0, +inf or -inf only (TFILLPAD's pad values)".into()),
+    }
+}
+
+pub fn set_valid<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = k.buffer(operand(op, 0))?;
+    let sizes: Vec<V> = (1..op.operand_count()).map(|i| k.value(operand(op, i))).collect::<Result<_, _>>()?;
+    let valid = extents_of(result_tile(op)?, &sizes)?;
+    let view = at.view(source, source.shape.with_valid(valid));
+    k.bind(result(op), view);
+    Ok(())
+}
+
+/// `tile.cast` rounds to nearest-even between floats and truncates float ->
+/// integer, as numpy's astype does.
+fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = k.buffer(operand(op, 0))?;
+    let tile = result_tile(op)?;
+    let to_int = melior::ir::r#type::IntegerType::try_from(tile.element_type()).is_ok();
+    let from_float = htp_ir::builder::is_float(source.shape.element);
+    let mode = if to_int && from_float { "trunc" } else { "rint" };
+    let dst = destination(k, at, op, &source.shape.valid)?;
+    at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, source).value], &[("round", attrs::round_mode(at.context, mode))]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.iota`. TCI (`pto.tci`) writes `0, 1, ...` into one row only, and
+/// runs on the scalar pipe: axis 1 is a TCI row broadcast down the rows
+/// (TCOLEXPAND); axis 0 is a TCI row seen as an Rx1 col_major column (the
+/// same bytes: element `r` of both is at `r * 4`) broadcast along the rows
+/// (TROWEXPAND). An axis of extent 1 is all zeros (TEXPANDS). i32 and i16 are
+/// made directly; f32 and f16 through an i32 tile and TCVT (exact: the
+/// front end checks that the indices fit).
+fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let tile = result_tile(op)?;
+    let axis = IntegerAttribute::try_from(op.attribute("dimension").map_err(|e| e.to_string())?).map_err(|_| "iota dimension")?.value();
+    let element = tile.element_type();
+    let direct = matches!(htp_ir::builder::int_width(element), Some(32 | 16));
+    let float = element.to_string() == "f32" || element.to_string() == "f16";
+    if !direct && !float {
+        return Err(format!("PTO makes index tiles of i32, i16, f32 or f16 (TCI), not {element}"));
+    }
+    let dst = destination(k, at, op, &extents_of(tile, &[])?)?;
+    let index = if direct { element } else { melior::ir::r#type::IntegerType::new(at.context, 32).into() };
+    let indices = if direct { dst } else { at.alloc(Shape { element: index, ..dst.shape }) };
+    let zero = at.constant(IntegerAttribute::new(index, 0).into(), index);
+    let extent = if axis == 0 { tile.rows() } else { tile.cols() };
+    if extent == 1 {
+        at.instr("pto.texpands", &[as_row(at, indices).value, zero], &[]);
+    } else if indices.shape.is_column() || indices.shape.rows == 1 {
+        // Already one row (a column tile's indices run along its one row view).
+        at.instr("pto.tci", &[as_row(at, indices).value, zero], &[]);
+    } else {
+        let per_block = 32 / (htp_ir::builder::bit_width(index) as i64 / 8);
+        let length = super::buffer::round_up(extent, per_block);
+        let row = at.alloc(Shape {
+            rows: 1,
+            cols: length,
+            element: index,
+            layout: Layout::Nd,
+            valid: [Extent::Static(1), Extent::Static(extent)],
+            pad: Pad::Null,
+            ..indices.shape
+        });
+        at.instr("pto.tci", &[row.value, zero], &[]);
+        let line = if axis == 1 {
+            row
+        } else {
+            let column = Shape { rows: length, cols: 1, layout: Layout::Dn, valid: [Extent::Static(extent), Extent::Static(1)], ..row.shape };
+            at.view(row, column)
+        };
+        expand(at, indices, line);
+    }
+    if !direct {
+        at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, indices).value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    }
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// A row-form buffer (`as_row`) seen with all its columns valid. TCMP/TCMPS
+/// and TSEL work on whole rows: PTO-ISA's CPU simulation packs and reads the
+/// mask bits as a stream of `valid columns` bits per row and wraps mask rows
+/// by the mask's valid bytes, which agree only when the valid columns are
+/// the buffer's (a multiple of 8). The extra columns are the buffer's own
+/// padding: comparing or selecting them is harmless.
+fn full_width<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
+    let row = as_row(at, buffer);
+    let shape = row.shape.with_valid([row.shape.valid[0], Extent::Static(row.shape.cols)]);
+    retyped(at, row, shape)
+}
+
+/// `buffer` as a tile of `shape` (a `pto.tile_view` unless the types agree).
+fn retyped<'c>(at: &At<'c>, buffer: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c> {
+    if buffer.shape.type_text() == shape.type_text() {
+        return Buffer { value: buffer.value, shape };
+    }
+    at.view(buffer, shape)
+}
+
+/// The mask seen with one valid byte per 8 columns of `data` (a full-width
+/// row form), its rows those of `data`.
+fn mask_for_data<'c>(at: &At<'c>, mask: Buffer<'c>, data: &Shape<'c>) -> Buffer<'c> {
+    let shape = mask.shape.with_valid([data.valid[0], Extent::Static(data.cols / 8)]);
+    retyped(at, mask, shape)
+}
+
+/// `tile.cmp` -> TCMPS (tile, scalar) or TCMP (tile, tile) into the packed
+/// mask. The tile predicates are numbered as PTO's CmpMode. A2/A3 compares
+/// f32 and f16 with every mode but i32 only for equality (its TCMP/TCMPS
+/// ignore the mode for i32), and TCMPS reads i16 bits as f16; so i32 (other
+/// than `eq`) and i16 tiles are converted to f32 first (TCVT, and
+/// `arith.sitofp` for a scalar) and compared in f32. That is exact for
+/// |values| < 2^24 (indices, counters); larger i32 values may round and
+/// compare equal.
+fn compare<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    const MODES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+    let predicate = IntegerAttribute::try_from(op.attribute("predicate").map_err(|e| e.to_string())?).map_err(|_| "cmp predicate")?.value();
+    let mode = *MODES.get(predicate as usize).ok_or("unknown comparison predicate")?;
+    let lhs = materialise(k, at, operand(op, 0))?;
+    let element = lhs.shape.element;
+    let width = htp_ir::builder::int_width(element);
+    let in_f32 = match (width, element.to_string().as_str()) {
+        (Some(32), _) => mode != "eq",
+        (Some(16), _) => true,
+        (None, "f32" | "f16") => false,
+        _ => return Err(format!("PTO compares f32, f16, i32 and i16 tiles, not {element}")),
+    };
+    let f32_type = melior::ir::Type::float32(at.context);
+    let to_f32 = |buffer: Buffer<'c>| -> Buffer<'c> {
+        if !in_f32 {
+            return buffer;
+        }
+        let converted = at.alloc(Shape { element: f32_type, ..buffer.shape });
+        at.instr("pto.tcvt", &[converted.value, buffer.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        converted
+    };
+    let source = to_f32(full_width(at, lhs));
+    let dst = destination(k, at, op, &lhs.shape.valid)?;
+    let mask = mask_for_data(at, dst, &source.shape);
+    let rhs = operand(op, 1);
+    let mode_attr = [("mode", attrs::cmp_mode(at.context, mode))];
+    if TileType::try_from(rhs.r#type()).is_err() {
+        let mut scalar = k.value(rhs)?;
+        if in_f32 {
+            scalar = at.value("arith.sitofp", &[scalar], f32_type);
+        }
+        at.instr("pto.tcmps", &[mask.value, source.value, scalar], &mode_attr);
+    } else {
+        let other = to_f32(full_width(at, materialise(k, at, rhs)?));
+        let other = retyped(at, other, source.shape);
+        at.instr("pto.tcmp", &[mask.value, source.value, other.value], &mode_attr);
+    }
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.select` -> TSEL(dst, mask, a, b, tmp). Scalars reach it as
+/// `tile.constant`/`tile.fill` tiles (TEXPANDS). PTO-ISA's TSEL takes dst,
+/// a and b as one C++ tile type, so a and b are seen with dst's type; `tmp`
+/// is the 32-byte ui32 scratch A2/A3 keeps the mask's address in.
+fn select<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let mask = k.buffer(operand(op, 0))?;
+    let (a, b) = (materialise(k, at, operand(op, 1))?, materialise(k, at, operand(op, 2))?);
+    let element = a.shape.element;
+    if !matches!(htp_ir::builder::bit_width(element), 16 | 32) {
+        return Err(format!("PTO selects tiles of 16- or 32-bit elements (TSEL), not {element}"));
+    }
+    let dst = destination(k, at, op, &a.shape.valid)?;
+    let whole = full_width(at, dst);
+    let a = retyped(at, as_row(at, a), whole.shape);
+    let b = retyped(at, as_row(at, b), whole.shape);
+    let mask = mask_for_data(at, mask, &whole.shape);
+    let ui32 = melior::ir::r#type::IntegerType::unsigned(at.context, 32).into();
+    let tmp = at.alloc(Shape {
+        rows: 1,
+        cols: 8,
+        element: ui32,
+        layout: Layout::Nd,
+        valid: [Extent::Static(1), Extent::Static(8)],
+        pad: Pad::Null,
+        ..whole.shape
+    });
+    at.instr("pto.tsel", &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}

@@ -1,0 +1,395 @@
+//! A `pto.core` function -> one C++ source in pto-runtime's kernel contract:
+//! `extern "C" kernel_entry(__gm__ int64_t *args)`, tensors first (as
+//! `ChipTensor` descriptors), then scalars; one PTO-ISA call per
+//! instruction, tiles named after what first writes them, and the user's
+//! source line as a comment above the code it became.
+
+use crate::dialect::{BLayout, GlobalTensorType, GTLayout, Location as TileLocation, TileType};
+use htp_dialects::tile::ValidSize;
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, IntegerAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    OperationRef, RegionLike, TypeLike, Value, ValueLike,
+};
+
+use htp_ir::builder::{element_of, shape_of};
+use crate::dialect::root_alloc;
+
+use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
+use crate::Flavour;
+
+/// Names of the kernel's parameters, in order (tensors, scalars, then the
+/// task's `task_begin`/`task_end` when it runs a chunk of the outer loop).
+pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lines: SourceLines, banner: &str) -> Result<String, String> {
+    let mut w = Writer::new(lines);
+    let core = melior::ir::attribute::StringAttribute::try_from(function.attribute("pto.core").map_err(|e| e.to_string())?)
+        .map_err(|_| "pto.core")?
+        .value()
+        .to_string();
+    w.line(banner);
+    w.line("#include <cstdint>");
+    w.line("#include <algorithm>");
+    w.line("#include <limits>");
+    w.line("#include <pto/pto-inst.hpp>");
+    if function.attribute("pto.fifo").is_ok() {
+        w.line("#include <pto/common/fifo.hpp>");
+        w.line("#include \"intrinsic.h\"");
+    }
+    w.line("#include \"tensor.h\"");
+    w.line("using namespace pto;");
+    w.line("#include \"pipe_sync.h\"");
+    w.line("");
+    w.line("#ifndef __gm__");
+    w.line("#define __gm__");
+    w.line("#endif");
+    w.line("#ifndef __aicore__");
+    w.line("#define __aicore__ [aicore]");
+    w.line("#endif");
+    w.line("");
+    w.line(&format!("// {} kernel for {}.", core, flavour.description()));
+    w.open("extern \"C\" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {");
+    let body = function.region(0).unwrap().first_block().unwrap();
+    let mut tensors = Vec::new();
+    for index in 0..body.argument_count() {
+        let argument = body.argument(index).unwrap();
+        let name = parameters.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
+        let ty = argument.r#type();
+        if unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) } {
+            let element = c_type(element_of(ty))?;
+            w.line(&format!("__gm__ ChipTensor *{name}_desc = reinterpret_cast<__gm__ ChipTensor *>(args[{index}]);"));
+            w.line(&format!(
+                "__gm__ {element} *{name} = reinterpret_cast<__gm__ {element} *>({name}_desc->buffer.addr) + {name}_desc->start_offset;"
+            ));
+            tensors.push(ty);
+            w.reserve(&format!("{name}_desc"));
+        } else {
+            let c = c_type(ty)?;
+            let read = if c == "float" {
+                format!("from_u64<float>(static_cast<uint64_t>(args[{index}]))")
+            } else {
+                format!("static_cast<{c}>(args[{index}])")
+            };
+            w.line(&format!("const {c} {name} = {read};"));
+        }
+        w.reserve(&name);
+        w.bind(argument.into(), name);
+    }
+    let fifo = function.attribute("pto.fifo").ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
+    if let Some(fifo) = fifo {
+        pipes(&mut w, function, &fifo, parameters)?;
+    }
+    let mut ops = KernelOps { lane_guard: fifo.is_some() && core == "aiv" };
+    w.block(body, &mut ops)?;
+    w.line("pipe_sync();");
+    w.close("}");
+    Ok(w.out)
+}
+
+/// The cross-core pipes of a cluster task's kernel (`pto.fifo`): one
+/// one-way `TPipe` per direction that carries tiles, through the GM ring
+/// argument; the aic and the aiv kernel declare the same types (the
+/// simulator pairs them by type, the chip by flag ids). Each pipe has two GM
+/// slots and one consumer slot, the buffer this core pops into.
+fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, parameters: &[String]) -> Result<(), String> {
+    let element = |i: usize| fifo.element(i).map_err(|e| e.to_string());
+    let (ring, c2v, v2c) = (element(0)? as usize, element(1)?, element(2)?);
+    let ring = parameters.get(ring).cloned().unwrap_or_else(|| format!("arg{ring}"));
+    let mut consumer = [0i64; 2];
+    let mut failure = None;
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op_name(op) == "pto.tpop" {
+            let dir = IntegerAttribute::try_from(op.attribute("dir").unwrap()).map(|a| a.value() as usize).unwrap_or(0);
+            let tile = unsafe { melior::ir::Value::from_raw(op.operand(0).unwrap().to_raw()) };
+            match htp_ir::query::defining_op(tile).map(root_address) {
+                Some(Ok(address)) => consumer[dir.min(1)] = address,
+                Some(Err(e)) => failure = Some(e),
+                None => failure = Some("a pop into a tile that is not placed".to_string()),
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    w.line("// Cross-core pipes of this cluster task (the same types in its aic and aiv kernels):");
+    w.line("// two GM slots per direction in the task's ring, one consumer slot on chip.");
+    w.reserve(&format!("{ring}_ring"));
+    w.line(&format!("__gm__ uint8_t *{ring}_ring = reinterpret_cast<__gm__ uint8_t *>({ring});"));
+    let mut offset = 0;
+    for (flag, dir, slot) in [(0, "C2V", c2v), (2, "V2C", v2c)] {
+        if slot > 0 {
+            let pipe = dir.to_lowercase();
+            w.line(&format!("using Pipe{dir} = TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>;"));
+            w.line(&format!("Pipe{dir} {pipe}({ring}_ring + {offset}, 0x{:x}, 0x{:x});", consumer[0], consumer[1]));
+        }
+        offset += 2 * slot;
+    }
+    Ok(())
+}
+
+/// `lane_guard`: an aiv kernel of a cluster task runs on both vector cores
+/// of the cluster (both must take part in every pipe hand-over); only the
+/// first writes results to GM.
+struct KernelOps {
+    lane_guard: bool,
+}
+
+impl Ops for KernelOps {
+    fn dim(&self, tensor: &str, dim: i64) -> String {
+        format!("{tensor}_desc->shapes[{dim}]")
+    }
+
+    fn op(&mut self, w: &mut Writer, op: OperationRef) -> Result<bool, String> {
+        let name = op_name(op);
+        if name == "func.return" {
+            return Ok(true);
+        }
+        let Some(instruction) = name.strip_prefix("pto.") else { return Ok(false) };
+        if !matches!(instruction, "set_flag" | "wait_flag" | "barrier") {
+            w.source_comment(op);
+        }
+        let operands: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
+        match instruction {
+            "alloc_tile" | "tile_view" => self.tile(w, op, instruction == "tile_view")?,
+            "global_view" => global_view(w, op)?,
+            "set_flag" | "wait_flag" => {
+                let pipe = |attribute: &str| pipe_name(op, attribute);
+                let id = IntegerAttribute::try_from(op.attribute("event_id").map_err(|e| e.to_string())?).map_err(|_| "event id")?.value();
+                w.line(&format!("{instruction}({}, {}, EVENT_ID{id});", pipe("src_pipe")?, pipe("dst_pipe")?));
+            }
+            "barrier" => w.line(&format!("pipe_barrier({});", pipe_name(op, "pipe")?)),
+            "tcvt" => {
+                let mode = enum_case(op, "round", &["CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC", "CAST_ODD"])?;
+                w.line(&format!("TCVT({}, {}, RoundMode::{mode});", operands[0], operands[1]));
+            }
+            "trowexpand_op" | "tcolexpand_op" => {
+                let kind = enum_case(op, "kind", &["ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "EXPDIF"])?;
+                let base = if instruction == "trowexpand_op" { "TROWEXPAND" } else { "TCOLEXPAND" };
+                w.line(&format!("{base}{kind}({});", operands.join(", ")));
+            }
+            "tcmp" | "tcmps" => {
+                let mode = enum_case(op, "mode", &["EQ", "NE", "LT", "LE", "GT", "GE"])?;
+                w.line(&format!("{}({}, CmpMode::{mode});", instruction.to_uppercase(), operands.join(", ")));
+            }
+            "tci" => {
+                let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
+                let element = c_type(op.operand(1).unwrap().r#type())?;
+                let descending = i32::from(op.attribute("descending").is_ok());
+                w.line(&format!("TCI<{tile}, {element}, {descending}>({});", operands.join(", ")));
+            }
+            // The accumulating matmul in its 4-operand form (out, in, a, b),
+            // the one both the simulator and the chip headers provide.
+            "tmatmul_acc" => w.line(&format!("TMATMUL_ACC({0}, {0}, {1}, {2});", operands[0], operands[1], operands[2])),
+            "tdivs" if op.attribute("reverse").is_ok() => {
+                w.line(&format!("TDIVS({}, {}, {});", operands[0], operands[2], operands[1]));
+            }
+            "tstore" if op.attribute("atomic_add").is_ok() => {
+                let tile = tile_type_text(TileType::try_from(op.operand(1).unwrap().r#type()).map_err(|_| "tile")?)?;
+                let view = w.name(op.operand(0).unwrap())? + "_t";
+                w.line(&format!("TSTORE<{tile}, {view}, AtomicType::AtomicAdd>({});", operands.join(", ")));
+            }
+            "tpush" | "tpop" | "tfree" => {
+                let dir = enum_case(op, "dir", &["C2V", "V2C"])?;
+                let pipe = dir.to_lowercase();
+                let axis = "TileSplitAxis::TILE_NO_SPLIT";
+                if instruction == "tfree" {
+                    w.line(&format!("TFREE<Pipe{dir}, {axis}>({pipe});"));
+                } else {
+                    let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
+                    w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
+                }
+            }
+            "tstore" if self.lane_guard => {
+                w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
+            }
+            "available_cores" | "submit" | "create_tensor" => return Err(format!("pto.{instruction} belongs in an orchestration")),
+            _ => w.line(&format!("{}({});", instruction.to_uppercase(), operands.join(", "))),
+        }
+        Ok(true)
+    }
+}
+
+impl KernelOps {
+    /// `Tile<...> name(valid...); TASSIGN<addr>(name);`
+    fn tile(&self, w: &mut Writer, op: OperationRef, view: bool) -> Result<(), String> {
+        let result = op.result(0).unwrap();
+        let tile = TileType::try_from(result.r#type()).map_err(|_| "tile")?;
+        let ty = tile_type_text(tile)?;
+        let base = if view { "view".to_string() } else { tile_name(op) };
+        let name = w.fresh(&base);
+        let skip = usize::from(view);
+        let valid: Vec<String> = op.operands().skip(skip).map(|v| w.name(v).map(|n| format!("static_cast<unsigned>({n})"))).collect::<Result<_, _>>()?;
+        let arguments = if valid.is_empty() { String::new() } else { format!("({})", valid.join(", ")) };
+        w.line(&format!("{ty} {name}{arguments};"));
+        let address = root_address(op)?;
+        w.line(&format!("TASSIGN<0x{address:x}>({name});"));
+        w.bind(result.into(), name);
+        Ok(())
+    }
+}
+
+/// Named after the instruction that first writes the tile (`exp`, `load`, ...).
+fn tile_name(alloc: OperationRef) -> String {
+    let result: Value = alloc.result(0).unwrap().into();
+    let mut use_ = unsafe { mlir_sys::mlirValueGetFirstUse(result.to_raw()) };
+    let mut best: Option<(OperationRef, usize)> = None;
+    while !use_.ptr.is_null() {
+        let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)) };
+        let index = unsafe { mlir_sys::mlirOpOperandGetOperandNumber(use_) } as usize;
+        let earlier = best.is_none_or(|(b, _)| unsafe { mlir_sys::mlirOperationIsBeforeInBlock(owner.to_raw(), b.to_raw()) });
+        if op_name(owner) != "pto.tile_view" && earlier {
+            best = Some((owner, index));
+        }
+        use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
+    }
+    match best {
+        Some((owner, index)) => {
+            let name = op_name(owner);
+            if name == "pto.tstore" {
+                "result".into()
+            } else if index != 0 {
+                // First used as a source: a scratch operand (TROWSUM's tmp, ...).
+                "scratch".into()
+            } else {
+                name.trim_start_matches("pto.t").trim_end_matches("_op").replace("expand", "bcast")
+            }
+        }
+        None => "tile".into(),
+    }
+}
+
+/// The byte offset the tile (or the buffer a view looks at) was placed at.
+fn root_address(op: OperationRef) -> Result<i64, String> {
+    let tile = unsafe { melior::ir::Value::from_raw(op.result(0).unwrap().to_raw()) };
+    root_alloc(tile)
+        .and_then(|alloc| alloc.attribute("addr").ok())
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map(|a| a.value())
+        .ok_or_else(|| "an unplaced tile: run pto-allocate-tiles before emitting C++".to_string())
+}
+
+fn pipe_name(op: OperationRef, attribute: &str) -> Result<String, String> {
+    let text = op.attribute(attribute).map_err(|e| e.to_string())?.to_string();
+    let pipe = text.trim_start_matches("#pto<pipe ").trim_end_matches('>').to_uppercase();
+    Ok(format!("PIPE_{pipe}"))
+}
+
+fn enum_case(op: OperationRef, attribute: &str, cases: &[&'static str]) -> Result<&'static str, String> {
+    let value = IntegerAttribute::try_from(op.attribute(attribute).map_err(|e| e.to_string())?).map_err(|_| attribute.to_string())?.value();
+    cases.get(value as usize).copied().ok_or_else(|| format!("bad {attribute}"))
+}
+
+/// The C++ spelling of a `!pto.tile` type. Left/Right/Acc go through PTO's
+/// aliases, whose layouts are the target's (TileLeft differs between the
+/// simulator and A2/A3).
+pub fn tile_type_text(tile: TileType) -> Result<String, String> {
+    let element = c_type(tile.element_type())?;
+    let (rows, cols) = (tile.rows(), tile.cols());
+    let valid = |dim: u32| match tile.valid_size(dim) {
+        ValidSize::Static(n) => n.to_string(),
+        ValidSize::Dynamic => "-1".to_string(),
+    };
+    let alias = match tile.location() {
+        TileLocation::Left => Some("TileLeft"),
+        TileLocation::Right => Some("TileRight"),
+        TileLocation::Acc => Some("TileAcc"),
+        _ => None,
+    };
+    if let Some(alias) = alias {
+        return Ok(format!("{alias}<{element}, {rows}, {cols}, {}, {}>", valid(0), valid(1)));
+    }
+    let location = match tile.location() {
+        TileLocation::Vec => "Vec",
+        TileLocation::Mat => "Mat",
+        _ => "Bias",
+    };
+    let blayout = if tile.blayout() == BLayout::ColMajor { "ColMajor" } else { "RowMajor" };
+    let slayout = ["NoneBox", "RowMajor", "ColMajor"][tile.slayout() as usize];
+    let pad = ["Null", "Zero", "Max", "Min"][tile.pad() as usize];
+    Ok(format!(
+        "Tile<TileType::{location}, {element}, {rows}, {cols}, BLayout::{blayout}, {}, {}, SLayout::{slayout}, {}, PadValue::{pad}>",
+        valid(0),
+        valid(1),
+        tile.fractal()
+    ))
+}
+
+/// `GlobalTensor<T, Shape<1,1,1,R,C>, Stride<1,1,1,RS,CS>[, Layout::DN]> gm(ptr + offset, shape, stride);`
+fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    let source = op.operand(0).unwrap();
+    let memref = source.r#type();
+    let shape = shape_of(memref);
+    let rank = shape.len();
+    let tensor = w.name(source)?;
+    let element = c_type(element_of(memref))?;
+    let result = op.result(0).unwrap();
+    let view = result.r#type();
+    let dims = DenseI64ArrayAttribute::try_from(op.attribute("dims").map_err(|e| e.to_string())?).map_err(|_| "dims")?;
+    let (row_dim, col_dim) = (dims.element(0).map_err(|e| e.to_string())?, dims.element(1).map_err(|e| e.to_string())?);
+
+    // Row-major strides of the tensor: static where every inner dim is.
+    let stride = |d: usize| -> String {
+        if (d + 1..rank).all(|k| shape[k] >= 0) {
+            shape[d + 1..].iter().product::<i64>().to_string()
+        } else {
+            (d + 1..rank)
+                .map(|k| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({tensor}_desc->shapes[{k}])") })
+                .collect::<Vec<_>>()
+                .join(" * ")
+        }
+    };
+    let offsets: Vec<String> = (0..rank).map(|d| w.name(op.operand(1 + d).unwrap())).collect::<Result<_, _>>()?;
+    let offset = (0..rank)
+        .filter(|&d| offsets[d] != "0")
+        .map(|d| {
+            let s = stride(d);
+            if s == "1" {
+                offsets[d].clone()
+            } else {
+                format!("{} * ({s})", offsets[d])
+            }
+        })
+        .collect::<Vec<_>>();
+    let pointer = if offset.is_empty() { tensor.clone() } else { format!("{tensor} + {}", offset.join(" + ")) };
+
+    let view = GlobalTensorType::try_from(view).map_err(|_| "a global_view of a non-gtensor")?;
+    let extent = |dim: u32| match view.size(dim) {
+        ValidSize::Static(n) => n,
+        ValidSize::Dynamic => -1,
+    };
+    let (rows, cols) = (extent(0), extent(1));
+    let is_dynamic = |n: i64| n < 0;
+    let text = |n: i64| if is_dynamic(n) { "-1".to_string() } else { n.to_string() };
+    let mut dynamic_sizes = Vec::new();
+    let mut operand = 1 + rank;
+    for n in [rows, cols] {
+        if is_dynamic(n) {
+            dynamic_sizes.push(w.name(op.operand(operand).unwrap())?);
+            operand += 1;
+        }
+    }
+    let row_stride = if row_dim >= 0 { stride(row_dim as usize) } else { "1".into() };
+    let col_stride = stride(col_dim as usize);
+    let static_strides = row_stride.parse::<i64>().is_ok() && col_stride.parse::<i64>().is_ok();
+    let layout = if view.layout() == GTLayout::Dn { ", Layout::DN" } else { "" };
+    let shape_t = format!("Shape<1, 1, 1, {}, {}>", text(rows), text(cols));
+    let stride_t = if static_strides {
+        format!("Stride<1, 1, 1, {row_stride}, {col_stride}>")
+    } else {
+        "Stride<1, 1, 1, -1, -1>".to_string()
+    };
+    let name = w.fresh("gm");
+    w.line(&format!("using {name}_t = GlobalTensor<{element}, {shape_t}, {stride_t}{layout}>;"));
+    let mut arguments = vec![pointer];
+    if !dynamic_sizes.is_empty() || !static_strides {
+        let sizes: Vec<String> = dynamic_sizes.iter().map(|s| format!("static_cast<int>({s})")).collect();
+        arguments.push(format!("{shape_t}({})", sizes.join(", ")));
+    }
+    if !static_strides {
+        arguments.push(format!("Stride<1, 1, 1, -1, -1>(static_cast<int>({row_stride}), static_cast<int>({col_stride}))"));
+    }
+    w.line(&format!("{name}_t {name}({});", arguments.join(", ")));
+    w.bind(result.into(), name);
+    Ok(())
+}

@@ -1,0 +1,293 @@
+//! Writes C++ from MLIR: names for values, one statement per op, scalar
+//! arithmetic and structured control flow. The kernel and orchestration
+//! emitters add their own ops through [`Ops`].
+
+use std::collections::HashMap;
+
+use htp_dialects::diagnostics::source_position;
+use htp_ir::query::{constant_int, key};
+use melior::ir::{
+    attribute::{AttributeLike, FloatAttribute, IntegerAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::IntegerType,
+    BlockRef, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+
+/// The source line under a location (for `// file:line: text` comments).
+pub type SourceLines<'s> = &'s dyn Fn(&str, u32) -> Option<String>;
+
+/// Emitter-specific ops. `op` returns false for ops it leaves to the writer.
+pub trait Ops {
+    fn op(&mut self, w: &mut Writer, op: OperationRef) -> Result<bool, String>;
+    /// The C++ expression for dim `dim` of the tensor argument `tensor`.
+    fn dim(&self, tensor: &str, dim: i64) -> String;
+}
+
+pub struct Writer<'s> {
+    pub out: String,
+    indent: usize,
+    names: HashMap<usize, String>,
+    /// Identifiers in use (parameters and every `fresh` name so far).
+    taken: std::collections::HashSet<String>,
+    lines: SourceLines<'s>,
+    last_comment: Option<(String, u32)>,
+}
+
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+/// The C++ type of a scalar MLIR type.
+pub fn c_type(ty: Type) -> Result<&'static str, String> {
+    if ty.is_index() {
+        return Ok("int64_t");
+    }
+    if let Ok(int) = IntegerType::try_from(ty) {
+        if int.is_unsigned() {
+            return Ok(match int.width() {
+                8 => "uint8_t",
+                16 => "uint16_t",
+                32 => "uint32_t",
+                64 => "uint64_t",
+                w => return Err(format!("no C++ type for ui{w}")),
+            });
+        }
+        return Ok(match int.width() {
+            1 => "bool",
+            8 => "int8_t",
+            16 => "int16_t",
+            32 => "int32_t",
+            64 => "int64_t",
+            w => return Err(format!("no C++ type for i{w}")),
+        });
+    }
+    match ty.to_string().as_str() {
+        "f32" => Ok("float"),
+        "f16" => Ok("half"),
+        "bf16" => Ok("bfloat16_t"),
+        other => Err(format!("no C++ type for {other}")),
+    }
+}
+
+/// A C++ literal for a float or integer attribute.
+pub fn literal(attribute: melior::ir::Attribute) -> Result<String, String> {
+    if let Ok(float) = FloatAttribute::try_from(attribute) {
+        let value = float.value() as f32;
+        if value.is_infinite() {
+            return Ok(format!("{}std::numeric_limits<float>::infinity()", if value < 0.0 { "-" } else { "" }));
+        }
+        let text = format!("{value:?}");
+        return Ok(if text.contains(['.', 'e']) { format!("{text}f") } else { format!("{text}.0f") });
+    }
+    if let Ok(int) = IntegerAttribute::try_from(attribute) {
+        return Ok(if int.r#type().to_string() == "i1" { (int.value() != 0).to_string() } else { int.value().to_string() });
+    }
+    Err(format!("unsupported constant {attribute}"))
+}
+
+impl<'s> Writer<'s> {
+    pub fn new(lines: SourceLines<'s>) -> Self {
+        Writer { out: String::new(), indent: 0, names: HashMap::new(), taken: std::collections::HashSet::new(), lines, last_comment: None }
+    }
+
+    pub fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    pub fn open(&mut self, text: &str) {
+        self.line(text);
+        self.indent += 1;
+    }
+
+    pub fn close(&mut self, text: &str) {
+        self.indent -= 1;
+        self.line(text);
+    }
+
+    /// A new C++ identifier starting with `base` (`exp`, `exp_1`, ...).
+    pub fn fresh(&mut self, base: &str) -> String {
+        let mut candidate = base.to_string();
+        let mut n = 0;
+        while self.taken.contains(&candidate) {
+            n += 1;
+            candidate = format!("{base}_{n}");
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+
+    /// Keeps `fresh` from handing out `name` (a parameter's, say).
+    pub fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+    }
+
+    pub fn bind(&mut self, value: Value, name: String) {
+        self.names.insert(key(value), name);
+    }
+
+    pub fn name(&self, value: Value) -> Result<String, String> {
+        self.names.get(&key(value)).cloned().ok_or_else(|| format!("no C++ name for a value of type {}", value.r#type()))
+    }
+
+    /// `// file:line: source text` before the first op of each source line.
+    pub fn source_comment(&mut self, op: OperationRef) {
+        let Some(position) = source_position(op.location()) else { return };
+        let here = (position.file.clone(), position.line);
+        if self.last_comment.as_ref() == Some(&here) {
+            return;
+        }
+        let file = std::path::Path::new(&position.file).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
+        let text = (self.lines)(&position.file, position.line).map(|t| format!(": {}", t.trim())).unwrap_or_default();
+        self.line(&format!("// {file}:{}{text}", position.line));
+        self.last_comment = Some(here);
+    }
+
+    /// Emits a block's ops (its terminator's operands are returned).
+    pub fn block(&mut self, block: BlockRef, ops: &mut dyn Ops) -> Result<Vec<String>, String> {
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            let name = op_name(current);
+            if name == "scf.yield" {
+                return current.operands().map(|v| self.name(v)).collect();
+            }
+            if ops.op(self, current)? {
+                op = current.next_in_block();
+                continue;
+            }
+            match name.as_str() {
+                "scf.for" => self.for_loop(current, ops)?,
+                "scf.if" => self.if_else(current, ops)?,
+                _ => self.scalar(current, ops)?,
+            }
+            op = current.next_in_block();
+        }
+        Ok(vec![])
+    }
+
+    fn declare_results(&mut self, op: OperationRef, base: &str) -> Result<Vec<String>, String> {
+        let mut names = Vec::new();
+        for result in op.results() {
+            let name = self.fresh(base);
+            self.line(&format!("{} {name};", c_type(result.r#type())?));
+            self.bind(result.into(), name.clone());
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    fn for_loop(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        let operand = |i: usize| self.name(op.operand(i).unwrap());
+        let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
+        let carried = self.declare_results(op, "carried")?;
+        for (k, name) in carried.iter().enumerate() {
+            let init = self.name(op.operand(3 + k).unwrap())?;
+            self.line(&format!("{name} = {init};"));
+        }
+        let body = op.region(0).unwrap().first_block().unwrap();
+        let iv = self.fresh("i");
+        self.bind(body.argument(0).unwrap().into(), iv.clone());
+        for (k, name) in carried.iter().enumerate() {
+            self.bind(body.argument(k + 1).unwrap().into(), name.clone());
+        }
+        self.source_comment(op);
+        self.open(&format!("for (int64_t {iv} = {lower}; {iv} < {upper}; {iv} += {step}) {{"));
+        let yielded = self.block(body, ops)?;
+        for (name, value) in carried.iter().zip(yielded) {
+            if *name != value {
+                self.line(&format!("{name} = {value};"));
+            }
+        }
+        self.close("}");
+        Ok(())
+    }
+
+    fn if_else(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        let condition = self.name(op.operand(0).unwrap())?;
+        let results = self.declare_results(op, "chosen")?;
+        self.open(&format!("if ({condition}) {{"));
+        for index in 0..op.region_count() {
+            if index == 1 {
+                match op.region(1).unwrap().first_block() {
+                    Some(_) => {
+                        self.close("} else {");
+                        self.indent += 1;
+                    }
+                    None => break,
+                }
+            }
+            let block = op.region(index).unwrap().first_block().unwrap();
+            let yielded = self.block(block, ops)?;
+            for (name, value) in results.iter().zip(yielded) {
+                self.line(&format!("{name} = {value};"));
+            }
+        }
+        self.close("}");
+        Ok(())
+    }
+
+    /// arith and memref.dim as C++ expressions.
+    fn scalar(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        let name = op_name(op);
+        if name == "arith.constant" {
+            let value = literal(op.attribute("value").map_err(|e| e.to_string())?)?;
+            self.bind(op.result(0).unwrap().into(), value);
+            return Ok(());
+        }
+        let operands: Vec<String> = op.operands().map(|v| self.name(v)).collect::<Result<_, _>>()?;
+        let result = op.result(0).map_err(|_| format!("'{name}' has no C++ lowering"))?;
+        let ty = c_type(result.r#type())?;
+        let binary = |symbol: &str| format!("{} {symbol} {}", operands[0], operands[1]);
+        let expression = match name.as_str() {
+            "arith.addi" | "arith.addf" => binary("+"),
+            "arith.subi" | "arith.subf" => binary("-"),
+            "arith.muli" | "arith.mulf" => binary("*"),
+            "arith.divsi" | "arith.divf" => binary("/"),
+            "arith.remsi" => binary("%"),
+            // C++ truncates; arith.floordivsi floors (Python's `//`).
+            "arith.floordivsi" => {
+                let (a, b) = (&operands[0], &operands[1]);
+                format!("{a} / {b} - static_cast<{ty}>(({a} % {b} != 0) && (({a} % {b} < 0) != ({b} < 0)))")
+            }
+            "arith.andi" => binary("&"),
+            "arith.ori" => binary("|"),
+            "arith.xori" => binary("^"),
+            "arith.ceildivsi" => format!("({} + {} - 1) / {}", operands[0], operands[1], operands[1]),
+            "arith.minsi" | "arith.minimumf" => format!("std::min<{ty}>({}, {})", operands[0], operands[1]),
+            "arith.maxsi" | "arith.maximumf" => format!("std::max<{ty}>({}, {})", operands[0], operands[1]),
+            "arith.negf" => format!("-{}", operands[0]),
+            "arith.select" => format!("{} ? {} : {}", operands[0], operands[1], operands[2]),
+            "arith.index_cast" | "arith.sitofp" | "arith.fptosi" | "arith.extf" | "arith.truncf" | "arith.extsi"
+            | "arith.trunci" => format!("static_cast<{ty}>({})", operands[0]),
+            "arith.cmpi" | "arith.cmpf" => {
+                let predicate = IntegerAttribute::try_from(op.attribute("predicate").map_err(|e| e.to_string())?)
+                    .map_err(|_| "cmp predicate")?
+                    .value();
+                let symbol = if name == "arith.cmpi" {
+                    ["==", "!=", "<", "<=", ">", ">=", "<", "<=", ">", ">="].get(predicate as usize)
+                } else {
+                    [
+                        "false", "==", ">", ">=", "<", "<=", "!=", "ord", "==", ">", ">=", "<", "<=", "!=", "uno", "true",
+                    ]
+                    .get(predicate as usize)
+                };
+                binary(symbol.ok_or("cmp predicate")?)
+            }
+            "memref.dim" => {
+                let dim = op.operand(1).unwrap();
+                let index = constant_int(unsafe { Value::from_raw(dim.to_raw()) }).ok_or("memref.dim with a run-time dim")?;
+                format!("static_cast<int64_t>({})", ops.dim(&operands[0], index))
+            }
+            _ => return Err(format!("'{name}' has no C++ lowering")),
+        };
+        let base = if name == "memref.dim" { "extent" } else { "v" };
+        let variable = self.fresh(base);
+        self.line(&format!("const {ty} {variable} = {expression};"));
+        self.bind(result.into(), variable);
+        Ok(())
+    }
+}

@@ -1,0 +1,92 @@
+//! HTP's PTO backend: the `pto-a2a3sim` and `pto-a2a3` targets. A tile
+//! module is lowered by the [`PIPELINE`] (`convert-tile-to-pto`, then per
+//! kernel `pto-allocate-tiles` and `pto-insert-sync`) and written out as a
+//! pto-runtime package: one PTO-ISA C++ source per kernel, the
+//! orchestration source and `manifest.json` (docs/targets/pto.md). The
+//! package runs through the Python module `htp.pto.runtime`.
+//!
+//! Layout: `dialect.rs` (typed access to the `pto` dialect's types),
+//! `conversion/` (tile -> pto), `transforms/` (placement, synchronisation),
+//! `emit/` (C++ writer, package, `htp-translate --pto-to-cpp`), `target.rs`
+//! (the registered targets).
+
+pub mod conversion;
+pub mod dialect;
+pub mod emit;
+mod target;
+pub mod transforms;
+
+pub use emit::package::{package, ArgumentInfo, Package};
+pub use emit::translate::numpy_dtype;
+pub use target::{argument_infos, PtoTarget};
+
+use htp_dialects::diagnostics::{collect_errors, MlirError};
+use htp_pass::{PassDefinition, PipelineDefinition};
+use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
+
+/// The backend's passes.
+pub const PASSES: &[PassDefinition] =
+    &[conversion::DEFINITION, transforms::allocate_tiles::DEFINITION, transforms::insert_sync::DEFINITION];
+
+/// The passes from tile IR to placed, synchronised PTO kernels.
+pub const PIPELINE: PipelineDefinition = PipelineDefinition {
+    name: "htp-pto-lowering",
+    description: "tile IR -> placed, synchronised PTO-ISA kernels and their pto-runtime orchestration (Ascend A2/A3)",
+    passes: "convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync)",
+};
+
+/// Which PTO target: the CPU simulation of pto-runtime, or the chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavour {
+    Sim,
+    Chip,
+}
+
+impl Flavour {
+    pub fn target(self) -> &'static str {
+        match self {
+            Flavour::Sim => "pto-a2a3sim",
+            Flavour::Chip => "pto-a2a3",
+        }
+    }
+
+    pub fn platform(self) -> &'static str {
+        match self {
+            Flavour::Sim => "a2a3sim",
+            Flavour::Chip => "a2a3",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Flavour::Sim => "Ascend A2/A3 (pto-runtime a2a3sim: PTO-ISA's CPU simulation)",
+            Flavour::Chip => "Ascend A2/A3 (pto-runtime a2a3, needs CANN and a device)",
+        }
+    }
+}
+
+static SIM: PtoTarget = PtoTarget(Flavour::Sim);
+static CHIP: PtoTarget = PtoTarget(Flavour::Chip);
+
+/// Registers the backend's passes, its pipeline and its two targets.
+pub fn register() -> Result<(), String> {
+    htp_pass::register_passes(PASSES)?;
+    htp_pass::register_pipeline(PIPELINE)?;
+    htp_api::register_target(&SIM)?;
+    htp_api::register_target(&CHIP)
+}
+
+/// Lowers `module` (tile IR, one kernel) in place.
+pub fn lower(context: &Context, module: &mut Module) -> Result<(), Vec<MlirError>> {
+    register().map_err(|message| vec![MlirError { position: None, message }])?;
+    let (result, errors) = collect_errors(context, || {
+        let manager = PassManager::new(context);
+        parse_pass_pipeline(manager.as_operation_pass_manager(), &PIPELINE.module_pipeline()).map_err(|e| e.to_string())?;
+        manager.run(module).map_err(|_| "the PTO lowering failed".to_string())
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(message) if errors.is_empty() => Err(vec![MlirError { position: None, message }]),
+        Err(_) => Err(errors),
+    }
+}

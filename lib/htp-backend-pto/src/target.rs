@@ -1,0 +1,89 @@
+//! The registered PTO targets: lower, then write the package pto-runtime
+//! builds and runs (through the Python module `htp.pto.runtime`).
+
+use htp_api::{source_line, Argument, Artifact, Target};
+use htp_dialects::diagnostics::MlirError;
+use htp_frontend::{DimSig, KernelSignature, ParamKind, SourceText};
+use melior::{ir::Module, Context};
+
+use crate::{numpy_dtype, ArgumentInfo, Flavour};
+
+/// Ascend A2/A3 through PTO-ISA and pto-runtime: compiles to a package
+/// (kernels, orchestration, manifest) that pto-runtime builds and runs.
+pub struct PtoTarget(pub Flavour);
+
+struct PtoPackage(Vec<(String, String)>);
+
+impl Artifact for PtoPackage {
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
+        Err("a PTO package runs through pto-runtime (htp.pto.runtime), not in this process".into())
+    }
+
+    fn files(&self) -> Vec<(String, String)> {
+        self.0.clone()
+    }
+
+    fn runner(&self) -> Option<&'static str> {
+        Some("htp.pto.runtime")
+    }
+}
+
+impl Target for PtoTarget {
+    fn name(&self) -> &'static str {
+        self.0.target()
+    }
+
+    fn description(&self) -> &'static str {
+        self.0.description()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "pto"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        sources: &[SourceText],
+        stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        crate::lower(context, module)?;
+        let mut stages = stages.to_vec();
+        stages.push(("pto".into(), module.as_operation().to_string()));
+        let lines = |file: &str, line: u32| source_line(sources, file, line);
+        let package = crate::package(module, &kernel.name, &argument_infos(kernel), self.0, &lines, &stages)
+            .map_err(|message| vec![MlirError { position: None, message }])?;
+        Ok(Box::new(PtoPackage(package.files)))
+    }
+}
+
+/// The manifest's argument list of a kernel (its tensors and scalars, in order).
+pub fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
+    let mut arguments: Vec<(usize, ArgumentInfo)> = kernel
+        .params
+        .iter()
+        .filter_map(|p| {
+            let index = p.arg_index?;
+            let numpy = |mlir: &str| numpy_dtype(mlir).unwrap_or("bool").to_string();
+            let info = match &p.kind {
+                ParamKind::Tensor { elem, shape, .. } => {
+                    let dims: Vec<String> = shape
+                        .iter()
+                        .map(|d| match d {
+                            DimSig::Static(n) => n.to_string(),
+                            DimSig::Symbol(s) => format!("\"{s}\""),
+                        })
+                        .collect();
+                    ArgumentInfo { name: p.name.clone(), kind: "tensor", dtype: numpy(elem.mlir()), shape_json: format!("[{}]", dims.join(", ")) }
+                }
+                ParamKind::Scalar { elem } => ArgumentInfo { name: p.name.clone(), kind: "scalar", dtype: numpy(elem.mlir()), shape_json: String::new() },
+                ParamKind::Constant { .. } => return None,
+            };
+            Some((index, info))
+        })
+        .collect();
+    arguments.sort_by_key(|(i, _)| *i);
+    arguments.into_iter().map(|(_, a)| a).collect()
+}

@@ -1,0 +1,7 @@
+//! IR utilities every HTP pass uses, whatever its dialects: [`builder`]
+//! builds ops (upstream ones through helpers, others by name from the pass
+//! that owns them) and [`query`] answers questions about existing IR. This
+//! crate knows no HTP dialect and no backend.
+
+pub mod builder;
+pub mod query;

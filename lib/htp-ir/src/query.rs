@@ -1,0 +1,102 @@
+//! Questions about existing IR the Rust passes ask: who defines and uses a
+//! value, which ancestor of an op sits in a given block, op order.
+
+use std::collections::HashMap;
+
+use melior::ir::{
+    attribute::IntegerAttribute,
+    block::BlockLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+    BlockRef, Location, OperationRef, Value, ValueLike,
+};
+
+use crate::builder::V;
+
+pub fn defining_op<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
+    let raw = unsafe { mlir_sys::mlirOpResultGetOwner(value.to_raw()) };
+    if unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
+        Some(unsafe { OperationRef::from_raw(raw) })
+    } else {
+        None
+    }
+}
+
+/// The ops using `value`.
+pub fn uses<'c>(value: V<'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut users = Vec::new();
+    let mut use_ = unsafe { mlir_sys::mlirValueGetFirstUse(value.to_raw()) };
+    while !use_.ptr.is_null() {
+        users.push(unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)) });
+        use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
+    }
+    users
+}
+
+pub fn has_single_use(value: V) -> bool {
+    uses(value).len() == 1
+}
+
+/// The one op using `value`, if exactly one does.
+pub fn single_user<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
+    let users = uses(value);
+    (users.len() == 1).then(|| users[0])
+}
+
+/// The ancestor of `op` that sits directly in `block`.
+pub fn ancestor_in<'c>(op: OperationRef<'c, 'c>, block: BlockRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let mut current = op;
+    loop {
+        let parent = current.block()?;
+        if parent.to_raw().ptr == block.to_raw().ptr {
+            return Some(current);
+        }
+        current = unsafe { OperationRef::from_raw(parent.parent_operation()?.to_raw()) };
+    }
+}
+
+pub fn is_before(a: OperationRef, b: OperationRef) -> bool {
+    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
+}
+
+/// A value's identity, as a map key (the same for every borrow of it).
+pub fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// An op's identity, as a map key.
+pub fn op_key(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The value of an integer (or index) `arith.constant`.
+pub fn constant_int(value: V) -> Option<i64> {
+    let op = defining_op(value)?;
+    if op.name().as_string_ref().as_str() != Ok("arith.constant") {
+        return None;
+    }
+    IntegerAttribute::try_from(op.attribute("value").ok()?).ok().map(|a| a.value())
+}
+
+/// The position of every op under `root` (itself included) in pre-order.
+pub fn preorder_positions(root: OperationRef) -> HashMap<usize, usize> {
+    let mut positions = HashMap::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        let next = positions.len();
+        positions.insert(op_key(op), next);
+        WalkResult::Advance
+    });
+    positions
+}
+
+/// Reports `message` at `location` through MLIR's diagnostic engine (a
+/// pass's error, which the driver turns into file:line:col).
+pub fn emit_error(location: Location, message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', " ")).expect("NULs removed");
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+/// Where a value was defined; for a function argument, the location the
+/// front end gave it (a name around the parameter's source position).
+pub fn value_location<'c>(value: melior::ir::Value<'c, '_>) -> melior::ir::Location<'c> {
+    unsafe { melior::ir::Location::from_raw(mlir_sys::mlirValueGetLocation(value.to_raw())) }
+}

@@ -1,0 +1,114 @@
+//! The one registry of HTP's passes and named pipelines. Crates register
+//! what they define (a backend its conversions and its pipeline, the
+//! transforms crate its analyses); every tool and binding then sees the
+//! same set. Registering also names them in MLIR's global registry, so a
+//! pipeline is one name in `--pass-pipeline`, in lit tests and in the
+//! driver.
+
+use std::collections::BTreeMap;
+use std::ffi::{c_char, CString};
+use std::sync::Mutex;
+
+use mlir_sys::MlirPass;
+
+use crate::PassDefinition;
+
+unsafe extern "C" {
+    fn htpRegisterExternalPass(create: unsafe extern "C" fn() -> MlirPass);
+    fn htpRegisterPassPipeline(name: *const c_char, description: *const c_char, passes: *const c_char);
+}
+
+/// A named sequence of registered passes, usable as
+/// `--pass-pipeline='builtin.module(<name>)'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipelineDefinition {
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub description: &'static str,
+    /// The passes, as the text inside `builtin.module(...)`.
+    pub passes: &'static str,
+}
+
+impl PipelineDefinition {
+    /// The textual pipeline that runs these passes on a module.
+    pub fn module_pipeline(&self) -> String {
+        format!("builtin.module({})", self.passes)
+    }
+}
+
+#[derive(Default)]
+struct Registry {
+    passes: BTreeMap<&'static str, &'static PassDefinition>,
+    pipelines: BTreeMap<&'static str, PipelineDefinition>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { passes: BTreeMap::new(), pipelines: BTreeMap::new() });
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Registers `passes` (with HTP and with MLIR). Registering the same
+/// definition again is a no-op; a different pass under a taken name is an
+/// error naming both.
+pub fn register_passes(passes: &'static [PassDefinition]) -> Result<(), String> {
+    let mut registry = registry();
+    for pass in passes {
+        if registry.pipelines.contains_key(pass.argument) {
+            return Err(format!("pass '{}' conflicts with a pipeline of the same name", pass.argument));
+        }
+        match registry.passes.get(pass.argument) {
+            Some(existing) if std::ptr::eq(*existing, pass) => continue,
+            Some(existing) if existing.create_raw as usize == pass.create_raw as usize => continue,
+            Some(existing) => {
+                return Err(format!(
+                    "two passes claim the name '{}': \"{}\" and \"{}\"",
+                    pass.argument, existing.description, pass.description
+                ))
+            }
+            None => {}
+        }
+        registry.passes.insert(pass.argument, pass);
+        unsafe { htpRegisterExternalPass(pass.create_raw) }
+    }
+    Ok(())
+}
+
+/// Registers a named pipeline. Its passes must already be registered
+/// (checked when it first runs: MLIR parses the text then). The same
+/// definition again is a no-op; another under a taken name is an error.
+pub fn register_pipeline(pipeline: PipelineDefinition) -> Result<(), String> {
+    let mut registry = registry();
+    if registry.passes.contains_key(pipeline.name) {
+        return Err(format!("pipeline '{}' conflicts with a pass of the same name", pipeline.name));
+    }
+    match registry.pipelines.get(pipeline.name) {
+        Some(existing) if *existing == pipeline => return Ok(()),
+        Some(existing) => {
+            return Err(format!(
+                "two pipelines claim the name '{}': '{}' and '{}'",
+                pipeline.name, existing.passes, pipeline.passes
+            ))
+        }
+        None => {}
+    }
+    registry.pipelines.insert(pipeline.name, pipeline);
+    let text = |s: &str| CString::new(s).expect("pipeline strings have no NUL");
+    let (name, description, passes) = (text(pipeline.name), text(pipeline.description), text(pipeline.passes));
+    unsafe { htpRegisterPassPipeline(name.as_ptr(), description.as_ptr(), passes.as_ptr()) }
+    Ok(())
+}
+
+/// Every registered pass, by name.
+pub fn registered_passes() -> Vec<&'static PassDefinition> {
+    registry().passes.values().copied().collect()
+}
+
+/// Every registered pipeline, by name.
+pub fn pipelines() -> Vec<PipelineDefinition> {
+    registry().pipelines.values().copied().collect()
+}
+
+pub fn find_pipeline(name: &str) -> Option<PipelineDefinition> {
+    registry().pipelines.get(name).copied()
+}

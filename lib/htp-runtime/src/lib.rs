@@ -1,0 +1,34 @@
+//! The one shared CPU runtime of HTP.
+//!
+//! Everything HTP executes on the host goes through this crate, so that all of it shares one set
+//! of worker threads and one set of primitives instead of every backend growing its own:
+//!
+//! * **JIT-compiled CPU kernels** whose outer loop is proven independent call the C ABI entry
+//!   point [`htp_runtime_parallel_for`] to run chunks of that loop on all cores of the
+//!   [global pool](ThreadPool::global). [`symbols`] lists the C entry points by name so the JIT
+//!   can register them with its execution engine.
+//! * **Later runtimes** build on the same pieces: the WSP task runtime on [`ThreadPool::spawn`],
+//!   the CSP process runtime on bounded [`channel`](fn@channel)s between processes, and the AIE
+//!   functional simulator on both.
+//! * [`Trace`] records which task ran on which lane and when, and exports it as Chrome
+//!   trace-event JSON (`chrome://tracing`, Perfetto) to see load balance and idle time.
+//!
+//! The crate depends on `std` only: it is linked into every HTP tool and into JIT processes, so
+//! it must be cheap to build and must not drag a second runtime (rayon, tokio) along.
+//!
+//! Modules, one job each: [`pool`] (threads), [`ffi`] (C ABI), [`channel`](mod@channel)
+//! (bounded MPMC queue), [`trace`] (timelines).
+
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod channel;
+pub mod ffi;
+mod iter_space;
+pub mod pool;
+pub mod trace;
+
+pub use channel::{channel, Receiver, SendError, Sender, TryRecvError, TrySendError};
+pub use ffi::{htp_runtime_num_threads, htp_runtime_parallel_for, symbols, LoopBody};
+pub use pool::{ThreadPool, NUM_THREADS_ENV};
+pub use trace::{Span, Trace, TraceEvent};
