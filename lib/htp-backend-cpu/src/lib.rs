@@ -11,6 +11,7 @@
 
 pub mod convert_tile_to_linalg;
 mod packing;
+mod parallel;
 mod runtime;
 mod target;
 
@@ -35,8 +36,15 @@ use melior::{
 /// The backend's passes.
 pub const PASSES: &[PassDefinition] = &[convert_tile_to_linalg::DEFINITION];
 
-/// HTP's own part of the CPU pipeline: tile -> tensors + linalg.
-pub const TILE_LOWERING: &str = "convert-tile-to-linalg";
+/// HTP's own part of the CPU pipeline: chunked forms of kernels whose
+/// outer loop is independent, then tile -> tensors + linalg.
+macro_rules! tile_lowering {
+    () => {
+        "tile-outline-parallel-chunks,convert-tile-to-linalg"
+    };
+}
+
+pub const TILE_LOWERING: &str = tile_lowering!();
 
 /// MLIR's part, from linalg on tensors to the LLVM dialect. One-shot
 /// bufferization may yield fresh buffers from loops (loop-carried tiles) and
@@ -59,13 +67,14 @@ pub const UPSTREAM_LOWERING: &str = upstream_lowering!();
 pub const PIPELINE: PipelineDefinition = PipelineDefinition {
     name: "htp-cpu-lowering",
     description: "tile IR -> linalg -> bufferized loops -> the LLVM dialect (the cpu target)",
-    passes: concat!("convert-tile-to-linalg,", upstream_lowering!()),
+    passes: concat!(tile_lowering!(), ",", upstream_lowering!()),
 };
 
 static CPU: CpuTarget = CpuTarget;
 
 /// Registers the backend's pass, its pipeline and the `cpu` target.
 pub fn register() -> Result<(), String> {
+    htp_transforms::register()?;
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
     htp_api::register_target(&CPU)
@@ -78,6 +87,8 @@ const OPT_LEVEL: usize = 2;
 pub struct CompiledModule {
     engine: ExecutionEngine,
     functions: Vec<String>,
+    /// Kernels whose outer loop runs in chunks on every core.
+    chunked: std::collections::HashMap<String, parallel::Chunked>,
 }
 
 /// Lowers `module` to LLVM (in place) and JIT-compiles it. Every public
@@ -104,7 +115,9 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
             errors
         });
     }
-    Ok(CompiledModule { engine: jit(module), functions })
+    let engine = jit(module);
+    let chunked = functions.iter().filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f)?))).collect();
+    Ok(CompiledModule { engine, functions, chunked })
 }
 
 /// JIT-compiles a module already in the LLVM dialect, with HTP's runtime
@@ -156,6 +169,12 @@ impl CompiledModule {
     pub unsafe fn call(&self, function: &str, arguments: &[Argument]) -> Result<(), String> {
         if !self.functions.iter().any(|f| f == function) {
             return Err(format!("no compiled function named '{function}'"));
+        }
+        let pool = htp_runtime::ThreadPool::global();
+        if let Some(chunked) = self.chunked.get(function).filter(|_| pool.threads() > 1) {
+            if unsafe { chunked.run(arguments, pool) } {
+                return Ok(());
+            }
         }
         let mut packed = packing::Packed::new(arguments);
         unsafe { self.engine.invoke_packed(function, packed.slots()) }

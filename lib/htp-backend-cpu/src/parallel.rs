@@ -1,0 +1,92 @@
+//! Runs a kernel whose outer loop has independent iterations on every core:
+//! `tile-outline-parallel-chunks` gave it `<k>__bounds` (the loop's bounds
+//! and step) and `<k>__chunk` (the kernel over `[begin, end)` of the loop);
+//! this module asks for the bounds, cuts the iterations into contiguous
+//! chunks and runs them on `htp-runtime`'s pool.
+
+use std::ffi::c_void;
+
+use htp_api::Argument;
+use htp_runtime::ThreadPool;
+use melior::ExecutionEngine;
+
+use crate::packing::Packed;
+
+/// The packed entry point (`_mlir__mlir_ciface_<name>`) MLIR's
+/// ExecutionEngine generates for a function with a C interface: one
+/// pointer per argument.
+pub type PackedFn = unsafe extern "C" fn(*mut *mut ());
+
+/// A kernel's chunked form, looked up once after JIT compilation.
+#[derive(Clone, Copy)]
+pub struct Chunked {
+    bounds: PackedFn,
+    chunk: PackedFn,
+}
+
+/// Chunks per pool thread: a few, so that ragged or uneven iterations
+/// balance, few enough that each chunk amortises its start.
+const CHUNKS_PER_THREAD: i64 = 4;
+
+impl Chunked {
+    /// The chunked form of `kernel`, if the pass outlined one.
+    pub fn find(engine: &ExecutionEngine, kernel: &str) -> Option<Chunked> {
+        let lookup = |suffix: &str| {
+            let address = engine.lookup(&format!("_mlir__mlir_ciface_{kernel}{suffix}"));
+            // Safe: a non-null address of a packed entry point has this type.
+            (!address.is_null()).then(|| unsafe { std::mem::transmute::<*mut (), PackedFn>(address) })
+        };
+        Some(Chunked {
+            bounds: lookup(htp_transforms::outline_parallel_chunks::BOUNDS_SUFFIX)?,
+            chunk: lookup(htp_transforms::outline_parallel_chunks::CHUNK_SUFFIX)?,
+        })
+    }
+
+    /// Runs the kernel on `arguments` in chunks over `pool`; `false` if the
+    /// loop has too few iterations to split (the caller runs it whole).
+    ///
+    /// # Safety
+    /// As for `CompiledModule::call`; the chunks write disjoint slices of the
+    /// outputs (the independence proof), so they may run at once.
+    pub unsafe fn run(&self, arguments: &[Argument], pool: &ThreadPool) -> bool {
+        let mut bounds = [0i64; 3];
+        let mut with_bounds = arguments.to_vec();
+        with_bounds.push(Argument::Buffer { data: bounds.as_mut_ptr() as *mut c_void, sizes: vec![3], strides: vec![1] });
+        let mut packed = Packed::new(&with_bounds);
+        unsafe { (self.bounds)(packed.slots().as_mut_ptr()) };
+        let [lower, upper, step] = bounds;
+        if step <= 0 || upper <= lower {
+            return false;
+        }
+        let iterations = (upper - lower + step - 1) / step;
+        let chunks = iterations.min(CHUNKS_PER_THREAD * pool.threads() as i64);
+        if chunks < 2 {
+            return false;
+        }
+        let shared = SharedArguments(arguments);
+        let body = |chunk: i64| {
+            let first = chunk * iterations / chunks;
+            let last = (chunk + 1) * iterations / chunks;
+            let mut chunk_arguments = shared.arguments().to_vec();
+            chunk_arguments.push(Argument::I64(lower + first * step));
+            chunk_arguments.push(Argument::I64((lower + last * step).min(upper)));
+            let mut packed = Packed::new(&chunk_arguments);
+            unsafe { (self.chunk)(packed.slots().as_mut_ptr()) };
+        };
+        pool.parallel_for(0, chunks, 1, &body);
+        true
+    }
+}
+
+/// The caller's arguments, read by every chunk. They hold raw buffer
+/// pointers (not `Sync`); the chunks only read the descriptors, and write
+/// disjoint parts of the buffers.
+struct SharedArguments<'a>(&'a [Argument]);
+
+unsafe impl Sync for SharedArguments<'_> {}
+
+impl SharedArguments<'_> {
+    fn arguments(&self) -> &[Argument] {
+        self.0
+    }
+}

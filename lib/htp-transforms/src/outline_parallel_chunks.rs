@@ -1,0 +1,160 @@
+//! `tile-outline-parallel-chunks`: for every kernel whose outer loop has
+//! independent iterations (`loop_independence`), adds the two functions a
+//! parallel runtime needs to run chunks of that loop at once:
+//!
+//! - `@<k>__bounds(args..., %bounds: memref<3xindex>)` runs the code before
+//!   the loop and stores the loop's lower bound, upper bound and step;
+//! - `@<k>__chunk(args..., %begin: index, %end: index)` is the kernel with
+//!   the loop running over `[begin, end)` only (`begin` a step-aligned
+//!   iteration of the original loop).
+//!
+//! `@<k>` keeps its body (it is the serial path) and gains
+//! `htp.parallel_chunks` naming the chunk function. Target-neutral: the
+//! functions are tile IR, so any backend's lowering applies to them; the
+//! CPU backend calls them from its thread pool.
+
+use htp_ir::builder::{detach, Builder, Emitter};
+use htp_pass::{pass_type_id, Failure, PassDefinition};
+use melior::{
+    ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        r#type::{FunctionType, MemRefType},
+        Attribute, BlockRef, Operation, OperationRef, RegionLike, Type, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::MlirPass;
+
+use crate::loop_independence::independent_outer_loop;
+
+/// The attribute naming a kernel's chunk function.
+pub const ATTRIBUTE: &str = "htp.parallel_chunks";
+/// Suffixes of the functions the pass adds.
+pub const BOUNDS_SUFFIX: &str = "__bounds";
+pub const CHUNK_SUFFIX: &str = "__chunk";
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "tile-outline-parallel-chunks",
+    description: "Add <k>__bounds and <k>__chunk functions for kernels whose outer loop has independent iterations",
+    anchor: "builtin.module",
+    create_raw: create,
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        run,
+        pass_type_id!(),
+        "TileOutlineParallelChunks",
+        &[htp_dialects::handles::tile(), melior::dialect::DialectHandle::memref()],
+    )
+}
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+    let body = module.region(0).map_err(|e| (module.location(), e.to_string()))?.first_block().ok_or((module.location(), "empty module".into()))?;
+    let mut kernels = Vec::new();
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
+            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    for kernel in kernels {
+        htp_pass::processing(kernel.location());
+        outline(context, body, kernel);
+    }
+    Ok(())
+}
+
+fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: OperationRef<'c, '_>) {
+    let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return };
+    let Some(outer) = independent_outer_loop(entry) else { return };
+    let position = position_in_block(entry, outer);
+    let name = symbol_name(kernel);
+    let index = Type::index(context);
+
+    let chunk = clone_as(kernel, &format!("{name}{CHUNK_SUFFIX}"));
+    let (chunk_entry, chunk_loop) = loop_at(&chunk, position);
+    let begin = chunk_entry.add_argument(index, kernel.location());
+    let end = chunk_entry.add_argument(index, kernel.location());
+    unsafe {
+        mlir_sys::mlirOperationSetOperand(chunk_loop.to_raw(), 0, begin.to_raw());
+        mlir_sys::mlirOperationSetOperand(chunk_loop.to_raw(), 1, end.to_raw());
+    }
+    append_inputs(context, &chunk, &[index, index]);
+
+    let bounds = clone_as(kernel, &format!("{name}{BOUNDS_SUFFIX}"));
+    let (bounds_entry, bounds_loop) = loop_at(&bounds, position);
+    let memref = MemRefType::new(index, &[3], None, None).into();
+    let out = detach(bounds_entry.add_argument(memref, kernel.location()));
+    let at = Emitter { context, block: bounds_entry, anchor: bounds_loop, location: bounds_loop.location() };
+    for slot in 0..3 {
+        let value = detach(bounds_loop.operand(slot).expect("scf.for has bounds and a step"));
+        let offset = at.index(slot as i64);
+        at.op("memref.store", &[value, out, offset], &[], &[], vec![]);
+    }
+    unsafe { mlir_sys::mlirOperationDestroy(bounds_loop.to_raw()) };
+    append_inputs(context, &bounds, &[memref]);
+
+    let chunk_ref = module.insert_operation_after(kernel, chunk);
+    module.insert_operation_after(chunk_ref, bounds);
+    let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
+    kernel.set_discardable_attribute(ATTRIBUTE, StringAttribute::new(context, &format!("{name}{CHUNK_SUFFIX}")).into());
+}
+
+fn symbol_name(function: OperationRef) -> String {
+    function
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default()
+}
+
+fn position_in_block(block: BlockRef, target: OperationRef) -> usize {
+    let mut position = 0;
+    let mut op = block.first_operation();
+    while let Some(current) = op {
+        if current.to_raw().ptr == target.to_raw().ptr {
+            break;
+        }
+        position += 1;
+        op = current.next_in_block();
+    }
+    position
+}
+
+/// A copy of `function` named `name`, no longer a kernel of its own.
+fn clone_as<'c>(function: OperationRef<'c, '_>, name: &str) -> Operation<'c> {
+    let mut clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(function.to_raw())) };
+    let context = function.context();
+    let context = unsafe { context.to_ref() };
+    clone.set_inherent_attribute("sym_name", StringAttribute::new(context, name).into());
+    clone.remove_discardable_attribute("htp.kernel").ok();
+    clone
+}
+
+/// The entry block of `function` and its op at `position` (the outer loop).
+fn loop_at<'c, 'a>(function: &'a Operation<'c>, position: usize) -> (BlockRef<'c, 'a>, OperationRef<'c, 'a>) {
+    let entry = function.region(0).expect("a function has a body").first_block().expect("with an entry block");
+    let mut op = entry.first_operation().expect("the loop is in the entry block");
+    for _ in 0..position {
+        op = op.next_in_block().expect("the loop is in the entry block");
+    }
+    (entry, op)
+}
+
+/// Appends `extra` to the inputs of `function`'s `function_type`.
+fn append_inputs<'c>(context: &'c Context, function: &Operation<'c>, extra: &[Type<'c>]) {
+    let Ok(Ok(ty)) = function.attribute("function_type").map(TypeAttribute::try_from) else { return };
+    let Ok(ty) = FunctionType::try_from(ty.value()) else { return };
+    let mut inputs: Vec<Type> = (0..ty.input_count()).filter_map(|i| ty.input(i).ok()).collect();
+    inputs.extend_from_slice(extra);
+    let results: Vec<Type> = (0..ty.result_count()).filter_map(|i| ty.result(i).ok()).collect();
+    let attribute: Attribute = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into()).into();
+    // Safe: `function` is not yet in a block; nothing else refers to it.
+    let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
+    function.set_inherent_attribute("function_type", attribute);
+}
