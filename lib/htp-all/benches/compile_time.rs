@@ -13,7 +13,7 @@
 //! pto-allocate-tiles, pto-insert-sync) and writing the package (C++ kernels,
 //! orchestration, manifest).
 //!
-//! Run: `cargo bench -p htp-driver --bench compile_time`
+//! Run: `cargo bench -p htp-all --bench compile_time`
 
 use std::{path::Path, time::Instant};
 

@@ -8,8 +8,9 @@
 //!   the loop running over `[begin, end)` only (`begin` a step-aligned
 //!   iteration of the original loop).
 //!
-//! `@<k>` keeps its body (it is the serial path) and gains
-//! `htp.parallel_chunks` naming the chunk function. Target-neutral: the
+//! `@<k>` (the serial path) becomes the code before the loop and a call of
+//! `@<k>__chunk` over the whole loop, and gains `htp.parallel_chunks`
+//! naming the chunk function. Target-neutral: the
 //! functions are tile IR, so any backend's lowering applies to them; the
 //! CPU backend calls them from its thread pool.
 
@@ -17,7 +18,7 @@ use htp_ir::builder::{detach, Builder, Emitter};
 use htp_pass::{pass_type_id, Failure, PassDefinition};
 use melior::{
     ir::{
-        attribute::{StringAttribute, TypeAttribute},
+        attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut},
         r#type::{FunctionType, MemRefType},
@@ -100,6 +101,17 @@ fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: Operation
 
     let chunk_ref = module.insert_operation_after(kernel, chunk);
     module.insert_operation_after(chunk_ref, bounds);
+
+    // The kernel itself (the serial path) calls the chunk over the whole
+    // loop, so the loop body is compiled once, not twice.
+    let mut call_operands: Vec<_> = (0..entry.argument_count()).map(|i| detach(entry.argument(i).expect("counted").into())).collect();
+    call_operands.push(detach(outer.operand(0).expect("scf.for lower bound")));
+    call_operands.push(detach(outer.operand(1).expect("scf.for upper bound")));
+    let at = Emitter { context, block: entry, anchor: outer, location: outer.location() };
+    let callee = FlatSymbolRefAttribute::new(context, &format!("{name}{CHUNK_SUFFIX}"));
+    at.op("func.call", &call_operands, &[], &[("callee", callee.into())], vec![]);
+    unsafe { mlir_sys::mlirOperationDestroy(outer.to_raw()) };
+
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
     kernel.set_discardable_attribute(ATTRIBUTE, StringAttribute::new(context, &format!("{name}{CHUNK_SUFFIX}")).into());
 }

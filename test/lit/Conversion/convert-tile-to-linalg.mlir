@@ -1,6 +1,6 @@
 // RUN: htp-opt %s --convert-tile-to-linalg --split-input-file | FileCheck %s
-// And every lowered case goes on to LLVM with the CPU target's pipeline.
-// RUN: htp-opt %s --split-input-file --pass-pipeline='builtin.module(convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+// And every lowered case goes on to LLVM with the CPU target's registered pipeline.
+// RUN: htp-opt %s --split-input-file --pass-pipeline='builtin.module(htp-cpu-lowering)' | FileCheck %s --check-prefix=LLVM
 
 // LLVM-NOT: tile.
 // LLVM-NOT: linalg.
@@ -14,8 +14,8 @@
 // CHECK:         %[[T:.*]] = bufferization.to_tensor %[[SV]] restrict
 // CHECK:         %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x256xf32>
 // CHECK:         %[[C:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<?x256xf32>) outs(%[[E]] : tensor<?x256xf32>)
-// CHECK:         %[[DIM:.*]] = tensor.dim %[[C]], %{{.*}} : tensor<?x256xf32>
-// CHECK:         %[[OV:.*]] = memref.subview %[[Y]][%[[I]], %{{.*}}] [%[[DIM]], 256] [1, 1]
+// CHECK-NOT:     tensor.dim
+// CHECK:         %[[OV:.*]] = memref.subview %[[Y]][%[[I]], %{{.*}}] [%[[N]], 256] [1, 1]
 // CHECK:         bufferization.materialize_in_destination %[[C]] in restrict writable %[[OV]]
 // CHECK-NOT:     tile.
 func.func @load_store_ragged(%x: memref<?x256xf32>, %y: memref<?x256xf32>, %i: index, %n: index) {

@@ -2,8 +2,13 @@
 
 // Each iteration stores the 16 rows its index selects: the kernel gains a
 // chunk function (the loop over [begin, end)) and a bounds function.
+// The kernel keeps the code before the loop and calls the chunk over all of it.
 // CHECK-LABEL: func.func @rows
 // CHECK-SAME: htp.parallel_chunks = "rows__chunk"
+// CHECK: %[[LO:.*]] = arith.constant 0 : index
+// CHECK: %[[HI:.*]] = memref.dim
+// CHECK-NEXT: call @rows__chunk(%{{.*}}, %{{.*}}, %[[LO]], %[[HI]])
+// CHECK-NEXT: return
 // CHECK: func.func @rows__chunk(%[[X:.*]]: memref<?x64xf32>, %[[Y:.*]]: memref<?x64xf32>, %[[BEGIN:.*]]: index, %[[END:.*]]: index)
 // CHECK-NOT: htp.kernel
 // CHECK: scf.for %[[I:.*]] = %[[BEGIN]] to %[[END]] step %{{.*}}

@@ -28,13 +28,38 @@ fn integer_attribute(op: OperationRef, name: &str) -> i64 {
         .value()
 }
 
-/// For each dim of `tensor`: a `tensor.dim` if it is dynamic, else nothing.
+/// For each dim of `tensor`: its run-time size if it is dynamic, else
+/// nothing. Sizes an elementwise result shares with its `tensor.empty` init
+/// are reused, so a chain of N ops does not become a chain of N
+/// `tensor.dim`s (which canonicalize then folds one link per visit,
+/// quadratically).
 pub fn run_time_sizes<'c>(e: &Emitter<'c, '_>, tensor: V<'c>) -> Vec<Option<V<'c>>> {
+    if let Some(sizes) = known_sizes(tensor) {
+        return sizes;
+    }
     shape_of(tensor.r#type())
         .iter()
         .enumerate()
         .map(|(d, &size)| (size == DYNAMIC).then(|| e.dim(tensor, d as i64)))
         .collect()
+}
+
+/// The sizes of `tensor` read off the `tensor.empty` it was built into
+/// (directly, or as the init of the `linalg.generic` that produced it).
+fn known_sizes<'c>(tensor: V<'c>) -> Option<Vec<Option<V<'c>>>> {
+    let mut producer = htp_ir::query::defining_op(tensor)?;
+    if producer.name().as_string_ref().as_str() == Ok("linalg.generic") && producer.result_count() == 1 {
+        let init = detach(producer.operand(producer.operand_count() - 1).ok()?);
+        if init.r#type() != tensor.r#type() {
+            return None;
+        }
+        producer = htp_ir::query::defining_op(init)?;
+    }
+    if producer.name().as_string_ref().as_str() != Ok("tensor.empty") {
+        return None;
+    }
+    let mut dynamic = (0..producer.operand_count()).map(|i| detach(producer.operand(i).expect("counted")));
+    Some(shape_of(tensor.r#type()).iter().map(|&size| if size == DYNAMIC { dynamic.next() } else { None }).collect())
 }
 
 /// `tensor.empty` of `ty`, dynamic sizes from `sizes`.

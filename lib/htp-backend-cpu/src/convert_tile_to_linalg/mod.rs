@@ -100,7 +100,10 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let op = unsafe { OperationRef::from_raw(tile_op.op) };
         htp_pass::processing(op.location());
         let replacement = lower(context, op, tile_op).map_err(|message| (op.location(), message))?;
-        if let (Some(new), Ok(old)) = (replacement, op.result(0)) {
+        // Result-less ops (stores) are not asked for a result: melior builds
+        // that error by printing the op, which made this loop quadratic.
+        if let Some(new) = replacement.filter(|_| op.result_count() > 0) {
+            let old = op.result(0).expect("checked above");
             unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
         }
         unsafe { mlir_sys::mlirOperationDestroy(tile_op.op) };

@@ -30,6 +30,8 @@ pub struct Writer<'s> {
     names: HashMap<usize, String>,
     /// Identifiers in use (parameters and every `fresh` name so far).
     taken: std::collections::HashSet<String>,
+    /// Per base name, the suffix `fresh` tries next.
+    next_suffix: HashMap<String, usize>,
     lines: SourceLines<'s>,
     last_comment: Option<(String, u32)>,
 }
@@ -88,7 +90,7 @@ pub fn literal(attribute: melior::ir::Attribute) -> Result<String, String> {
 
 impl<'s> Writer<'s> {
     pub fn new(lines: SourceLines<'s>) -> Self {
-        Writer { out: String::new(), indent: 0, names: HashMap::new(), taken: std::collections::HashSet::new(), lines, last_comment: None }
+        Writer { out: String::new(), indent: 0, names: HashMap::new(), taken: std::collections::HashSet::new(), next_suffix: HashMap::new(), lines, last_comment: None }
     }
 
     pub fn line(&mut self, text: &str) {
@@ -111,12 +113,15 @@ impl<'s> Writer<'s> {
 
     /// A new C++ identifier starting with `base` (`exp`, `exp_1`, ...).
     pub fn fresh(&mut self, base: &str) -> String {
-        let mut candidate = base.to_string();
-        let mut n = 0;
+        // Resume where the last name with this base stopped: probing from
+        // `base` every time made naming quadratic in the number of values.
+        let next = self.next_suffix.entry(base.to_string()).or_insert(0);
+        let mut candidate = if *next == 0 { base.to_string() } else { format!("{base}_{next}") };
         while self.taken.contains(&candidate) {
-            n += 1;
-            candidate = format!("{base}_{n}");
+            *next += 1;
+            candidate = format!("{base}_{next}");
         }
+        *next += 1;
         self.taken.insert(candidate.clone());
         candidate
     }
