@@ -763,6 +763,17 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult IntrinsicOp::verify() {
+  StringRef callee = getCallee();
+  auto dot = callee.find('.');
+  if (dot == StringRef::npos || dot == 0 || dot + 1 == callee.size())
+    return emitOpError() << "callee must be '<set>.<name>', got '" << callee
+                         << "'";
+  if (getOperands().empty())
+    return emitOpError("needs at least one operand");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tile/TileOps.cpp.inc"
 

@@ -478,4 +478,29 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Intrinsics
+//===----------------------------------------------------------------------===//
+
+def Tile_IntrinsicOp : Tile_Op<"intrinsic", [Pure]> {
+  let summary = "A target intrinsic applied to tiles and scalars";
+  let description = [{
+    An operation of an intrinsic set (`pto.add(a, b)` in Python is the PTO
+    set's `pto.tadd`), carried at the tile level by name until a backend
+    that provides it lowers it. Which targets provide which intrinsics is
+    HTP's capability model: compiling for a target that lacks one is a
+    diagnostic at the user's line, before any lowering.
+
+    ```mlir
+    %s = tile.intrinsic "pto.tadd"(%a, %b) : (!tile.tile<16x64xf32>, !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$callee, Variadic<Tile_TileOrScalar>:$operands);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HTP_TILE_OPS

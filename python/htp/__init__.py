@@ -12,7 +12,8 @@ arrays. See docs/language.md for the language.
 """
 
 from . import mutators
-from ._htp import targets, version
+from ._htp import version
+from ._targets import TargetInfo, intrinsic_sets, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
@@ -34,6 +35,9 @@ from .types import (
 
 __version__ = version()
 
+#: What the front end resolves ``htp.<name>(...)`` in kernels against.
+__htp_namespace__ = "htp"
+
 __all__ = [
     "ArgumentError",
     "CompileError",
@@ -44,6 +48,7 @@ __all__ = [
     "Kernel",
     "Out",
     "TargetError",
+    "TargetInfo",
     "Tensor",
     "Tile",
     "bf16",
@@ -57,6 +62,7 @@ __all__ = [
     "i16",
     "i32",
     "i64",
+    "intrinsic_sets",
     "kernel",
     "mutators",
     "targets",

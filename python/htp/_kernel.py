@@ -177,6 +177,14 @@ class Kernel:
         mutators = _mutators.registered() + self._mutators
         return [_source_of(function, mutators) for function in _callees(self.function)]
 
+    def targets(self, **constants) -> List[str]:
+        """The registered targets whose capabilities cover what this kernel
+        needs (its intrinsics, programming model): where it can compile."""
+        try:
+            return list(_htp.supporting_targets(self.sources(), self.name, dict(constants)))
+        except CompileError as error:
+            raise error.with_traceback(None) from None
+
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
         (others take their defaults)."""
@@ -244,13 +252,26 @@ def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
     file_name = inspect.getsourcefile(function) or "<unknown>"
     lines, first_line = inspect.getsourcelines(function)
     text = "".join(lines)
+    namespaces = _namespaces(function)
     if not mutators:
-        return text, file_name, first_line
+        return text, file_name, first_line, namespaces
     tree = ast.parse(textwrap.dedent(text), filename=file_name)
     for mutator in mutators:
         tree = ast.fix_missing_locations(mutator().visit(tree))
     # Positions in diagnostics refer to the mutated, re-printed source.
-    return ast.unparse(tree), f"{file_name} [after AST mutators]", 1
+    return ast.unparse(tree), f"{file_name} [after AST mutators]", 1, namespaces
+
+
+def _namespaces(function: Callable) -> List[tuple]:
+    """(name, namespace) for the function's global names that are HTP
+    namespaces: ``htp`` itself (however imported) and intrinsic modules
+    such as ``htp.pto``; the front end resolves ``name.f(...)`` with them."""
+    found = []
+    for name in function.__code__.co_names:
+        namespace = getattr(function.__globals__.get(name), "__htp_namespace__", None)
+        if isinstance(namespace, str):
+            found.append((name, namespace))
+    return found
 
 
 def _is_const_annotation(annotation) -> bool:

@@ -174,10 +174,11 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
 }
 
 /// Compiles `kernel` for `target` from `sources`: (text, file name, first
-/// line) of the kernel and of the kernels and helpers it calls.
+/// line, namespaces) of the kernel and of the kernels and helpers it calls;
+/// namespaces map the module's names to `htp` or an intrinsic set.
 #[pyfunction]
 fn compile(
-    sources: Vec<(String, String, u32)>,
+    sources: Vec<Bound<'_, PyAny>>,
     kernel: &str,
     constants: BTreeMap<String, Bound<'_, PyAny>>,
     target: &str,
@@ -186,16 +187,57 @@ fn compile(
     for (name, value) in &constants {
         values.insert(name, constant(value)?);
     }
-    let sources: Vec<SourceText> =
-        sources.iter().map(|(text, file, line)| SourceText::new(text, file, *line)).collect();
+    let sources = source_texts(&sources)?;
     let request = Request { sources: &sources, kernel, constants: values, target };
     htp_driver::compile(&request).map(|kernel| Compiled { kernel }).map_err(to_python_error)
 }
 
-/// (name, description) of every target.
+/// Sources as the Python side gives them: `(text, file name, first line)`,
+/// optionally with the namespaces of the module's names as a fourth item
+/// (without it, `htp` and every intrinsic set resolve under their own names).
+fn source_texts(sources: &[Bound<'_, PyAny>]) -> PyResult<Vec<SourceText>> {
+    sources
+        .iter()
+        .map(|source| {
+            if let Ok((text, file, line, namespaces)) = source.extract::<(String, String, u32, Vec<(String, String)>)>() {
+                return Ok(SourceText::new(&text, &file, line).with_namespaces(namespaces));
+            }
+            let (text, file, line) = source.extract::<(String, String, u32)>()?;
+            Ok(SourceText::new(&text, &file, line))
+        })
+        .collect()
+}
+
+/// The targets that can run `kernel` (capabilities cover its needs).
 #[pyfunction]
-fn targets() -> Vec<(&'static str, &'static str)> {
-    htp_driver::targets().iter().map(|t| (t.name(), t.description())).collect()
+fn supporting_targets(
+    sources: Vec<Bound<'_, PyAny>>,
+    kernel: &str,
+    constants: BTreeMap<String, Bound<'_, PyAny>>,
+) -> PyResult<Vec<&'static str>> {
+    let mut values = Constants::new();
+    for (name, value) in &constants {
+        values.insert(name, constant(value)?);
+    }
+    let sources = source_texts(&sources)?;
+    let request = Request { sources: &sources, kernel, constants: values, target: "" };
+    htp_driver::supporting_targets(&request).map_err(to_python_error)
+}
+
+/// (name, description, capabilities) of every registered target.
+#[pyfunction]
+fn targets() -> Vec<(&'static str, &'static str, Vec<String>)> {
+    htp_driver::targets().iter().map(|t| (t.name(), t.description(), t.capabilities())).collect()
+}
+
+/// (namespace, description, [(name, instruction, summary)]) of every
+/// registered intrinsic set.
+#[pyfunction]
+fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str)>)> {
+    htp_frontend::intrinsics::intrinsic_sets()
+        .iter()
+        .map(|set| (set.namespace, set.description, set.intrinsics.iter().map(|i| (i.name, i.op, i.summary)).collect()))
+        .collect()
 }
 
 #[pyfunction]
@@ -209,6 +251,8 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Compiled>()?;
     module.add_function(wrap_pyfunction!(compile, module)?)?;
     module.add_function(wrap_pyfunction!(targets, module)?)?;
+    module.add_function(wrap_pyfunction!(intrinsic_sets, module)?)?;
+    module.add_function(wrap_pyfunction!(supporting_targets, module)?)?;
     module.add_function(wrap_pyfunction!(version, module)?)?;
     Ok(())
 }

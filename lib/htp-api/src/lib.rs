@@ -5,6 +5,7 @@
 //! API, as a third-party crate would.
 
 mod argument;
+pub mod capabilities;
 pub mod registry;
 mod target;
 

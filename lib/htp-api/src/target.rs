@@ -34,6 +34,10 @@ pub trait Target: Sync + Send {
     /// The name users pass (`htp.compile(k, target="cpu")`).
     fn name(&self) -> &'static str;
     fn description(&self) -> &'static str;
+    /// What the target provides, as named capabilities (see
+    /// `capabilities.rs`): at least `model:kernel` to compile kernels, and
+    /// `intrinsic:<op>` for each intrinsic its lowering handles.
+    fn capabilities(&self) -> Vec<String>;
     /// The name of the IR stage the module is in after [`Target::compile`].
     fn lowered_stage(&self) -> &'static str;
     /// Lowers `module` in place and builds the artifact for `kernel`.

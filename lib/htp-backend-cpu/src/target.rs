@@ -27,6 +27,10 @@ impl Target for CpuTarget {
         "this machine's CPU: tile -> linalg -> LLVM, JIT-compiled with MLIR's ExecutionEngine"
     }
 
+    fn capabilities(&self) -> Vec<String> {
+        vec![htp_api::capabilities::KERNEL_MODEL.to_string()]
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "llvm"
     }

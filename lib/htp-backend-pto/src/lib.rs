@@ -13,6 +13,7 @@
 pub mod conversion;
 pub mod dialect;
 pub mod emit;
+pub mod intrinsics;
 mod target;
 pub mod transforms;
 
@@ -72,6 +73,7 @@ static CHIP: PtoTarget = PtoTarget(Flavour::Chip);
 pub fn register() -> Result<(), String> {
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
+    htp_frontend::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
     htp_api::register_target(&SIM)?;
     htp_api::register_target(&CHIP)
 }

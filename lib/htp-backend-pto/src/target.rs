@@ -37,6 +37,12 @@ impl Target for PtoTarget {
         self.0.description()
     }
 
+    fn capabilities(&self) -> Vec<String> {
+        let mut provided = vec![htp_api::capabilities::KERNEL_MODEL.to_string()];
+        provided.extend(crate::intrinsics::capabilities());
+        provided
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "pto"
     }

@@ -50,6 +50,17 @@ pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
     })
 }
 
+/// The registered targets whose capabilities cover what `request.kernel`
+/// needs (`request.target` is ignored): which targets can run it.
+pub fn supporting_targets(request: &Request) -> Result<Vec<&'static str>, CompileError> {
+    let context = htp_dialects::new_context();
+    let imported = import_python_sources(&context, request.sources, &request.constants)
+        .map_err(|diagnostics| CompileError::Source(diagnostics.to_string()))?;
+    let mut module: Module = imported.module;
+    drop_other_kernels(&mut module, request.kernel);
+    Ok(htp_api::capabilities::targets_for(&module))
+}
+
 fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> {
     let target = find_target(request.target).map_err(|known| {
         CompileError::Target(format!("error: unknown target '{}' (known: {})", request.target, known.join(", ")))
@@ -63,6 +74,7 @@ fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> 
     let mut module: Module = imported.module;
     drop_other_kernels(&mut module, request.kernel);
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
+    htp_api::capabilities::check(&module, target).map_err(|error| CompileError::from_mlir(&[error], request.sources))?;
     let artifact = target
         .compile(&context, &mut module, &signature, request.sources, &stages)
         .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;

@@ -37,6 +37,7 @@
 
 pub mod diagnostics;
 pub mod ffi;
+pub mod intrinsics;
 pub mod lower;
 pub mod mutators;
 pub mod parse;

@@ -16,11 +16,22 @@ pub struct SourceText {
     pub text: String,
     pub file_name: String,
     pub first_line: u32,
+    /// What the module's names used as `<name>.f(...)` refer to: `htp` or an
+    /// intrinsic set's namespace (the Python side reads them off the
+    /// function's globals). `None`: `htp` and every registered set under its
+    /// own name (for text without a Python module, e.g. `--import-python`).
+    pub namespaces: Option<Vec<(String, String)>>,
 }
 
 impl SourceText {
     pub fn new(text: &str, file_name: &str, first_line: u32) -> Self {
-        Self { text: text.to_string(), file_name: file_name.to_string(), first_line: first_line.max(1) }
+        Self { text: text.to_string(), file_name: file_name.to_string(), first_line: first_line.max(1), namespaces: None }
+    }
+
+    /// The same source with the namespaces its module's names refer to.
+    pub fn with_namespaces(mut self, namespaces: Vec<(String, String)>) -> Self {
+        self.namespaces = Some(namespaces);
+        self
     }
 }
 
@@ -36,6 +47,8 @@ pub struct Position {
 #[derive(Debug)]
 pub struct PreparedSource {
     pub file_name: String,
+    /// See [`SourceText::namespaces`].
+    pub namespaces: Option<Vec<(String, String)>>,
     pub first_line: u32,
     /// Text given to the parser.
     pub parsed_text: String,
@@ -67,6 +80,7 @@ impl PreparedSource {
             }
         }
         Self {
+            namespaces: source.namespaces.clone(),
             file_name: source.file_name.clone(),
             first_line: source.first_line,
             parsed_text,

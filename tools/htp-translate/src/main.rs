@@ -7,6 +7,7 @@ extern crate htp_dialects;
 extern crate htp_frontend;
 // Exports htpTranslatePtoToCpp, called by the --pto-to-cpp translation.
 extern crate htp_backend_pto;
+extern crate htp_all;
 
 use std::ffi::{c_char, c_int};
 
@@ -15,5 +16,11 @@ unsafe extern "C" {
 }
 
 fn main() {
+    // The intrinsic sets, passes and targets `--import-python` and the
+    // emitters resolve names through.
+    if let Err(message) = htp_all::register_all() {
+        eprintln!("htp-translate: error: {message}");
+        std::process::exit(1);
+    }
     std::process::exit(htp_tool::run_c_main(htpTranslateMain));
 }

@@ -2,7 +2,7 @@
 
 use htp_dialects::tile::TileType;
 use melior::ir::{
-    attribute::{FloatAttribute, IntegerAttribute},
+    attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
     operation::OperationLike,
     OperationRef, ValueLike,
 };
@@ -29,6 +29,7 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "iota" => iota(k, at, op),
         "cmp" => compare(k, at, op),
         "select" => select(k, at, op),
+        "intrinsic" => intrinsic(k, at, op),
         "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
         other => Err(format!("tile.{other} has no PTO vector lowering yet")),
     }
@@ -112,6 +113,34 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
     at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.intrinsic "pto.<instruction>"` (the `pto` intrinsic set): the
+/// instruction itself, destination first, tiles seen as rows.
+fn intrinsic<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let callee = op.attribute("callee").ok().and_then(|a| StringAttribute::try_from(a).ok()).ok_or("an intrinsic without a callee")?;
+    let instruction = callee.value().to_string();
+    if crate::intrinsics::PTO.intrinsics.iter().all(|i| i.op != instruction) {
+        return Err(format!("'{instruction}' is not an intrinsic of the PTO targets"));
+    }
+    let mut sources = Vec::new();
+    let mut valid = None;
+    for index in 0..op.operand_count() {
+        let value = operand(op, index);
+        if TileType::try_from(value.r#type()).is_ok() {
+            let buffer = materialise(k, at, value)?;
+            valid.get_or_insert(buffer.shape.valid);
+            sources.push(as_row(at, buffer).value);
+        } else {
+            sources.push(k.value(value)?);
+        }
+    }
+    let dst = destination(k, at, op, &valid.ok_or("an intrinsic without a tile operand")?)?;
+    let mut operands = vec![as_row(at, dst).value];
+    operands.extend(sources);
+    at.instr(&instruction, &operands, &[]);
     k.bind(result(op), dst);
     Ok(())
 }

@@ -6,6 +6,7 @@ use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::builder::OpSpec;
+use super::intrinsic::Namespace;
 use super::ops::{BinKind, ReduceKind};
 use super::types::{Elem, ScalarTy, TileTy};
 use super::value::{DimV, Val};
@@ -92,8 +93,16 @@ impl<'c> Lowerer<'c, '_> {
             }
             Expr::Attribute(a) => {
                 let attr = a.attr.id.as_str();
-                let is_module = matches!(&*a.value, Expr::Name(m) if !self.env.contains_key(m.id.as_str()));
-                if is_module {
+                let module = match &*a.value {
+                    Expr::Name(m) if !self.env.contains_key(m.id.as_str()) => Some(self.namespace(m.id.as_str(), m.range)?),
+                    _ => None,
+                };
+                if let Some(Namespace::Intrinsics(set)) = module {
+                    let args = self.eval_args(call)?;
+                    let keywords = args.keywords.len();
+                    return self.intrinsic(set, attr, args.positional, keywords, a.range, range);
+                }
+                if module.is_some() {
                     if !BUILTIN_FUNCTIONS.contains(&attr) {
                         if let Some(kernel) = self.program.kernel(attr) {
                             let args = self.eval_args(call)?;

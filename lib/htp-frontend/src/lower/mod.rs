@@ -4,6 +4,7 @@
 
 pub mod builder;
 pub mod calls;
+pub mod intrinsic;
 mod expr;
 mod ops;
 mod stmt;

@@ -1433,3 +1433,27 @@ func.func @set_valid_widens(%t: !tile.tile<16x64xf32, valid = 8x64>) -> !tile.ti
   %s = tile.set_valid %t : !tile.tile<16x64xf32, valid = 8x64> -> !tile.tile<16x64xf32, valid = 12x64>
   return %s : !tile.tile<16x64xf32, valid = 12x64>
 }
+
+// -----
+
+func.func @intrinsic_without_set(%a: !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.intrinsic' op callee must be '<set>.<name>', got 'tadd'}}
+  %s = tile.intrinsic "tadd"(%a) : (!tile.tile<16x64xf32>) -> !tile.tile<16x64xf32>
+  return %s : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @intrinsic_without_operands() -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.intrinsic' op needs at least one operand}}
+  %s = tile.intrinsic "pto.tci"() : () -> !tile.tile<16x64xf32>
+  return %s : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @intrinsic_on_a_memref(%m: memref<4xf32>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.intrinsic' op operand #0 must be variadic of}}
+  %s = tile.intrinsic "pto.tload"(%m) : (memref<4xf32>) -> !tile.tile<16x64xf32>
+  return %s : !tile.tile<16x64xf32>
+}

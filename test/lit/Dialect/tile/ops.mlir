@@ -633,3 +633,14 @@ func.func @pad_set_valid(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32, %n: i
   %u = tile.set_valid %p : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = 8x32>
   return %p, %s, %u : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32, valid = 8x32>
 }
+
+// An intrinsic of an intrinsic set, by name, on tiles and scalars.
+// CHECK-LABEL: func.func @intrinsic
+// CHECK-NEXT:    %[[S:.*]] = tile.intrinsic "pto.tadd"(%{{.*}}, %{{.*}}) : (!tile.tile<16x64xf32>, !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32>
+// CHECK-NEXT:    %[[T:.*]] = tile.intrinsic "pto.tadds"(%[[S]], %{{.*}}) : (!tile.tile<16x64xf32>, f32) -> !tile.tile<16x64xf32>
+// CHECK-NEXT:    return %[[T]]
+func.func @intrinsic(%a: !tile.tile<16x64xf32>, %b: !tile.tile<16x64xf32>, %k: f32) -> !tile.tile<16x64xf32> {
+  %s = tile.intrinsic "pto.tadd"(%a, %b) : (!tile.tile<16x64xf32>, !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32>
+  %t = tile.intrinsic "pto.tadds"(%s, %k) : (!tile.tile<16x64xf32>, f32) -> !tile.tile<16x64xf32>
+  return %t : !tile.tile<16x64xf32>
+}

@@ -1,0 +1,106 @@
+//! The capability model: every target declares what it provides (named
+//! capabilities: `model:kernel`, `intrinsic:pto.tadd`, ...); a program needs
+//! what its IR uses. [`check`] compares the two before any lowering and
+//! turns the first unmet need into a diagnostic at the user's line that
+//! needed it, naming the targets that provide it.
+
+use htp_dialects::diagnostics::{source_position, MlirError};
+use htp_frontend::intrinsics::intrinsic_sets;
+use melior::ir::{
+    attribute::StringAttribute,
+    operation::{OperationLike, WalkOrder, WalkResult},
+    Location, Module,
+};
+
+use crate::{registry::targets, Target};
+
+/// The programming model of `@htp.kernel` functions (tile IR).
+pub const KERNEL_MODEL: &str = "model:kernel";
+
+/// Dialects every target's input may use without declaring them: the tile
+/// dialect and the upstream dialects the front end builds kernels with.
+const CORE_DIALECTS: &[&str] = &["builtin", "func", "arith", "scf", "memref", "math", "tile"];
+
+/// One need of a program: the capability and the op that needs it.
+pub struct Need<'c> {
+    pub capability: String,
+    pub location: Location<'c>,
+}
+
+/// What `module` needs, in op order (first need first).
+pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
+    let mut needs = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let capability = match name.as_str() {
+            "func.func" if op.attribute("htp.kernel").is_ok() => Some(KERNEL_MODEL.to_string()),
+            "tile.intrinsic" => op
+                .attribute("callee")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|callee| format!("intrinsic:{}", callee.value())),
+            _ => {
+                let dialect = name.split('.').next().unwrap_or("");
+                (!CORE_DIALECTS.contains(&dialect)).then(|| format!("dialect:{dialect}"))
+            }
+        };
+        if let Some(capability) = capability {
+            // Locations live as long as the context; melior ties them to the op borrow.
+            needs.push(Need { capability, location: unsafe { Location::from_raw(op.location().to_raw()) } });
+        }
+        WalkResult::Advance
+    });
+    needs
+}
+
+/// Checks `module`'s needs against `target`: the first unmet one is an error
+/// at its op's location.
+pub fn check(module: &Module, target: &dyn Target) -> Result<(), MlirError> {
+    let provided = target.capabilities();
+    let Some(unmet) = needs(module).into_iter().find(|need| !provided.contains(&need.capability)) else {
+        return Ok(());
+    };
+    let providers: Vec<&str> =
+        targets().into_iter().filter(|t| t.capabilities().contains(&unmet.capability)).map(|t| t.name()).collect();
+    let offer = if providers.is_empty() {
+        "no registered target provides it".to_string()
+    } else {
+        format!("targets that provide it: {}", providers.join(", "))
+    };
+    Err(MlirError {
+        position: source_position(unmet.location),
+        message: format!("{} is not available on target '{}' ({offer})", describe(&unmet.capability), target.name()),
+    })
+}
+
+/// A capability as users know it: an intrinsic by its Python name.
+pub fn describe(capability: &str) -> String {
+    if let Some(op) = capability.strip_prefix("intrinsic:") {
+        for set in intrinsic_sets() {
+            if let Some(intrinsic) = set.intrinsics.iter().find(|i| i.op == op) {
+                return format!("the intrinsic {}.{} ({op})", set.namespace, intrinsic.name);
+            }
+        }
+        return format!("the intrinsic {op}");
+    }
+    if let Some(dialect) = capability.strip_prefix("dialect:") {
+        return format!("the '{dialect}' dialect");
+    }
+    if let Some(model) = capability.strip_prefix("model:") {
+        return format!("the '{model}' programming model");
+    }
+    capability.to_string()
+}
+
+/// The names of the targets whose capabilities cover what `module` needs.
+pub fn targets_for(module: &Module) -> Vec<&'static str> {
+    let needed: Vec<String> = needs(module).into_iter().map(|n| n.capability).collect();
+    targets()
+        .into_iter()
+        .filter(|t| {
+            let provided = t.capabilities();
+            needed.iter().all(|n| provided.contains(n))
+        })
+        .map(|t| t.name())
+        .collect()
+}

@@ -1,0 +1,89 @@
+//! Calls of intrinsics (`pto.add(a, b)`): namespace resolution and the
+//! `tile.intrinsic` op each call becomes (see `crate::intrinsics`).
+
+use ruff_text_size::TextRange;
+
+use super::builder::OpSpec;
+use super::types::ScalarTy;
+use super::value::Val;
+use super::{LResult, Lowerer};
+use crate::diagnostics::DiagnosticKind;
+use crate::intrinsics::{intrinsic_set, intrinsic_sets, IntrinsicSet, IntrinsicShape, HTP_NAMESPACE};
+
+/// What a module-level name used as `<name>.f(...)` refers to.
+pub enum Namespace {
+    Htp,
+    Intrinsics(&'static IntrinsicSet),
+}
+
+impl<'c> Lowerer<'c, '_> {
+    /// Resolves `name` (not a local) through the source's namespaces.
+    pub fn namespace(&self, name: &str, range: TextRange) -> LResult<Namespace> {
+        let resolved = match &self.source().namespaces {
+            Some(map) => map.iter().find(|(alias, _)| alias == name).map(|(_, namespace)| namespace.as_str()),
+            None => Some(name),
+        };
+        match resolved {
+            Some(HTP_NAMESPACE) => return Ok(Namespace::Htp),
+            Some(namespace) => {
+                if let Some(set) = intrinsic_set(namespace) {
+                    return Ok(Namespace::Intrinsics(set));
+                }
+            }
+            None => {}
+        }
+        let mut known = vec![HTP_NAMESPACE.to_string()];
+        known.extend(intrinsic_sets().iter().map(|s| s.namespace.to_string()));
+        Err(self.error(range, DiagnosticKind::UnknownName, format!(
+            "'{name}' is not htp or an intrinsic module HTP knows (known: {}); kernels call htp's functions and intrinsics only",
+            known.join(", ")
+        )))
+    }
+
+    /// `<set>.<name>(args)`: one `tile.intrinsic`, typed by the intrinsic's shape.
+    pub fn intrinsic(&mut self, set: &'static IntrinsicSet, name: &str, positional: Vec<(Val, TextRange)>, keywords: usize, name_range: TextRange, range: TextRange) -> LResult<Val> {
+        let Some(intrinsic) = set.get(name) else {
+            let names: Vec<&str> = set.intrinsics.iter().map(|i| i.name).collect();
+            return Err(self.error(name_range, DiagnosticKind::UnknownName, format!(
+                "{} has no intrinsic '{name}' (it has: {})", set.namespace, names.join(", ")
+            )));
+        };
+        let call = format!("{}.{}", set.namespace, intrinsic.name);
+        if keywords > 0 {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!("{call}() takes positional arguments only")));
+        }
+        let arity = match intrinsic.shape {
+            IntrinsicShape::Elementwise { arity } => arity,
+            IntrinsicShape::TileScalar => 2,
+        };
+        if positional.len() != arity {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!("{call}() takes {arity} arguments, got {}", positional.len())));
+        }
+        let (Val::Tile(_, tile), _) = &positional[0] else {
+            return Err(self.error(positional[0].1, DiagnosticKind::Type, format!("{call}() needs a tile first, got {}", positional[0].0.describe())));
+        };
+        let tile = *tile;
+        if !intrinsic.elements.is_empty() && !intrinsic.elements.contains(&tile.elem.mlir()) {
+            return Err(self.error(positional[0].1, DiagnosticKind::Type, format!(
+                "{call}() takes tiles of {}, got a {tile}", intrinsic.elements.join(", ")
+            )));
+        }
+        let mut operands = Vec::new();
+        for (index, (value, value_range)) in positional.iter().enumerate() {
+            let operand = match (intrinsic.shape, value) {
+                (IntrinsicShape::Elementwise { .. }, Val::Tile(v, t)) if *t == tile => *v,
+                (IntrinsicShape::Elementwise { .. }, other) => {
+                    return Err(self.error(*value_range, DiagnosticKind::Type, format!(
+                        "{call}() needs tiles of one type ({tile}), argument {} is {}", index + 1, other.describe()
+                    )))
+                }
+                (IntrinsicShape::TileScalar, Val::Tile(v, _)) if index == 0 => *v,
+                (IntrinsicShape::TileScalar, scalar) => self.scalar_for(scalar, ScalarTy::Elem(tile.elem), *value_range)?,
+            };
+            operands.push(operand);
+        }
+        let result = self.tile_ty(range, &tile)?;
+        let callee = self.parse_attr(range, &format!("\"{}\"", intrinsic.op))?;
+        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.intrinsic", &operands, &[result]).attr("callee", callee))?, tile))
+    }
+}
