@@ -18,6 +18,7 @@ import linecache
 import os
 import sys
 import textwrap
+import types
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -263,12 +264,13 @@ def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
 
 
 def _namespaces(function: Callable) -> List[tuple]:
-    """(name, namespace) for the function's global names that are HTP
+    """(name, namespace) for the module's global names that are HTP
     namespaces: ``htp`` itself (however imported) and intrinsic modules
-    such as ``htp.pto``; the front end resolves ``name.f(...)`` with them."""
+    such as ``htp.pto``; the front end resolves ``name.f(...)`` with them.
+    All globals, not only the body's names: annotations use them too."""
     found = []
-    for name in function.__code__.co_names:
-        namespace = getattr(function.__globals__.get(name), "__htp_namespace__", None)
+    for name, value in list(function.__globals__.items()):
+        namespace = getattr(value, "__htp_namespace__", None) if isinstance(value, types.ModuleType) else None
         if isinstance(namespace, str):
             found.append((name, namespace))
     return found

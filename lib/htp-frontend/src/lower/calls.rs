@@ -97,6 +97,11 @@ impl<'c> Lowerer<'c, '_> {
                     Expr::Name(m) if !self.env.contains_key(m.id.as_str()) => Some(self.namespace(m.id.as_str(), m.range)?),
                     _ => None,
                 };
+                if let Some(Namespace::Math) = module {
+                    return Err(self.error(a.range, DiagnosticKind::UnknownName, format!(
+                        "math.{attr}() runs in Python, not in kernels: use htp.{attr} where it exists"
+                    )));
+                }
                 if let Some(Namespace::Intrinsics(set)) = module {
                     let args = self.eval_args(call)?;
                     let keywords = args.keywords.len();

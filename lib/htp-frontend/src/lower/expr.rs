@@ -133,10 +133,18 @@ impl<'c> Lowerer<'c, '_> {
                 let attr = a.attr.id.as_str();
                 if let Expr::Name(m) = &*a.value {
                     if !self.env.contains_key(m.id.as_str()) {
-                        if let super::intrinsic::Namespace::Intrinsics(set) = self.namespace(m.id.as_str(), m.range)? {
-                            return Err(self.error(range, DiagnosticKind::Type, format!(
-                                "'{}.{attr}' is an intrinsic of '{}': call it (`{}.{attr}(...)`)", m.id, set.namespace, m.id
-                            )));
+                        match self.namespace(m.id.as_str(), m.range)? {
+                            super::intrinsic::Namespace::Intrinsics(set) => {
+                                return Err(self.error(range, DiagnosticKind::Type, format!(
+                                    "'{}.{attr}' is an intrinsic of '{}': call it (`{}.{attr}(...)`)", m.id, set.namespace, m.id
+                                )))
+                            }
+                            super::intrinsic::Namespace::Math if !super::intrinsic::MATH_CONSTANTS.contains(&attr) => {
+                                return Err(self.error(range, DiagnosticKind::UnknownName, format!(
+                                    "kernels use math's constants only ({}), not 'math.{attr}'", super::intrinsic::MATH_CONSTANTS.join(", ")
+                                )))
+                            }
+                            _ => {}
                         }
                         return builtin_value(attr).ok_or_else(|| {
                             self.error(range, DiagnosticKind::UnknownName, format!("unknown name '{}.{attr}'", m.id))

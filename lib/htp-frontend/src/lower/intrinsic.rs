@@ -13,8 +13,13 @@ use crate::intrinsics::{intrinsic_set, intrinsic_sets, IntrinsicSet, IntrinsicSh
 /// What a module-level name used as `<name>.f(...)` refers to.
 pub enum Namespace {
     Htp,
+    /// Python's `math` module: its constants (`math.pi`) only.
+    Math,
     Intrinsics(&'static IntrinsicSet),
 }
+
+/// The names of Python's `math` module a kernel may use.
+pub const MATH_CONSTANTS: &[&str] = &["pi", "e", "inf", "nan"];
 
 impl<'c> Lowerer<'c, '_> {
     /// Resolves `name` (not a local) through the source's namespaces.
@@ -25,6 +30,8 @@ impl<'c> Lowerer<'c, '_> {
         };
         match resolved {
             Some(HTP_NAMESPACE) => return Ok(Namespace::Htp),
+            // `math` is not an HTP namespace; the Python side does not map it.
+            _ if name == "math" => return Ok(Namespace::Math),
             Some(namespace) => {
                 if let Some(set) = intrinsic_set(namespace) {
                     return Ok(Namespace::Intrinsics(set));
