@@ -148,9 +148,10 @@ fn buffer(argument: &Bound<'_, PyAny>) -> PyResult<Argument> {
 fn scalar(argument: &Bound<'_, PyAny>, elem: Elem) -> PyResult<Argument> {
     Ok(match elem {
         Elem::F32 => Argument::F32(argument.extract::<f64>()? as f32),
-        Elem::F16 | Elem::BF16 => {
-            return Err(ArgumentError::new_err("error: f16/bf16 scalar parameters are not supported yet; use f32"))
-        }
+        // The Python side checked the value fits the format; rounding is to
+        // nearest even, as numpy's astype does.
+        Elem::F16 => Argument::F16(half::f16::from_f64(argument.extract::<f64>()?).to_bits()),
+        Elem::BF16 => Argument::BF16(half::bf16::from_f64(argument.extract::<f64>()?).to_bits()),
         Elem::I64 => Argument::I64(argument.extract()?),
         Elem::I32 => Argument::I32(argument.extract()?),
         Elem::I16 => Argument::I16(argument.extract()?),

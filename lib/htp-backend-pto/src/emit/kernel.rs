@@ -65,8 +65,10 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
             w.reserve(&format!("{name}_desc"));
         } else {
             let c = c_type(ty)?;
-            let read = if c == "float" {
-                format!("from_u64<float>(static_cast<uint64_t>(args[{index}]))")
+            // Floats arrive as their bits (the orchestration forwards f16/bf16
+            // as uint16_t bits): reinterpret, do not convert.
+            let read = if matches!(c, "float" | "half" | "bfloat16_t") {
+                format!("from_u64<{c}>(static_cast<uint64_t>(args[{index}]))")
             } else {
                 format!("static_cast<{c}>(args[{index}])")
             };

@@ -14,6 +14,17 @@ use melior::ir::{
 
 use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
 
+/// The C++ type of a scalar in the orchestration, which the host compiler
+/// builds: it has no `half`/`bfloat16_t`, so 16-bit floats travel as their
+/// bits (the orchestration only forwards them; kernels read them back as
+/// `half`/`bfloat16_t` from the same bits).
+fn host_type(ty: melior::ir::Type) -> Result<&'static str, String> {
+    match c_type(ty)? {
+        "half" | "bfloat16_t" => Ok("uint16_t"),
+        other => Ok(other),
+    }
+}
+
 /// `parameters`: the callable's argument names in order; `func_ids`: the
 /// kernel function name -> its func_id in the package.
 pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<String, usize>, lines: SourceLines, banner: &str) -> Result<String, String> {
@@ -43,7 +54,7 @@ pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<St
             w.line(&format!("const ChipTensor &{name} = orch_args.tensor({tensors}).ref();"));
             tensors += 1;
         } else {
-            let c = c_type(ty)?;
+            let c = host_type(ty)?;
             w.line(&format!("const {c} {name} = from_u64<{c}>(orch_args.scalar({scalars}));"));
             scalars += 1;
         }
@@ -127,7 +138,7 @@ impl OrchestrationOps<'_> {
         for _ in 0..segment(3) {
             let value = op.operand(operand).unwrap();
             let name = w.name(value)?;
-            let c = c_type(value.r#type())?;
+            let c = host_type(value.r#type())?;
             w.line(&format!("{args}.add_scalar(static_cast<{c}>({name}));"));
             operand += 1;
         }
