@@ -106,7 +106,13 @@ impl Compiled {
         // the call returns. Other Python threads may run meanwhile, as they
         // may while numpy computes.
         let call = SendCall { artifact: &*self.kernel.artifact, kernel: &self.kernel.signature.name, arguments: &packed };
-        py.detach(move || call.run()).map_err(pyo3::exceptions::PyRuntimeError::new_err)
+        py.detach(move || call.run()).map_err(|message| {
+            if message.contains("error: index out of bounds") {
+                pyo3::exceptions::PyIndexError::new_err(message)
+            } else {
+                pyo3::exceptions::PyRuntimeError::new_err(message)
+            }
+        })
     }
 }
 

@@ -9,6 +9,7 @@
 //! memref descriptors), `runtime.rs` (functions lowered code calls),
 //! `target.rs` (the registered target).
 
+pub mod check_bounds;
 pub mod convert_tile_to_linalg;
 mod packing;
 mod parallel;
@@ -34,13 +35,13 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[convert_tile_to_linalg::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: chunked forms of kernels whose
 /// outer loop is independent, then tile -> tensors + linalg.
 macro_rules! tile_lowering {
     () => {
-        "tile-outline-parallel-chunks,convert-tile-to-linalg"
+        "tile-check-bounds,tile-outline-parallel-chunks,convert-tile-to-linalg"
     };
 }
 
@@ -89,6 +90,8 @@ pub struct CompiledModule {
     functions: Vec<String>,
     /// Kernels whose outer loop runs in chunks on every core.
     chunked: std::collections::HashMap<String, parallel::Chunked>,
+    /// "file:line:col" of each bounds-checked access (`tile-check-bounds`).
+    index_sites: Vec<String>,
 }
 
 /// Lowers `module` to LLVM (in place) and JIT-compiles it. Every public
@@ -115,9 +118,20 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
             errors
         });
     }
+    let index_sites = module
+        .as_operation()
+        .attribute(check_bounds::SITES_ATTRIBUTE)
+        .ok()
+        .and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok())
+        .map(|sites| {
+            (0..sites.len())
+                .filter_map(|i| sites.element(i).ok().and_then(|s| StringAttribute::try_from(s).ok()).map(|s| s.value().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
     let engine = jit(module);
     let chunked = functions.iter().filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f)?))).collect();
-    Ok(CompiledModule { engine, functions, chunked })
+    Ok(CompiledModule { engine, functions, chunked, index_sites })
 }
 
 /// JIT-compiles a module already in the LLVM dialect, with HTP's runtime
@@ -170,6 +184,19 @@ impl CompiledModule {
         if !self.functions.iter().any(|f| f == function) {
             return Err(format!("no compiled function named '{function}'"));
         }
+        runtime::take_index_error();
+        unsafe { self.run(function, arguments) }?;
+        match runtime::take_index_error() {
+            None => Ok(()),
+            Some(site) => Err(format!(
+                "{}: error: index out of bounds: this tile access reaches outside its tensor at run time \
+                 (HTP skipped the out-of-bounds part; the outputs are incomplete)",
+                self.index_sites.get(site).map(String::as_str).unwrap_or("<unknown>")
+            )),
+        }
+    }
+
+    unsafe fn run(&self, function: &str, arguments: &[Argument]) -> Result<(), String> {
         let pool = htp_runtime::ThreadPool::global();
         if let Some(chunked) = self.chunked.get(function).filter(|_| pool.threads() > 1) {
             if unsafe { chunked.run(arguments, pool) } {

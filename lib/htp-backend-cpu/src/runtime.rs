@@ -4,6 +4,7 @@
 //! stores of strided views) to `memrefCopy`.
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use melior::ExecutionEngine;
 
@@ -35,10 +36,12 @@ unsafe fn strided(memref: &UnrankedMemRef) -> Strided {
 
 /// `void memrefCopy(int64_t elemSize, UnrankedMemRefType<char> *src, UnrankedMemRefType<char> *dst)`:
 /// copies every element of `src` to the same position in `dst` (same sizes).
+/// A kernel may copy a tensor region onto itself (`x[0:4] = x[0:4]`): each
+/// run is moved with memmove semantics.
 unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRef, dest: *const UnrankedMemRef) {
     let (source, dest) = unsafe { (strided(&*source), strided(&*dest)) };
     let element_size = element_size as usize;
-    if source.sizes.iter().any(|&s| s == 0) {
+    if source.sizes.iter().any(|&s| s <= 0) {
         return;
     }
     let rank = source.sizes.len();
@@ -49,7 +52,7 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
     loop {
         let at = |m: &Strided| m.offset + index.iter().zip(&m.strides).map(|(i, s)| i * s).sum::<i64>();
         unsafe {
-            std::ptr::copy_nonoverlapping(
+            std::ptr::copy(
                 source.aligned.add(at(&source) as usize * element_size),
                 dest.aligned.add(at(&dest) as usize * element_size),
                 run * element_size,
@@ -71,9 +74,27 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
     }
 }
 
+/// The first out-of-bounds access site (id + 1) since the last
+/// [`take_index_error`]; 0 for none. Process-wide: kernel chunks run on
+/// pool threads.
+static INDEX_ERROR: AtomicI64 = AtomicI64::new(0);
+
+/// `void htpIndexError(int64_t site)`: a tile access outside its tensor
+/// (`tile-check-bounds`). Records the first site; the access was skipped.
+unsafe extern "C" fn index_error(site: i64) {
+    let _ = INDEX_ERROR.compare_exchange(0, site + 1, Ordering::Relaxed, Ordering::Relaxed);
+}
+
+/// The site of the first out-of-bounds access since the last call, if any.
+pub fn take_index_error() -> Option<usize> {
+    let site = INDEX_ERROR.swap(0, Ordering::Relaxed);
+    (site > 0).then(|| (site - 1) as usize)
+}
+
 /// Makes the runtime functions visible to `engine`'s compiled code.
 pub fn register(engine: &ExecutionEngine) {
     unsafe { engine.register_symbol("memrefCopy", memref_copy as *mut c_void as *mut ()) };
+    unsafe { engine.register_symbol(crate::check_bounds::ERROR_FUNCTION, index_error as *mut c_void as *mut ()) };
 }
 
 #[cfg(test)]

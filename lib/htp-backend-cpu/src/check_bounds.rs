@@ -1,0 +1,242 @@
+//! `tile-check-bounds`: every `tile.load` and `tile.store` on a memref is
+//! checked against the tensor's bounds at run time, so that no index, slice
+//! or loop a user writes makes a kernel read or write outside the numpy
+//! array it was given. An access outside calls `htpIndexError(site)` (the
+//! CPU runtime records the first one and the call raises an `IndexError`
+//! naming the site's file:line:col); an out-of-bounds store is skipped and
+//! an out-of-bounds load reads from the tensor's origin instead (its value
+//! is never returned: the call fails). The sites are recorded on the module
+//! as `htp.index_sites` (one "file:line:col" per site id).
+
+use htp_ir::builder::{detach, Builder, Emitter, V};
+use htp_pass::{pass_type_id, Failure, PassDefinition};
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{FunctionType, IntegerType},
+        Attribute, Block, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::MlirPass;
+
+use htp_dialects::tile::{TileType, ValidSize};
+
+/// The runtime function an out-of-bounds access calls.
+pub const ERROR_FUNCTION: &str = "htpIndexError";
+/// The module attribute listing each site's "file:line:col".
+pub const SITES_ATTRIBUTE: &str = "htp.index_sites";
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "tile-check-bounds",
+    description: "Check every tile load and store on a memref against the tensor's bounds at run time (CPU)",
+    anchor: "builtin.module",
+    create_raw: create,
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        run,
+        pass_type_id!(),
+        "TileCheckBounds",
+        &[
+            htp_dialects::handles::tile(),
+            melior::dialect::DialectHandle::arith(),
+            melior::dialect::DialectHandle::scf(),
+            melior::dialect::DialectHandle::func(),
+            melior::dialect::DialectHandle::memref(),
+        ],
+    )
+}
+
+fn is_memref(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) }
+}
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+    let mut accesses = Vec::new();
+    module.walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let view = match name.as_str() {
+            "tile.load" => op.operand(0).ok(),
+            "tile.store" => op.operand(1).ok(),
+            _ => None,
+        };
+        if view.is_some_and(|v| is_memref(v.r#type())) {
+            accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    if accesses.is_empty() {
+        return Ok(());
+    }
+    let mut sites = Vec::new();
+    for op in accesses {
+        htp_pass::processing(op.location());
+        let site = htp_dialects::diagnostics::source_position(op.location())
+            .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+            .unwrap_or_else(|| "<unknown>".into());
+        check(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
+        sites.push(site);
+    }
+    declare_error_function(context, module);
+    let sites: Vec<Attribute> = sites.iter().map(|s| StringAttribute::new(context, s).into()).collect();
+    let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };
+    module.set_discardable_attribute(SITES_ATTRIBUTE, ArrayAttribute::new(context, &sites).into());
+    Ok(())
+}
+
+/// Guards one access (site `id`).
+fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
+    let block = op.block().ok_or("an access outside a block")?;
+    let e = Emitter { context, block, anchor: op, location: op.location() };
+    let is_load = op.name().as_string_ref().as_str() == Ok("tile.load");
+    let (view_index, first_index) = if is_load { (0, 1) } else { (1, 2) };
+    let view = detach(op.operand(view_index).map_err(|e| e.to_string())?);
+    let rank = htp_ir::builder::shape_of(view.r#type()).len();
+    let tile_value = if is_load { op.result(0).map(|r| detach(r.into())) } else { op.operand(0).map(detach) };
+    let tile = TileType::try_from(tile_value.map_err(|e| e.to_string())?.r#type()).map_err(|_| "an access of a non-tile")?;
+    // The extent the access covers in each view dim: 1 for leading dims,
+    // the tile's valid size (static, or its `valid` operand) for the last two.
+    let mut dynamic_valid: Box<dyn Iterator<Item = V<'c>>> = if is_load {
+        Box::new((first_index + rank..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))))
+    } else {
+        Box::new(valid_sizes_of(detach(op.operand(0).map_err(|e| e.to_string())?)).unwrap_or_default().into_iter())
+    };
+    let index = Type::index(context);
+    let mut extents = Vec::new();
+    for d in 0..rank {
+        let extent = if d + 2 < rank {
+            e.index(1)
+        } else {
+            match tile.valid_size((d + 2 - rank) as u32) {
+                ValidSize::Static(n) => e.index(n),
+                // A stored tile's run-time valid size, where its producers
+                // say it (`valid_sizes_of`); otherwise only the start is
+                // checked (never a false alarm on a legal ragged store).
+                ValidSize::Dynamic => match dynamic_valid.next() {
+                    Some(size) => size,
+                    None if is_load => return Err("a load without its valid size".into()),
+                    None => e.index(0),
+                },
+            }
+        };
+        extents.push(extent);
+    }
+    let i1 = Type::from(IntegerType::new(context, 1));
+    let cmp = |predicate: i64, a: V<'c>, b: V<'c>| {
+        e.value_with("arith.cmpi", &[a, b], i1, &[("predicate", IntegerAttribute::new(Type::from(IntegerType::new(context, 64)), predicate).into())])
+    };
+    let zero = e.index(0);
+    let mut ok: Option<V> = None;
+    for d in 0..rank {
+        let start = detach(op.operand(first_index + d).map_err(|e| e.to_string())?);
+        let size = e.value("memref.dim", &[view, e.index(d as i64)], index);
+        let end = e.value("arith.addi", &[start, extents[d]], index);
+        // arith.cmpi predicates: 3 = sle, 5 = sge. A ragged extent computed
+        // from a start past the end is negative: out of bounds too.
+        let ordered = e.value("arith.andi", &[cmp(5, start, zero), cmp(5, extents[d], zero)], i1);
+        let inside = e.value("arith.andi", &[ordered, cmp(3, end, size)], i1);
+        ok = Some(match ok {
+            Some(previous) => e.value("arith.andi", &[previous, inside], i1),
+            None => inside,
+        });
+    }
+    let ok = ok.ok_or("an access of a rank-0 view")?;
+    let truth = e.value_with("arith.constant", &[], i1, &[("value", IntegerAttribute::new(i1, 1).into())]);
+    let outside = e.value("arith.xori", &[ok, truth], i1);
+    let id = e.value_with("arith.constant", &[], Type::from(IntegerType::new(context, 64)), &[("value", IntegerAttribute::new(Type::from(IntegerType::new(context, 64)), id).into())]);
+    let report = guarded(context, e.location, outside, |then| {
+        let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);
+        then.append_operation(
+            OperationBuilder::new("func.call", e.location).add_operands(&[id]).add_attributes(&[(htp_ir::builder::named(context, "callee"), callee.into())]).build().expect("a valid call"),
+        );
+    });
+    block.insert_operation_before(op, report);
+    if is_load {
+        // Read from the origin instead, and nothing of a run-time size: in
+        // bounds whenever the tile's static part fits.
+        for position in first_index..op.operand_count() {
+            let operand = detach(op.operand(position).expect("counted"));
+            let safe = e.value("arith.select", &[ok, operand, zero], index);
+            unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), position as isize, safe.to_raw()) };
+        }
+    } else {
+        // The store runs only in bounds.
+        let guard = guarded(context, e.location, ok, |_| {});
+        let guard = block.insert_operation_before(op, guard);
+        let then = guard.region(0).expect("scf.if has a then region").first_block().expect("with a block");
+        unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), then.first_operation().expect("scf.yield").to_raw()) };
+    }
+    Ok(())
+}
+
+/// The run-time valid sizes (one per dynamic dim) of a tile, read off the
+/// op that set them: a load's or set_valid's operands, through elementwise
+/// ops that keep their first operand's valid region. `None` where a loop or
+/// branch carries the tile.
+fn valid_sizes_of<'c>(tile: V<'c>) -> Option<Vec<V<'c>>> {
+    let ty = TileType::try_from(tile.r#type()).ok()?;
+    let dynamic = |t: TileType| [0, 1].map(|d| matches!(t.valid_size(d), ValidSize::Dynamic));
+    let mut current = tile;
+    for _ in 0..64 {
+        let op = htp_ir::query::defining_op(current)?;
+        let name = op.name().as_string_ref().as_str().ok()?.to_string();
+        match name.as_str() {
+            "tile.load" => {
+                let rank = htp_ir::builder::shape_of(op.operand(0).ok()?.r#type()).len();
+                return Some((1 + rank..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))).collect());
+            }
+            "tile.set_valid" => return Some((1..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))).collect()),
+            _ if name.starts_with("tile.") => {
+                let source = (0..op.operand_count())
+                    .map(|i| detach(op.operand(i).expect("counted")))
+                    .find(|v| TileType::try_from(v.r#type()).is_ok_and(|t| dynamic(t) == dynamic(ty) && t.rows() == ty.rows() && t.cols() == ty.cols()))?;
+                current = source;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `scf.if %condition { <body>; scf.yield }` without results.
+fn guarded<'c>(context: &'c Context, location: Location<'c>, condition: V<'c>, body: impl FnOnce(&Block<'c>)) -> Operation<'c> {
+    let then = Block::new(&[]);
+    body(&then);
+    then.append_operation(OperationBuilder::new("scf.yield", location).build().expect("a valid yield"));
+    let then_region = Region::new();
+    then_region.append_block(then);
+    OperationBuilder::new("scf.if", location)
+        .add_operands(&[condition])
+        .add_regions([then_region, Region::new()])
+        .build()
+        .unwrap_or_else(|_| panic!("a valid scf.if in {context:?}"))
+}
+
+/// `func.func private @htpIndexError(i64)`, once per module.
+fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
+    let body = module.region(0).expect("a module has a body").first_block().expect("with a block");
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|n| n.value() == ERROR_FUNCTION) {
+            return;
+        }
+        op = current.next_in_block();
+    }
+    let location = module.location();
+    let i64_type = Type::from(IntegerType::new(context, 64));
+    let function_type = FunctionType::new(context, &[i64_type], &[]);
+    let declaration = OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (htp_ir::builder::named(context, "sym_name"), StringAttribute::new(context, ERROR_FUNCTION).into()),
+            (htp_ir::builder::named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
+            (htp_ir::builder::named(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
+        ])
+        .add_regions([Region::new()])
+        .build()
+        .expect("a valid declaration");
+    body.insert_operation(0, declaration);
+}

@@ -1,0 +1,111 @@
+"""No index, slice or loop a user writes makes a CPU kernel read or write
+outside the numpy arrays it was given: an out-of-bounds tile access raises
+an IndexError naming the kernel's line, and nothing outside the array
+changes."""
+
+import inspect
+import traceback
+
+import numpy as np
+import pytest
+
+import htp
+from htp import f32
+
+
+@htp.kernel
+def past_end(x: htp.Tensor[f32, 16, 16], out: htp.Out[f32, 16, 16]):
+    for i in range(0, 64, 8):
+        out[i:i + 8, :] = x[0:8, :]
+
+
+@htp.kernel
+def before_start(x: htp.Tensor[f32, "N", 16], out: htp.Out[f32, "N", 16]):
+    for i in range(-8, x.shape[0], 8):
+        out[i:i + 8, :] = x[0:8, :]
+
+
+@htp.kernel
+def constant_row(x: htp.Tensor[f32, 16, 16], out: htp.Out[f32, 16, 16]):
+    out[20, :] = x[0, :]
+
+
+@htp.kernel
+def read_past_end(x: htp.Tensor[f32, "N", 16], out: htp.Out[f32, 8, 16], k: htp.i64):
+    out[0:8, :] = x[k:k + 8, :]
+
+
+@htp.kernel
+def ragged_copy(x: htp.Tensor[f32, "N", 16], y: htp.Out[f32, "M", 16]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :]
+
+
+@htp.kernel
+def in_place(x: htp.InOut[f32, 8, 16]):
+    x[0:4, :] = x[0:4, :] * 2.0
+
+
+def guarded(rows, cols):
+    """An output view with canaries before and after it."""
+    buffer = np.full(rows * cols + 512, 7.0, np.float32)
+    return buffer, buffer[256:256 + rows * cols].reshape(rows, cols)
+
+
+def line_of(kernel, text):
+    lines, first = inspect.getsourcelines(kernel.function)
+    return first + next(i for i, l in enumerate(lines) if text in l)
+
+
+@pytest.mark.parametrize(
+    "kernel,args,line",
+    [
+        (past_end, lambda out: (np.ones((16, 16), np.float32), out), "out[i:i + 8, :]"),
+        (before_start, lambda out: (np.ones((16, 16), np.float32), out), "out[i:i + 8, :]"),
+        (constant_row, lambda out: (np.ones((16, 16), np.float32), out), "out[20, :]"),
+    ],
+)
+def test_out_of_bounds_stores_raise_and_write_nothing_outside(kernel, args, line):
+    buffer, out = guarded(16, 16)
+    with pytest.raises(IndexError) as error:
+        kernel(*args(out))
+    assert f"test_bounds.py:{line_of(kernel, line)}:" in str(error.value)
+    assert "index out of bounds" in str(error.value)
+    assert np.all(buffer[:256] == 7.0) and np.all(buffer[256 + 256:] == 7.0)
+    frames = [f for f in traceback.extract_tb(error.value.__traceback__) if "/htp/" in f.filename]
+    assert len(frames) <= 1
+
+
+def test_out_of_bounds_loads_raise():
+    x = np.ones((20, 16), np.float32)
+    np.testing.assert_array_equal(read_past_end(x, k=12), x[12:20])
+    # A slice of a symbolic dimension is ragged at the end (7 rows here), as
+    # the language defines; starting past the end is out of bounds.
+    np.testing.assert_array_equal(read_past_end(x, k=13)[:7], x[13:20])
+    with pytest.raises(IndexError, match="index out of bounds"):
+        read_past_end(x, k=21)
+    with pytest.raises(IndexError, match="index out of bounds"):
+        read_past_end(x, k=-1)
+
+
+def test_a_shorter_output_is_caught_for_ragged_tiles():
+    x = np.arange(20 * 16, dtype=np.float32).reshape(20, 16)
+    buffer, y = guarded(12, 16)
+    with pytest.raises(IndexError):
+        ragged_copy(x, y)
+    assert np.all(buffer[:256] == 7.0) and np.all(buffer[256 + 12 * 16:] == 7.0)
+
+
+def test_legal_ragged_accesses_are_not_flagged():
+    x = np.arange(21 * 16, dtype=np.float32).reshape(21, 16)
+    y = np.zeros((21, 16), np.float32)
+    ragged_copy(x, y)
+    np.testing.assert_array_equal(y, x)
+
+
+def test_a_region_copied_onto_itself():
+    x = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+    expected = x.copy()
+    expected[0:4] *= 2
+    in_place(x)
+    np.testing.assert_array_equal(x, expected)
