@@ -137,10 +137,14 @@ func.func @col_reduce(%x: !tile.tile<16x64xf32>, %i: !tile.tile<4x4xi32>) -> (!t
 
 // -----
 
-// Matmul: an (m, n, k) contraction widening f16 to the f32 accumulator.
+// Matmul: an (m, k, n) contraction widening f16 to the f32 accumulator; the
+// contiguous n dim is innermost so that the loop along rows vectorises.
+// CHECK-DAG: #[[MAP_A:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[MAP_B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MAP_C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @matmul(
 // CHECK-SAME:    %[[A:.*]]: tensor<64x32xf16>, %[[B:.*]]: tensor<32x64xf16>, %[[C:.*]]: tensor<64x64xf32>
-// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : {{.*}}) outs(%[[C]] : tensor<64x64xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[MAP_A]], #[[MAP_B]], #[[MAP_C]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[B]] : {{.*}}) outs(%[[C]] : tensor<64x64xf32>)
 // CHECK:           arith.extf
 // CHECK:           arith.extf
 // CHECK:           arith.mulf

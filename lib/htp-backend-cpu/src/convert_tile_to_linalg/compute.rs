@@ -298,12 +298,16 @@ pub fn matmul<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         let dynamic = e.dynamic_sizes(result, &[m, n]);
         e.splat(zero, result, &dynamic)
     };
+    // Iteration order (i, k, j): loops nest in the order of the domain's
+    // dims, so the innermost loop runs along a row of B and of C, which are
+    // contiguous, and LLVM vectorises it (i, j, k would stride down B's
+    // columns in a scalar reduction).
     let maps = [
-        affine_map(e.context, 3, "d0, d2"),
-        affine_map(e.context, 3, "d2, d1"),
         affine_map(e.context, 3, "d0, d1"),
+        affine_map(e.context, 3, "d1, d2"),
+        affine_map(e.context, 3, "d0, d2"),
     ];
-    e.generic(&[lhs, rhs], init, &maps, &["parallel", "parallel", "reduction"], |b, args| {
+    e.generic(&[lhs, rhs], init, &maps, &["parallel", "reduction", "parallel"], |b, args| {
         let a = scalar::convert(b, args[0], element);
         let c = scalar::convert(b, args[1], element);
         let product = b.value(scalar::binary("mul", element), &[a, c], element);
