@@ -1,0 +1,121 @@
+"""HTP's CPU kernels against numpy, side by side in one process: the
+examples at sizes where time is dominated by the kernel, outputs
+preallocated, median of RUNS calls each, with the ratio HTP / numpy (time;
+below 1 means HTP is faster) and HTP's rate. The numpy references are
+numpy's own vectorised code (and its BLAS for matmul: f32, as numpy has no
+f16 GEMM), run with the same inputs.
+
+Run: python3 benches/kernels.py [--runs R] [--small]   (after scripts/install-python)
+"""
+
+import argparse
+import importlib.util
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+import htp
+from htp import f32
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "python"
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(function, runs):
+    function()  # compile, warm caches
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+@htp.kernel
+def softmax_1024(x: htp.Tensor[f32, "N", 1024], y: htp.Out[f32, "N", 1024]):
+    """The softmax example's kernel over 1024 columns."""
+    for i in range(0, x.shape[0], 8):
+        t = x[i:i + 8, :]
+        e = htp.exp(t - htp.row_max(t))
+        y[i:i + 8, :] = e / htp.row_sum(e)
+
+
+def cases(small):
+    rng = np.random.default_rng(0)
+    scale = 4 if small else 1
+
+    rows = 65536 // scale
+    a, b = rng.standard_normal((rows, 256), dtype=np.float32), rng.standard_normal((rows, 256), dtype=np.float32)
+    c = np.empty_like(a)
+    vector_add = load("vector_add").vector_add
+    yield ("vector add %dx256 f32" % rows, lambda: vector_add(a, b, c), lambda: np.add(a, b, out=c), 3 * a.nbytes, "GB/s")
+
+    x = rng.standard_normal((4096 // scale, 1024), dtype=np.float32)
+    y = np.empty_like(x)
+    def numpy_softmax():
+        np.subtract(x, x.max(axis=1, keepdims=True), out=y)
+        np.exp(y, out=y)
+        np.divide(y, y.sum(axis=1, keepdims=True), out=y)
+
+    yield ("softmax %dx1024 f32" % x.shape[0], lambda: softmax_1024(x, y), numpy_softmax, 2 * x.nbytes, "GB/s")
+
+    n = 4096 // scale
+    x = rng.standard_normal((n, 4096), dtype=np.float32)
+    w = rng.standard_normal((1, 4096), dtype=np.float32)
+    y = np.empty_like(x)
+    rmsnorm = load("rmsnorm").rmsnorm
+
+    def numpy_rmsnorm():
+        np.multiply(x, 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-6), out=y)
+        np.multiply(y, w, out=y)
+
+    yield ("rmsnorm %dx4096 f32" % n, lambda: rmsnorm(x, w, y, eps=1e-6, H=4096), numpy_rmsnorm, 2 * x.nbytes, "GB/s")
+
+    n = 1024 // (2 if small else 1)
+    a16, b16 = rng.standard_normal((n, n)).astype(np.float16), rng.standard_normal((n, n)).astype(np.float16)
+    a32, b32 = a16.astype(np.float32), b16.astype(np.float32)
+    c = np.empty((n, n), np.float32)
+    gemm = load("gemm").gemm
+    yield ("gemm %d^3 f16->f32 (numpy: f32)" % n, lambda: gemm(a16, b16, c), lambda: np.matmul(a32, b32, out=c), 2 * n ** 3, "GFLOP/s")
+
+    heads, seq = 4, 1024 // scale
+    q, k, v = (rng.standard_normal((heads, seq, 64), dtype=np.float32) for _ in range(3))
+    o = np.empty_like(q)
+    flash = load("flash_attention").flash_attention
+
+    def numpy_attention():
+        s = np.matmul(q, k.transpose(0, 2, 1)) * 0.125
+        np.subtract(s, s.max(axis=2, keepdims=True), out=s)
+        np.exp(s, out=s)
+        np.divide(s, s.sum(axis=2, keepdims=True), out=s)
+        np.matmul(s, v, out=o)
+
+    yield ("attention %dx%dx64 f32" % (heads, seq), lambda: flash(q, k, v, o, scale=0.125), numpy_attention, 4 * heads * seq * seq * 64, "GFLOP/s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--small", action="store_true", help="quarter-size inputs (a quick check)")
+    args = parser.parse_args()
+    print(f"threads: HTP_NUM_THREADS={os.environ.get('HTP_NUM_THREADS', '(all cores)')}, load average {os.getloadavg()[0]:.2f}")
+    print("| kernel | HTP | numpy | HTP / numpy (time) | HTP rate |")
+    print("|---|---|---|---|---|")
+    for name, htp_call, numpy_call, work, unit in cases(args.small):
+        t_htp = timed(htp_call, args.runs)
+        t_numpy = timed(numpy_call, args.runs)
+        rate = work / t_htp / 1e9
+        print(f"| {name} | {t_htp * 1e3:.2f} ms | {t_numpy * 1e3:.2f} ms | {t_htp / t_numpy:.2f} | {rate:.1f} {unit} |")
+
+
+if __name__ == "__main__":
+    main()
