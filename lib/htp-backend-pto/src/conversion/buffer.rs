@@ -131,6 +131,12 @@ impl<'c> Shape<'c> {
         Shape { place, rows: tile.rows(), cols: tile.cols(), element: tile.element_type(), layout, valid, pad: Pad::Null }
     }
 
+    /// Whether this tile is larger than the valid region it was made for
+    /// (`cube_padded` rounded it up).
+    pub fn is_rounded_up(&self, rows: i64, cols: i64) -> bool {
+        self.rows != rows || self.cols != cols
+    }
+
     pub fn size_in_bytes(&self) -> i64 {
         self.rows * self.cols * (bit_width(self.element) as i64 / 8).max(1)
     }

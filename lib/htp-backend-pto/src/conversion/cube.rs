@@ -24,19 +24,26 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "load" => {
             let transposed = feeds_transpose(op);
             let padded_transposed = feeds_padded_transpose(op);
+            // Few-row or narrow operands of a cube-only kernel become whole
+            // fractal tiles whose extra rows/columns are zero (cluster tasks
+            // keep the tile's own shape: both cores must agree on it).
+            let round_up = !k.is_cluster();
+            let tile = result_tile(op)?;
+            let logical = if transposed || padded_transposed { (tile.cols(), tile.rows()) } else { (tile.rows(), tile.cols()) };
             memory::load(
                 k,
                 at,
                 op,
                 |tile, valid| {
-                    if transposed || padded_transposed {
+                    let shape = if transposed || padded_transposed {
                         Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
                     } else {
                         Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
-                    }
+                    };
+                    if round_up { rounded(shape) } else { shape }
                 },
                 |at, buffer| {
-                    if padded_transposed {
+                    if padded_transposed || buffer.shape.is_rounded_up(logical.0, logical.1) {
                         zero_fill(at, buffer);
                     }
                 },
@@ -58,9 +65,18 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
     }
 }
 
-/// The L0C accumulator for a matmul result tile.
-pub fn acc_shape<'c>(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
-    Shape::cube_for(tile, Place::Acc, Layout::Nz, valid)
+/// The L0C accumulator for a matmul result tile: whole fractals in a
+/// cube-only kernel, the tile's own shape in a cluster task.
+pub fn acc_shape<'c>(k: &Kernel<'c>, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
+    let shape = Shape::cube_for(tile, Place::Acc, Layout::Nz, valid);
+    if k.is_cluster() { shape } else { rounded(shape) }
+}
+
+/// `shape` with rows and columns rounded up to whole cube fractals (see
+/// `Shape::cube_padded`); the valid region is unchanged.
+fn rounded(shape: Shape<'_>) -> Shape<'_> {
+    let bytes = (htp_ir::builder::bit_width(shape.element) as i64 / 8).max(1);
+    Shape { rows: super::buffer::round_up(shape.rows, 16), cols: super::buffer::round_up(shape.cols, (32 / bytes).max(16)), ..shape }
 }
 
 /// The single user of `op`'s result, if it has exactly one.
@@ -148,7 +164,7 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
             Ok(valid) => valid,
             Err(_) => [left.shape.valid[0], right.shape.valid[1]],
         };
-        Ok(k.destination(at, result, acc_shape(tile, valid)))
+        Ok(k.destination(at, result, acc_shape(k, tile, valid)))
     };
     let dst = match accumulator {
         None => {

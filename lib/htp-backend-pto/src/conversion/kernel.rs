@@ -240,6 +240,12 @@ impl<'c> Kernel<'c> {
     }
 
     /// The new value for an old non-tile value.
+    /// Whether this kernel is one side of a cluster task (tiles cross
+    /// between the cores with shapes both sides agree on).
+    pub fn is_cluster(&self) -> bool {
+        self.split.is_some()
+    }
+
     pub fn value(&self, old: V<'c>) -> Result<V<'c>, String> {
         self.values.get(&key(old)).copied().ok_or_else(|| "a value defined outside the kernel".to_string())
     }
@@ -472,7 +478,7 @@ impl<'c> Kernel<'c> {
     fn carried_buffer(&mut self, at: &At<'c>, init: V<'c>) -> Result<Buffer<'c>, String> {
         if let Some(zero) = self.zeros.get(&key(init)).copied() {
             let valid = super::buffer::extents_of(zero, &[])?;
-            let buffer = at.alloc(cube::acc_shape(zero, valid));
+            let buffer = at.alloc(cube::acc_shape(self, zero, valid));
             self.zero_pending.push(key(buffer.value));
             return Ok(buffer);
         }
