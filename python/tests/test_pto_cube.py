@@ -35,6 +35,34 @@ def gemv(x: htp.Tensor[f16, 1, "K"], w: htp.Tensor[f16, "K", 64], y: htp.Out[f32
     y[:, :] = acc
 
 
+@htp.kernel
+def f16_result(a: htp.Tensor[f16, 16, 32], b: htp.Tensor[f16, 32, 16], c: htp.Out[f16, 16, 16]):
+    c[:, :] = htp.matmul(a[:, :], b[:, :], dtype=f16)
+
+
+@htp.kernel
+def int8_product(a: htp.Tensor[htp.i8, 16, 32], b: htp.Tensor[htp.i8, 32, 16], c: htp.Out[htp.i32, 16, 16]):
+    c[:, :] = htp.matmul(a[:, :], b[:, :], dtype=htp.i32)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_an_f16_result_accumulates_in_f32_on_the_cube(target):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((16, 32)).astype(np.float16)
+    b = rng.standard_normal((32, 16)).astype(np.float16)
+    expected = (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+    # f16 has 11 significant bits; the CPU target accumulates in f16.
+    np.testing.assert_allclose(f16_result.compile(target)(a, b).astype(np.float32), expected.astype(np.float32), rtol=2e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_int8_products_are_exact(target):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (16, 32)).astype(np.int8)
+    b = rng.integers(-128, 128, (32, 16)).astype(np.int8)
+    np.testing.assert_array_equal(int8_product.compile(target)(a, b), a.astype(np.int32) @ b.astype(np.int32))
+
+
 CASES = [
     (one_row, (1, 16), (16, 16), np.float32),
     (four_rows_narrow, (4, 64), (64, 8), np.float16),

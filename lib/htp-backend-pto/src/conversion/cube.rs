@@ -67,16 +67,31 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
 
 /// The L0C accumulator for a matmul result tile: whole fractals in a
 /// cube-only kernel, the tile's own shape in a cluster task.
+/// L0C holds f32 (or i32): an f16/bf16 result accumulates in f32 and the
+/// store's fixpipe converts it on the way to GM.
 pub fn acc_shape<'c>(k: &Kernel<'c>, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
     let shape = Shape::cube_for(tile, Place::Acc, Layout::Nz, valid);
-    if k.is_cluster() { shape } else { rounded(shape) }
+    if k.is_cluster() {
+        return shape;
+    }
+    let wide = if htp_ir::builder::is_float(shape.element) {
+        Type::float32(k.context)
+    } else {
+        melior::ir::r#type::IntegerType::new(k.context, 32).into()
+    };
+    rounded(Shape { element: wide, ..shape })
 }
 
-/// `shape` with rows and columns rounded up to whole cube fractals (see
-/// `Shape::cube_padded`); the valid region is unchanged.
+/// `shape` with rows and columns rounded up to whole cube fractals, the
+/// valid region unchanged: 16 for 16- and 32-bit operands (and f32
+/// accumulators), 32 for 8-bit operands — whose fractal rows are 32 bytes —
+/// and for the i32 accumulators of their products, so that M, K and N agree
+/// between the left, right and accumulator tiles.
 fn rounded(shape: Shape<'_>) -> Shape<'_> {
-    let bytes = (htp_ir::builder::bit_width(shape.element) as i64 / 8).max(1);
-    Shape { rows: super::buffer::round_up(shape.rows, 16), cols: super::buffer::round_up(shape.cols, (32 / bytes).max(16)), ..shape }
+    let eight_bit = htp_ir::builder::bit_width(shape.element) == 8;
+    let i32_acc = shape.place == Place::Acc && !htp_ir::builder::is_float(shape.element);
+    let unit = if eight_bit || i32_acc { 32 } else { 16 };
+    Shape { rows: super::buffer::round_up(shape.rows, unit), cols: super::buffer::round_up(shape.cols, unit), ..shape }
 }
 
 /// The single user of `op`'s result, if it has exactly one.
