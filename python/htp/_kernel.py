@@ -197,6 +197,14 @@ class Kernel:
         key = (target, tuple(sorted((name, repr(value)) for name, value in constants.items())))
         compiled = self._cache.get(key)
         if compiled is None:
+            for name, value in constants.items():
+                if not isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
+                    error = _argument_error(
+                        _caller(),
+                        f"{self.name}(): compile-time constant '{name}' must be an int, float or bool, "
+                        f"got {type(value).__name__}",
+                    )
+                    raise error.with_traceback(None) from None
             raw = _htp.compile(self.sources(), self.name, dict(constants), target)
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
@@ -241,7 +249,7 @@ class Helper:
 
 def func(function: Callable) -> Helper:
     """Mark a helper function that kernels call (inlined into them)."""
-    return Helper(function)
+    return Helper(_require_function(function, "@htp.func"))
 
 
 def _callees(function: Callable) -> List[Callable]:
@@ -409,12 +417,21 @@ def _argument_error(frame, message: str) -> ArgumentError:
     return ArgumentError(f"{info.filename}:{info.lineno}:{column}: error: {message}{excerpt}")
 
 
+def _require_function(function, decorator: str) -> Callable:
+    """The decorated object must be a plain Python function."""
+    if isinstance(function, (Kernel, Helper)):
+        raise TypeError(f"{decorator} is applied twice to '{function.name}'; use it once")
+    if not inspect.isfunction(function):
+        raise TypeError(f"{decorator} decorates a Python function (def ...), not {type(function).__name__}")
+    return function
+
+
 def kernel(function: Optional[Callable] = None, *, mutators: Sequence[type] = ()):
     """Mark a function as an HTP kernel: ``@htp.kernel`` or
     ``@htp.kernel(mutators=[MyTransformer])``."""
     if function is None:
-        return lambda f: Kernel(f, mutators)
-    return Kernel(function, mutators)
+        return lambda f: Kernel(_require_function(f, "@htp.kernel"), mutators)
+    return Kernel(_require_function(function, "@htp.kernel"), mutators)
 
 
 def compile(kernel: Kernel, target: str = "cpu", **constants) -> CompiledKernel:

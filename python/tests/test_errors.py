@@ -136,3 +136,25 @@ def test_compile_errors_carry_no_traceback_from_inside_htp():
     # Only the public entry point that re-raised it, never the machinery.
     assert len(inside) <= 1, frames
     assert "test_errors.py" in str(info.value)
+
+
+def test_a_constant_of_the_wrong_kind_is_an_argument_error_at_the_call():
+    @htp.kernel
+    def blocks(x: htp.Tensor[htp.f32, 16, 16], out: htp.Out[htp.f32, 16, 16], B: htp.Const[int] = 16):
+        out[0:B, :] = x[0:B, :]
+
+    with pytest.raises(htp.ArgumentError, match="compile-time constant 'B' must be an int, float or bool, got NoneType") as error:
+        blocks.compile("cpu", B=None)
+    assert "test_errors.py" in str(error.value).splitlines()[0]
+
+
+def test_decorating_twice_or_a_non_function_is_refused():
+    def k(x: htp.Tensor[htp.f32, 16, 16], out: htp.Out[htp.f32, 16, 16]):
+        out[:, :] = x[:, :]
+
+    with pytest.raises(TypeError, match="applied twice"):
+        htp.kernel(htp.kernel(k))
+    with pytest.raises(TypeError, match="decorates a Python function"):
+        htp.kernel(42)
+    with pytest.raises(TypeError, match="applied twice"):
+        htp.func(htp.func(k))
