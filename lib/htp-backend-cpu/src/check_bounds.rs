@@ -103,7 +103,9 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
     let mut dynamic_valid: Box<dyn Iterator<Item = V<'c>>> = if is_load {
         Box::new((first_index + rank..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))))
     } else {
-        Box::new(valid_sizes_of(detach(op.operand(0).map_err(|e| e.to_string())?)).unwrap_or_default().into_iter())
+        let tile = op.operand(0).map_err(|e| e.to_string())?;
+        let sizes = htp_dialects::tile::dynamic_valid_sizes(tile.to_raw()).unwrap_or_default();
+        Box::new(sizes.into_iter().map(|v| unsafe { melior::ir::Value::from_raw(v) }))
     };
     let index = Type::index(context);
     let mut extents = Vec::new();
@@ -171,35 +173,6 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), then.first_operation().expect("scf.yield").to_raw()) };
     }
     Ok(())
-}
-
-/// The run-time valid sizes (one per dynamic dim) of a tile, read off the
-/// op that set them: a load's or set_valid's operands, through elementwise
-/// ops that keep their first operand's valid region. `None` where a loop or
-/// branch carries the tile.
-fn valid_sizes_of<'c>(tile: V<'c>) -> Option<Vec<V<'c>>> {
-    let ty = TileType::try_from(tile.r#type()).ok()?;
-    let dynamic = |t: TileType| [0, 1].map(|d| matches!(t.valid_size(d), ValidSize::Dynamic));
-    let mut current = tile;
-    for _ in 0..64 {
-        let op = htp_ir::query::defining_op(current)?;
-        let name = op.name().as_string_ref().as_str().ok()?.to_string();
-        match name.as_str() {
-            "tile.load" => {
-                let rank = htp_ir::builder::shape_of(op.operand(0).ok()?.r#type()).len();
-                return Some((1 + rank..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))).collect());
-            }
-            "tile.set_valid" => return Some((1..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))).collect()),
-            _ if name.starts_with("tile.") => {
-                let source = (0..op.operand_count())
-                    .map(|i| detach(op.operand(i).expect("counted")))
-                    .find(|v| TileType::try_from(v.r#type()).is_ok_and(|t| dynamic(t) == dynamic(ty) && t.rows() == ty.rows() && t.cols() == ty.cols()))?;
-                current = source;
-            }
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// `scf.if %condition { <body>; scf.yield }` without results.

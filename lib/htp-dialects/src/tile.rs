@@ -154,3 +154,43 @@ mod tests {
         assert!(TileType::try_from(Type::float32(&context)).is_err());
     }
 }
+
+/// The run-time valid sizes (one per `?` dim, rows first) of a tile value,
+/// read off the op that set them: a `tile.load`'s or `tile.set_valid`'s
+/// size operands, looking through tile ops whose result keeps an operand's
+/// shape and valid region (elementwise ops, casts, selects, pads of the
+/// other dim...). `None` where a block argument (a loop or branch) carries
+/// the tile. Shared by the front end (filling scalars to a ragged tile) and
+/// the CPU bounds check.
+pub fn dynamic_valid_sizes(tile: mlir_sys::MlirValue) -> Option<Vec<mlir_sys::MlirValue>> {
+    use mlir_sys::*;
+    let pattern = |ty: MlirType| -> Option<(i64, i64, [bool; 2])> {
+        let tile = unsafe { TileType::try_from(Type::from_raw(ty)) }.ok()?;
+        Some((tile.rows(), tile.cols(), [0, 1].map(|d| tile.valid_size(d) == ValidSize::Dynamic)))
+    };
+    let wanted = pattern(unsafe { mlirValueGetType(tile) })?;
+    let mut current = tile;
+    for _ in 0..256 {
+        if !unsafe { mlirValueIsAOpResult(current) } {
+            return None;
+        }
+        let op = unsafe { mlirOpResultGetOwner(current) };
+        let name_ref = unsafe { mlirIdentifierStr(mlirOperationGetName(op)) };
+        let name = unsafe { std::str::from_utf8(std::slice::from_raw_parts(name_ref.data as *const u8, name_ref.length)) }.ok()?;
+        let operands = unsafe { mlirOperationGetNumOperands(op) } as isize;
+        let operand = |i: isize| unsafe { mlirOperationGetOperand(op, i) };
+        match name {
+            "tile.load" => {
+                let source = unsafe { mlirValueGetType(operand(0)) };
+                let rank = unsafe { mlirShapedTypeGetRank(source) } as isize;
+                return Some((1 + rank..operands).map(operand).collect());
+            }
+            "tile.set_valid" => return Some((1..operands).map(operand).collect()),
+            _ if name.starts_with("tile.") => {
+                current = (0..operands).map(operand).find(|&v| pattern(unsafe { mlirValueGetType(v) }) == Some(wanted))?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}

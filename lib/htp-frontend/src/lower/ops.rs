@@ -315,10 +315,30 @@ impl<'c> Lowerer<'c, '_> {
 
     /// A tile of type `ty` holding `value` (a constant or a scalar).
     pub fn splat(&self, value: &Val, ty: &TileTy, range: TextRange) -> LResult<MlirValue> {
+        self.splat_like(value, ty, None, range)
+    }
+
+    /// A tile of type `ty` filled with `value`. A ragged `ty` takes its
+    /// run-time valid sizes from `like` (a tile of the same valid region):
+    /// a full tile narrowed with `tile.set_valid`.
+    pub fn splat_like(&self, value: &Val, ty: &TileTy, like: Option<MlirValue>, range: TextRange) -> LResult<MlirValue> {
         if !ty.is_full() {
-            return Err(self.error(range, DiagnosticKind::Shape, format!(
-                "cannot make a {ty} from a scalar: tiles made from scalars are full, and this one has a run-time valid region"
-            )));
+            let full = TileTy { valid: [Valid::Static(ty.shape[0]), Valid::Static(ty.shape[1])], ..*ty };
+            let sizes = match like {
+                _ if !ty.valid.iter().any(|v| matches!(v, Valid::Dynamic)) => Some(Vec::new()),
+                Some(like) => htp_dialects::tile::dynamic_valid_sizes(like),
+                None => None,
+            };
+            let Some(sizes) = sizes else {
+                return Err(self.error(range, DiagnosticKind::Shape, format!(
+                    "cannot make a {ty} from a scalar: tiles made from scalars are full, and this one has a run-time valid region"
+                )));
+            };
+            let tile = self.splat_like(value, &full, None, range)?;
+            let mut operands = vec![tile];
+            operands.extend(sizes);
+            let result = self.tile_ty(range, ty)?;
+            return self.emit1(range, OpSpec::new("tile.set_valid", &operands, &[result]));
         }
         if value.is_const() {
             self.tile_const(value, ty, range)
@@ -437,7 +457,7 @@ impl<'c> Lowerer<'c, '_> {
                     self.tile_binary(BinKind::Mul, &r, s, range)
                 }
                 _ => {
-                    let lhs = self.splat(s, t, range)?;
+                    let lhs = self.splat_like(s, t, Some(*x), range)?;
                     self.tile_binary(kind, &Val::Tile(lhs, *t), b, range)
                 }
             },
@@ -639,7 +659,7 @@ impl<'c> Lowerer<'c, '_> {
                     let ((x, _), _) = self.broadcast_pair((*x, *t), (*m, *mt), "where", range)?;
                     x
                 }
-                other => self.splat(other, &target, range)?,
+                other => self.splat_like(other, &target, Some(*m), range)?,
             });
         }
         let rt = self.tile_ty(range, &target)?;
