@@ -33,10 +33,16 @@ enum Dim {
 type ParameterTuple = (String, &'static str, Option<&'static str>, Vec<Dim>, bool, Option<usize>);
 
 /// A kernel compiled for one target.
-#[pyclass(unsendable, module = "htp._htp")]
+#[pyclass(module = "htp._htp")]
 struct Compiled {
     kernel: htp_driver::CompiledKernel,
 }
+
+// A compiled kernel is immutable after compilation: its signature and IR
+// text, and an artifact whose `run` only reads it (JIT code is reentrant;
+// packages are files). Python threads may therefore share and call it.
+unsafe impl Send for Compiled {}
+unsafe impl Sync for Compiled {}
 
 #[pymethods]
 impl Compiled {
@@ -106,7 +112,13 @@ impl Compiled {
         // the call returns. Other Python threads may run meanwhile, as they
         // may while numpy computes.
         let call = SendCall { artifact: &*self.kernel.artifact, kernel: &self.kernel.signature.name, arguments: &packed };
-        py.detach(move || call.run()).map_err(|message| {
+        // A panic in the run path (a runtime bug) becomes an exception, not
+        // an abort or a PanicException.
+        let run = move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call.run()))
+                .unwrap_or_else(|_| Err("error: internal error while running the kernel (this is a bug in HTP)".into()))
+        };
+        py.detach(run).map_err(|message| {
             if message.contains("error: index out of bounds") {
                 pyo3::exceptions::PyIndexError::new_err(message)
             } else {

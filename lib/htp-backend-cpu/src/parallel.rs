@@ -58,18 +58,21 @@ impl Chunked {
         if step <= 0 || upper <= lower {
             return false;
         }
-        let iterations = (upper - lower + step - 1) / step;
+        // In i128: bounds near i64's ends must not overflow (Python's range
+        // does not).
+        let iterations = ((upper as i128 - lower as i128 + step as i128 - 1) / step as i128).min(i64::MAX as i128) as i64;
         let chunks = iterations.min(CHUNKS_PER_THREAD * pool.threads() as i64);
         if chunks < 2 {
             return false;
         }
         let shared = SharedArguments(arguments);
         let body = |chunk: i64| {
-            let first = chunk * iterations / chunks;
-            let last = (chunk + 1) * iterations / chunks;
+            let first = (chunk as i128 * iterations as i128 / chunks as i128) as i64;
+            let last = ((chunk + 1) as i128 * iterations as i128 / chunks as i128) as i64;
             let mut chunk_arguments = shared.arguments().to_vec();
-            chunk_arguments.push(Argument::I64(lower + first * step));
-            chunk_arguments.push(Argument::I64((lower + last * step).min(upper)));
+            let at = |iteration: i64| (lower as i128 + iteration as i128 * step as i128).min(upper as i128) as i64;
+            chunk_arguments.push(Argument::I64(at(first)));
+            chunk_arguments.push(Argument::I64(at(last)));
             let mut packed = Packed::new(&chunk_arguments);
             unsafe { (self.chunk)(packed.slots().as_mut_ptr()) };
         };

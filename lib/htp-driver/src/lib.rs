@@ -37,6 +37,32 @@ pub struct CompiledKernel {
 /// (front end, a target's emitter) is an internal-error `CompileError`, never
 /// an abort of the caller's process; passes report theirs as diagnostics.
 pub fn compile(request: &Request) -> Result<CompiledKernel, CompileError> {
+    // The front end and MLIR recurse over expression and region nesting: a
+    // deeply nested user expression must not overflow the caller's stack
+    // (a Python thread's is small), so compiling runs on its own large one.
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("htp-compile".into())
+            .stack_size(COMPILE_STACK_BYTES)
+            .spawn_scoped(scope, || SendOutcome(guarded_compile(request)))
+            .map(|thread| thread.join())
+    });
+    match outcome {
+        Ok(Ok(SendOutcome(result))) => result,
+        _ => guarded_compile(request),
+    }
+}
+
+/// Stack of the compiling thread (reserved, committed only as used).
+const COMPILE_STACK_BYTES: usize = 1 << 30;
+
+/// A compile result handed back from the compiling thread. The artifact
+/// (JIT code, or package files) is not tied to the thread that made it.
+struct SendOutcome(Result<CompiledKernel, CompileError>);
+
+unsafe impl Send for SendOutcome {}
+
+fn guarded_compile(request: &Request) -> Result<CompiledKernel, CompileError> {
     catch_unwind(AssertUnwindSafe(|| compile_unguarded(request))).unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()

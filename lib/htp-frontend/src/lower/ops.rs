@@ -757,6 +757,8 @@ pub fn fold_binary(kind: BinKind, a: &Val, b: &Val) -> Option<Result<Val, String
         (BinKind::Max, Some((x, y))) => Ok(Val::Int(x.max(y))),
         (BinKind::Min, Some((x, y))) => Ok(Val::Int(x.min(y))),
         (BinKind::FloorDiv | BinKind::Mod, Some((_, 0))) | (BinKind::Div, Some((_, 0))) => Err("division by zero in a compile-time constant".into()),
+        // i64::MIN // -1 (and its remainder) overflows.
+        (BinKind::FloorDiv | BinKind::Mod, Some((x, -1))) if x == i64::MIN => Err(overflow()),
         (BinKind::FloorDiv, Some((x, y))) => Ok(Val::Int(x.div_euclid(y) - if (x.rem_euclid(y) != 0) && y < 0 { 1 } else { 0 })),
         (BinKind::Mod, Some((x, y))) => Ok(Val::Int(x - y * (x.div_euclid(y) - if (x.rem_euclid(y) != 0) && y < 0 { 1 } else { 0 }))),
         (_, _) => {
