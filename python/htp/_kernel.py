@@ -100,8 +100,8 @@ class CompiledKernel:
             return self._call(self.kernel._bind(args, kwargs, caller), caller)
         except CompileError as error:
             raise _for_user(error, caller) from None
-        except IndexError as error:
-            # An out-of-bounds tile access; the message names the kernel's line.
+        except (IndexError, ZeroDivisionError) as error:
+            # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 
     def _call(self, bound: Dict[str, Any], caller):
@@ -222,8 +222,8 @@ class Kernel:
             return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
             raise _for_user(error, caller) from None
-        except IndexError as error:
-            # An out-of-bounds tile access; the message names the kernel's line.
+        except (IndexError, ZeroDivisionError) as error:
+            # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 
     def _bind(self, args, kwargs, caller) -> Dict[str, Any]:

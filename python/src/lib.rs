@@ -121,6 +121,8 @@ impl Compiled {
         py.detach(run).map_err(|message| {
             if message.contains("error: index out of bounds") {
                 pyo3::exceptions::PyIndexError::new_err(message)
+            } else if message.contains("error: integer division or modulo by zero") {
+                pyo3::exceptions::PyZeroDivisionError::new_err(message)
             } else {
                 pyo3::exceptions::PyRuntimeError::new_err(message)
             }

@@ -109,3 +109,18 @@ def test_a_region_copied_onto_itself():
     expected[0:4] *= 2
     in_place(x)
     np.testing.assert_array_equal(x, expected)
+
+
+@htp.kernel
+def divide_rows(x: htp.Tensor[f32, "N", 16], out: htp.Out[f32, "N", 16], d: htp.i64):
+    for j in range(0, x.shape[0], 8):
+        q = x.shape[0] // d + j % d
+        out[j:j + 8, :] = x[j:j + 8, :] * htp.f32(q)
+
+
+def test_integer_division_by_zero_raises_instead_of_killing_the_process():
+    x = np.ones((16, 16), np.float32)
+    np.testing.assert_array_equal(divide_rows(x, d=4)[0], np.full(16, 4.0, np.float32))
+    with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero") as error:
+        divide_rows(x, d=0)
+    assert f"test_bounds.py:{line_of(divide_rows, 'q = x.shape[0] // d')}:" in str(error.value)

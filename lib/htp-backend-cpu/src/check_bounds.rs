@@ -5,8 +5,11 @@
 //! CPU runtime records the first one and the call raises an `IndexError`
 //! naming the site's file:line:col); an out-of-bounds store is skipped and
 //! an out-of-bounds load reads from the tensor's origin instead (its value
-//! is never returned: the call fails). The sites are recorded on the module
-//! as `htp.index_sites` (one "file:line:col" per site id).
+//! is never returned: the call fails). Integer division and remainder by
+//! zero (and `i64::MIN // -1`), which would trap the process, are checked
+//! the same way and divide by 1 instead. The sites are recorded on the
+//! module as `htp.index_sites`: per site id, the error message with its
+//! "file:line:col".
 
 use htp_ir::builder::{detach, Builder, Emitter, V};
 use htp_pass::{pass_type_id, Failure, PassDefinition};
@@ -25,7 +28,11 @@ use mlir_sys::MlirPass;
 use htp_dialects::tile::{TileType, ValidSize};
 
 /// The runtime function an out-of-bounds access calls.
-pub const ERROR_FUNCTION: &str = "htpIndexError";
+pub const ERROR_FUNCTION: &str = "htpRuntimeError";
+
+/// The messages of the two kinds of site (after "file:line:col: error: ").
+pub const OUT_OF_BOUNDS: &str = "index out of bounds: this tile access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)";
+pub const DIVISION_BY_ZERO: &str = "integer division or modulo by zero at run time (or i64's smallest value divided by -1)";
 /// The module attribute listing each site's "file:line:col".
 pub const SITES_ATTRIBUTE: &str = "htp.index_sites";
 
@@ -57,8 +64,12 @@ fn is_memref(ty: Type) -> bool {
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let mut accesses = Vec::new();
+    let mut divisions = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if matches!(name.as_str(), "arith.floordivsi" | "arith.divsi" | "arith.remsi" | "arith.ceildivsi") {
+            divisions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
         let view = match name.as_str() {
             "tile.load" => op.operand(0).ok(),
             "tile.store" => op.operand(1).ok(),
@@ -69,17 +80,25 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         }
         WalkResult::Advance
     });
-    if accesses.is_empty() {
+    if accesses.is_empty() && divisions.is_empty() {
         return Ok(());
     }
+    let site = |op: OperationRef, message: &str| {
+        let at = htp_dialects::diagnostics::source_position(op.location())
+            .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+            .unwrap_or_else(|| "<unknown>".into());
+        format!("{at}: error: {message}")
+    };
     let mut sites = Vec::new();
     for op in accesses {
         htp_pass::processing(op.location());
-        let site = htp_dialects::diagnostics::source_position(op.location())
-            .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-            .unwrap_or_else(|| "<unknown>".into());
         check(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site);
+        sites.push(site(op, OUT_OF_BOUNDS));
+    }
+    for op in divisions {
+        htp_pass::processing(op.location());
+        check_division(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
+        sites.push(site(op, DIVISION_BY_ZERO));
     }
     declare_error_function(context, module);
     let sites: Vec<Attribute> = sites.iter().map(|s| StringAttribute::new(context, s).into()).collect();
@@ -172,6 +191,36 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
         let then = guard.region(0).expect("scf.if has a then region").first_block().expect("with a block");
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), then.first_operation().expect("scf.yield").to_raw()) };
     }
+    Ok(())
+}
+
+/// Guards an integer division (site `id`): a zero divisor, or the smallest
+/// value divided by -1, reports the site and divides by 1 instead of
+/// trapping.
+fn check_division<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
+    let block = op.block().ok_or("a division outside a block")?;
+    let e = Emitter { context, block, anchor: op, location: op.location() };
+    let (dividend, divisor) = (detach(op.operand(0).map_err(|e| e.to_string())?), detach(op.operand(1).map_err(|e| e.to_string())?));
+    let ty = divisor.r#type();
+    let bits = htp_ir::builder::int_width(ty).unwrap_or(64);
+    let i1 = Type::from(IntegerType::new(context, 1));
+    let i64_type = Type::from(IntegerType::new(context, 64));
+    let constant = |value: i64| e.value_with("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, value).into())]);
+    let cmp_eq = |a: V<'c>, b: V<'c>| e.value_with("arith.cmpi", &[a, b], i1, &[("predicate", IntegerAttribute::new(i64_type, 0).into())]);
+    let smallest = if ty.is_index() || bits >= 64 { i64::MIN } else { -(1i64 << (bits - 1)) };
+    let zero = cmp_eq(divisor, constant(0));
+    let overflow = e.value("arith.andi", &[cmp_eq(dividend, constant(smallest)), cmp_eq(divisor, constant(-1))], i1);
+    let bad = e.value("arith.ori", &[zero, overflow], i1);
+    let id = e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]);
+    let report = guarded(context, e.location, bad, |then| {
+        let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);
+        then.append_operation(
+            OperationBuilder::new("func.call", e.location).add_operands(&[id]).add_attributes(&[(htp_ir::builder::named(context, "callee"), callee.into())]).build().expect("a valid call"),
+        );
+    });
+    block.insert_operation_before(op, report);
+    let safe = e.value("arith.select", &[bad, constant(1), divisor], ty);
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, safe.to_raw()) };
     Ok(())
 }
 

@@ -90,7 +90,8 @@ pub struct CompiledModule {
     functions: Vec<String>,
     /// Kernels whose outer loop runs in chunks on every core.
     chunked: std::collections::HashMap<String, parallel::Chunked>,
-    /// "file:line:col" of each bounds-checked access (`tile-check-bounds`).
+    /// The message ("file:line:col: error: ...") of each run-time check site
+    /// (`tile-check-bounds`).
     index_sites: Vec<String>,
 }
 
@@ -188,11 +189,7 @@ impl CompiledModule {
         unsafe { self.run(function, arguments) }?;
         match runtime::take_index_error() {
             None => Ok(()),
-            Some(site) => Err(format!(
-                "{}: error: index out of bounds: this tile access reaches outside its tensor at run time \
-                 (HTP skipped the out-of-bounds part; the outputs are incomplete)",
-                self.index_sites.get(site).map(String::as_str).unwrap_or("<unknown>")
-            )),
+            Some(site) => Err(self.index_sites.get(site).cloned().unwrap_or_else(|| "error: a run-time check failed".into())),
         }
     }
 

@@ -2,8 +2,8 @@
 
 // Each access gets a site (its file:line:col) and a check: start >= 0,
 // extent >= 0 and start + extent <= the dimension, per view dimension.
-// CHECK: module attributes {htp.index_sites = ["{{.*}}tile-check-bounds.mlir:[[LOAD:[0-9]+]]:{{[0-9]+}}", "{{.*}}tile-check-bounds.mlir:[[STORE:[0-9]+]]:{{[0-9]+}}"]}
-// CHECK: func.func private @htpIndexError(i64)
+// CHECK: module attributes {htp.index_sites = ["{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: integer division or modulo by zero{{.*}}"]}
+// CHECK: func.func private @htpRuntimeError(i64)
 // CHECK-LABEL: func.func @copy
 // A load outside reports its site and reads from the origin, with no rows.
 // CHECK: %[[N:.*]] = memref.dim %[[X:.*]], %{{.*}} : memref<?x64xf32>
@@ -11,14 +11,14 @@
 // CHECK: arith.cmpi sle, %{{.*}}, %[[N]] : index
 // CHECK: %[[BAD:.*]] = arith.xori %[[OK:.*]], %true
 // CHECK: scf.if %[[BAD]] {
-// CHECK-NEXT: func.call @htpIndexError(%c0_i64)
+// CHECK-NEXT: func.call @htpRuntimeError(%c0_i64)
 // CHECK: %[[SI:.*]] = arith.select %[[OK]], %[[I]], %{{.*}} : index
 // CHECK: %[[SJ:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
 // CHECK: %[[SN:.*]] = arith.select %[[OK]], %{{.*}}, %{{.*}} : index
 // CHECK: tile.load %[[X]][%[[SI]], %[[SJ]]] valid [%[[SN]]]
 // A store outside reports its site and is skipped.
 // CHECK: scf.if %{{.*}} {
-// CHECK-NEXT: func.call @htpIndexError(%c1_i64)
+// CHECK-NEXT: func.call @htpRuntimeError(%c1_i64)
 // CHECK: scf.if %[[OK2:.*]] {
 // CHECK-NEXT: tile.store
 func.func @copy(%x: memref<?x64xf32>, %y: memref<16x64xf32>, %i: index, %n: index) {
@@ -26,4 +26,18 @@ func.func @copy(%x: memref<?x64xf32>, %y: memref<16x64xf32>, %i: index, %n: inde
   %t = tile.load %x[%i, %c0] valid [%n] : memref<?x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
   tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32, valid = ?x64>, memref<16x64xf32>
   return
+}
+
+// An integer division: a zero divisor (or MIN / -1) reports its site and
+// divides by 1 instead of trapping.
+// CHECK-LABEL: func.func @divide
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[B:.*]], %{{.*}} : i64
+// CHECK: %[[BAD:.*]] = arith.ori %[[Z]], %{{.*}} : i1
+// CHECK: scf.if %[[BAD]] {
+// CHECK-NEXT: func.call @htpRuntimeError(%c2_i64)
+// CHECK: %[[SAFE:.*]] = arith.select %[[BAD]], %{{.*}}, %[[B]] : i64
+// CHECK: arith.floordivsi %{{.*}}, %[[SAFE]] : i64
+func.func @divide(%a: i64, %b: i64) -> i64 {
+  %q = arith.floordivsi %a, %b : i64
+  return %q : i64
 }
