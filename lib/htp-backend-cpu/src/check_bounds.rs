@@ -1,7 +1,7 @@
 //! `tile-check-bounds`: every `tile.load` and `tile.store` on a memref is
 //! checked against the tensor's bounds at run time, so that no index, slice
 //! or loop a user writes makes a kernel read or write outside the numpy
-//! array it was given. An access outside calls `htpIndexError(site)` (the
+//! array it was given. An access outside calls `htpRuntimeError(site)` (the
 //! CPU runtime records the first one and the call raises an `IndexError`
 //! naming the site's file:line:col); an out-of-bounds store is skipped and
 //! an out-of-bounds load reads from the tensor's origin instead (its value

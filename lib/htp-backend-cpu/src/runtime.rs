@@ -79,7 +79,7 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
 /// pool threads.
 static INDEX_ERROR: AtomicI64 = AtomicI64::new(0);
 
-/// `void htpIndexError(int64_t site)`: a tile access outside its tensor
+/// `void htpRuntimeError(int64_t site)`: a failed run-time check (a tile access outside its tensor, an integer division by zero)
 /// (`tile-check-bounds`). Records the first site; the access was skipped.
 unsafe extern "C" fn index_error(site: i64) {
     let _ = INDEX_ERROR.compare_exchange(0, site + 1, Ordering::Relaxed, Ordering::Relaxed);
