@@ -238,7 +238,7 @@ fn guarded<'c>(context: &'c Context, location: Location<'c>, condition: V<'c>, b
         .unwrap_or_else(|_| panic!("a valid scf.if in {context:?}"))
 }
 
-/// `func.func private @htpIndexError(i64)`, once per module.
+/// `func.func private @htpRuntimeError(i64)`, once per module.
 fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
     let body = module.region(0).expect("a module has a body").first_block().expect("with a block");
     let mut op = body.first_operation();

@@ -646,6 +646,18 @@ impl<'c> Lowerer<'c, '_> {
             (Val::Bool(_), Val::Bool(_)) => Elem::I1,
             _ => Elem::I32,
         };
+        // The mask broadcasts too: `where(t[:, 0:1] > 0, t, u)` selects whole rows.
+        let (mut m, mut mt) = (m, mt);
+        let (mut m_owned, mut mt_owned) = (*m, *mt);
+        for v in [a, b] {
+            if let Val::Tile(x, t) = v {
+                let (_, (m2, mt2)) = self.broadcast_pair((*x, *t), (m_owned, mt_owned), "where", range)?;
+                m_owned = m2;
+                mt_owned = mt2;
+            }
+        }
+        m = &m_owned;
+        mt = &mt_owned;
         let target = mt.with_elem(elem);
         let mut operands = Vec::new();
         for v in [a, b] {
