@@ -124,3 +124,19 @@ def test_integer_division_by_zero_raises_instead_of_killing_the_process():
     with pytest.raises(ZeroDivisionError, match="integer division or modulo by zero") as error:
         divide_rows(x, d=0)
     assert f"test_bounds.py:{line_of(divide_rows, 'q = x.shape[0] // d')}:" in str(error.value)
+
+
+@htp.kernel
+def to_ints(x: htp.Tensor[f32, 1, 8], a: htp.Out[htp.i32, 1, 8], c: htp.Out[htp.i8, 1, 8]):
+    t = x[:, :]
+    a[:, :] = htp.cast(t, htp.i32)
+    c[:, :] = htp.cast(t, htp.i8)
+
+
+def test_float_to_int_casts_saturate_and_are_deterministic():
+    x = np.array([[np.inf, -np.inf, np.nan, 1e30, -1e30, 3.7, -3.7, 200.0]], np.float32)
+    a, c = to_ints(x)
+    # Out of range saturates (the largest f32 below 2^31 for i32), NaN is 0, the rest truncates.
+    assert a.tolist() == [[2147483520, -2147483648, 0, 2147483520, -2147483648, 3, -3, 200]]
+    assert c.tolist() == [[127, -128, 0, 127, -128, 3, -3, 127]]
+    assert [r.tolist() for r in to_ints(x)] == [a.tolist(), c.tolist()]

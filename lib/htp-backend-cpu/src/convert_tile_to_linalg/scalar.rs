@@ -76,7 +76,29 @@ pub fn convert<'c>(builder: &BodyBuilder<'c>, value: V<'c>, target: Type<'c>) ->
             let ne = 1; // tile.cmp `ne`
             compare(builder, ne, value, zero)
         }
-        (true, false) => builder.value("arith.fptosi", &[value], target),
+        (true, false) => {
+            // fptosi of a value outside the target's range (inf, NaN, 1e30)
+            // is poison in LLVM: different garbage on every run. Saturate
+            // instead (NaN becomes 0), as Rust's `as` does.
+            // The largest f32 below 2^(bits-1) (exact in f32 and f64).
+            let limit = 2f64.powi(to as i32 - 1);
+            let (low, high) = (-limit, limit * (1.0 - 2f64.powi(-24)));
+            let f32_type = Type::float32(builder.context);
+            let wide = if from < 32 { builder.value("arith.extf", &[value], f32_type) } else { value };
+            let wide_type = wide.r#type();
+            let clamped_low = builder.value("arith.maximumf", &[wide, builder.number(wide_type, low)], wide_type);
+            let clamped = builder.value("arith.minimumf", &[clamped_low, builder.number(wide_type, high)], wide_type);
+            // NaN != NaN: replace it by 0 before converting.
+            let is_nan = builder.value_with(
+                "arith.cmpf",
+                &[wide, wide],
+                Type::from(melior::ir::r#type::IntegerType::new(builder.context, 1)),
+                &[("predicate", melior::ir::attribute::IntegerAttribute::new(Type::from(melior::ir::r#type::IntegerType::new(builder.context, 64)), 14).into())],
+            );
+            let zero = builder.number(wide_type, 0.0);
+            let finite = builder.value("arith.select", &[is_nan, zero, clamped], wide_type);
+            builder.value("arith.fptosi", &[finite], target)
+        }
         (false, false) if to == 1 => {
             let zero = builder.number(source, 0.0);
             compare(builder, 1, value, zero)
