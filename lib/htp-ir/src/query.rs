@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use melior::ir::{
     attribute::IntegerAttribute,
+    RegionLike,
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
     BlockRef, Location, OperationRef, Value, ValueLike,
@@ -99,4 +100,19 @@ pub fn emit_error(location: Location, message: &str) {
 /// front end gave it (a name around the parameter's source position).
 pub fn value_location<'c>(value: melior::ir::Value<'c, '_>) -> melior::ir::Location<'c> {
     unsafe { melior::ir::Location::from_raw(mlir_sys::mlirValueGetLocation(value.to_raw())) }
+}
+
+/// The top-level `func.func`s of a module that the front end marked as
+/// kernels (`htp.kernel`), in module order.
+pub fn kernel_functions<'c>(module: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    let mut kernels = Vec::new();
+    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return kernels };
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
+            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    kernels
 }

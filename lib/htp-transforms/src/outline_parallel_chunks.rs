@@ -54,14 +54,7 @@ unsafe extern "C" fn create() -> MlirPass {
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let body = module.region(0).map_err(|e| (module.location(), e.to_string()))?.first_block().ok_or((module.location(), "empty module".into()))?;
-    let mut kernels = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
-            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
-        }
-        op = current.next_in_block();
-    }
+    let kernels = htp_ir::query::kernel_functions(module);
     for kernel in kernels {
         htp_pass::processing(kernel.location());
         outline(context, body, kernel);

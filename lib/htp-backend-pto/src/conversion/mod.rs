@@ -62,14 +62,7 @@ unsafe extern "C" fn create() -> MlirPass {
 
 fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {
     let body = module.region(0).unwrap().first_block().unwrap();
-    let mut kernels = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("htp.kernel").is_ok() {
-            kernels.push(unsafe { OperationRef::from_raw(current.to_raw()) });
-        }
-        op = current.next_in_block();
-    }
+    let kernels = htp_ir::query::kernel_functions(module);
     for function in kernels {
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
             .map(|s| s.value().to_string())
