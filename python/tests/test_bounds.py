@@ -140,3 +140,17 @@ def test_float_to_int_casts_saturate_and_are_deterministic():
     assert a.tolist() == [[2147483520, -2147483648, 0, 2147483520, -2147483648, 3, -3, 200]]
     assert c.tolist() == [[127, -128, 0, 127, -128, 3, -3, 127]]
     assert [r.tolist() for r in to_ints(x)] == [a.tolist(), c.tolist()]
+
+
+@htp.kernel
+def gather_rows(x: htp.Tensor[f32, 16, 16], rows: htp.Tensor[htp.i32, 16, 1], out: htp.Out[f32, 16, 16]):
+    out[:, :] = htp.gather(x, rows[:, :], 0, 16)
+
+
+def test_gather_indices_outside_the_source_raise():
+    x = np.arange(256, dtype=np.float32).reshape(16, 16)
+    rows = np.arange(16, dtype=np.int32)[::-1].copy().reshape(16, 1)
+    np.testing.assert_array_equal(gather_rows(x, rows), x[::-1])
+    rows[3, 0] = 1000000
+    with pytest.raises(IndexError, match="index out of bounds"):
+        gather_rows(x, rows)

@@ -169,13 +169,8 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
     let truth = e.value_with("arith.constant", &[], i1, &[("value", IntegerAttribute::new(i1, 1).into())]);
     let outside = e.value("arith.xori", &[ok, truth], i1);
     let id = e.value_with("arith.constant", &[], Type::from(IntegerType::new(context, 64)), &[("value", IntegerAttribute::new(Type::from(IntegerType::new(context, 64)), id).into())]);
-    let report = guarded(context, e.location, outside, |then| {
-        let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);
-        then.append_operation(
-            OperationBuilder::new("func.call", e.location).add_operands(&[id]).add_attributes(&[(htp_ir::builder::named(context, "callee"), callee.into())]).build().expect("a valid call"),
-        );
-    });
-    block.insert_operation_before(op, report);
+    let reporting = guarded(context, e.location, outside, |then| report(context, e.location, then, id));
+    block.insert_operation_before(op, reporting);
     if is_load {
         // Read from the origin instead, and nothing of a run-time size: in
         // bounds whenever the tile's static part fits.
@@ -212,20 +207,15 @@ fn check_division<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -
     let overflow = e.value("arith.andi", &[cmp_eq(dividend, constant(smallest)), cmp_eq(divisor, constant(-1))], i1);
     let bad = e.value("arith.ori", &[zero, overflow], i1);
     let id = e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]);
-    let report = guarded(context, e.location, bad, |then| {
-        let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);
-        then.append_operation(
-            OperationBuilder::new("func.call", e.location).add_operands(&[id]).add_attributes(&[(htp_ir::builder::named(context, "callee"), callee.into())]).build().expect("a valid call"),
-        );
-    });
-    block.insert_operation_before(op, report);
+    let reporting = guarded(context, e.location, bad, |then| report(context, e.location, then, id));
+    block.insert_operation_before(op, reporting);
     let safe = e.value("arith.select", &[bad, constant(1), divisor], ty);
     unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, safe.to_raw()) };
     Ok(())
 }
 
 /// `scf.if %condition { <body>; scf.yield }` without results.
-fn guarded<'c>(context: &'c Context, location: Location<'c>, condition: V<'c>, body: impl FnOnce(&Block<'c>)) -> Operation<'c> {
+pub(crate) fn guarded<'c>(context: &'c Context, location: Location<'c>, condition: V<'c>, body: impl FnOnce(&Block<'c>)) -> Operation<'c> {
     let then = Block::new(&[]);
     body(&then);
     then.append_operation(OperationBuilder::new("scf.yield", location).build().expect("a valid yield"));
@@ -239,7 +229,7 @@ fn guarded<'c>(context: &'c Context, location: Location<'c>, condition: V<'c>, b
 }
 
 /// `func.func private @htpRuntimeError(i64)`, once per module.
-fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
+pub(crate) fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
     let body = module.region(0).expect("a module has a body").first_block().expect("with a block");
     let mut op = body.first_operation();
     while let Some(current) = op {
@@ -261,4 +251,39 @@ fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>
         .build()
         .expect("a valid declaration");
     body.insert_operation(0, declaration);
+}
+
+/// Records a run-time check site for `op` (its message at the op's
+/// file:line:col) on the enclosing module, declares the error function, and
+/// returns the site id; for lowerings that check inside the code they build
+/// (a gather's row indices).
+pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, message: &str) -> Option<i64> {
+    let mut module = op.parent_operation()?;
+    while module.name().as_string_ref().as_str() != Ok("builtin.module") {
+        module = module.parent_operation()?;
+    }
+    let module = unsafe { OperationRef::from_raw(module.to_raw()) };
+    let at = htp_dialects::diagnostics::source_position(op.location())
+        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+        .unwrap_or_else(|| "<unknown>".into());
+    let mut sites: Vec<Attribute> = module
+        .attribute(SITES_ATTRIBUTE)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+        .unwrap_or_default();
+    sites.push(StringAttribute::new(context, &format!("{at}: error: {message}")).into());
+    declare_error_function(context, module);
+    let id = sites.len() as i64 - 1;
+    let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };
+    module.set_discardable_attribute(SITES_ATTRIBUTE, ArrayAttribute::new(context, &sites).into());
+    Some(id)
+}
+
+/// `func.call @htpRuntimeError(site)`, appended by `then`.
+pub(crate) fn report<'c>(context: &'c Context, location: Location<'c>, then: &Block<'c>, site: V<'c>) {
+    let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);
+    then.append_operation(
+        OperationBuilder::new("func.call", location).add_operands(&[site]).add_attributes(&[(htp_ir::builder::named(context, "callee"), callee.into())]).build().expect("a valid call"),
+    );
 }

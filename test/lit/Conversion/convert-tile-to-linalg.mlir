@@ -194,13 +194,19 @@ func.func @cmp_select_cast_transpose(%a: !tile.tile<8x16xf32>, %b: !tile.tile<8x
 
 // -----
 
-// Gather reads source[rows[r, 0], column + c] element by element.
+// Gather reads source[rows[r, 0], column + c] element by element; each
+// index is checked against the source (outside: the site is reported and
+// element [0, 0] read instead).
 // CHECK-LABEL: func.func @gather(
 // CHECK:         tensor.generate
 // CHECK:           %[[IDX:.*]] = tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<8x1xi32>
 // CHECK:           %[[ROW:.*]] = arith.index_cast %[[IDX]] : i32 to index
 // CHECK:           %[[COL:.*]] = arith.addi
-// CHECK:           memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<?x128xf16>
+// CHECK:           scf.if %[[BAD:.*]] {
+// CHECK-NEXT:        func.call @htpRuntimeError(
+// CHECK:           %[[SR:.*]] = arith.select %{{.*}}, %[[ROW]], %{{.*}} : index
+// CHECK:           %[[SC:.*]] = arith.select %{{.*}}, %[[COL]], %{{.*}} : index
+// CHECK:           memref.load %{{.*}}[%[[SR]], %[[SC]]] : memref<?x128xf16>
 func.func @gather(%m: memref<?x128xf16>, %rows: !tile.tile<8x1xi32>, %c: index) -> !tile.tile<8x64xf16> {
   %g = tile.gather %m[%rows, %c] : memref<?x128xf16>, !tile.tile<8x1xi32> -> !tile.tile<8x64xf16>
   return %g : !tile.tile<8x64xf16>

@@ -151,11 +151,34 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let dynamic = e.dynamic_sizes(result, &[run_time[0], None]);
     let index = Type::index(e.context);
     let zero = e.index(0);
-    let read = if is_memref(source.r#type()) { "memref.load" } else { "tensor.extract" };
+    let memref = is_memref(source.r#type());
+    let read = if memref { "memref.load" } else { "tensor.extract" };
+    // Row indices come from data: each is checked against the source (an
+    // index outside reports the site and reads element [0, 0] instead).
+    let site = if memref { crate::check_bounds::add_site(e.context, op, crate::check_bounds::OUT_OF_BOUNDS) } else { None };
+    let extents = [0, 1].map(|d| e.value(if memref { "memref.dim" } else { "tensor.dim" }, &[source, e.index(d)], index));
+    let i1 = Type::from(melior::ir::r#type::IntegerType::new(e.context, 1));
+    let i64_type = Type::from(melior::ir::r#type::IntegerType::new(e.context, 64));
+    let site_value = site.map(|id| e.value_with("arith.constant", &[], i64_type, &[("value", melior::ir::attribute::IntegerAttribute::new(i64_type, id).into())]));
     e.generate(result, &dynamic, |b, at| {
         let row_index = b.value("tensor.extract", &[rows, at[0], zero], element_of(rows.r#type()));
         let row = b.value("arith.index_cast", &[row_index], index);
         let col = b.value("arith.addi", &[column, at[1]], index);
-        b.value(read, &[source, row, col], element)
+        let Some(site_value) = site_value else { return b.value(read, &[source, row, col], element) };
+        let predicate = |p: i64| melior::ir::attribute::IntegerAttribute::new(i64_type, p).into();
+        // arith.cmpi predicates: 5 = sge, 2 = slt.
+        let inside = |v: V<'c>, n: V<'c>| {
+            let low = b.value_with("arith.cmpi", &[v, zero], i1, &[("predicate", predicate(5))]);
+            let high = b.value_with("arith.cmpi", &[v, n], i1, &[("predicate", predicate(2))]);
+            b.value("arith.andi", &[low, high], i1)
+        };
+        let ok = b.value("arith.andi", &[inside(row, extents[0]), inside(col, extents[1])], i1);
+        let truth = b.value_with("arith.constant", &[], i1, &[("value", melior::ir::attribute::IntegerAttribute::new(i1, 1).into())]);
+        let bad = b.value("arith.xori", &[ok, truth], i1);
+        let check = crate::check_bounds::guarded(e.context, e.location, bad, |then| crate::check_bounds::report(e.context, e.location, then, site_value));
+        b.place(check);
+        let safe_row = b.value("arith.select", &[ok, row, zero], index);
+        let safe_col = b.value("arith.select", &[ok, col, zero], index);
+        b.value(read, &[source, safe_row, safe_col], element)
     })
 }
