@@ -1,0 +1,141 @@
+"""Conformance: row and column reductions (sum, max, min) per element type.
+
+`row_*` turns an RxC tile into Rx1, `col_*` into 1xC; the result
+broadcasts back against its input (docs/language.md). Reductions of ragged
+tiles reduce only the valid region. Expected outcomes: conformance.MATRIX."""
+
+import numpy as np
+import pytest
+
+import conformance as c
+from conformance import check, parts, random, rng
+
+NUMPY_REDUCE = {"sum": np.sum, "max": np.max, "min": np.min}
+
+
+def inputs(case, dtype, shape):
+    """Small integers (sums of 64 stay inside i8) or normal floats."""
+    if dtype in c.INTS:
+        return random(rng(case), dtype, shape, low=-2, high=2)
+    return random(rng(case), dtype, shape)
+
+
+def scale_of(kind, dtype, terms):
+    """Sums round once per term (f16/bf16 sums are done in the element type:
+    pto-contract.md 2.5); max/min are exact."""
+    return float(np.sqrt(terms)) * 2 if kind == "sum" else 0.0
+
+
+ROW_THEN_BROADCAST = """
+@htp.kernel
+def row_then_broadcast(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = t - htp.row_{KIND}(t)
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("reduce/t - htp.row_"))
+def test_row_reduction_broadcast_back(case, mode):
+    construct, dtype = parts(case)
+    kind = construct[len("t - htp.row_"):-len("(t)")]
+    x = inputs(case, dtype, (40, 64))
+    t = c.as_float64(x)
+    reduced = c.rounded(NUMPY_REDUCE[kind](t, axis=1, keepdims=True), dtype) if dtype in c.FLOATS else \
+        NUMPY_REDUCE[kind](t, axis=1, keepdims=True)
+    scale = scale_of(kind, dtype, 64) + 1
+    check(case, mode, c.template(ROW_THEN_BROADCAST, T=dtype, KIND=kind), (x,), t - reduced, scale=scale,
+          at=f"htp.row_{kind}(")
+
+
+COL_STORE = """
+@htp.kernel
+def col_store(x: htp.Tensor[{T}, 48, 64], y: htp.Out[{T}, 3, 64]):
+    for b in range(3):
+        y[b:b + 1, :] = htp.col_{KIND}(x[b * 16:b * 16 + 16, :])
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("reduce/y[b:b + 1, :] = htp.col_"))
+def test_column_reduction(case, mode):
+    construct, dtype = parts(case)
+    kind = construct[len("y[b:b + 1, :] = htp.col_"):-len("(t)")]
+    x = inputs(case, dtype, (48, 64))
+    expected = NUMPY_REDUCE[kind](c.as_float64(x).reshape(3, 16, 64), axis=1)
+    check(case, mode, c.template(COL_STORE, T=dtype, KIND=kind), (x,), expected, scale=scale_of(kind, dtype, 16),
+          at=f"htp.col_{kind}(")
+
+
+ROW_STORE = """
+@htp.kernel
+def row_store(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 1]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = htp.row_{KIND}(x[i:i + 16, :])
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("reduce/y[i:i + 16, :] = htp.row_"))
+def test_row_reduction_stored(case, mode):
+    construct, dtype = parts(case)
+    kind = construct[len("y[i:i + 16, :] = htp.row_"):].split("(")[0]
+    x = inputs(case, dtype, (40, 64))
+    expected = NUMPY_REDUCE[kind](c.as_float64(x), axis=1, keepdims=True)
+    check(case, mode, c.template(ROW_STORE, T=dtype, KIND=kind), (x,), expected, scale=scale_of(kind, dtype, 64))
+
+
+SPELLED = """
+@htp.kernel
+def spelled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    t = x[:, :]
+    u = (t - htp.row_reduce(t, "max")) * htp.col_reduce(t, "min") + htp.col_reduce(t, "sum")
+    y[:, :] = u - htp.row_reduce(t, "min") + htp.row_reduce(t, "sum") - htp.col_reduce(t, "max")
+"""
+RAGGED = {
+    "col_sum over ragged rows, carried": """
+@htp.kernel
+def col_sum_ragged(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, 1, 64]):
+    acc = htp.zeros((1, 64), {T})
+    for i in range(0, x.shape[0], 16):
+        acc = acc + htp.col_sum(x[i:i + 16, :])
+    y[0:1, :] = acc
+""",
+    "col_max over ragged rows, carried": """
+@htp.kernel
+def col_max_ragged(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, 1, 64]):
+    acc = htp.full((1, 64), -htp.inf, {T})
+    for i in range(0, x.shape[0], 16):
+        acc = htp.maximum(acc, htp.col_max(x[i:i + 16, :]))
+    y[0:1, :] = acc
+""",
+    "row_max over ragged columns, carried": """
+@htp.kernel
+def row_max_ragged(x: htp.Tensor[{T}, 32, "M"], y: htp.Out[{T}, 32, "M"]):
+    for i in range(0, 32, 16):
+        m = htp.full((16, 1), -htp.inf, {T})
+        for j in range(0, x.shape[1], 64):
+            m = htp.maximum(m, htp.row_max(x[i:i + 16, j:j + 64]))
+        for j in range(0, x.shape[1], 64):
+            y[i:i + 16, j:j + 64] = htp.pad(x[i:i + 16, j:j + 64], 0.0) - m
+""",
+}
+
+
+@pytest.mark.parametrize("case, mode", c.params("reduce/htp.row_reduce") + c.params("reduce/col_")
+                         + c.params("reduce/row_max"))
+def test_spelled_and_ragged_reductions(case, mode):
+    construct, dtype = parts(case)
+    if construct.startswith("htp.row_reduce"):
+        t = c.random(rng(case), "f32", (16, 64)).astype(np.float64)
+        u = (t - t.max(1, keepdims=True)) * t.min(0, keepdims=True) + t.sum(0, keepdims=True)
+        expected = u - t.min(1, keepdims=True) + t.sum(1, keepdims=True) - t.max(0, keepdims=True)
+        return check(case, mode, c.template(SPELLED), (t.astype(np.float32),), expected, scale=16)
+    kernel = c.template(RAGGED[construct], T=dtype)
+    if construct == "row_max over ragged columns, carried":
+        x = random(rng(case), dtype, (32, 150))  # three column blocks, the last valid for 22
+        t = c.as_float64(x)
+        return check(case, mode, kernel, (x,), t - t.max(axis=1, keepdims=True))
+    x = random(rng(case), dtype, (37, 64))  # three row blocks, the last valid for 5
+    t = c.as_float64(x)
+    if construct == "col_sum over ragged rows, carried":
+        return check(case, mode, kernel, (x,), t.sum(axis=0, keepdims=True), scale=8)
+    check(case, mode, kernel, (x,), t.max(axis=0, keepdims=True))
