@@ -512,8 +512,6 @@ def case(case_id: str, cpu=RUNS, pto=RUNS, sim=False):
 
 # --- gaps found by this suite (one object each, shared by the cases) --------
 
-PAD_VALUES = Gap("PTO pads with 0 and +-inf only; TFILLPAD takes other values through its custom pad encoding "
-                 "(pto-contract.md 2.10), or a TEXPANDS + copy", "PTO pads with 0, +inf or -inf only (TFILLPAD's pad values)")
 ONE_COLUMN_STORE = Gap("storing an [R,1] tile (a row reduction, one element) to a row-major [N,1] or [N,C] "
                        "tensor: the bytes are those of a DN view (pto-contract.md 2.1, a 1-col tile may go to ND or DN)",
                        "PTO stores a one-column tile only to a column-major tensor; transpose it to a row first")
@@ -658,14 +656,15 @@ case("reduce/col_max over ragged rows, carried/f16")
 
 for _value in ["0.0", "htp.inf", "-htp.inf", "1.5", "-3.0"]:
     for _t in FLOATS:
-        _pto = RUNS if _value in ("0.0", "htp.inf", "-htp.inf") else PAD_VALUES
+        _pto = RUNS
         _sim = F16_INF_PAD_SIM if (_value, _t) == ("-htp.inf", "f16") else (_value, _t) in {("0.0", "f32"),
-                                                                                           ("htp.inf", "f32")}
+                                                                                           ("htp.inf", "f32"),
+                                                                                           ("1.5", "f32")}
         case(f"pad/htp.pad(t, {_value})/{_t}", pto=_pto, sim=_sim)
 for _value in ("0", "-3"):
     for _t in ["i32", "i16", "i8"]:
-        case(f"pad/htp.pad(t, {_value})/{_t}", pto=RUNS if _value == "0" else PAD_VALUES,
-             sim=(_value, _t) == ("0", "i16"))
+        case(f"pad/htp.pad(t, {_value})/{_t}",
+             sim=(_value, _t) in {("0", "i16"), ("-3", "i32")})
 case("pad/-inf padding before row_max/f32", sim=True)
 case("pad/htp.pad of a full tile/f32")
 

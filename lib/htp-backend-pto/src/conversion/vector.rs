@@ -229,10 +229,29 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
 /// `tile.pad` -> TFILLPAD into a full tile whose type carries the pad value.
 fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
-    let pad = pad_value(operand(op, 1))?;
+    let Ok(pad) = pad_value(operand(op, 1)) else {
+        return pad_with_fill(k, at, op, source);
+    };
     let shape = Shape { pad, ..source.shape.fully_valid() };
     let dst = at.alloc(shape);
     at.instr("pto.tfillpad", &[dst.value, source.value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// Any other pad value (1.5, a run-time scalar): fill a full tile with it
+/// (TEXPANDS), then copy the source's valid region over it (TMOV between
+/// views with the source's valid region).
+fn pad_with_fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, source: Buffer<'c>) -> Result<(), String> {
+    if source.shape.is_column() {
+        return Err("padding a one-column tile with a value other than 0 or +-inf is not supported on PTO yet".into());
+    }
+    let value = k.value(operand(op, 1))?;
+    let full = Shape { pad: Pad::Null, ..source.shape.fully_valid() };
+    let dst = at.alloc(full);
+    at.instr("pto.texpands", &[as_row(at, dst).value, value], &[]);
+    let inside = at.view(dst, Shape { valid: source.shape.valid, ..full });
+    at.instr("pto.tmov", &[inside.value, source.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
