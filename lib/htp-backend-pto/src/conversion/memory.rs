@@ -25,11 +25,14 @@ pub fn load<'c>(
     let sizes: Vec<V> = (rank + 1..op.operand_count()).map(|i| k.value(detach(op.operand(i).unwrap()))).collect::<Result<_, _>>()?;
     let tile = TileType::try_from(op.result(0).unwrap().r#type()).map_err(|_| "load of a non-tile")?;
     let shape = shape_for(tile, extents_of(tile, &sizes)?);
-    if shape.is_column() {
-        return Err("PTO loads a one-column tile only from a column-major tensor; load a row and transpose".into());
+    // A one-column tile (DN) reads a column that is contiguous in GM: the
+    // column of a tensor whose last dimension is 1.
+    if shape.is_column() && !unit_last_dim(source) {
+        return Err("PTO loads a one-column tile only from a tensor whose last dimension is 1 (or a column-major one); load a row and transpose".into());
     }
     let layout = match shape.layout {
         Layout::Zn => Layout::Dn,
+        _ if shape.is_column() => Layout::Dn,
         _ => Layout::Nd,
     };
     let view = global_view(at, source, &indices, &shape.valid, layout, shape.element);
@@ -45,13 +48,20 @@ pub fn store<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     let buffer: Buffer = k.buffer(detach(op.operand(0).unwrap()))?;
     let old_indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
     let (dest, indices) = k.gm_tensor(detach(op.operand(1).unwrap()), &old_indices)?;
-    if buffer.shape.is_column() {
-        return Err("PTO stores a one-column tile only to a column-major tensor; transpose it to a row first".into());
+    if buffer.shape.is_column() && !unit_last_dim(dest) {
+        return Err("PTO stores a one-column tile only to a tensor whose last dimension is 1 (or a column-major one); transpose it to a row first".into());
     }
     let element = htp_ir::builder::element_of(dest.r#type());
-    let view = global_view(at, dest, &indices, &buffer.shape.valid, Layout::Nd, element);
+    let layout = if buffer.shape.is_column() { Layout::Dn } else { Layout::Nd };
+    let view = global_view(at, dest, &indices, &buffer.shape.valid, layout, element);
     at.instr("pto.tstore", &[view, buffer.value], &[]);
     Ok(())
+}
+
+/// Whether `tensor`'s last dimension is statically 1: its columns are
+/// contiguous in GM, column-major and row-major at once.
+fn unit_last_dim(tensor: V) -> bool {
+    shape_of(tensor.r#type()).last() == Some(&1)
 }
 
 /// `pto.global_view %tensor[indices] sizes [...] dims [rank-2, rank-1]`:
