@@ -29,8 +29,6 @@ use melior::{
         operation::{OperationLike, OperationMutLike},
         Attribute, Module, RegionLike,
     },
-    pass::PassManager,
-    utility::parse_pass_pipeline,
     Context, ExecutionEngine,
 };
 
@@ -108,8 +106,7 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
         if !module.as_operation().verify() {
             return false;
         }
-        let manager = PassManager::new(context);
-        parse_pass_pipeline(manager.as_operation_pass_manager(), &PIPELINE.module_pipeline()).expect("the CPU pipeline parses");
+        let Ok(manager) = PIPELINE.manager(context) else { return false };
         manager.run(module).is_ok()
     });
     if !lowered {

@@ -23,7 +23,7 @@ pub use target::{argument_infos, PtoTarget};
 
 use htp_dialects::diagnostics::{collect_errors, MlirError};
 use htp_pass::{PassDefinition, PipelineDefinition};
-use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
+use melior::{ir::Module, Context};
 
 /// The backend's passes.
 pub const PASSES: &[PassDefinition] =
@@ -82,8 +82,7 @@ pub fn register() -> Result<(), String> {
 pub fn lower(context: &Context, module: &mut Module) -> Result<(), Vec<MlirError>> {
     register().map_err(|message| vec![MlirError { position: None, message }])?;
     let (result, errors) = collect_errors(context, || {
-        let manager = PassManager::new(context);
-        parse_pass_pipeline(manager.as_operation_pass_manager(), &PIPELINE.module_pipeline()).map_err(|e| e.to_string())?;
+        let manager = PIPELINE.manager(context)?;
         manager.run(module).map_err(|_| "the PTO lowering failed".to_string())
     });
     match result {

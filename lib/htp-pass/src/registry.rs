@@ -34,6 +34,14 @@ impl PipelineDefinition {
     pub fn module_pipeline(&self) -> String {
         format!("builtin.module({})", self.passes)
     }
+
+    /// A pass manager running this pipeline (what targets run).
+    pub fn manager<'c>(&self, context: &'c melior::Context) -> Result<melior::pass::PassManager<'c>, String> {
+        let manager = melior::pass::PassManager::new(context);
+        melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &self.module_pipeline())
+            .map_err(|e| format!("the pipeline '{}' does not parse: {e}", self.name))?;
+        Ok(manager)
+    }
 }
 
 #[derive(Default)]
