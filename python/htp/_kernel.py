@@ -16,6 +16,7 @@ import importlib
 import inspect
 import linecache
 import os
+import re
 import sys
 import textwrap
 import types
@@ -197,7 +198,19 @@ class Kernel:
         key = (target, tuple(sorted((name, repr(value)) for name, value in constants.items())))
         compiled = self._cache.get(key)
         if compiled is None:
+            declared = {
+                name for name, parameter in self._python_signature.parameters.items()
+                if _is_const_annotation(parameter.annotation)
+            }
             for name, value in constants.items():
+                if name not in declared:
+                    known = ", ".join(sorted(declared)) or "none"
+                    error = _argument_error(
+                        _caller(),
+                        f"{self.name}(): '{name}' is not a compile-time constant of this kernel "
+                        f"(its constants: {known})",
+                    )
+                    raise error.with_traceback(None) from None
                 if not isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
                     error = _argument_error(
                         _caller(),
@@ -291,6 +304,9 @@ def _namespaces(function: Callable) -> List[tuple]:
 
 
 def _is_const_annotation(annotation) -> bool:
+    # A string under `from __future__ import annotations`: `htp.Const[int]`, `Const[bool]`, `htp.constexpr`.
+    if isinstance(annotation, str):
+        return re.match(r"^\s*(\w+\.)?(Const|constexpr)\b", annotation) is not None
     head = getattr(annotation, "head", None) or getattr(annotation, "_name", None)
     return head == "Const"
 

@@ -158,3 +158,15 @@ def test_decorating_twice_or_a_non_function_is_refused():
         htp.kernel(42)
     with pytest.raises(TypeError, match="applied twice"):
         htp.func(htp.func(k))
+
+
+def test_an_unknown_constant_name_is_an_argument_error():
+    @htp.kernel
+    def blocks(x: htp.Tensor[htp.f32, 16, 16], out: htp.Out[htp.f32, 16, 16], B: htp.Const[int] = 16):
+        out[0:B, :] = x[0:B, :]
+
+    with pytest.raises(htp.ArgumentError, match=r"'BLOKC' is not a compile-time constant of this kernel \(its constants: B\)"):
+        blocks.compile("cpu", BLOKC=8)
+    with pytest.raises(htp.ArgumentError, match="'x' is not a compile-time constant"):
+        blocks.compile("cpu", x=3)
+    assert blocks.compile("cpu", B=8).constants == {"B": 8}
