@@ -58,10 +58,6 @@ unsafe extern "C" fn create() -> MlirPass {
     )
 }
 
-fn is_memref(ty: Type) -> bool {
-    unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) }
-}
-
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let mut accesses = Vec::new();
     let mut divisions = Vec::new();
@@ -75,7 +71,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
             "tile.store" => op.operand(1).ok(),
             _ => None,
         };
-        if view.is_some_and(|v| is_memref(v.r#type())) {
+        if view.is_some_and(|v| htp_ir::builder::is_memref(v.r#type())) {
             accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
@@ -83,28 +79,30 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     if accesses.is_empty() && divisions.is_empty() {
         return Ok(());
     }
-    let site = |op: OperationRef, message: &str| {
-        let at = htp_dialects::diagnostics::source_position(op.location())
-            .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-            .unwrap_or_else(|| "<unknown>".into());
-        format!("{at}: error: {message}")
-    };
     let mut sites = Vec::new();
     for op in accesses {
         htp_pass::processing(op.location());
         check(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site(op, OUT_OF_BOUNDS));
+        sites.push(site_message(op, OUT_OF_BOUNDS));
     }
     for op in divisions {
         htp_pass::processing(op.location());
         check_division(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site(op, DIVISION_BY_ZERO));
+        sites.push(site_message(op, DIVISION_BY_ZERO));
     }
     declare_error_function(context, module);
     let sites: Vec<Attribute> = sites.iter().map(|s| StringAttribute::new(context, s).into()).collect();
     let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };
     module.set_discardable_attribute(SITES_ATTRIBUTE, ArrayAttribute::new(context, &sites).into());
     Ok(())
+}
+
+/// A site's message: "file:line:col: error: <message>" at `op`'s location.
+fn site_message(op: OperationRef, message: &str) -> String {
+    let at = htp_dialects::diagnostics::source_position(op.location())
+        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+        .unwrap_or_else(|| "<unknown>".into());
+    format!("{at}: error: {message}")
 }
 
 /// Guards one access (site `id`).
@@ -263,16 +261,13 @@ pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, messa
         module = module.parent_operation()?;
     }
     let module = unsafe { OperationRef::from_raw(module.to_raw()) };
-    let at = htp_dialects::diagnostics::source_position(op.location())
-        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-        .unwrap_or_else(|| "<unknown>".into());
     let mut sites: Vec<Attribute> = module
         .attribute(SITES_ATTRIBUTE)
         .ok()
         .and_then(|a| ArrayAttribute::try_from(a).ok())
         .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
         .unwrap_or_default();
-    sites.push(StringAttribute::new(context, &format!("{at}: error: {message}")).into());
+    sites.push(StringAttribute::new(context, &site_message(op, message)).into());
     declare_error_function(context, module);
     let id = sites.len() as i64 - 1;
     let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };

@@ -80,11 +80,18 @@ fn guarded_compile(request: &Request) -> Result<CompiledKernel, CompileError> {
 /// needs (`request.target` is ignored): which targets can run it.
 pub fn supporting_targets(request: &Request) -> Result<Vec<&'static str>, CompileError> {
     let context = htp_dialects::new_context();
-    let imported = import_python_sources(&context, request.sources, &request.constants)
+    let (module, _) = import(&context, request)?;
+    Ok(htp_api::capabilities::targets_for(&module))
+}
+
+/// The requested kernel's tile module (the kernels it calls inlined, other
+/// kernels dropped) and the signatures of the kernels in the sources.
+fn import<'c>(context: &'c melior::Context, request: &Request) -> Result<(Module<'c>, Vec<KernelSignature>), CompileError> {
+    let imported = import_python_sources(context, request.sources, &request.constants)
         .map_err(|diagnostics| CompileError::Source(diagnostics.to_string()))?;
     let mut module: Module = imported.module;
     drop_other_kernels(&mut module, request.kernel);
-    Ok(htp_api::capabilities::targets_for(&module))
+    Ok((module, imported.kernels))
 }
 
 fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> {
@@ -92,13 +99,10 @@ fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> 
         CompileError::Target(format!("error: unknown target '{}' (known: {})", request.target, known.join(", ")))
     })?;
     let context = htp_dialects::new_context();
-    let imported = import_python_sources(&context, request.sources, &request.constants)
-        .map_err(|diagnostics| CompileError::Source(diagnostics.to_string()))?;
-    let signature = imported.kernels.iter().find(|k| k.name == request.kernel).cloned().ok_or_else(|| {
+    let (mut module, kernels) = import(&context, request)?;
+    let signature = kernels.into_iter().find(|k| k.name == request.kernel).ok_or_else(|| {
         CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
     })?;
-    let mut module: Module = imported.module;
-    drop_other_kernels(&mut module, request.kernel);
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     htp_api::capabilities::check(&module, target).map_err(|error| CompileError::from_mlir(&[error], request.sources))?;
     let artifact = target

@@ -324,6 +324,11 @@ impl<'c, 'a> Emitter<'c, 'a> {
     }
 }
 
+/// Whether `ty` is a memref (a tensor argument in GM / a numpy array).
+pub fn is_memref(ty: Type) -> bool {
+    unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) }
+}
+
 pub fn is_shaped(ty: Type) -> bool {
     unsafe { mlir_sys::mlirTypeIsAShaped(ty.to_raw()) }
 }

@@ -7,16 +7,12 @@
 use melior::ir::{
     operation::OperationLike,
     r#type::MemRefType,
-    OperationRef, Type, TypeLike, ValueLike,
+    OperationRef, Type, ValueLike,
 };
 
 use super::{compute::run_time_sizes, tensor_type_of};
 use htp_ir::builder::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V};
 use htp_dialects::tile::TileType;
-
-fn is_memref(ty: Type) -> bool {
-    unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) }
-}
 
 fn dim_text(size: i64) -> String {
     if size == DYNAMIC { "?".into() } else { size.to_string() }
@@ -101,7 +97,7 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
     let dynamic: [Option<V>; 2] = sizes.map(|s| if s == DYNAMIC { valid_operands.next() } else { None });
     let slice = slice(indices, sizes, dynamic);
 
-    if !is_memref(source.r#type()) {
+    if !htp_ir::builder::is_memref(source.r#type()) {
         let attributes = slice.attributes(e, &[1]);
         return Ok(e.value_with("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
     }
@@ -123,7 +119,7 @@ pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option
     let run_time = run_time_sizes(e, value);
     let slice = slice(indices, sizes, [run_time[0], run_time[1]]);
 
-    if !is_memref(dest.r#type()) {
+    if !htp_ir::builder::is_memref(dest.r#type()) {
         let attributes = slice.attributes(e, &[1, 1]);
         return Ok(Some(e.value_with("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
     }
@@ -151,7 +147,7 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let dynamic = e.dynamic_sizes(result, &[run_time[0], None]);
     let index = Type::index(e.context);
     let zero = e.index(0);
-    let memref = is_memref(source.r#type());
+    let memref = htp_ir::builder::is_memref(source.r#type());
     let read = if memref { "memref.load" } else { "tensor.extract" };
     // Row indices come from data: each is checked against the source (an
     // index outside reports the site and reads element [0, 0] instead).

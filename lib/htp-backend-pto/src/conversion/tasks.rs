@@ -11,7 +11,7 @@ use melior::{
         attribute::{FlatSymbolRefAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        Block, BlockRef, Location, Operation, Region, RegionLike, Type, TypeLike, ValueLike,
+        Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
     },
     Context,
 };
@@ -114,7 +114,7 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
     let mut scalars = Vec::new();
     for index in 0..entry.argument_count() {
         let argument = detach(entry.argument(index).unwrap().into());
-        if unsafe { mlir_sys::mlirTypeIsAMemRef(argument.r#type().to_raw()) } {
+        if htp_ir::builder::is_memref(argument.r#type()) {
             tensors.push((index, direction(argument)));
         } else {
             scalars.push(index);

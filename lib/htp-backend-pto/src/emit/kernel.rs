@@ -10,7 +10,7 @@ use melior::ir::{
     attribute::{DenseI64ArrayAttribute, IntegerAttribute},
     block::BlockLike,
     operation::OperationLike,
-    OperationRef, RegionLike, TypeLike, Value, ValueLike,
+    OperationRef, RegionLike, Value, ValueLike,
 };
 
 use htp_ir::builder::{element_of, shape_of};
@@ -55,7 +55,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
         let argument = body.argument(index).unwrap();
         let name = parameters.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
         let ty = argument.r#type();
-        if unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) } {
+        if htp_ir::builder::is_memref(ty) {
             let element = c_type(element_of(ty))?;
             w.line(&format!("__gm__ ChipTensor *{name}_desc = reinterpret_cast<__gm__ ChipTensor *>(args[{index}]);"));
             w.line(&format!(

@@ -9,7 +9,7 @@ use melior::ir::{
     attribute::{FlatSymbolRefAttribute, StringAttribute},
     block::BlockLike,
     operation::OperationLike,
-    OperationRef, RegionLike, TypeLike, ValueLike,
+    OperationRef, RegionLike, ValueLike,
 };
 
 use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
@@ -50,7 +50,7 @@ pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<St
         let argument = body.argument(index).unwrap();
         let name = parameters.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
         let ty = argument.r#type();
-        if unsafe { mlir_sys::mlirTypeIsAMemRef(ty.to_raw()) } {
+        if htp_ir::builder::is_memref(ty) {
             w.line(&format!("const ChipTensor &{name} = orch_args.tensor({tensors}).ref();"));
             tensors += 1;
         } else {
