@@ -299,10 +299,18 @@ LogicalResult GlobalViewOp::verify() {
     return emitOpError() << "an nd view needs the columns to be the innermost "
                             "source dimension ("
                          << rank - 1 << "), got " << colDim;
-  if (result.getLayout() == GTLayout::dn && rowDim != rank - 1)
+  // A dn view walks its rows with stride 1: along the innermost dimension,
+  // or along the one before it when the innermost has size 1 (the rows of
+  // an [N, 1] tensor are contiguous).
+  bool unitInnermost = rank >= 2 && source.getDimSize(rank - 1) == 1;
+  if (result.getLayout() == GTLayout::dn && rowDim != rank - 1 &&
+      !(unitInnermost && rowDim == rank - 2))
     return emitOpError() << "a dn view needs the rows to be the innermost "
                             "source dimension ("
-                         << rank - 1 << "), got " << rowDim;
+                         << rank - 1
+                         << ", or the one before it when the innermost has "
+                            "size 1), got "
+                         << rowDim;
   return success();
 }
 
@@ -887,11 +895,20 @@ LogicalResult TTransOp::verify() {
   if (dst.getElementBytes() != src.getElementBytes())
     return emitOpError() << "element sizes differ: " << dst.getElementType()
                          << " and " << src.getElementType();
-  if (dst.getRows() != src.getCols() || dst.getCols() != src.getRows())
-    return emitOpError() << "'dst' must be " << src.getCols() << "x"
-                         << src.getRows() << " for a " << src.getRows() << "x"
-                         << src.getCols() << " source, got " << dst.getRows()
-                         << "x" << dst.getCols();
+  // TTRANS moves src's valid region (A2/A3 takes its sizes from there; the
+  // simulator static_asserts that the two valid regions mirror): the
+  // buffers themselves may be padded differently (a [1,R] row into an
+  // [R,8] ND tile whose column 0 holds it).
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    int64_t from = src.getValidDim(dim), to = dst.getValidDim(1 - dim);
+    if (ShapedType::isDynamic(from) != ShapedType::isDynamic(to) ||
+        (!ShapedType::isDynamic(from) && from != to))
+      return emitOpError() << "the valid region of 'dst' must mirror that of "
+                              "'src': dst dimension "
+                           << (1 - dim) << " is " << dimString(to)
+                           << " but src dimension " << dim << " is "
+                           << dimString(from);
+  }
   return success();
 }
 

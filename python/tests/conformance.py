@@ -512,20 +512,11 @@ def case(case_id: str, cpu=RUNS, pto=RUNS, sim=False):
 
 # --- gaps found by this suite (one object each, shared by the cases) --------
 
-ONE_COLUMN_STORE = Gap("storing an [R,1] tile (one element) into a row-major [N,C] tensor with C > 1: its "
-                       "elements are strided in GM (a TTRANS to an ND [R, 8] tile, then TSTORE, would do it)",
-                       "PTO stores a one-column tile only to a tensor whose last dimension is 1")
-ONE_COLUMN_LOAD = Gap("loading an [R,1] tile (gather indices) from a row-major [N,C] tensor with C > 1, or as a "
-                      "gather's indices", "PTO loads a one-column tile only from a tensor whose last dimension is 1")
-VECTOR_TRANSPOSE = Gap("transposing a vector tile (TTRANS, pto-contract.md 2.12)",
-                       "tile.transpose has no PTO vector lowering yet")
 RAGGED_IF = Gap("a run-time `if` whose tile result has a run-time valid size",
                 "an `if` whose tile result has a run-time valid size")
 CARRIED_ACROSS_CORES = Gap("a loop-carried matmul accumulator used by vector work after the loop "
                            "(GEMM over K blocks + bias/ReLU epilogue): carried tiles stay on one core",
                            "this tile is carried by a loop on one core but used on the other")
-OUTER_BROADCAST = Gap("an elementwise op whose operands both broadcast ([R,1] op [1,C]): TROWEXPAND, then "
-                      "TCOLEXPAND<OP> (pto-contract.md 2.6)", "a tile this target cannot hold here")
 INOUT_NOT_COPIED = Gap("an `htp.InOut` tensor the kernel writes but never reads is passed as `out` on PTO, so the "
                        "elements it does not write come back undefined (docs/language.md says so); the CPU keeps "
                        "them. The runtime could pass it `inout` (pto-contract.md 5.3, add_inout)",
@@ -688,7 +679,7 @@ case("vector1d/1-D weight over 2-D rows/f32")
 case("vector1d/i32 + 1/i32")
 case("broadcast/[1,C] row vector/f32", sim=True)
 case("broadcast/[R,1] column from a tensor/f32", sim=True)
-case("broadcast/[R,1] op [1,C] outer/f32", pto=OUTER_BROADCAST)
+case("broadcast/[R,1] op [1,C] outer/f32", sim=True)
 case("broadcast/htp.broadcast explicit/f32")
 case("broadcast/htp.broadcast explicit/i16")
 case("broadcast/[1,C] row vector/i32")
@@ -698,15 +689,21 @@ case("copy/3-D tensor, one index/f32")
 case("copy/InOut in place/f32", sim=True)
 case("copy/InOut written in part, never read/f32", sim=INOUT_NOT_COPIED)
 case("copy/store a run-time scalar/f32")
-case("copy/store one element/f32", pto=ONE_COLUMN_STORE)
+case("copy/store one element/f32", sim=True)
 case("copy/strided and transposed views in and out/f32")
 for _t in ["f32", "i32", "f16"]:
     case(f"make/zeros + ones + full/{_t}", sim=_t == "i32")
 case("make/zeros + ones + full/bf16", pto=vector_limit("tadd", "bf16"))
 case("make/full of a run-time scalar/i16")
 case("make/full/i64", pto=vector_limit("texpands", "i64"))
-case("transpose/of a loaded tile/f32", pto=VECTOR_TRANSPOSE)
-case("transpose/of a computed tile/f32", pto=VECTOR_TRANSPOSE)
+case("transpose/of a loaded tile/f32", sim=True)
+case("transpose/of a computed tile/f32")
+for _t in ["f32", "f16", "i8", "i16", "i32"]:
+    case(f"transpose/ragged, in tiles/{_t}", sim=_t in ("f32", "f16", "i8"))
+    case(f"transpose/row and column vectors/{_t}", pto=lowered(["trowmax"], _t), sim=_t in ("f32", "i16"))
+for _t in ["f32", "f16", "i32"]:
+    case(f"column/[R,1] loads and stores on row-major tensors/{_t}", pto=lowered(["trowsum", "tadd"], _t),
+         sim=_t in ("f32", "i32"))
 _UB = "exceeds the 188416-byte vec buffer (UB)"
 case("capacity/one tile larger than UB/f32",
      pto=Limit(_UB, "A2/A3 UB is 192 KB, 188416 usable (docs/targets/pto.md section 2, pto-contract.md 3)"))
@@ -776,7 +773,7 @@ case("program/softmax, 64-column tiles/f16")
 case("program/decode attention, run-time KV length/f16->f32", sim=True)
 case("program/decode attention, run-time KV length/f32")
 case("program/mlp block/f16->f32", sim=True)
-case("program/embedding gather + rmsnorm/f32", pto=ONE_COLUMN_LOAD)
+case("program/embedding gather + rmsnorm/f32", sim=True)
 
 # ===========================================================================
 # Rendering docs/support-matrix.md
@@ -800,6 +797,7 @@ THEMES = {
     "copy": "Loads and stores",
     "make": "Tiles from scalars",
     "transpose": "Transposes",
+    "column": "One-column tiles and row-major tensors",
     "capacity": "On-chip capacity",
     "matmul": "Matmul: tiled GEMM, rows = operands -> result, columns = M x N x K (test_conformance_matmul.py)",
     "matmul_nt": "Matmul: `x @ w.T`",

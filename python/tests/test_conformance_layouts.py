@@ -363,12 +363,63 @@ def transpose_computed(x: htp.Tensor[f32, 32, 64], y: htp.Out[f32, 64, 32]):
 }
 
 
+TRANSPOSE_RAGGED = """
+@htp.kernel
+def transpose_ragged(x: htp.Tensor[{T}, "N", "M"], y: htp.Out[{T}, "M", "N"]):
+    for i in range(0, x.shape[0], 16):
+        for j in range(0, x.shape[1], 32):
+            y[j:j + 32, i:i + 16] = htp.transpose(x[i:i + 16, j:j + 32])
+"""
+TRANSPOSE_VECTORS = """
+@htp.kernel
+def transpose_vectors(x: htp.Tensor[{T}, "N", 64], rows: htp.Out[{T}, 1, "N"], cols: htp.Out[{T}, 64, 1]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        rows[0:1, i:i + 16] = htp.transpose(htp.row_max(t))    # [16,1] -> [1,16]
+    cols[:, :] = htp.transpose(x[0:1, :])                        # [1,64] -> [64,1]
+"""
+
+
 @pytest.mark.parametrize("case, mode", c.params("transpose/"))
 def test_vector_transpose(case, mode):
-    construct, _ = parts(case)
-    x = random(rng(case), "f32", (32, 64))
+    construct, dtype = parts(case)
+    gen = rng(case)
+    if construct == "ragged, in tiles":
+        x = random(gen, dtype, (37, 70))
+        return check(case, mode, c.template(TRANSPOSE_RAGGED, T=dtype), (x,), c.as_float64(x).T, scale=0.0)
+    if construct == "row and column vectors":
+        x = random(gen, dtype, (40, 64))
+        t = c.as_float64(x)
+        return check(case, mode, c.template(TRANSPOSE_VECTORS, T=dtype), (x,),
+                     (t.max(axis=1)[None, :], t[0][:, None]), scale=0.0, at="htp.row_max(t)")
+    x = random(gen, "f32", (32, 64))
     expected = x.T.astype(np.float64) * (2.0 if construct == "of a computed tile" else 1.0)
     check(case, mode, c.template(TRANSPOSE[construct]), (x,), expected)
+
+
+COLUMNS = """
+@htp.kernel
+def columns(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 8]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, 0:1] = htp.row_sum(t)              # a column into a row-major [N, 8] tensor
+        y[i:i + 16, 3:4] = htp.row_max(t)
+        y[i:i + 16, 5:6] = x[i:i + 16, 7:8] + x[i:i + 16, 2:3]   # columns loaded from a row-major [N, 64]
+        y[i:i + 16, 1:2] = htp.zeros((16, 1), {T})
+        y[i:i + 16, 2:3] = htp.zeros((16, 1), {T})
+        y[i:i + 16, 4:5] = htp.zeros((16, 1), {T})
+        y[i:i + 16, 6:8] = x[i:i + 16, 0:2]
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("column/"))
+def test_columns_of_row_major_tensors(case, mode):
+    _, dtype = parts(case)
+    x = random(rng(case), dtype, (37, 64))
+    t = c.as_float64(x)
+    y = np.zeros((37, 8))
+    y[:, 0], y[:, 3], y[:, 5], y[:, 6:8] = t.sum(1), t.max(1), t[:, 7] + t[:, 2], t[:, 0:2]
+    check(case, mode, c.template(COLUMNS, T=dtype), (x,), y, scale=8)
 
 
 CAPACITY = {

@@ -7,7 +7,8 @@ use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 use super::buffer::{extents_of, Buffer, Extent, Layout, Shape};
 use super::kernel::{At, Kernel, PtoOps};
-use htp_ir::builder::{detach, parse_type, shape_of, Builder, V};
+use super::relayout::transpose_into;
+use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
 
 /// `tile.load` into a buffer of the shape `shape_for` picks; `before` may
 /// add instructions between the buffer's allocation and the TLOAD.
@@ -25,17 +26,29 @@ pub fn load<'c>(
     let sizes: Vec<V> = (rank + 1..op.operand_count()).map(|i| k.value(detach(op.operand(i).unwrap()))).collect::<Result<_, _>>()?;
     let tile = TileType::try_from(op.result(0).unwrap().r#type()).map_err(|_| "load of a non-tile")?;
     let shape = shape_for(tile, extents_of(tile, &sizes)?);
-    // A one-column tile (DN) reads a column that is contiguous in GM: the
-    // column of a tensor whose last dimension is 1.
+    // A one-column tile (DN) reads a column that is contiguous in GM (the
+    // column of a tensor whose last dimension is 1) directly; a strided
+    // column of a row-major tensor lands in column 0 of an ND tile and is
+    // transposed into the DN buffer.
     if shape.is_column() && !unit_last_dim(source) {
-        return Err("PTO loads a one-column tile only from a tensor whose last dimension is 1 (or a column-major one); load a row and transpose".into());
+        let dst = at.alloc(shape);
+        before(at, dst);
+        let staged = at.alloc(column_in_rows(shape));
+        let view = global_view(at, source, &indices, &staged.shape.valid, Layout::Nd, false, shape.element);
+        at.instr("pto.tload", &[staged.value, view], &[]);
+        transpose_into(at, dst, staged);
+        k.bind(detach(op.result(0).unwrap().into()), dst);
+        return Ok(());
     }
     let layout = match shape.layout {
         Layout::Zn => Layout::Dn,
         _ if shape.is_column() => Layout::Dn,
         _ => Layout::Nd,
     };
-    let view = global_view(at, source, &indices, &shape.valid, layout, shape.element);
+    // A ZN cube operand is the transposed window; a column of an [N, 1]
+    // tensor is the tensor's rows, read column-major.
+    let transposed = shape.layout == Layout::Zn;
+    let view = global_view(at, source, &indices, &shape.valid, layout, transposed, shape.element);
     let dst = at.alloc(shape);
     before(at, dst);
     at.instr("pto.tload", &[dst.value, view], &[]);
@@ -48,14 +61,27 @@ pub fn store<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     let buffer: Buffer = k.buffer(detach(op.operand(0).unwrap()))?;
     let old_indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
     let (dest, indices) = k.gm_tensor(detach(op.operand(1).unwrap()), &old_indices)?;
-    if buffer.shape.is_column() && !unit_last_dim(dest) {
-        return Err("PTO stores a one-column tile only to a tensor whose last dimension is 1 (or a column-major one); transpose it to a row first".into());
-    }
     let element = htp_ir::builder::element_of(dest.r#type());
+    if buffer.shape.is_column() && !unit_last_dim(dest) {
+        // A column of a row-major tensor: strided in GM, so it goes out
+        // from column 0 of an ND tile (see `load`).
+        let staged = at.alloc(column_in_rows(buffer.shape));
+        transpose_into(at, staged, buffer);
+        let view = global_view(at, dest, &indices, &staged.shape.valid, Layout::Nd, false, element);
+        at.instr("pto.tstore", &[view, staged.value], &[]);
+        return Ok(());
+    }
     let layout = if buffer.shape.is_column() { Layout::Dn } else { Layout::Nd };
-    let view = global_view(at, dest, &indices, &buffer.shape.valid, layout, element);
+    let view = global_view(at, dest, &indices, &buffer.shape.valid, layout, false, element);
     at.instr("pto.tstore", &[view, buffer.value], &[]);
     Ok(())
+}
+
+/// The ND tile whose column 0 holds the one-column tile `column`: a row
+/// per element, each a 32-byte block.
+fn column_in_rows(column: Shape) -> Shape {
+    let per_block = (32 / (bit_width(column.element) as i64 / 8).max(1)).max(1);
+    Shape { cols: per_block, layout: Layout::Nd, valid: [column.valid[0], Extent::Static(1)], ..column }
 }
 
 /// Whether `tensor`'s last dimension is statically 1: its columns are
@@ -65,14 +91,16 @@ fn unit_last_dim(tensor: V) -> bool {
 }
 
 /// `pto.global_view %tensor[indices] sizes [...] dims [rank-2, rank-1]`:
-/// the 2-D window of `extent` starting at `indices`. A DN view reads the
-/// window transposed: its rows run along the tensor's last dim.
+/// the 2-D window of `extent` starting at `indices`, in `layout`. A
+/// `transposed` view reads the window transposed: its rows run along the
+/// tensor's last dim (`dims [rank-1, rank-2]`).
 pub fn global_view<'c>(
     at: &At<'c>,
     tensor: V<'c>,
     indices: &[V<'c>],
     extent: &[Extent<'c>; 2],
     layout: Layout,
+    transposed: bool,
     element: melior::ir::Type<'c>,
 ) -> V<'c> {
     let rank = indices.len() as i64;
@@ -86,7 +114,7 @@ pub fn global_view<'c>(
     let mut operands = vec![tensor];
     operands.extend_from_slice(indices);
     operands.extend(&dynamic);
-    let dims = if layout == Layout::Dn { [rank - 1, rank - 2] } else { [rank - 2, rank - 1] };
+    let dims = if transposed { [rank - 1, rank - 2] } else { [rank - 2, rank - 1] };
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(at.context, &[1, indices.len() as i32, dynamic.len() as i32]);
     at.value_with(
         "pto.global_view",

@@ -13,6 +13,7 @@
 //!
 //! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
+//! `relayout.rs` (rows <-> columns, transposes),
 //! `vector.rs` and `cube.rs` (per-op lowering), `split.rs` (cube/vector split of
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
 
@@ -21,6 +22,7 @@ mod buffer;
 mod cube;
 mod kernel;
 mod memory;
+mod relayout;
 mod split;
 mod tasks;
 mod vector;
@@ -55,6 +57,7 @@ unsafe extern "C" fn create() -> MlirPass {
             melior::dialect::DialectHandle::arith(),
             melior::dialect::DialectHandle::scf(),
             melior::dialect::DialectHandle::func(),
+            melior::dialect::DialectHandle::memref(),
         ],
     )
 }

@@ -8,10 +8,11 @@ use melior::ir::{
 };
 
 use super::buffer::{extents_like, extents_of, Buffer, Extent, Layout, Pad, Shape};
+use super::relayout::{as_row, transpose_into};
 use super::kernel::{At, Kernel, PtoOps};
 use htp_ir::query::{defining_op, key, single_user};
 use super::{attrs, memory};
-use htp_ir::builder::{detach, Builder, V};
+use htp_ir::builder::{detach, shape_of, Builder, V};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
@@ -30,6 +31,8 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "cmp" => compare(k, at, op),
         "select" => select(k, at, op),
         "intrinsic" => intrinsic(k, at, op),
+        "transpose" => transpose(k, at, op),
+        "gather" => gather(k, at, op),
         "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
         other => Err(format!("tile.{other} has no PTO vector lowering yet")),
     }
@@ -54,20 +57,38 @@ fn destination<'c>(k: &Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, like: 
     Ok(k.destination(at, result(op), shape))
 }
 
-/// A one-column buffer seen as one row, so elementwise instructions (which
-/// want ND tiles) apply to per-row values.
-fn as_row<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
-    if !buffer.shape.is_column() {
-        return buffer;
+
+fn transpose<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let source = materialise(k, at, operand(op, 0))?;
+    let [rows, cols] = source.shape.valid;
+    let dst = destination(k, at, op, &[cols, rows])?;
+    transpose_into(at, dst, source);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.gather` from GM: MGATHER with whole rows (`Coalesce::Row`) from a
+/// view of the table's columns `[column, column + C)`, the indices seen as
+/// one row (what A2/A3 requires).
+fn gather<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let indices = materialise(k, at, operand(op, 1))?;
+    if !indices.shape.is_column() {
+        return Err("gather indices must be a one-column tile".into());
     }
-    let shape = Shape {
-        rows: 1,
-        cols: buffer.shape.rows,
-        layout: Layout::Nd,
-        valid: [Extent::Static(1), buffer.shape.valid[0]],
-        ..buffer.shape
-    };
-    at.view(buffer, shape)
+    let table = k.value(operand(op, 0))?;
+    if shape_of(table.r#type()).len() != 2 {
+        return Err("PTO gathers rows of a 2-D tensor".into());
+    }
+    let offsets = [at.index(0), k.value(operand(op, 2))?];
+    let tile = result_tile(op)?;
+    let valid = extents_like(tile, &[indices.shape.valid[0], Extent::Static(tile.cols())])?;
+    let dst = k.destination(at, result(op), Shape::vec_for(tile, valid));
+    let table_rows = at.value("memref.dim", &[table, offsets[0]], melior::ir::Type::index(at.context));
+    let rows = Extent::Dynamic(table_rows);
+    let view = memory::global_view(at, table, &offsets, &[rows, Extent::Static(tile.cols())], Layout::Nd, false, tile.element_type());
+    at.instr("pto.mgather", &[dst.value, view, as_row(at, indices).value], &[]);
+    k.bind(result(op), dst);
+    Ok(())
 }
 
 fn fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
@@ -102,8 +123,10 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         std::mem::swap(&mut lhs, &mut rhs);
     }
     if let Some(per_line) = k.deferred.remove(&key(rhs)) {
-        // t op broadcast(v): one fused row/column-expand instruction.
-        let source = k.buffer(lhs)?;
+        // t op broadcast(v): one fused row/column-expand instruction. When
+        // both operands broadcast ([R,1] op [1,C]) the left one is expanded
+        // into a full tile first.
+        let source = materialise(k, at, lhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
         let name = if per_line.shape.is_column() { "pto.trowexpand_op" } else { "pto.tcolexpand_op" };
         at.instr(name, &[dst.value, source.value, per_line.value], &[("kind", attrs::expand_kind(at.context, kind))]);

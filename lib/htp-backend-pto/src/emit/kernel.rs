@@ -202,6 +202,9 @@ impl Ops for KernelOps {
                     w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
                 }
             }
+            // Whole rows by index; the simulator's un-templated MGATHER
+            // gathers single elements, so the mode is spelled out.
+            "mgather" => w.line(&format!("MGATHER<Coalesce::Row>({});", operands.join(", "))),
             "tstore" if self.lane_guard => {
                 w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
             }
@@ -254,7 +257,8 @@ fn tile_name(alloc: OperationRef) -> String {
                 // First used as a source: a scratch operand (TROWSUM's tmp, ...).
                 "scratch".into()
             } else {
-                name.trim_start_matches("pto.t").trim_end_matches("_op").replace("expand", "bcast")
+                let instruction = name.strip_prefix("pto.t").or(name.strip_prefix("pto.")).unwrap_or(&name);
+                instruction.trim_end_matches("_op").replace("expand", "bcast")
             }
         }
         None => "tile".into(),

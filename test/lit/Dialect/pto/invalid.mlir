@@ -388,7 +388,7 @@ func.func @f(%A: memref<128x256xf32>, %i: index) {
 // -----
 
 func.func @f(%A: memref<128x256xf32>, %i: index) {
-  // expected-error @+1 {{a dn view needs the rows to be the innermost source dimension (1), got 0}}
+  // expected-error @+1 {{a dn view needs the rows to be the innermost source dimension (1, or the one before it when the innermost has size 1), got 0}}
   %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<16x64xf32, layout = dn>
   return
 }
@@ -1420,8 +1420,16 @@ func.func @f(%d: !pto.tile<vec, 64x16xf32>, %s: !pto.tile<vec, 16x64xf32, blayou
 // -----
 
 func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>) {
-  // expected-error @+1 {{'dst' must be 64x16 for a 16x64 source, got 16x64}}
+  // expected-error @+1 {{the valid region of 'dst' must mirror that of 'src': dst dimension 1 is 64 but src dimension 0 is 16}}
   pto.ttrans %d, %s, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x8xf32, valid = 16x?>, %s: !pto.tile<vec, 1x16xf32, valid = 1x16>) {
+  // expected-error @+1 {{the valid region of 'dst' must mirror that of 'src': dst dimension 1 is ? but src dimension 0 is 1}}
+  pto.ttrans %d, %s, %s : !pto.tile<vec, 16x8xf32, valid = 16x?>, !pto.tile<vec, 1x16xf32, valid = 1x16>, !pto.tile<vec, 1x16xf32, valid = 1x16>
   return
 }
 

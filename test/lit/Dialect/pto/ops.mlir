@@ -78,6 +78,16 @@ func.func @views(%A: memref<128x256xf32>, %B: memref<?x64xf16>, %x: memref<1024x
   return
 }
 
+// A column of an [N, 1] tensor: its rows are contiguous, so a dn view walks
+// them along dimension 0.
+// CHECK-LABEL: func.func @column_view(
+// CHECK: pto.global_view %{{.*}}[%{{.*}}, %{{.*}}] dims [0, 1] : memref<64x1xf32> -> !pto.gtensor<16x1xf32, layout = dn>
+func.func @column_view(%S: memref<64x1xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %col = pto.global_view %S[%i, %c0] dims [0, 1] : memref<64x1xf32> -> !pto.gtensor<16x1xf32, layout = dn>
+  return
+}
+
 // CHECK-LABEL: func.func @create_tensor() {
 // CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = pto.create_tensor : memref<128x256xf32>
 // CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = pto.create_tensor : memref<2x3x4x5x8xbf16>
