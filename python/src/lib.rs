@@ -52,7 +52,7 @@ impl Compiled {
             .params
             .iter()
             .map(|p| match &p.kind {
-                ParamKind::Tensor { elem, shape, is_output } => {
+                ParamKind::Tensor { elem, shape, is_output, .. } => {
                     let shape = shape
                         .iter()
                         .map(|d| match d {

@@ -79,8 +79,9 @@ pub enum DimSig {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
-    /// A global tensor, passed as a memref.
-    Tensor { elem: Elem, shape: Vec<DimSig>, is_output: bool },
+    /// A global tensor, passed as a memref. `in_out`: declared `htp.InOut`
+    /// (an output whose elements the kernel does not write keep their values).
+    Tensor { elem: Elem, shape: Vec<DimSig>, is_output: bool, in_out: bool },
     /// A run-time scalar.
     Scalar { elem: Elem },
     /// A compile-time constant, substituted at import (not a parameter of
@@ -115,12 +116,23 @@ impl KernelSignature {
             })
             .collect()
     }
+
+    /// MLIR argument indices of the `htp.InOut` tensors.
+    pub fn in_outs(&self) -> Vec<usize> {
+        self.params
+            .iter()
+            .filter_map(|p| match (&p.kind, p.arg_index) {
+                (ParamKind::Tensor { in_out: true, .. }, Some(i)) => Some(i),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// What an annotation says about a parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Annotation {
-    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool },
+    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool, in_out: bool },
     Scalar(Elem),
     /// `htp.Const` / `htp.Const[int|float|bool]`.
     Const(Option<ConstType>),
@@ -162,16 +174,16 @@ pub fn parse_annotation(expr: &Expr) -> Result<Annotation, String> {
             other => vec![other],
         };
         return match head {
-            "Tensor" => parse_tensor(&items, false),
+            "Tensor" => parse_tensor(&items, false, false),
             "Out" | "InOut" => match items.as_slice() {
                 [Expr::Subscript(inner)] if type_name(&inner.value) == Some("Tensor") => {
                     match parse_annotation(items[0])? {
-                        Annotation::Tensor { elem, shape, .. } => Ok(Annotation::Tensor { elem, shape, is_output: true }),
+                        Annotation::Tensor { elem, shape, .. } => Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: head == "InOut" }),
                         _ => Err(FORMS.into()),
                     }
                 }
                 // htp.Out[dtype, dims...] is short for htp.Out[htp.Tensor[dtype, dims...]].
-                _ => parse_tensor(&items, true),
+                _ => parse_tensor(&items, true, head == "InOut"),
             },
             "Const" | "constexpr" => match items.as_slice() {
                 [t] => match type_name(t) {
@@ -196,7 +208,7 @@ pub fn parse_annotation(expr: &Expr) -> Result<Annotation, String> {
     }
 }
 
-fn parse_tensor(items: &[&Expr], is_output: bool) -> Result<Annotation, String> {
+fn parse_tensor(items: &[&Expr], is_output: bool, in_out: bool) -> Result<Annotation, String> {
     let (dtype, dims) = items.split_first().ok_or("htp.Tensor needs an element type and at least one dimension")?;
     let elem = type_name(dtype)
         .and_then(|n| if n == "bool" { Some(Elem::I1) } else { Elem::from_name(n) })
@@ -216,7 +228,7 @@ fn parse_tensor(items: &[&Expr], is_output: bool) -> Result<Annotation, String> 
             _ => Err("a dimension must be a positive integer or a name in quotes (\"N\")".into()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Annotation::Tensor { elem, shape, is_output })
+    Ok(Annotation::Tensor { elem, shape, is_output, in_out })
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -237,10 +249,12 @@ mod tests {
     fn reads_every_parameter_form() {
         assert_eq!(
             annotation("htp.Tensor[htp.f16, \"N\", 64]").unwrap(),
-            Annotation::Tensor { elem: Elem::F16, shape: vec![AnnotatedDim::Name("N".into()), AnnotatedDim::Static(64)], is_output: false }
+            Annotation::Tensor { elem: Elem::F16, shape: vec![AnnotatedDim::Name("N".into()), AnnotatedDim::Static(64)], is_output: false, in_out: false }
         );
         assert!(matches!(annotation("htp.Out[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, .. }));
-        assert!(matches!(annotation("htp.Out[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, .. }));
+        assert!(matches!(annotation("htp.Out[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: false, .. }));
+        assert!(matches!(annotation("htp.InOut[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));
+        assert!(matches!(annotation("htp.InOut[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));
         assert_eq!(annotation("float").unwrap(), Annotation::Scalar(Elem::F32));
         assert_eq!(annotation("htp.i32").unwrap(), Annotation::Scalar(Elem::I32));
         assert_eq!(annotation("htp.Const[int]").unwrap(), Annotation::Const(Some(ConstType::Int)));

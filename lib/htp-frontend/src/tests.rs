@@ -47,7 +47,8 @@ fn imports_softmax_with_signature_and_contract() {
     assert_eq!(sig.params[0].kind, ParamKind::Tensor {
         elem: lower::types::Elem::F32,
         shape: vec![DimSig::Symbol("N".into()), DimSig::Static(256)],
-        is_output: false
+        is_output: false,
+        in_out: false,
     });
     assert_eq!(sig.params[2].kind, ParamKind::Constant { value: ConstValue::Int(16) });
     assert_eq!(sig.params[2].arg_index, None);

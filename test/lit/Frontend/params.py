@@ -19,3 +19,10 @@ def params(a: htp.Tensor[htp.f16, "N", 64], idx: htp.Tensor[htp.i32, "N"], out: 
 @htp.kernel
 def const_dims(x: htp.Tensor[htp.f32, "R", "C"], R: htp.Const[int] = 32, C: htp.Const = 128):
     pass
+
+# `htp.InOut` outputs are listed apart: what the kernel does not write keeps its value.
+# CHECK-LABEL: func.func @in_out(%arg0: memref<16xf32>, %arg1: memref<16xf32>, %arg2: memref<16xf32>)
+# CHECK-SAME: attributes {htp.in_outs = array<i64: 2>, htp.kernel, htp.outputs = array<i64: 1, 2>
+@htp.kernel
+def in_out(x: htp.Tensor[htp.f32, 16], y: htp.Out[htp.f32, 16], z: htp.InOut[htp.f32, 16]):
+    pass

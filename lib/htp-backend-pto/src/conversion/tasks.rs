@@ -112,10 +112,22 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
 
     let mut tensors = Vec::new();
     let mut scalars = Vec::new();
+    // An `htp.InOut` output keeps what the kernel does not write: the
+    // runtime must copy it in even when the kernel only stores to it.
+    let declared_in_out = function
+        .attribute("htp.in_outs")
+        .ok()
+        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>())
+        .unwrap_or_default();
     for index in 0..entry.argument_count() {
         let argument = detach(entry.argument(index).unwrap().into());
         if htp_ir::builder::is_memref(argument.r#type()) {
-            tensors.push((index, direction(argument)));
+            let direction = match direction(argument) {
+                Direction::Out if declared_in_out.contains(&(index as i64)) => Direction::InOut,
+                other => other,
+            };
+            tensors.push((index, direction));
         } else {
             scalars.push(index);
         }

@@ -135,7 +135,7 @@ fn lower_entry<'c>(
         .collect();
     for p in &params {
         let (kind, arg_ty) = match &p.annotation {
-            Annotation::Tensor { elem, shape, is_output } => {
+            Annotation::Tensor { elem, shape, is_output, in_out } => {
                 let dims: Vec<DimSig> = shape
                     .iter()
                     .map(|d| match d {
@@ -155,7 +155,7 @@ fn lower_entry<'c>(
                     .collect::<Vec<_>>()
                     .join("x");
                 let ty = lowerer.ty(p.range, &format!("memref<{text}x{}>", elem.mlir()))?;
-                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output }, Some(ty))
+                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output, in_out: *in_out }, Some(ty))
             }
             Annotation::Scalar(elem) => (ParamKind::Scalar { elem: *elem }, Some(lowerer.ty(p.range, elem.mlir())?)),
             Annotation::Const(_) => match p.constant {
@@ -212,6 +212,7 @@ fn lower_entry<'c>(
     lowerer.emit(def.range, OpSpec::new("func.return", &[], &[]))?;
 
     let outputs = signature.outputs().iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let in_outs = signature.in_outs().iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
     let function_type = FunctionType::new(ctx, &arg_types, &[]);
     let unit = lowerer.parse_attr(def.range, "unit")?;
     let func = OperationBuilder::new("func.func", lowerer.loc(def.range))
@@ -222,6 +223,12 @@ fn lower_entry<'c>(
             (Identifier::new(ctx, "htp.kernel"), unit),
             (Identifier::new(ctx, "htp.outputs"), lowerer.parse_attr(def.range, &format!("array<i64{}{outputs}>", if outputs.is_empty() { "" } else { ": " }))?),
         ])
+        .add_attributes(&if in_outs.is_empty() {
+            vec![]
+        } else {
+            // Which outputs keep what the kernel does not write (`htp.InOut`).
+            vec![(Identifier::new(ctx, "htp.in_outs"), lowerer.parse_attr(def.range, &format!("array<i64: {in_outs}>"))?)]
+        })
         .add_regions([region])
         .build()
         .map_err(|e| lowerer.internal(def.range, format!("cannot build func.func: {e}")))?;
