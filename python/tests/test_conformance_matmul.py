@@ -180,6 +180,19 @@ def gemm_bias_relu(x: htp.Tensor[f16, "M", "K"], w: htp.Tensor[f16, "K", 64], b:
             acc += htp.pad(x[i:i + 16, k:k + 32], 0.0) @ htp.pad(w[k:k + 32, :], 0.0)
         y[i:i + 16, :] = htp.relu(acc + b[0:1, :])
 """,
+    "swiglu after a K loop, two accumulators": """
+@htp.kernel
+def swiglu_k(x: htp.Tensor[f16, "M", "K"], wg: htp.Tensor[f16, "K", 64], wu: htp.Tensor[f16, "K", 64],
+             y: htp.Out[f16, "M", 64]):
+    for i in range(0, x.shape[0], 16):
+        gate = htp.zeros((16, 64), f32)
+        up = htp.zeros((16, 64), f32)
+        for k in range(0, x.shape[1], 32):
+            a = htp.pad(x[i:i + 16, k:k + 32], 0.0)
+            gate += a @ htp.pad(wg[k:k + 32, :], 0.0)
+            up += a @ htp.pad(wu[k:k + 32, :], 0.0)
+        y[i:i + 16, :] = htp.cast(gate / (1.0 + htp.exp(-gate)) * up, f16)
+""",
 }
 
 
@@ -189,6 +202,11 @@ def test_epilogues_in_the_same_loop(case, mode):
     a_type, _ = operand_types(types)
     gen = rng(case)
     kernel = c.template(EPILOGUE[form])
+    if form == "swiglu after a K loop, two accumulators":
+        x = random(gen, "f16", (40, 100), scale=0.5)
+        wg, wu = random(gen, "f16", (100, 64), scale=0.3), random(gen, "f16", (100, 64), scale=0.3)
+        g, u = c.as_float64(x) @ c.as_float64(wg), c.as_float64(x) @ c.as_float64(wu)
+        return check(case, mode, kernel, (x, wg, wu), g / (1.0 + np.exp(-g)) * u, scale=100)
     if form == "bias + relu after a K loop":
         x, w = random(gen, "f16", (40, 100), scale=0.5), random(gen, "f16", (100, 64), scale=0.5)
     else:

@@ -301,7 +301,13 @@ impl<'c> Kernel<'c> {
                 continue;
             }
             match name.as_str() {
-                "scf.for" => self.convert_for(current, new)?,
+                "scf.for" => {
+                    self.convert_for(current, new)?;
+                    let at = self.at(new, location);
+                    for result in current.results() {
+                        self.cross(&at, detach(result.into())).map_err(fail)?;
+                    }
+                }
                 "scf.if" => self.convert_if(current, new)?,
                 tile if tile.starts_with("tile.") => {
                     let at = self.at(new, location);

@@ -356,8 +356,13 @@ impl<'c> Split<'c> {
                 } else {
                     continue;
                 };
-                let Some(producer) = defining_op(value).filter(|p| p.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile."))) else {
-                    return Err((op.location(), "this tile is carried by a loop on one core but used on the other".into()));
+                // A tile op's result crosses after that op; a loop's result
+                // (an accumulator carried on the cube, used by vector work
+                // after the loop) after the loop.
+                let Some(producer) = defining_op(value).filter(|p| {
+                    p.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.") || n == "scf.for")
+                }) else {
+                    return Err((op.location(), "this tile is carried by a loop on one core but used on the other inside the loop".into()));
                 };
                 if valid_sources(value).is_none() {
                     return Err((
@@ -408,6 +413,11 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
     }
     let op = defining_op(value)?;
     let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    if name == "scf.for" {
+        // A loop keeps the valid region it starts with.
+        let (_, index) = result_of(value)?;
+        return valid_sources(detach(op.operand(3 + index).ok()?));
+    }
     // The `?` sizes, in order, from the op's trailing valid-size operands.
     let from_operands = |first: usize| -> Option<[ValidSource<'c>; 2]> {
         let mut next = first;
