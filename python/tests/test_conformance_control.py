@@ -129,6 +129,20 @@ def runtime_if_ragged(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], fla
             u = t + 100.0
         y[i:i + 16, :] = u
 """,
+    "run-time, ragged, a tile and a column": """
+@htp.kernel
+def runtime_if_ragged2(x: htp.Tensor[f32, "N", 128], y: htp.Out[f32, "N", 128], flag: i32):
+    for i in range(0, x.shape[0], 16):
+        for j in range(0, x.shape[1], 64):
+            t = x[i:i + 16, j:j + 64]
+            if flag > 0:
+                u = t * 2.0
+                s = htp.row_max(t)
+            else:
+                u = t + 100.0
+                s = htp.row_sum(t)
+            y[i:i + 16, j:j + 64] = u - s
+""",
     "run-time scalar result": """
 @htp.kernel
 def runtime_scalar_if(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], limit: f32):
@@ -161,6 +175,18 @@ def test_branches(case, mode):
                 expected[i:i + 16] = np.exp(block) * 2.0 if i >= threshold else block - 1.0 if i == 0 else block
             check(case, mode, kernel, (x, None, threshold), expected)
         return None
+    if construct == "run-time, ragged, a tile and a column":
+        x = random(gen, "f32", (40, 128))
+        t = x.astype(np.float64)
+        expected = np.empty_like(t)
+        for j in range(0, 128, 64):
+            block = t[:, j:j + 64]
+            expected[:, j:j + 64] = block * 2.0 - block.max(axis=1, keepdims=True)
+        check(case, mode, kernel, (x, None, 1), expected)
+        for j in range(0, 128, 64):
+            block = t[:, j:j + 64]
+            expected[:, j:j + 64] = block + 100.0 - block.sum(axis=1, keepdims=True)
+        return check(case, mode, kernel, (x, None, 0), expected, scale=64)
     if construct == "run-time, ragged tile":
         x = random(gen, "f32", (40, 64))
         check(case, mode, kernel, (x, None, 1), x.astype(np.float64) * 2.0)

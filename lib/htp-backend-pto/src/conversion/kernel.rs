@@ -93,6 +93,9 @@ pub struct Kernel<'c> {
     split: Option<Rc<Split<'c>>>,
     slot: Option<Buffer<'c>>,
     popped: Vec<usize>,
+    /// Buffers of `if` tile results whose valid size is only known in the
+    /// branch taken: each branch yields its extents as extra results.
+    ragged_if_results: Vec<usize>,
 }
 
 impl<'c> Kernel<'c> {
@@ -114,6 +117,7 @@ impl<'c> Kernel<'c> {
             split: plan.split.clone(),
             slot: None,
             popped: Vec::new(),
+            ragged_if_results: Vec::new(),
         };
 
         // Tensors first (a cluster's GM ring after the outputs), then
@@ -431,9 +435,15 @@ impl<'c> Kernel<'c> {
         let fail = |message: String| (location, message);
         let at = self.at(new, location);
         let condition = self.value(detach(op.operand(0).unwrap())).map_err(fail)?;
-        // Tile results get a buffer both branches write into.
+        // Tile results get a buffer both branches write into. One whose
+        // valid size is a run-time value is allocated whole; each branch
+        // copies into a view of its own valid region and yields the
+        // run-time extents as extra `index` results, which give the view
+        // the rest of the kernel reads.
         let mut carried = Vec::new();
+        let mut carried_tiles = Vec::new();
         let mut scalar_types = Vec::new();
+        let mut extents = 0;
         for result in op.results() {
             if let Ok(tile) = TileType::try_from(result.r#type()) {
                 if !self.holds(detach(result.into())) {
@@ -442,8 +452,17 @@ impl<'c> Kernel<'c> {
                 if self.core != Core::Aiv {
                     return Err(fail("a cube kernel cannot choose a tile with `if`".into()));
                 }
-                let valid = super::buffer::extents_of(tile, &[]).map_err(|_| fail("an `if` whose tile result has a run-time valid size".into()))?;
-                carried.push(at.alloc(Shape::vec_for(tile, valid)));
+                let whole = [super::buffer::Extent::Static(tile.rows()), super::buffer::Extent::Static(tile.cols())];
+                let buffer = at.alloc(Shape::vec_for(tile, whole).fully_valid());
+                if super::buffer::extents_of(tile, &[]).is_err() {
+                    if htp_ir::builder::bit_width(tile.element_type()) == 1 {
+                        return Err(fail("an `if` whose mask result has a run-time valid size cannot be lowered to PTO yet".into()));
+                    }
+                    self.ragged_if_results.push(key(buffer.value));
+                    extents += dynamic_dims(tile).len();
+                }
+                carried.push(buffer);
+                carried_tiles.push(tile);
             } else {
                 scalar_types.push(result.r#type());
             }
@@ -460,7 +479,21 @@ impl<'c> Kernel<'c> {
             }
             regions.push(region);
         }
+        let scalar_results = scalar_types.len();
+        scalar_types.extend(std::iter::repeat_n(Type::index(self.context), extents));
         let placed = at.op("scf.if", &[condition], &scalar_types, &[], regions);
+        let mut next_extent = scalar_results;
+        for (buffer, tile) in carried.iter_mut().zip(&carried_tiles) {
+            if !self.ragged_if_results.contains(&key(buffer.value)) {
+                continue;
+            }
+            let mut valid = buffer.shape.valid;
+            for dim in dynamic_dims(*tile) {
+                valid[dim] = super::buffer::Extent::Dynamic(detach(placed.result(next_extent).unwrap().into()));
+                next_extent += 1;
+            }
+            *buffer = at.view(*buffer, buffer.shape.with_valid(valid));
+        }
         let (mut scalar, mut tile) = (0, 0);
         for result in op.results() {
             let old = detach(result.into());
@@ -527,6 +560,7 @@ impl<'c> Kernel<'c> {
     fn finish_yield(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, String> {
         let at = self.at(new, op.location());
         let mut scalars = Vec::new();
+        let mut extents = Vec::new();
         let mut tile = 0;
         let parent = op.parent_operation().ok_or("a yield outside an op")?;
         for (index, operand) in op.operands().enumerate() {
@@ -538,6 +572,19 @@ impl<'c> Kernel<'c> {
                 let target = carried[tile];
                 tile += 1;
                 let buffer = self.buffer(operand)?;
+                if self.ragged_if_results.contains(&key(target.value)) {
+                    // This branch's valid region: copied into a view of it, yielded.
+                    let tile_type = TileType::try_from(operand.r#type()).map_err(|_| "a tile")?;
+                    for dim in dynamic_dims(tile_type) {
+                        extents.push(match buffer.shape.valid[dim] {
+                            super::buffer::Extent::Dynamic(v) => v,
+                            super::buffer::Extent::Static(n) => at.index(n),
+                        });
+                    }
+                    let view = at.view(target, target.shape.with_valid(buffer.shape.valid));
+                    at.instr("pto.tmov", &[view.value, buffer.value], &[]);
+                    continue;
+                }
                 if key(buffer.value) != key(target.value) {
                     if target.shape.place != super::buffer::Place::Vec {
                         return Err("a loop-carried accumulator must be updated in place (`acc += a @ b`)".into());
@@ -548,6 +595,7 @@ impl<'c> Kernel<'c> {
                 scalars.push(self.value(operand)?);
             }
         }
+        scalars.extend(extents);
         Ok(scalars)
     }
 }
@@ -561,6 +609,11 @@ pub fn unit_row_view<'c>(view: V<'c>) -> Option<V<'c>> {
     let source = detach(op.operand(0).ok()?);
     let expanded = shape_of(view.r#type());
     (shape_of(source.r#type()).len() == 1 && expanded.len() == 2 && expanded[0] == 1).then_some(source)
+}
+
+/// The dimensions of `tile` whose valid size is a run-time value.
+fn dynamic_dims(tile: TileType) -> Vec<usize> {
+    (0..2).filter(|&dim| matches!(tile.valid_size(dim as u32), htp_dialects::tile::ValidSize::Dynamic)).collect()
 }
 
 fn function_entry<'c>(block: BlockRef<'c, 'c>) -> BlockRef<'c, 'c> {
