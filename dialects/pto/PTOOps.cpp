@@ -253,10 +253,16 @@ LogicalResult GlobalViewOp::verify() {
   if (static_cast<int64_t>(getOffsets().size()) != rank)
     return emitOpError() << "needs " << rank << " offsets for a rank-" << rank
                          << " source, got " << getOffsets().size();
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "source element type " << source.getElementType()
+  // A bool (i1) tensor holds one byte per element in GM: it is viewed as
+  // i8 or ui8 bytes.
+  Type sourceElement = source.getElementType();
+  bool boolBytes = sourceElement.isInteger(1) &&
+                   result.getElementType().isInteger(8);
+  if (sourceElement != result.getElementType() && !boolBytes)
+    return emitOpError() << "source element type " << sourceElement
                          << " differs from the view's "
-                         << result.getElementType();
+                         << result.getElementType()
+                         << " (an i1 tensor is viewed as i8 or ui8 bytes)";
   if (getSizes().size() != result.getNumDynamicDims())
     return emitOpError() << "needs one index operand per '?' in "
                          << Type(result) << " ("

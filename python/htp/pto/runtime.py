@@ -85,7 +85,7 @@ _DTYPES = {
     "uint16": ("UINT16", 2),
     "uint32": ("UINT32", 4),
     "uint64": ("UINT64", 8),
-    "bool": ("BOOL", 1),
+    "bool": ("UINT8", 1),  # one byte per element; the runtime only moves bytes
 }
 
 _DIRECTIONS = ("in", "out", "inout")

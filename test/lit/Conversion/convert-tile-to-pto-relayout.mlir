@@ -57,6 +57,24 @@
 // CHECK-NEXT: pto.trowexpand %[[E]], %[[RS]]
 // CHECK: pto.tcolexpand_op mul %{{.*}}, %[[E]], %[[CM]]
 
+// A bool tensor is a byte per element in GM, a mask tile packed bits: its
+// bytes are loaded, converted to f16 and compared with 0 (TCMPS); stored, the
+// mask selects 1 or 0 in f16 (TSEL) converted back to bytes.
+// CHECK-LABEL: func.func @bool_tensors_aiv
+// CHECK: %[[IN:.*]] = pto.global_view %{{.*}} : memref<?x64xi1> -> !pto.gtensor<16x64xi8>
+// CHECK-NEXT: %[[BYTES:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xi8>
+// CHECK-NEXT: pto.tload %[[BYTES]], %[[IN]]
+// CHECK-NEXT: %[[HALF:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xf16>
+// CHECK-NEXT: pto.tcvt %[[HALF]], %[[BYTES]] round rint
+// CHECK-NEXT: %[[MASK:.*]] = pto.alloc_tile : !pto.tile<vec, 16x32xui8, valid = 16x8>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK-NEXT: pto.tcmps ne %[[MASK]], %[[HALF]], %[[ZERO]]
+// CHECK: pto.tsel %[[SEL:[^,]*]], %[[MASK]],
+// CHECK-NEXT: %[[OUT:.*]] = pto.alloc_tile : !pto.tile<vec, 16x64xi8>
+// CHECK-NEXT: pto.tcvt %[[OUT]], %[[SEL]] round rint
+// CHECK-NEXT: %[[V:.*]] = pto.global_view %{{.*}} : memref<?x64xi1> -> !pto.gtensor<16x64xi8>
+// CHECK-NEXT: pto.tstore %[[V]], %[[OUT]]
+
 module {
   func.func @transpose(%x: memref<32x64xf32>, %y: memref<64x32xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
     %c0 = arith.constant 0 : index
@@ -100,6 +118,12 @@ module {
     %bc = tile.broadcast %c : !tile.tile<1x64xf32> -> !tile.tile<16x64xf32>
     %p = tile.mul %br, %bc : !tile.tile<16x64xf32>, !tile.tile<16x64xf32>
     tile.store %p, %y[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
+    return
+  }
+  func.func @bool_tensors(%m: memref<?x64xi1>, %y: memref<?x64xi1>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+    %c0 = arith.constant 0 : index
+    %mask = tile.load %m[%c0, %c0] : memref<?x64xi1> -> !tile.tile<16x64xi1>
+    tile.store %mask, %y[%c0, %c0] : !tile.tile<16x64xi1>, memref<?x64xi1>
     return
   }
 }

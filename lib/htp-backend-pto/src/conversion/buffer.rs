@@ -91,10 +91,15 @@ impl<'c> Shape<'c> {
     /// value per row, as reductions make) is DN with the rows rounded up the
     /// same way, which is what PTO's row reductions and row broadcasts take.
     pub fn vec_for(tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Self {
-        let element = tile.element_type();
-        if bit_width(element) == 1 {
+        if bit_width(tile.element_type()) == 1 {
             return Self::mask_for(tile, valid);
         }
+        Self::vec_of(tile, tile.element_type(), valid)
+    }
+
+    /// The UB buffer for a tile of `tile`'s shape holding `element`s (a
+    /// mask's bytes, its data converted, ...), laid out as `vec_for` says.
+    pub fn vec_of(tile: TileType<'c>, element: Type<'c>, valid: [Extent<'c>; 2]) -> Self {
         let per_block = (32 / (bit_width(element) as i64 / 8).max(1)).max(1);
         let (rows, cols, layout) = if tile.cols() == 1 {
             (round_up(tile.rows(), per_block), 1, Layout::Dn)

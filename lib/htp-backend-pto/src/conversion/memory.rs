@@ -59,9 +59,17 @@ pub fn load<'c>(
 /// `tile.store`: TSTORE of the tile's valid region.
 pub fn store<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let buffer: Buffer = k.buffer(detach(op.operand(0).unwrap()))?;
+    store_buffer(k, at, op, buffer)
+}
+
+/// `tile.store` of `buffer` (the stored tile, or its bytes for a mask).
+pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, buffer: Buffer<'c>) -> Result<(), String> {
     let old_indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
     let (dest, indices) = k.gm_tensor(detach(op.operand(1).unwrap()), &old_indices)?;
-    let element = htp_ir::builder::element_of(dest.r#type());
+    // The tensor's element type (the cube's fixpipe converts an f32
+    // accumulator on the way out), or the bytes of a bool tensor.
+    let tensor_element = htp_ir::builder::element_of(dest.r#type());
+    let element = if bit_width(tensor_element) == 1 { buffer.shape.element } else { tensor_element };
     if buffer.shape.is_column() && !unit_last_dim(dest) {
         // A column of a row-major tensor: strided in GM, so it goes out
         // from column 0 of an ND tile (see `load`).

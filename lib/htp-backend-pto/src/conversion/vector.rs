@@ -16,7 +16,9 @@ use htp_ir::builder::{bit_width, detach, shape_of, Builder, V};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
+        "load" if is_mask(result(op)) => load_mask(k, at, op),
         "load" => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid), |_, _| {}),
+        "store" if is_mask(operand(op, 0)) => store_mask(k, at, op),
         "store" => memory::store(k, at, op),
         "constant" | "fill" => fill(k, at, op),
         "add" | "sub" | "mul" | "div" | "max" | "min" => binary(k, at, op, kind),
@@ -468,6 +470,13 @@ fn select<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
         return Err(format!("PTO selects tiles of 16- or 32-bit elements (TSEL), not {element}"));
     }
     let dst = destination(k, at, op, &a.shape.valid)?;
+    select_into(at, dst, mask, a, b);
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// TSEL: `dst` gets `a` where `mask` is set, else `b` (whole rows).
+fn select_into<'c>(at: &At<'c>, dst: Buffer<'c>, mask: Buffer<'c>, a: Buffer<'c>, b: Buffer<'c>) {
     let whole = full_width(at, dst);
     let a = retyped(at, as_row(at, a), whole.shape);
     let b = retyped(at, as_row(at, b), whole.shape);
@@ -483,6 +492,53 @@ fn select<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
         ..whole.shape
     });
     at.instr("pto.tsel", &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
-    k.bind(result(op), dst);
+}
+
+fn is_mask(tile: V) -> bool {
+    TileType::try_from(tile.r#type()).is_ok_and(|t| bit_width(t.element_type()) == 1)
+}
+
+/// A bool tensor holds a byte per element in GM; a mask tile is packed
+/// bits. Loading one: the bytes (TLOAD into an i8 tile), converted to f16
+/// (TCVT; TCMPS compares f16, not bytes) and compared with 0 into the mask.
+fn load_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let byte = melior::ir::r#type::IntegerType::new(at.context, 8).into();
+    memory::load(k, at, op, |tile, valid| Shape::vec_of(tile, byte, valid), |_, _| {})?;
+    let bytes = k.buffer(result(op))?;
+    let half_type = melior::ir::Type::float16(at.context);
+    let half = at.alloc(Shape { element: half_type, ..bytes.shape });
+    at.instr("pto.tcvt", &[half.value, bytes.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    let mask = at.alloc(Shape::mask_for(result_tile(op)?, bytes.shape.valid));
+    let source = full_width(at, half);
+    let zero = at.number(half_type, 0.0);
+    let into = mask_for_data(at, mask, &source.shape);
+    at.instr("pto.tcmps", &[into.value, source.value, zero], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    k.bind(result(op), mask);
     Ok(())
+}
+
+/// Storing a mask to a bool tensor: 1 or 0 selected in f16 (TSEL takes
+/// 16- and 32-bit elements), converted to bytes (TCVT) and stored.
+fn store_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let mask = k.buffer(operand(op, 0))?;
+    let tile = TileType::try_from(operand(op, 0).r#type()).map_err(|_| "a store of a non-tile")?;
+    let cols = match tile.valid_size(1) {
+        htp_dialects::tile::ValidSize::Static(n) if tile.cols() > 1 => n,
+        _ => return Err("PTO stores a mask to a bool tensor only from a tile of several columns with a static valid width".into()),
+    };
+    let byte = melior::ir::r#type::IntegerType::new(at.context, 8).into();
+    let bytes = Shape::vec_of(tile, byte, [mask.shape.valid[0], Extent::Static(cols)]);
+    let half_type = melior::ir::Type::float16(at.context);
+    let half = Shape { element: half_type, ..bytes };
+    let constant = |value: f64| {
+        let filled = at.alloc(half.fully_valid());
+        at.instr("pto.texpands", &[filled.value, at.number(half_type, value)], &[]);
+        filled
+    };
+    let (ones, zeros) = (constant(1.0), constant(0.0));
+    let selected = at.alloc(half);
+    select_into(at, selected, mask, ones, zeros);
+    let out = at.alloc(bytes);
+    at.instr("pto.tcvt", &[out.value, selected.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    memory::store_buffer(k, at, op, out)
 }

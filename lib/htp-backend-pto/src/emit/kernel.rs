@@ -327,10 +327,15 @@ fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
     let memref = source.r#type();
     let shape = shape_of(memref);
     let rank = shape.len();
-    let tensor = w.name(source)?;
-    let element = c_type(element_of(memref))?;
+    let mut tensor = w.name(source)?;
     let result = op.result(0).unwrap();
     let view = result.r#type();
+    let element_type = GlobalTensorType::try_from(view).map_err(|_| "a global_view of a non-gtensor")?.element_type();
+    let element = c_type(element_type)?;
+    if element_type != element_of(memref) {
+        // A bool tensor's bytes.
+        tensor = format!("reinterpret_cast<__gm__ {element} *>({tensor})");
+    }
     let dims = DenseI64ArrayAttribute::try_from(op.attribute("dims").map_err(|e| e.to_string())?).map_err(|_| "dims")?;
     let (row_dim, col_dim) = (dims.element(0).map_err(|e| e.to_string())?, dims.element(1).map_err(|e| e.to_string())?);
 

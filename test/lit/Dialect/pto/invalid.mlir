@@ -308,7 +308,7 @@ func.func @f(%A: memref<128x256xf32>, %i: index) {
 // -----
 
 func.func @f(%A: memref<128x256xf16>, %i: index) {
-  // expected-error @+1 {{source element type 'f16' differs from the view's 'f32'}}
+  // expected-error @+1 {{source element type 'f16' differs from the view's 'f32' (an i1 tensor is viewed as i8 or ui8 bytes)}}
   %g = pto.global_view %A[%i, %i] dims [0, 1] : memref<128x256xf16> -> !pto.gtensor<16x64xf32>
   return
 }

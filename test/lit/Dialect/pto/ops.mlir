@@ -88,6 +88,15 @@ func.func @column_view(%S: memref<64x1xf32>, %i: index) {
   return
 }
 
+// A bool tensor is one byte per element in GM: viewed as i8.
+// CHECK-LABEL: func.func @bool_bytes(
+// CHECK: pto.global_view %{{.*}}[%{{.*}}, %{{.*}}] dims [0, 1] : memref<?x64xi1> -> !pto.gtensor<16x64xi8>
+func.func @bool_bytes(%M: memref<?x64xi1>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %bytes = pto.global_view %M[%i, %c0] dims [0, 1] : memref<?x64xi1> -> !pto.gtensor<16x64xi8>
+  return
+}
+
 // CHECK-LABEL: func.func @create_tensor() {
 // CHECK-NEXT: %[[V0:[a-zA-Z0-9_]+]] = pto.create_tensor : memref<128x256xf32>
 // CHECK-NEXT: %[[V1:[a-zA-Z0-9_]+]] = pto.create_tensor : memref<2x3x4x5x8xbf16>
