@@ -30,18 +30,31 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
             let round_up = !k.is_cluster();
             let tile = result_tile(op)?;
             let logical = if transposed || padded_transposed { (tile.cols(), tile.rows()) } else { (tile.rows(), tile.cols()) };
+            let shape_for = |tile: TileType<'c>, valid: [Extent<'c>; 2]| {
+                let shape = if transposed || padded_transposed {
+                    Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
+                } else {
+                    Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
+                };
+                if round_up { rounded(shape) } else { shape }
+            };
+            let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
+            if !round_up && (tile.rows() % 16 != 0 || tile.cols() % unit != 0) {
+                return Err(format!(
+                    "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
+                     one shape), matmul operands must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
+                     columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
+                     cube-only kernel pads any shape)",
+                    tile.rows(),
+                    tile.cols(),
+                    tile.element_type()
+                ));
+            }
             memory::load(
                 k,
                 at,
                 op,
-                |tile, valid| {
-                    let shape = if transposed || padded_transposed {
-                        Shape { rows: tile.cols(), cols: tile.rows(), valid: [valid[1], valid[0]], ..Shape::cube_for(tile, Place::Mat, Layout::Zn, valid) }
-                    } else {
-                        Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
-                    };
-                    if round_up { rounded(shape) } else { shape }
-                },
+                shape_for,
                 |at, buffer| {
                     if padded_transposed || buffer.shape.is_rounded_up(logical.0, logical.1) {
                         zero_fill(at, buffer);
