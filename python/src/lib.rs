@@ -115,8 +115,8 @@ impl Compiled {
         // A panic in the run path (a runtime bug) becomes an exception, not
         // an abort or a PanicException.
         let run = move || {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call.run()))
-                .unwrap_or_else(|_| Err("error: internal error while running the kernel (this is a bug in HTP)".into()))
+            htp_pass::catch_quietly(|| call.run())
+                .unwrap_or_else(|what| Err(format!("error: internal error while running the kernel: {what} (this is a bug in HTP)")))
         };
         py.detach(run).map_err(|message| {
             if message.contains("error: index out of bounds") {

@@ -6,7 +6,6 @@
 
 pub mod error;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use htp_api::{find_target, Artifact};
 use htp_frontend::{import_python_sources, Constants, KernelSignature, SourceText};
@@ -63,12 +62,7 @@ struct SendOutcome(Result<CompiledKernel, CompileError>);
 unsafe impl Send for SendOutcome {}
 
 fn guarded_compile(request: &Request) -> Result<CompiledKernel, CompileError> {
-    catch_unwind(AssertUnwindSafe(|| compile_unguarded(request))).unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+    htp_pass::catch_quietly(|| compile_unguarded(request)).unwrap_or_else(|what| {
         Err(CompileError::Source(format!(
             "error: internal error while compiling '{}' for {}: {what} (this is a bug in HTP; please report it with this kernel)",
             request.kernel, request.target

@@ -26,9 +26,10 @@ thread_local! {
     /// The location of the op the running pass works on (see [`processing`]);
     /// null outside a pass.
     static CURRENT: Cell<MlirLocation> = const { Cell::new(MlirLocation { ptr: std::ptr::null() }) };
-    /// Set while a pass body runs on this thread: its panics are reported
-    /// as diagnostics, not printed by the default hook.
-    static IN_PASS: Cell<bool> = const { Cell::new(false) };
+    /// Set while a guarded body (a pass, a compile, a run) runs on this
+    /// thread: its panics are reported as errors, not printed by the
+    /// default hook.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Tells the boundary which op the pass is working on: an unexpected panic
@@ -51,17 +52,14 @@ impl<'c> RunExternalPass<'c> for RustPass {
         // outlive every use of the reference.
         let context_ref = op.context();
         let context = unsafe { context_ref.to_ref() };
-        quiet_panics_in_passes();
         CURRENT.with(|current| current.set(op.location().to_raw()));
-        IN_PASS.with(|flag| flag.set(true));
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| (self.0)(context, op)));
-        IN_PASS.with(|flag| flag.set(false));
-        let failure = match outcome {
+        let failure = match catch_quietly(|| (self.0)(context, op)) {
             Ok(Ok(())) => None,
             Ok(Err((location, message))) => Some((location, message)),
-            Err(payload) => {
+            Err(what) => {
                 let location = CURRENT.with(|current| unsafe { Location::from_raw(current.get()) });
-                Some((location, internal_error(op.name().as_string_ref().as_str().unwrap_or("?"), payload.as_ref())))
+                let anchor = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+                Some((location, format!("internal error in an HTP pass on '{anchor}': {what} (this is a bug in HTP; please report it with this kernel)")))
             }
         };
         CURRENT.with(|current| current.set(MlirLocation { ptr: std::ptr::null() }));
@@ -72,25 +70,32 @@ impl<'c> RunExternalPass<'c> for RustPass {
     }
 }
 
-/// The message of a panic caught at the boundary.
-fn internal_error(anchor: &str, payload: &(dyn std::any::Any + Send)) -> String {
-    let what = payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".into());
-    format!("internal error in an HTP pass on '{anchor}': {what} (this is a bug in HTP; please report it with this kernel)")
+/// Runs `body`; a panic in it becomes `Err(its message)` without the
+/// default hook printing it (the caller reports it as an error). Used by
+/// every boundary between HTP and its caller: passes, the driver, the run
+/// path.
+pub fn catch_quietly<R>(body: impl FnOnce() -> R) -> Result<R, String> {
+    quiet_guarded_panics();
+    let was_guarded = GUARDED.with(|flag| flag.replace(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(body));
+    GUARDED.with(|flag| flag.set(was_guarded));
+    outcome.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into())
+    })
 }
 
-/// Installs (once) a panic hook that stays silent for panics inside a pass
-/// body (the boundary reports them as diagnostics) and defers to the
-/// previous hook everywhere else.
-fn quiet_panics_in_passes() {
+/// Installs (once) a panic hook that stays silent for panics inside a
+/// guarded body and defers to the previous hook everywhere else.
+fn quiet_guarded_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if !IN_PASS.with(|flag| flag.get()) {
+            if !GUARDED.with(|flag| flag.get()) {
                 previous(info);
             }
         }));

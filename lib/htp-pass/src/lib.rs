@@ -10,7 +10,7 @@ mod boundary;
 mod definition;
 pub mod registry;
 
-pub use boundary::{processing, Failure, PassBody, RustPass};
+pub use boundary::{catch_quietly, processing, Failure, PassBody, RustPass};
 pub use definition::PassDefinition;
 pub use registry::{
     find_pipeline, pipelines, register_passes, register_pipeline, registered_passes, PipelineDefinition,

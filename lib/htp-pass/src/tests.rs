@@ -109,3 +109,15 @@ fn a_registered_pipeline_runs_by_name() {
     assert!(!ok);
     assert_eq!(errors[0].to_string(), "k.py:1:1: error: the kernel needs 300 KiB of UB");
 }
+
+#[test]
+fn catch_quietly_returns_the_panic_message_and_nests() {
+    let outer = crate::catch_quietly(|| {
+        let inner = crate::catch_quietly(|| -> u32 { panic!("inner {}", 1) });
+        assert_eq!(inner, Err("inner 1".to_string()));
+        // The outer guard still holds after the inner one ends.
+        panic!("outer")
+    });
+    assert_eq!(outer.map(|_: ()| ()), Err("outer".to_string()));
+    assert_eq!(crate::catch_quietly(|| 7), Ok(7));
+}

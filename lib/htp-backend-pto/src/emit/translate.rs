@@ -32,8 +32,8 @@ pub unsafe extern "C" fn htpTranslatePtoToCpp(
     let module = ManuallyDrop::new(Module::from_raw(mlir_sys::mlirModuleFromOperation(module)));
     let flavour = if chip { Flavour::Chip } else { Flavour::Sim };
     // A panic must not unwind into MLIR's C++: it becomes the error below.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| translate(&module, flavour)))
-        .unwrap_or_else(|_| Err("internal error while writing the package (this is a bug in HTP)".into()));
+    let result = htp_pass::catch_quietly(|| translate(&module, flavour))
+        .unwrap_or_else(|what| Err(format!("internal error while writing the package: {what} (this is a bug in HTP)")));
     let text = match result {
         Ok(text) => text,
         Err(message) => {
