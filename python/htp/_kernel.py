@@ -278,7 +278,15 @@ def _callees(function: Callable) -> List[Callable]:
 
 def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
     file_name = inspect.getsourcefile(function) or "<unknown>"
-    lines, first_line = inspect.getsourcelines(function)
+    try:
+        lines, first_line = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        code = function.__code__
+        raise CompileError(
+            f"{code.co_filename}:{code.co_firstlineno}:1: error: the source of '{function.__name__}' is not "
+            "available (defined with exec/eval or at the interactive prompt), and HTP compiles the source: "
+            "put it in a .py file, or give its text a file name first (linecache.cache[name] = (len(text), "
+            "None, text.splitlines(True), name); exec(compile(text, name, 'exec')))") from None
     text = "".join(lines)
     namespaces = _namespaces(function)
     if not mutators:

@@ -170,3 +170,29 @@ def test_an_unknown_constant_name_is_an_argument_error():
     with pytest.raises(htp.ArgumentError, match="'x' is not a compile-time constant"):
         blocks.compile("cpu", x=3)
     assert blocks.compile("cpu", B=8).constants == {"B": 8}
+
+
+EXEC_SOURCE = '''
+import htp
+from htp import f32
+@htp.kernel
+def doubled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = x[:, :] * 2.0
+'''
+
+
+def test_a_kernel_defined_with_exec_says_its_source_is_missing():
+    namespace = {}
+    exec(EXEC_SOURCE, namespace)
+    with pytest.raises(htp.CompileError, match=r"<string>:4:1: error: the source of 'doubled' is not available"):
+        namespace["doubled"](np.ones((16, 64), np.float32))
+
+
+def test_a_kernel_defined_with_exec_of_named_text_compiles():
+    import linecache
+    name = "<test_errors generated kernel>"
+    linecache.cache[name] = (len(EXEC_SOURCE), None, EXEC_SOURCE.splitlines(True), name)
+    namespace = {}
+    exec(compile(EXEC_SOURCE, name, "exec"), namespace)
+    x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    np.testing.assert_array_equal(namespace["doubled"](x), x * 2.0)
