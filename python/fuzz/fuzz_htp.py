@@ -86,7 +86,7 @@ SEVERITY = ["signal", "run-signal", "exit", "panic-exception", "run-panic-except
 
 def normalize(text: str, path: str) -> str:
     first = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
-    first = first.replace(path + " [after AST mutators]", "FILE").replace(path, "FILE")
+    first = first.replace(path, "FILE")
     first = re.sub(r"/tmp/htp-fuzz/\S*?c\d+\.py", "FILE", first)
     first = re.sub(r"fuzzcase_\w+", "MOD", first)
     return re.sub(r"\d+", "#", first)[:300]

@@ -11,6 +11,7 @@ the call (outputs are copied back), so every array gives numpy's result.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import importlib
 import inspect
@@ -25,6 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from . import _htp
+from . import _reprint
 from . import mutators as _mutators
 from .errors import ArgumentError, CompileError
 from .types import ELEMENT_TYPES
@@ -291,11 +293,20 @@ def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
     namespaces = _namespaces(function)
     if not mutators:
         return text, file_name, first_line, namespaces
-    tree = ast.parse(textwrap.dedent(text), filename=file_name)
+    original = ast.parse(textwrap.dedent(text), filename=file_name)
+    tree = copy.deepcopy(original)
     for mutator in mutators:
         tree = ast.fix_missing_locations(mutator().visit(tree))
-    # Positions in diagnostics refer to the mutated, re-printed source.
-    return ast.unparse(tree), f"{file_name} [after AST mutators]", 1, namespaces
+    if ast.dump(tree) == ast.dump(original):
+        return text, file_name, first_line, namespaces
+    before, after = original.body[0], tree.body[0] if tree.body else None
+    if not isinstance(after, ast.FunctionDef) or after.name != before.name:
+        names = ", ".join(m.__name__ for m in mutators)
+        raise CompileError(f"{file_name}:{first_line + before.lineno - 1}:{before.col_offset + 1}: error: the AST "
+                           f"mutators ({names}) must keep the kernel a function named '{before.name}'")
+    # Laid out on the user's lines: diagnostics point at the user's file.
+    raw_lines = [line.rstrip("\n") for line in lines]
+    return _reprint.reprint(before, after, raw_lines), file_name, first_line, namespaces
 
 
 def _namespaces(function: Callable) -> List[tuple]:
