@@ -267,6 +267,15 @@ impl<'c> Lowerer<'c, '_> {
                 )));
             }
         }
+        // The loop variable steps past the stop value before the loop ends:
+        // a stop within one step of the largest i64 would wrap around.
+        if let (Val::Int(stop), Val::Int(step)) = (&stop, &step) {
+            if stop.checked_add(*step).is_none() {
+                return Err(self.error(f.iter.range(), DiagnosticKind::Unsupported, format!(
+                    "range() stop {stop} is within one step ({step}) of the largest i64: the loop variable would overflow"
+                )));
+            }
+        }
         let name = target.id.to_string();
         if fname == "static_range" {
             return self.unroll(&name, &start, &stop, &step, f);
