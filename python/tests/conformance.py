@@ -512,9 +512,6 @@ def case(case_id: str, cpu=RUNS, pto=RUNS, sim=False):
 
 # --- gaps found by this suite (one object each, shared by the cases) --------
 
-NAN_MAX_SIM = Wrong("htp.maximum/htp.minimum with a NaN operand on a2a3sim: TMAX/TMIN return the first operand when "
-                    "the second is NaN (std::max semantics); docs/language.md promises IEEE maximum/minimum (NaN wins). "
-                    "The chip's NaN semantics are unverified (pto-contract.md 2.2); HTP lowers tile.max to TMAX as is")
 
 # ===========================================================================
 # elementwise: tile op tile (test_conformance_elementwise.py)
@@ -595,7 +592,8 @@ case("where/broadcast branches/f32", sim=True)
 case("where/select spelling/f16")
 case("where/bool tensor mask/f32", sim=True)
 case("where/bool tensor output/f32", sim=True)
-case("nan/maximum propagates NaN/f32", sim=NAN_MAX_SIM)
+case("nan/maximum propagates NaN/f32", sim=True)
+case("nan/maximum propagates NaN/f16", sim=True)
 case("nan/compare is ordered/f32", sim=True)
 for _t in ["i32", "i16", "f32", "f16", "i64", "i8"]:
     for _dim in (0, 1):

@@ -126,9 +126,22 @@ impl<'c> Shape<'c> {
         let element = melior::ir::r#type::IntegerType::unsigned(context, 8).into();
         let (rows, cols, valid_rows) =
             if tile.cols() == 1 { (1, tile.rows(), Extent::Static(1)) } else { (tile.rows(), tile.cols(), valid[0]) };
+        Self::packed_mask(rows, cols, valid_rows, element)
+    }
+
+    /// The mask of a data buffer in row form (`data`, e.g. after
+    /// `vector::full_width`): one bit per column, as `mask_for` lays it out.
+    pub fn mask_for_rows(data: &Shape<'c>) -> Self {
+        let context_ref = melior::ir::r#type::TypeLike::context(&data.element);
+        let context = unsafe { context_ref.to_ref() };
+        let element = melior::ir::r#type::IntegerType::unsigned(context, 8).into();
+        Self::packed_mask(data.rows, data.cols, data.valid[0], element)
+    }
+
+    fn packed_mask(rows: i64, cols: i64, valid_rows: Extent<'c>, byte: Type<'c>) -> Self {
         let bytes = round_up(cols, 16) / 8;
         let valid = [valid_rows, Extent::Static(bytes)];
-        Shape { place: Place::Vec, rows, cols: round_up(bytes, 32), element, layout: Layout::Nd, valid, pad: Pad::Null }
+        Shape { place: Place::Vec, rows, cols: round_up(bytes, 32), element: byte, layout: Layout::Nd, valid, pad: Pad::Null }
     }
 
     /// A tile of the same logical size as `tile` in a cube location.

@@ -138,8 +138,23 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
     at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
+    if matches!(kind, "max" | "min") && htp_ir::builder::is_float(a.shape.element) {
+        propagate_nan(at, dst, b);
+    }
     k.bind(result(op), dst);
     Ok(())
+}
+
+/// TMAX/TMIN keep the first operand when the second is NaN (`std::max`
+/// semantics on the simulator; the chip's are unverified, pto-contract.md
+/// 2.2); `htp.maximum`/`minimum` promise IEEE's NaN-wins: where `b` is NaN
+/// (`b != b`), `dst` takes `b`.
+fn propagate_nan<'c>(at: &At<'c>, dst: Buffer<'c>, b: Buffer<'c>) {
+    let source = full_width(at, b);
+    let mask = at.alloc(Shape::mask_for_rows(&source.shape));
+    let into = mask_for_data(at, mask, &source.shape);
+    at.instr("pto.tcmp", &[into.value, source.value, source.value], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    select_into(at, dst, mask, b, dst);
 }
 
 /// `tile.intrinsic "pto.<instruction>"` (the `pto` intrinsic set): the
