@@ -270,7 +270,7 @@ impl<'c, 'a> Machine<'c, 'a> {
                 let result = op.result(0).map_err(|e| e.to_string())?;
                 let tile = TileType::try_from(result.r#type()).map_err(|_| format!("{n} without a tile type"))?;
                 let skip = usize::from(n == "pto.tile_view");
-                let mut sizes = operands[skip..].iter();
+                let mut sizes = operands.get(skip..).unwrap_or(&[]).iter();
                 let value = Value::Tile {
                     rows: extent(tile.valid_size(0), &mut sizes)?,
                     cols: extent(tile.valid_size(1), &mut sizes)?,
@@ -283,7 +283,7 @@ impl<'c, 'a> Machine<'c, 'a> {
                 let view = GlobalTensorType::try_from(result.r#type()).map_err(|_| "pto.global_view without a gtensor type")?;
                 let Some(Value::Tensor(tensor)) = operands.first() else { return Err("pto.global_view of a non-tensor".into()) };
                 // Operands: the source, one offset per source dimension, then the `?` sizes.
-                let mut sizes = operands[1 + tensor.shape.len()..].iter();
+                let mut sizes = operands.get(1 + tensor.shape.len()..).unwrap_or(&[]).iter();
                 let value = Value::View {
                     gm: tensor.gm,
                     rows: extent(view.size(0), &mut sizes)?,
