@@ -28,7 +28,7 @@ import numpy as np
 from . import _htp
 from . import _reprint
 from . import mutators as _mutators
-from .errors import ArgumentError, CompileError
+from .errors import ArgumentError, CompileError, TargetError
 from .types import ELEMENT_TYPES
 
 
@@ -107,8 +107,51 @@ class CompiledKernel:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 
+    def metrics(self, *args, **kwargs) -> Dict[str, float]:
+        """Static metrics of one call with these arguments (as the kernel
+        takes them: numpy arrays, numbers; outputs may be omitted), computed
+        from the compiled code without running it: for PTO targets the GM
+        bytes read and written (totals and per tensor, ``read_bytes.<name>``),
+        flags, barriers, cross-core hand-overs and peak on-chip bytes.
+        Targets without metrics raise TargetError."""
+        caller = _caller()
+        try:
+            arguments, _, _ = self._arguments(self.kernel._bind(args, kwargs, caller), caller)
+        except CompileError as error:
+            raise _for_user(error, caller) from None
+        shapes = [list(a.shape) for a in arguments if isinstance(a, np.ndarray)]
+        scalars = [float(a) for a in arguments if not isinstance(a, np.ndarray)]
+        entries = self._compiled.static_metrics(shapes, scalars)
+        if entries is None:
+            raise TargetError(f"error: target {self.target!r} computes no static metrics")
+        # Per-tensor entries are numbered among the tensors: name them.
+        tensors = sorted((p for p in self.parameters if p.kind == "tensor"), key=lambda p: p.arg_index)
+        result = {}
+        for key, value in entries:
+            base, _, index = key.partition(".")
+            if index.isdigit():
+                key = f"{base}.{tensors[int(index)].name}"
+            result[key] = value
+        return result
+
     def _call(self, bound: Dict[str, Any], caller):
         """Check the arguments against the signature, run, return the outputs."""
+        arguments, outputs, copy_back = self._arguments(bound, caller)
+        if self.files:
+            self._run_package(arguments)
+        else:
+            self._compiled.run(arguments)
+        for view, array in copy_back:
+            view[...] = array
+        results = [outputs[p.name] for p in self.parameters if p.name in outputs]  # parameter order
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _arguments(self, bound: Dict[str, Any], caller):
+        """The compiled function's arguments for a call (checked against the
+        signature; omitted outputs allocated), the outputs to return by name,
+        and the (caller's view, dense copy) pairs to copy back after a run."""
         name = self.kernel.name
         symbols: Dict[str, int] = {}
         arguments: List[Any] = [None] * sum(p.arg_index is not None for p in self.parameters)
@@ -151,16 +194,7 @@ class CompiledKernel:
             array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype)
             arguments[parameter.arg_index] = array.view(parameter.dtype.native_dtype)
             outputs[parameter.name] = array
-        if self.files:
-            self._run_package(arguments)
-        else:
-            self._compiled.run(arguments)
-        for view, array in copy_back:
-            view[...] = array
-        results = [outputs[p.name] for p in self.parameters if p.name in outputs]  # parameter order
-        if not results:
-            return None
-        return results[0] if len(results) == 1 else tuple(results)
+        return arguments, outputs, copy_back
 
     def __repr__(self) -> str:
         return f"<htp.CompiledKernel {self.kernel.name} for {self.target}>"

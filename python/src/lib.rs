@@ -80,6 +80,17 @@ impl Compiled {
         self.kernel.artifact.runner()
     }
 
+    /// Static metrics of one call (`Artifact::static_metrics`): tensor
+    /// shapes and scalar values in argument order; None when the target
+    /// computes none.
+    fn static_metrics(&self, shapes: Vec<Vec<i64>>, scalars: Vec<f64>) -> PyResult<Option<Vec<(String, f64)>>> {
+        match self.kernel.artifact.static_metrics(&shapes, &scalars) {
+            None => Ok(None),
+            Some(Ok(metrics)) => Ok(Some(metrics)),
+            Some(Err(message)) => Err(TargetError::new_err(format!("error: metrics of {}: {message}", self.kernel.signature.name))),
+        }
+    }
+
     /// (stage, MLIR text) for each stage of the pipeline.
     fn stages(&self) -> Vec<(String, String)> {
         self.kernel.stages.clone()

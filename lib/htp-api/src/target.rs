@@ -28,6 +28,14 @@ pub trait Artifact {
     fn runner(&self) -> Option<&'static str> {
         None
     }
+
+    /// Static code-quality metrics of one call with tensor arguments of
+    /// `shapes` and scalar arguments `scalars` (each in argument order):
+    /// named counts, such as the bytes each memory level moves, that need no
+    /// device. `None` when the target computes none.
+    fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        None
+    }
 }
 
 pub trait Target: Sync + Send {

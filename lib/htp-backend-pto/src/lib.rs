@@ -7,13 +7,15 @@
 //!
 //! Layout: `dialect.rs` (typed access to the `pto` dialect's types),
 //! `conversion/` (tile -> pto), `transforms/` (placement, synchronisation),
-//! `emit/` (C++ writer, package, `htp-translate --pto-to-cpp`), `target.rs`
-//! (the registered targets).
+//! `emit/` (C++ writer, package, `htp-translate --pto-to-cpp`), `metrics/`
+//! (static traffic, sync and memory counts of a lowered program for one
+//! call), `target.rs` (the registered targets).
 
 pub mod conversion;
 pub mod dialect;
 pub mod emit;
 pub mod intrinsics;
+pub mod metrics;
 mod target;
 pub mod transforms;
 

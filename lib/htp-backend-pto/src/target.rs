@@ -12,7 +12,11 @@ use crate::{numpy_dtype, ArgumentInfo, Flavour};
 /// (kernels, orchestration, manifest) that pto-runtime builds and runs.
 pub struct PtoTarget(pub Flavour);
 
-struct PtoPackage(Vec<(String, String)>);
+/// The package's files, and the lowered module's text (for metrics).
+struct PtoPackage {
+    files: Vec<(String, String)>,
+    lowered: String,
+}
 
 impl Artifact for PtoPackage {
     unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
@@ -20,11 +24,21 @@ impl Artifact for PtoPackage {
     }
 
     fn files(&self) -> Vec<(String, String)> {
-        self.0.clone()
+        self.files.clone()
     }
 
     fn runner(&self) -> Option<&'static str> {
         Some("htp.pto.runtime")
+    }
+
+    /// `crate::metrics` on the lowered module (re-read into a fresh
+    /// context: the compile's context is gone), for an A2/A3 chip's cores.
+    fn static_metrics(&self, shapes: &[Vec<i64>], scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        let context = htp_dialects::new_context();
+        let Some(module) = Module::parse(&context, &self.lowered) else {
+            return Some(Err("the lowered PTO module does not parse".into()));
+        };
+        Some(crate::metrics::evaluate(module.as_operation(), shapes, scalars, crate::metrics::A2A3_CORES).map(|m| m.entries()))
     }
 }
 
@@ -57,11 +71,12 @@ impl Target for PtoTarget {
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
         crate::lower(context, module)?;
         let mut stages = stages.to_vec();
-        stages.push(("pto".into(), module.as_operation().to_string()));
+        let lowered = module.as_operation().to_string();
+        stages.push(("pto".into(), lowered.clone()));
         let lines = |file: &str, line: u32| source_line(sources, file, line);
         let package = crate::package(module, &kernel.name, &argument_infos(kernel), self.0, &lines, &stages)
             .map_err(|message| vec![MlirError { position: None, message }])?;
-        Ok(Box::new(PtoPackage(package.files)))
+        Ok(Box::new(PtoPackage { files: package.files, lowered }))
     }
 }
 

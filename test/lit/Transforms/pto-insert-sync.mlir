@@ -3,7 +3,9 @@
 // load -> exp -> store in a loop: MTE2->V and V->MTE3 flags inside the body;
 // the next iteration's TLOAD/TEXP reuse bytes the previous TEXP/TSTORE read,
 // so V->MTE2 and MTE3->V are back-edge flags, primed before the loop and
-// drained after it.
+// drained after it. The previous TEXP wrote the bytes this one writes, but
+// no barrier orders them: the TSTORE that read those bytes waited for that
+// TEXP, and this TEXP waits for the TSTORE (transitive order).
 // CHECK-LABEL: func.func @loop
 // CHECK: pto.set_flag <v -> mte2>, [[VM:[0-9]]]
 // CHECK-NEXT: pto.set_flag <mte3 -> v>, [[MV:[0-9]]]
@@ -13,7 +15,6 @@
 // CHECK-NEXT: pto.set_flag <mte2 -> v>, [[LV:[0-9]]]
 // CHECK: pto.wait_flag <mte2 -> v>, [[LV]]
 // CHECK-NEXT: pto.wait_flag <mte3 -> v>, [[MV]]
-// CHECK-NEXT: pto.barrier <v>
 // CHECK-NEXT: pto.texp
 // CHECK-NEXT: pto.set_flag <v -> mte2>, [[VM]]
 // CHECK-NEXT: pto.set_flag <v -> mte3>, [[VS:[0-9]]]
@@ -147,5 +148,31 @@ func.func @cube_side() attributes {pto.core = "aic"} {
   %acc = pto.alloc_tile addr 0 : !pto.tile<acc, 32x32xf32>
   pto.tmatmul %acc, %l, %r : !pto.tile<acc, 32x32xf32>, !pto.tile<left, 32x32xf32>, !pto.tile<right, 32x32xf32>
   pto.tpush c2v %acc : !pto.tile<acc, 32x32xf32>
+  return
+}
+
+// Transitive order: the TCI (PIPE_S) overwrites bytes the TLOAD wrote and
+// the TEXP wrote; the TEXP already waited for the TLOAD, so waiting for the
+// TEXP (V -> S) covers the TLOAD too, and no MTE2 -> S flag is set.
+// CHECK-LABEL: func.func @transitive
+// CHECK:      pto.tload
+// CHECK-NEXT: pto.set_flag <mte2 -> v>, [[LV:[0-9]]]
+// CHECK:      pto.wait_flag <mte2 -> v>, [[LV]]
+// CHECK-NEXT: pto.texp
+// CHECK-NEXT: pto.set_flag <v -> s>, [[VS:[0-9]]]
+// CHECK:      pto.wait_flag <v -> s>, [[VS]]
+// CHECK-NEXT: pto.tci
+// CHECK-NOT:  pto.set_flag <mte2 -> s>
+// CHECK:      return
+func.func @transitive(%a: memref<16x256xf32>) attributes {pto.core = "aiv"} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %g = pto.global_view %a[%c0, %c0] dims [0, 1] : memref<16x256xf32> -> !pto.gtensor<16x256xf32>
+  %t = pto.alloc_tile addr 0 : !pto.tile<vec, 16x256xf32>
+  pto.tload %t, %g : !pto.tile<vec, 16x256xf32>, !pto.gtensor<16x256xf32>
+  %e = pto.alloc_tile addr 16384 : !pto.tile<vec, 16x256xf32>
+  pto.texp %e, %t : !pto.tile<vec, 16x256xf32>, !pto.tile<vec, 16x256xf32>
+  %row = pto.alloc_tile addr 0 : !pto.tile<vec, 1x8192xi32>
+  pto.tci %row, %z : !pto.tile<vec, 1x8192xi32>, i32
   return
 }

@@ -12,7 +12,10 @@
 //! earlier one on another pipe gets a flag: set right after the earlier
 //! item, waited for right before the later one; on the same pipe only V
 //! needs ordering (a barrier). An item synchronised that way is ordered for
-//! that destination pipe from then on. A loop body is walked a second time
+//! that destination pipe from then on. A conflict needs no flag (or
+//! barrier) of its own when transitive order implies it: if the earlier
+//! access was already waited for by an item of pipe R, and this item waits
+//! for a later item of R anyway, that wait covers it. A loop body is walked a second time
 //! against what its previous iteration left unsynchronised: such back-edge
 //! flags are set in the body after the producer and waited for before the
 //! consumer, primed once before the loop and drained once after it, so sets
@@ -116,13 +119,32 @@ struct Access {
 }
 
 /// An access not yet ordered before later work, with the item that made it
-/// and the pipes it has been ordered before so far.
+/// and the pipes it has been ordered before so far: (pipe, position of the
+/// first item of that pipe it is ordered before; [`LATER_ITERATION`] when
+/// that item is in a later iteration of the loop).
 #[derive(Clone)]
 struct Pending<'c> {
     access: Access,
     item: OperationRef<'c, 'c>,
     position: usize,
-    ordered_before: Vec<Pipe>,
+    ordered_before: Vec<(Pipe, usize)>,
+}
+
+/// The position of a waiting item in the next iteration of a loop body:
+/// after every item of the previous one.
+const LATER_ITERATION: usize = usize::MAX;
+
+impl Pending<'_> {
+    fn is_ordered_before(&self, pipe: Pipe) -> bool {
+        self.ordered_before.iter().any(|(p, _)| *p == pipe)
+    }
+
+    /// Whether waiting for the item of pipe `pipe` at `position` (and so for
+    /// everything that pipe ran before it) also waits for this access: it
+    /// is ordered before an item of `pipe` no later than `position`.
+    fn covered_by(&self, pipe: Pipe, position: usize) -> bool {
+        pipe != self.access.pipe && self.ordered_before.iter().any(|(p, waiter)| *p == pipe && *waiter <= position)
+    }
 }
 
 /// One flag: its ops (set, wait, and for back-edge flags the priming set
@@ -277,7 +299,7 @@ impl<'c> Sync<'c> {
         let mut pending: Vec<Pending<'c>> = Vec::new();
         for (position, &item) in items.iter().enumerate() {
             let list = summary(item)?;
-            self.order(block, &mut pending, item, &list, None)?;
+            self.order(block, &mut pending, item, position, &list, None)?;
             for region in item.regions() {
                 let mut inner = region.first_block();
                 while let Some(b) = inner {
@@ -302,6 +324,7 @@ impl<'c> Sync<'c> {
         block: BlockRef<'c, 'c>,
         pending: &mut [Pending<'c>],
         item: OperationRef<'c, 'c>,
+        item_position: usize,
         list: &[Access],
         back_edge: Option<OperationRef<'c, 'c>>,
     ) -> Result<(), String> {
@@ -317,7 +340,7 @@ impl<'c> Sync<'c> {
             // For each producing pipe, the latest conflicting pending access.
             let mut latest: HashMap<Pipe, usize> = HashMap::new();
             for (index, entry) in pending.iter().enumerate() {
-                if entry.ordered_before.contains(&q) || !mine.iter().any(|a| conflicts(&entry.access, a)) {
+                if entry.is_ordered_before(q) || !mine.iter().any(|a| conflicts(&entry.access, a)) {
                     continue;
                 }
                 let slot = latest.entry(entry.access.pipe).or_insert(index);
@@ -327,10 +350,17 @@ impl<'c> Sync<'c> {
             }
             let mut producers: Vec<(Pipe, usize)> = latest.into_iter().collect();
             producers.sort_by_key(|(p, _)| p.keyword());
+            // A producer another one's wait covers is waited for through it
+            // (soundly even when that one is covered in turn: coverage
+            // follows completion order, so it cannot go round).
+            let waits: Vec<(Pipe, usize)> = producers.iter().map(|&(p, index)| (p, pending[index].position)).collect();
             for (p, index) in producers {
                 let producer = pending[index].item;
                 let position = pending[index].position;
-                if p == q {
+                let covered = waits.iter().any(|&(r, at)| pending[index].covered_by(r, at));
+                if covered {
+                    // Nothing to insert; still ordered before q from here on.
+                } else if p == q {
                     if p == Pipe::V {
                         block.insert_operation_before(item, self.barrier(location));
                     }
@@ -348,9 +378,10 @@ impl<'c> Sync<'c> {
                     }
                     self.flags.push(Flag { pair: (p, q), ops });
                 }
+                let waiter = if back_edge.is_some() { LATER_ITERATION } else { item_position };
                 for entry in pending.iter_mut() {
-                    if entry.access.pipe == p && entry.position <= position && !entry.ordered_before.contains(&q) {
-                        entry.ordered_before.push(q);
+                    if entry.access.pipe == p && entry.position <= position && !entry.is_ordered_before(q) {
+                        entry.ordered_before.push((q, waiter));
                     }
                 }
             }
@@ -362,7 +393,7 @@ impl<'c> Sync<'c> {
     fn back_edge(&mut self, loop_op: OperationRef<'c, 'c>, body: BlockRef<'c, 'c>, mut left: Vec<Pending<'c>>) -> Result<(), String> {
         for item in items_of(body) {
             let list = summary(item)?;
-            self.order(body, &mut left, item, &list, Some(loop_op))?;
+            self.order(body, &mut left, item, LATER_ITERATION, &list, Some(loop_op))?;
         }
         Ok(())
     }

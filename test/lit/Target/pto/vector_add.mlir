@@ -24,7 +24,6 @@
 // CHECK:      TASSIGN<0x8000>(add);
 // CHECK-NEXT: wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
 // CHECK-NEXT: wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0);
-// CHECK-NEXT: pipe_barrier(PIPE_V);
 // CHECK-NEXT: TADD(add, load, load_1);
 // CHECK:      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
 // CHECK-NEXT: TSTORE(gm_2, add);

@@ -1,0 +1,355 @@
+//! Walks a lowered PTO program as it would execute: the orchestration
+//! function (`pto.orchestration`) with the call's arguments, and for each
+//! `pto.submit` the kernel it names with the task's arguments, counting
+//! what [`Metrics`] reports. Control flow (`scf.for`, `scf.if`) and scalar
+//! code are evaluated; tile instructions only move or compute on-chip
+//! data, so only their operands' extents are tracked.
+//!
+//! A cluster task runs its cube kernel once and its vector kernel on both
+//! vector cores of the cluster; both take part in every hand-over but only
+//! the first stores to GM (the emitted `get_sub_block_id(args) == 0` guard).
+
+use std::collections::HashMap;
+
+use melior::ir::{
+    attribute::{FlatSymbolRefAttribute, StringAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    BlockRef, OperationRef, RegionLike, ValueLike,
+};
+
+use super::{function, scalar, Cores, Metrics};
+use crate::dialect::{GlobalTensorType, TileType, ValidSize};
+use htp_ir::query::key;
+
+/// Which GM buffer a tensor is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gm {
+    /// The program's tensor argument with this index (among its tensors).
+    Argument(usize),
+    /// A tensor the runtime allocates (`pto.create_tensor`: a cluster
+    /// task's cross-core ring).
+    Created,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    pub gm: Gm,
+    pub shape: Vec<i64>,
+}
+
+/// A run-time value: a scalar, a GM tensor, a 2-D view of one, or a tile
+/// (its valid extents).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Tensor(Tensor),
+    View { gm: Gm, rows: i64, cols: i64, element_bytes: i64 },
+    Tile { rows: i64, cols: i64, element_bytes: i64 },
+}
+
+/// One function activation: its values, and whether its GM stores are
+/// skipped (the second vector core of a cluster).
+struct Frame {
+    values: HashMap<usize, Value>,
+    skip_stores: bool,
+}
+
+impl Frame {
+    fn get(&self, value: melior::ir::Value) -> Result<&Value, String> {
+        self.values.get(&key(value)).ok_or_else(|| "a value used before it is defined".to_string())
+    }
+
+    fn operands(&self, op: OperationRef) -> Result<Vec<Value>, String> {
+        op.operands().map(|v| self.get(v).cloned()).collect()
+    }
+}
+
+struct Machine<'c, 'a> {
+    module: OperationRef<'c, 'a>,
+    cores: Cores,
+    metrics: Metrics,
+}
+
+/// Runs the orchestration of `module` once; peaks are left empty.
+pub fn run(module: OperationRef, shapes: &[Vec<i64>], scalars: &[f64], cores: Cores) -> Result<Metrics, String> {
+    let orchestration = orchestration(module).ok_or("no pto.orchestration function in the module")?;
+    let body = orchestration.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
+    let mut frame = Frame { values: HashMap::new(), skip_stores: false };
+    let (mut tensors, mut numbers) = (shapes.iter().enumerate(), scalars.iter());
+    for index in 0..body.argument_count() {
+        let argument = body.argument(index).map_err(|e| e.to_string())?;
+        let value = if htp_ir::builder::is_memref(argument.r#type()) {
+            let (i, shape) = tensors.next().ok_or("fewer tensor shapes than the program's tensor arguments")?;
+            let rank = htp_ir::builder::shape_of(argument.r#type()).len();
+            if shape.len() != rank {
+                return Err(format!("tensor argument {i} has rank {rank}, got a shape of rank {}", shape.len()));
+            }
+            Value::Tensor(Tensor { gm: Gm::Argument(i), shape: shape.clone() })
+        } else {
+            let number = *numbers.next().ok_or("fewer scalars than the program's scalar arguments")?;
+            if htp_ir::builder::is_float(argument.r#type()) { Value::Float(number) } else { Value::Int(number as i64) }
+        };
+        frame.values.insert(key(argument.into()), value);
+    }
+    if tensors.next().is_some() || numbers.next().is_some() {
+        return Err("more arguments than the program takes".into());
+    }
+    let mut machine = Machine {
+        module,
+        cores,
+        metrics: Metrics { read_bytes: vec![0; shapes.len()], write_bytes: vec![0; shapes.len()], ..Metrics::default() },
+    };
+    machine.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, false)?;
+    Ok(machine.metrics)
+}
+
+fn orchestration<'c>(module: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let body = module.region(0).ok()?.first_block()?;
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("pto.orchestration").is_ok() {
+            return Some(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    None
+}
+
+fn name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+fn symbol(op: OperationRef, attribute: &str) -> Option<String> {
+    op.attribute(attribute).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|s| s.value().to_string())
+}
+
+/// A dimension of a type: static, or the next of the op's size operands.
+fn extent(size: ValidSize, dynamic: &mut dyn Iterator<Item = &Value>) -> Result<i64, String> {
+    match size {
+        ValidSize::Static(n) => Ok(n),
+        ValidSize::Dynamic => match dynamic.next() {
+            Some(Value::Int(n)) => Ok(*n),
+            _ => Err("a `?` size without its index operand".into()),
+        },
+    }
+}
+
+fn element_bytes(ty: melior::ir::Type) -> i64 {
+    (htp_ir::builder::bit_width(ty) as i64 + 7) / 8
+}
+
+impl<'c, 'a> Machine<'c, 'a> {
+    /// Runs `block`; returns what its terminator yields.
+    fn block(&mut self, frame: &mut Frame, block: BlockRef, kernel: bool) -> Result<Vec<Value>, String> {
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            let current: OperationRef = unsafe { OperationRef::from_raw(current.to_raw()) };
+            let n = name(current);
+            match n.as_str() {
+                "scf.yield" => return frame.operands(current),
+                "func.return" => return Ok(vec![]),
+                "scf.for" => self.for_loop(frame, current, kernel)?,
+                "scf.if" => self.if_else(frame, current, kernel)?,
+                _ if scalar::handles(&n) => {
+                    let operands = frame.operands(current)?;
+                    let value = scalar::evaluate(current, &n, &operands).map_err(|e| format!("metrics: {e}"))?;
+                    let result = current.result(0).map_err(|e| e.to_string())?;
+                    frame.values.insert(key(result.into()), value);
+                }
+                _ if kernel => self.instruction(frame, current, &n)?,
+                _ => self.orchestration_op(frame, current, &n)?,
+            }
+            op = current.next_in_block();
+        }
+        Ok(vec![])
+    }
+
+    fn for_loop(&mut self, frame: &mut Frame, op: OperationRef, kernel: bool) -> Result<(), String> {
+        let operands = frame.operands(op)?;
+        let (lower, upper, step) = match &operands[..] {
+            [Value::Int(l), Value::Int(u), Value::Int(s), ..] => (*l, *u, *s),
+            _ => return Err("metrics: scf.for with non-integer bounds".into()),
+        };
+        if step <= 0 {
+            return Err(format!("metrics: scf.for with step {step}"));
+        }
+        let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("scf.for without a body")?;
+        let body: BlockRef = unsafe { BlockRef::from_raw(body.to_raw()) };
+        let mut carried: Vec<Value> = operands[3..].to_vec();
+        let mut iv = lower;
+        while iv < upper {
+            frame.values.insert(key(body.argument(0).map_err(|e| e.to_string())?.into()), Value::Int(iv));
+            for (i, value) in carried.iter().enumerate() {
+                frame.values.insert(key(body.argument(i + 1).map_err(|e| e.to_string())?.into()), value.clone());
+            }
+            carried = self.block(frame, body, kernel)?;
+            iv += step;
+        }
+        for (i, value) in carried.into_iter().enumerate() {
+            frame.values.insert(key(op.result(i).map_err(|e| e.to_string())?.into()), value);
+        }
+        Ok(())
+    }
+
+    fn if_else(&mut self, frame: &mut Frame, op: OperationRef, kernel: bool) -> Result<(), String> {
+        let condition = match frame.get(op.operand(0).map_err(|e| e.to_string())?)? {
+            Value::Int(c) => *c != 0,
+            _ => return Err("metrics: scf.if on a non-integer".into()),
+        };
+        let region = op.region(if condition { 0 } else { 1 }).map_err(|e| e.to_string())?;
+        let yielded = match region.first_block() {
+            Some(block) => self.block(frame, unsafe { BlockRef::from_raw(block.to_raw()) }, kernel)?,
+            None => vec![],
+        };
+        for (i, value) in yielded.into_iter().enumerate() {
+            frame.values.insert(key(op.result(i).map_err(|e| e.to_string())?.into()), value);
+        }
+        Ok(())
+    }
+
+    fn orchestration_op(&mut self, frame: &mut Frame, op: OperationRef, n: &str) -> Result<(), String> {
+        let result = match n {
+            "pto.available_cores" => {
+                let core = op.attribute("core").ok().and_then(|a| StringAttribute::try_from(a).ok()).ok_or("pto.available_cores without a core")?;
+                Some(Value::Int(if core.value() == "aic" { self.cores.aic } else { self.cores.aiv }))
+            }
+            "pto.create_tensor" => {
+                let ty = op.result(0).map_err(|e| e.to_string())?.r#type();
+                Some(Value::Tensor(Tensor { gm: Gm::Created, shape: htp_ir::builder::shape_of(ty) }))
+            }
+            "pto.submit" => {
+                self.submit(frame, op)?;
+                None
+            }
+            other => return Err(format!("metrics: unsupported op {other} in an orchestration")),
+        };
+        if let Some(value) = result {
+            frame.values.insert(key(op.result(0).map_err(|e| e.to_string())?.into()), value);
+        }
+        Ok(())
+    }
+
+    fn submit(&mut self, frame: &mut Frame, op: OperationRef) -> Result<(), String> {
+        let arguments = frame.operands(op)?;
+        let callee = symbol(op, "callee").ok_or("pto.submit without a callee")?;
+        self.metrics.tasks += 1;
+        match symbol(op, "aiv_callee") {
+            Some(vector) => {
+                self.call(&callee, &arguments, false)?;
+                self.call(&vector, &arguments, false)?;
+                self.call(&vector, &arguments, true)?;
+            }
+            None => self.call(&callee, &arguments, false)?,
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, callee: &str, arguments: &[Value], skip_stores: bool) -> Result<(), String> {
+        let kernel = function(self.module, callee).ok_or_else(|| format!("metrics: no kernel named {callee}"))?;
+        let body = kernel.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a kernel without a body")?;
+        if body.argument_count() != arguments.len() {
+            return Err(format!("metrics: {callee} takes {} arguments, the task passes {}", body.argument_count(), arguments.len()));
+        }
+        let mut frame = Frame { values: HashMap::new(), skip_stores };
+        for (i, value) in arguments.iter().enumerate() {
+            frame.values.insert(key(body.argument(i).map_err(|e| e.to_string())?.into()), value.clone());
+        }
+        self.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, true)?;
+        Ok(())
+    }
+
+    /// A kernel's `pto` op: tiles and views are recorded, data movement and
+    /// synchronisation counted, on-chip compute passed over.
+    fn instruction(&mut self, frame: &mut Frame, op: OperationRef, n: &str) -> Result<(), String> {
+        let operands = frame.operands(op)?;
+        let m = &mut self.metrics;
+        match n {
+            "pto.alloc_tile" | "pto.tile_view" => {
+                let result = op.result(0).map_err(|e| e.to_string())?;
+                let tile = TileType::try_from(result.r#type()).map_err(|_| format!("{n} without a tile type"))?;
+                let skip = usize::from(n == "pto.tile_view");
+                let mut sizes = operands.get(skip..).unwrap_or(&[]).iter();
+                let value = Value::Tile {
+                    rows: extent(tile.valid_size(0), &mut sizes)?,
+                    cols: extent(tile.valid_size(1), &mut sizes)?,
+                    element_bytes: element_bytes(tile.element_type()),
+                };
+                frame.values.insert(key(result.into()), value);
+            }
+            "pto.global_view" => {
+                let result = op.result(0).map_err(|e| e.to_string())?;
+                let view = GlobalTensorType::try_from(result.r#type()).map_err(|_| "pto.global_view without a gtensor type")?;
+                let Some(Value::Tensor(tensor)) = operands.first() else { return Err("pto.global_view of a non-tensor".into()) };
+                // Operands: the source, one offset per source dimension, then the `?` sizes.
+                let mut sizes = operands.get(1 + tensor.shape.len()..).unwrap_or(&[]).iter();
+                let value = Value::View {
+                    gm: tensor.gm,
+                    rows: extent(view.size(0), &mut sizes)?,
+                    cols: extent(view.size(1), &mut sizes)?,
+                    element_bytes: element_bytes(view.element_type()),
+                };
+                frame.values.insert(key(result.into()), value);
+            }
+            "pto.tload" => {
+                m.tloads += 1;
+                let (gm, bytes) = view_bytes(operands.get(1))?;
+                add(&mut m.read_bytes, gm, bytes);
+            }
+            "pto.mgather" => {
+                // One table row per index: the destination's valid rows.
+                m.mgathers += 1;
+                let (gm, cols, element) = match operands.get(1) {
+                    Some(Value::View { gm, cols, element_bytes, .. }) => (*gm, *cols, *element_bytes),
+                    _ => return Err("pto.mgather without a GM table".into()),
+                };
+                let rows = match operands.first() {
+                    Some(Value::Tile { rows, .. }) => *rows,
+                    _ => return Err("pto.mgather without a destination tile".into()),
+                };
+                add(&mut m.read_bytes, gm, rows * cols * element);
+            }
+            "pto.tstore" => {
+                if !frame.skip_stores {
+                    m.tstores += 1;
+                    let (gm, bytes) = view_bytes(operands.first())?;
+                    add(&mut m.write_bytes, gm, bytes);
+                }
+            }
+            "pto.tpush" | "pto.tpop" => {
+                if n == "pto.tpush" { m.tpushes += 1 } else { m.tpops += 1 }
+                match operands.first() {
+                    Some(Value::Tile { rows, cols, element_bytes }) => m.ring_bytes += rows * cols * element_bytes,
+                    _ => return Err(format!("{n} without a tile")),
+                }
+            }
+            "pto.set_flag" => m.set_flags += 1,
+            "pto.wait_flag" => m.wait_flags += 1,
+            "pto.barrier" => m.barriers += 1,
+            "pto.tfree" => {}
+            "pto.available_cores" | "pto.submit" | "pto.create_tensor" => return Err(format!("metrics: {n} in a kernel")),
+            // Every other instruction computes on tiles already on chip.
+            _ if n.starts_with("pto.t") => {}
+            other => return Err(format!("metrics: unsupported op {other} in a kernel")),
+        }
+        Ok(())
+    }
+}
+
+fn view_bytes(view: Option<&Value>) -> Result<(Gm, i64), String> {
+    match view {
+        Some(Value::View { gm, rows, cols, element_bytes }) => Ok((*gm, rows * cols * element_bytes)),
+        _ => Err("a GM transfer without a pto.global_view".into()),
+    }
+}
+
+/// Counts `bytes` against an argument tensor (transfers of created tensors
+/// are the cross-core rings', counted by the pushes and pops).
+fn add(per_tensor: &mut [i64], gm: Gm, bytes: i64) {
+    if let Gm::Argument(i) = gm {
+        if let Some(total) = per_tensor.get_mut(i) {
+            *total += bytes;
+        }
+    }
+}

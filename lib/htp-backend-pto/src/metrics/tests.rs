@@ -1,0 +1,157 @@
+use super::*;
+use htp_dialects::new_context;
+use htp_frontend::{import_python_sources, Constants, SourceText};
+use melior::ir::Module;
+
+/// A hand-written two-task program: each task copies rows [lo, hi) of x to
+/// y in 8-row tiles (the last one ragged), with a barrier in full tiles.
+const COPY: &str = r#"
+module {
+  func.func @copy_aiv(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lo: index, %hi: index) attributes {pto.core = "aiv"} {
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %n = memref.dim %x, %c0 : memref<?x64xf32>
+    pto.set_flag <v -> mte2>, 0
+    scf.for %i = %lo to %hi step %c8 {
+      %left = arith.subi %n, %i : index
+      %rows = arith.minsi %left, %c8 : index
+      %g = pto.global_view %x[%i, %c0] sizes [%rows] dims [0, 1] : memref<?x64xf32> -> !pto.gtensor<?x64xf32>
+      %t = pto.alloc_tile valid [%rows] addr 2048 : !pto.tile<vec, 8x64xf32, valid = ?x64>
+      pto.wait_flag <v -> mte2>, 0
+      pto.tload %t, %g : !pto.tile<vec, 8x64xf32, valid = ?x64>, !pto.gtensor<?x64xf32>
+      pto.set_flag <mte2 -> v>, 0
+      %full = arith.cmpi eq, %rows, %c8 : index
+      scf.if %full {
+        pto.barrier <v>
+      }
+      %h = pto.global_view %y[%i, %c0] sizes [%rows] dims [0, 1] : memref<?x64xf32> -> !pto.gtensor<?x64xf32>
+      pto.wait_flag <mte2 -> v>, 0
+      pto.tstore %h, %t : !pto.gtensor<?x64xf32>, !pto.tile<vec, 8x64xf32, valid = ?x64>
+      pto.set_flag <v -> mte2>, 0
+    }
+    pto.wait_flag <v -> mte2>, 0
+    return
+  }
+  func.func @copy(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {pto.orchestration} {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %n = memref.dim %x, %c0 : memref<?x64xf32>
+    scf.for %lo = %c0 to %n step %c16 {
+      %e = arith.addi %lo, %c16 : index
+      %hi = arith.minsi %e, %n : index
+      pto.submit @copy_aiv ins(%x : memref<?x64xf32>) outs(%y : memref<?x64xf32>) scalars(%lo, %hi : index, index)
+    }
+    return
+  }
+}
+"#;
+
+fn parse<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
+    Module::parse(context, text).expect("the test module parses")
+}
+
+fn peaks(vec: i64, mat: i64, left: i64, right: i64, acc: i64) -> Vec<(Location, i64)> {
+    MEMORIES.iter().zip([vec, mat, left, right, acc, 0]).map(|(m, b)| (*m, b)).collect()
+}
+
+#[test]
+fn counts_a_hand_written_program_as_executed() {
+    let context = new_context();
+    let module = parse(&context, COPY);
+    // 20 rows: tasks [0, 16) and [16, 20); tiles of 8, 8 and 4 rows.
+    let metrics = evaluate(module.as_operation(), &[vec![20, 64], vec![20, 64]], &[], A2A3_CORES).unwrap();
+    let row = 64 * 4;
+    assert_eq!(
+        metrics,
+        Metrics {
+            tasks: 2,
+            read_bytes: vec![20 * row, 0],
+            write_bytes: vec![0, 20 * row],
+            tloads: 3,
+            tstores: 3,
+            mgathers: 0,
+            set_flags: 8,
+            wait_flags: 8,
+            barriers: 2,
+            tpushes: 0,
+            tpops: 0,
+            ring_bytes: 0,
+            peak_bytes: peaks(2048 + 8 * row, 0, 0, 0, 0),
+        }
+    );
+    let entries = metrics.entries();
+    assert!(entries.contains(&("gm_read_bytes".to_string(), (20 * row) as f64)));
+    assert!(entries.contains(&("write_bytes.1".to_string(), (20 * row) as f64)));
+    assert!(entries.contains(&("peak_bytes.vec".to_string(), 4096.0)));
+}
+
+#[test]
+fn wrong_arguments_and_unknown_ops_are_errors() {
+    let context = new_context();
+    let module = parse(&context, COPY);
+    let op = module.as_operation();
+    assert!(evaluate(op, &[vec![20, 64]], &[], A2A3_CORES).unwrap_err().contains("fewer tensor shapes"));
+    assert!(evaluate(op, &[vec![20], vec![20, 64]], &[], A2A3_CORES).unwrap_err().contains("rank 2"));
+    assert!(evaluate(op, &[vec![20, 64], vec![20, 64]], &[1.0], A2A3_CORES).unwrap_err().contains("more arguments"));
+    let unknown = COPY.replace("%hi = arith.minsi %e, %n : index", "%hi = arith.minsi %e, %n : index\n      %r = index.add %hi, %hi");
+    let module = parse(&context, &unknown);
+    let error = evaluate(module.as_operation(), &[vec![20, 64], vec![20, 64]], &[], A2A3_CORES).unwrap_err();
+    assert!(error.contains("unsupported op index.add"), "{error}");
+}
+
+/// Lowers a Python kernel with the backend's pipeline.
+fn lowered<'c>(context: &'c melior::Context, source: &str) -> Module<'c> {
+    let sources = [SourceText::new(source, "kernel.py", 1)];
+    let mut module = import_python_sources(context, &sources, &Constants::new()).expect("the kernel imports").module;
+    crate::lower(context, &mut module).expect("the kernel lowers");
+    module
+}
+
+#[test]
+fn a_streaming_kernel_moves_each_element_once() {
+    let context = new_context();
+    let module = lowered(
+        &context,
+        r#"
+@htp.kernel
+def vector_add(a: htp.Tensor[htp.f32, "N", 256], b: htp.Tensor[htp.f32, "N", 256], c: htp.Out[htp.f32, "N", 256]):
+    for i in range(0, a.shape[0], 16):
+        c[i:i + 16, :] = a[i:i + 16, :] + b[i:i + 16, :]
+"#,
+    );
+    let shape = vec![100, 256];
+    let metrics = evaluate(module.as_operation(), &[shape.clone(), shape.clone(), shape], &[], A2A3_CORES).unwrap();
+    let tensor = 100 * 256 * 4;
+    assert_eq!((metrics.read_bytes.clone(), metrics.write_bytes.clone()), (vec![tensor, tensor, 0], vec![0, 0, tensor]));
+    // 7 row blocks, one per task (48 vector cores).
+    assert_eq!((metrics.tasks, metrics.tloads, metrics.tstores), (7, 14, 7));
+    assert_eq!(metrics.peak_bytes, peaks(3 * 16 * 256 * 4, 0, 0, 0, 0));
+    assert_eq!(metrics.set_flags, metrics.wait_flags);
+}
+
+#[test]
+fn a_blocked_gemm_reads_a_once_per_column_block() {
+    let context = new_context();
+    let module = lowered(
+        &context,
+        r#"
+@htp.kernel
+def gemm(a: htp.Tensor[htp.f16, "M", "K"], b: htp.Tensor[htp.f16, "K", "N"], c: htp.Out[htp.f32, "M", "N"]):
+    for i in range(0, a.shape[0], 64):
+        for j in range(0, b.shape[1], 64):
+            acc = htp.zeros((64, 64), htp.f32)
+            for k in range(0, a.shape[1], 32):
+                acc += htp.pad(a[i:i + 64, k:k + 32], 0.0) @ htp.pad(b[k:k + 32, j:j + 64], 0.0)
+            c[i:i + 64, j:j + 64] = acc
+"#,
+    );
+    let (m, n, k) = (128, 192, 96);
+    let metrics = evaluate(module.as_operation(), &[vec![m, k], vec![k, n], vec![m, n]], &[], A2A3_CORES).unwrap();
+    assert_eq!(metrics.read_bytes, vec![m * k * 2 * (n / 64), k * n * 2 * (m / 64), 0]);
+    assert_eq!(metrics.write_bytes, vec![0, 0, m * n * 4]);
+    assert_eq!(metrics.tasks, 2);
+    let peak = |memory: Location| metrics.peak_bytes.iter().find(|(l, _)| *l == memory).map(|(_, b)| *b);
+    assert_eq!(peak(Location::Acc), Some(64 * 64 * 4));
+    assert_eq!(peak(Location::Left), Some(64 * 32 * 2));
+    assert_eq!(peak(Location::Vec), Some(0));
+}
