@@ -589,6 +589,9 @@ for _t in ["f32", "f16", "i32", "i16"]:
 case("where/scalar branches, full tile/f32", sim=True)
 case("where/scalar branches, ragged tile/f32", sim=True)
 case("where/broadcast branches/f32", sim=True)
+for _t in ["f32", "f16", "i32"]:
+    case(f"where/column mask over whole rows, ragged/{_t}", pto=lowered(["tcmp"], _t), sim=_t != "f16")
+    case(f"where/row mask over whole columns/{_t}", pto=lowered(["tcmp"], _t), sim=_t == "f16")
 case("where/select spelling/f16")
 case("where/bool tensor mask/f32", sim=True)
 case("where/bool tensor output/f32", sim=True)

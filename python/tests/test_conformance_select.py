@@ -85,6 +85,20 @@ def where_broadcast(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 1, 64], y: h
         t = htp.pad(x[i:i + 16, :], 0.0)
         y[i:i + 16, :] = htp.where(t > 0.0, w[0:1, :], htp.row_max(t))
 """,
+    "column mask over whole rows, ragged": """
+@htp.kernel
+def where_rows(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = htp.where(x[i:i + 16, 0:1] > 0, t, -t)
+""",
+    "row mask over whole columns": """
+@htp.kernel
+def where_cols(x: htp.Tensor[{T}, "N", 64], w: htp.Tensor[{T}, 1, 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = htp.pad(x[i:i + 16, :], 0)
+        y[i:i + 16, :] = htp.where(w[0:1, :] < 0, -t, t)
+""",
 }
 
 
@@ -96,6 +110,13 @@ def test_where(case, mode):
         return check_select_spelling(case, mode)
     if construct.startswith("bool tensor"):
         return check_bool_tensors(case, mode, construct)
+    if construct.startswith(("column mask", "row mask")):
+        x, w = random(gen, dtype, (40, 64)), random(gen, dtype, (1, 64))
+        t = c.as_float64(x)
+        kernel = c.template(WHERE[construct], T=dtype)
+        if construct.startswith("column"):
+            return check(case, mode, kernel, (x,), np.where(t[:, 0:1] > 0, t, -t))
+        return check(case, mode, kernel, (x, w), np.where(c.as_float64(w) < 0, -t, t))
     rows = 48 if construct.endswith("full tile") else 40
     x = random(gen, "f32", (rows, 64))
     kernel = c.template(WHERE[construct])

@@ -52,8 +52,7 @@ def rows_where(x: htp.Tensor[f32, 16, 16], y: htp.Out[f32, 16, 16]):
     y[:, :] = htp.where(x[:, 0:1] > 0.0, x[:, :], -x[:, :])
 
 
-@pytest.mark.parametrize("target", ["cpu", pytest.param("pto-a2a3sim", marks=pytest.mark.xfail(
-    strict=True, raises=htp.CompileError, reason="HTP gap: a one-column tile loaded from a row-major tensor on PTO"))])
+@pytest.mark.parametrize("target", RUN_TARGETS)
 def test_where_broadcasts_a_column_mask_over_wider_values(target):
     x = np.random.default_rng(2).standard_normal((16, 16)).astype(np.float32)
     np.testing.assert_array_equal(rows_where.compile(target)(x), np.where(x[:, 0:1] > 0, x, -x))

@@ -75,6 +75,13 @@
 // CHECK-NEXT: %[[V:.*]] = pto.global_view %{{.*}} : memref<?x64xi1> -> !pto.gtensor<16x64xi8>
 // CHECK-NEXT: pto.tstore %[[V]], %[[OUT]]
 
+// A broadcast mask is rewritten as a comparison of broadcast values: the
+// column is expanded along the rows (TROWEXPAND), then compared whole.
+// CHECK-LABEL: func.func @column_mask_aiv
+// CHECK: pto.trowexpand %[[WIDE:[^,]*]], %{{.*}} : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x1xf32, blayout = col_major>
+// CHECK: pto.tcmps gt %{{.*}}, %[[WIDE]]
+// CHECK: pto.tsel
+
 module {
   func.func @transpose(%x: memref<32x64xf32>, %y: memref<64x32xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
     %c0 = arith.constant 0 : index
@@ -124,6 +131,18 @@ module {
     %c0 = arith.constant 0 : index
     %mask = tile.load %m[%c0, %c0] : memref<?x64xi1> -> !tile.tile<16x64xi1>
     tile.store %mask, %y[%c0, %c0] : !tile.tile<16x64xi1>, memref<?x64xi1>
+    return
+  }
+  func.func @column_mask(%x: memref<16x64xf32>, %y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %col = tile.load %x[%c0, %c0] : memref<16x64xf32> -> !tile.tile<16x1xf32>
+    %t = tile.load %x[%c0, %c0] : memref<16x64xf32> -> !tile.tile<16x64xf32>
+    %m = tile.cmp gt, %col, %zero : !tile.tile<16x1xf32>, f32
+    %wide = tile.broadcast %m : !tile.tile<16x1xi1> -> !tile.tile<16x64xi1>
+    %n = tile.neg %t : !tile.tile<16x64xf32>
+    %s = tile.select %wide, %t, %n : !tile.tile<16x64xf32>
+    tile.store %s, %y[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
     return
   }
 }

@@ -13,7 +13,8 @@
 //!
 //! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
-//! `relayout.rs` (rows <-> columns, transposes),
+//! `relayout.rs` (rows <-> columns, transposes), `masks.rs`
+//! (broadcast masks rewritten as comparisons of broadcast values),
 //! `vector.rs` and `cube.rs` (per-op lowering), `split.rs` (cube/vector split of
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
 
@@ -21,6 +22,7 @@ mod attrs;
 mod buffer;
 mod cube;
 mod kernel;
+mod masks;
 mod memory;
 mod relayout;
 mod split;
@@ -70,6 +72,7 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
             .map(|s| s.value().to_string())
             .unwrap_or_default();
+        masks::broadcast_compares_first(context, function)?;
         let plan = tasks::plan(context, function, &name)?;
         for &core in &plan.cores {
             let kernel = kernel::Kernel::build(context, function, &plan, core)?;
