@@ -11,7 +11,7 @@ arrays. See docs/language.md for the language.
         ...
 """
 
-from . import mutators
+from . import extensions, mutators
 from ._htp import version
 from ._targets import TargetInfo, intrinsic_sets, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
@@ -65,5 +65,10 @@ __all__ = [
     "intrinsic_sets",
     "kernel",
     "mutators",
+    "extensions",
     "targets",
 ]
+
+# Installed extensions (entry point group "htp.extensions") register now,
+# so their targets and intrinsic sets are there for the first compile.
+extensions.load_installed()

@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _htp
 from . import _reprint
+from . import extensions as _extensions
 from . import mutators as _mutators
 from .errors import ArgumentError, CompileError, TargetError
 from .types import ELEMENT_TYPES
@@ -215,8 +216,15 @@ class Kernel:
         """(text, file name, first line) of this kernel and of every kernel
         and ``@htp.func`` helper it calls (found through its global names),
         after any user AST mutators: what the Rust front end compiles."""
+        return self._sources_and_pipelines()[0]
+
+    def _sources_and_pipelines(self):
+        """The sources, and the pipelines that the mutators which changed
+        them ask for (``htp.extensions``)."""
         mutators = _mutators.registered() + self._mutators
-        return [_source_of(function, mutators) for function in _callees(self.function)]
+        changed: List[type] = []
+        sources = [_source_of(function, mutators, changed) for function in _callees(self.function)]
+        return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
         """The registered targets whose capabilities cover what this kernel
@@ -254,7 +262,8 @@ class Kernel:
                         f"got {type(value).__name__}",
                     )
                     raise error.with_traceback(None) from None
-            raw = _htp.compile(self.sources(), self.name, dict(constants), target)
+            sources, pipelines = self._sources_and_pipelines()
+            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines)
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled
@@ -302,17 +311,23 @@ def func(function: Callable) -> Helper:
 
 
 def _callees(function: Callable) -> List[Callable]:
-    """`function` and, transitively, the kernels and helpers it names."""
+    """`function` and, transitively, the kernels and helpers it names,
+    directly or through a Python intrinsic set (``<module>.<helper>``)."""
     found = [function]
     for current in found:
-        for name in current.__code__.co_names:
+        names = current.__code__.co_names
+        for name in names:
             target = current.__globals__.get(name)
-            if isinstance(target, (Kernel, Helper)) and target.function not in found:
-                found.append(target.function)
+            candidates = [target]
+            if _extensions.is_intrinsic_module(target):
+                candidates = [getattr(target, attribute, None) for attribute in names]
+            for candidate in candidates:
+                if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
+                    found.append(candidate.function)
     return found
 
 
-def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
+def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None) -> tuple:
     file_name = inspect.getsourcefile(function) or "<unknown>"
     try:
         lines, first_line = inspect.getsourcelines(function)
@@ -330,7 +345,10 @@ def _source_of(function: Callable, mutators: Sequence[type]) -> tuple:
     original = ast.parse(textwrap.dedent(text), filename=file_name)
     tree = copy.deepcopy(original)
     for mutator in mutators:
+        before = ast.dump(tree)
         tree = ast.fix_missing_locations(mutator().visit(tree))
+        if changed is not None and ast.dump(tree) != before and mutator not in changed:
+            changed.append(mutator)
     if ast.dump(tree) == ast.dump(original):
         return text, file_name, first_line, namespaces
     before, after = original.body[0], tree.body[0] if tree.body else None

@@ -3,6 +3,8 @@
 //! kernel out; numpy arrays and Python numbers in, a kernel run.
 //! Everything users see (decorator, argument checks, errors) is in `htp/`.
 
+mod python_target;
+
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 
@@ -208,21 +210,32 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
 /// Compiles `kernel` for `target` from `sources`: (text, file name, first
 /// line, namespaces) of the kernel and of the kernels and helpers it calls;
 /// namespaces map the module's names to `htp` or an intrinsic set.
+/// `pipelines` run on the tile module first (what extensions' mutators ask
+/// for). The GIL is released while compiling: other Python threads run, and
+/// a Python target's emitter takes it on the compiling thread.
 #[pyfunction]
+#[pyo3(signature = (sources, kernel, constants, target, pipelines = Vec::new()))]
 fn compile(
+    py: Python<'_>,
     sources: Vec<Bound<'_, PyAny>>,
     kernel: &str,
     constants: BTreeMap<String, Bound<'_, PyAny>>,
     target: &str,
+    pipelines: Vec<String>,
 ) -> PyResult<Compiled> {
     let mut values = Constants::new();
     for (name, value) in &constants {
         values.insert(name, constant(value)?);
     }
     let sources = source_texts(&sources)?;
-    let request = Request { sources: &sources, kernel, constants: values, target };
-    htp_driver::compile(&request).map(|kernel| Compiled { kernel }).map_err(to_python_error)
+    let request = Request { sources: &sources, kernel, constants: values, target, pipelines: &pipelines };
+    let compiled = py.detach(|| htp_driver::compile(&request).map(|kernel| SendCompiled(Compiled { kernel })));
+    compiled.map(|c| c.0).map_err(to_python_error)
 }
+
+/// A compiled kernel handed back across `Python::detach`.
+struct SendCompiled(Compiled);
+unsafe impl Send for SendCompiled {}
 
 /// Sources as the Python side gives them: `(text, file name, first line)`,
 /// optionally with the namespaces of the module's names as a fourth item
@@ -252,7 +265,7 @@ fn supporting_targets(
         values.insert(name, constant(value)?);
     }
     let sources = source_texts(&sources)?;
-    let request = Request { sources: &sources, kernel, constants: values, target: "" };
+    let request = Request { sources: &sources, kernel, constants: values, target: "", pipelines: &[] };
     htp_driver::supporting_targets(&request).map_err(to_python_error)
 }
 
@@ -272,6 +285,45 @@ fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'sta
         .collect()
 }
 
+/// Registers a target written in Python (see `python_target.rs`): the
+/// same registry and capability check as the in-tree backends.
+#[pyfunction]
+#[pyo3(signature = (name, description, capabilities, emitter, runner, pipeline = None))]
+fn register_target(
+    name: String,
+    description: String,
+    capabilities: Vec<String>,
+    emitter: Py<PyAny>,
+    runner: String,
+    pipeline: Option<String>,
+) -> PyResult<()> {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let target = python_target::PythonTarget {
+        name: leak(name),
+        description: leak(description),
+        capabilities,
+        pipeline,
+        emitter,
+        runner: leak(runner),
+    };
+    htp_api::register_target(Box::leak(Box::new(target))).map_err(TargetError::new_err)
+}
+
+/// Registers a named pipeline (`passes` as inside `builtin.module(...)`),
+/// usable by name in other pipelines, targets and `--pass-pipeline`.
+#[pyfunction]
+fn register_pipeline(name: String, description: String, passes: String) -> PyResult<()> {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    htp_pass::register_pipeline(htp_pass::PipelineDefinition { name: leak(name), description: leak(description), passes: leak(passes) })
+        .map_err(TargetError::new_err)
+}
+
+/// (name, description, passes) of every registered pipeline.
+#[pyfunction]
+fn pipelines() -> Vec<(&'static str, &'static str, &'static str)> {
+    htp_pass::pipelines().into_iter().map(|p| (p.name, p.description, p.passes)).collect()
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -286,5 +338,8 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(intrinsic_sets, module)?)?;
     module.add_function(wrap_pyfunction!(supporting_targets, module)?)?;
     module.add_function(wrap_pyfunction!(version, module)?)?;
+    module.add_function(wrap_pyfunction!(register_target, module)?)?;
+    module.add_function(wrap_pyfunction!(register_pipeline, module)?)?;
+    module.add_function(wrap_pyfunction!(pipelines, module)?)?;
     Ok(())
 }

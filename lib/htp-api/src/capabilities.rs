@@ -7,7 +7,9 @@
 use htp_dialects::diagnostics::{source_position, MlirError};
 use htp_frontend::intrinsics::intrinsic_sets;
 use melior::ir::{
+    r#type::ShapedTypeLike,
     attribute::StringAttribute,
+    ValueLike,
     operation::{OperationLike, WalkOrder, WalkResult},
     Location, Module,
 };
@@ -16,6 +18,23 @@ use crate::{registry::targets, Target};
 
 /// The programming model of `@htp.kernel` functions (tile IR).
 pub const KERNEL_MODEL: &str = "model:kernel";
+/// Every tile op (`op:tile.<name>` names one).
+pub const ALL_TILE_OPS: &str = "op:tile.*";
+/// Every element type (`dtype:<type>` names one: `dtype:f32`, `dtype:i1`).
+pub const ALL_DTYPES: &str = "dtype:*";
+
+/// What the in-tree backends provide of the kernel language: the model,
+/// every tile op and every element type (their own passes report the
+/// limits of a particular instruction at the user's line).
+pub fn whole_kernel_language() -> Vec<String> {
+    vec![KERNEL_MODEL.to_string(), ALL_TILE_OPS.to_string(), ALL_DTYPES.to_string()]
+}
+
+/// Whether `provided` covers `capability`: the same name, or a pattern
+/// ending in `*` that is a prefix of it.
+pub fn provides(provided: &[String], capability: &str) -> bool {
+    provided.iter().any(|p| p == capability || p.strip_suffix('*').is_some_and(|prefix| capability.starts_with(prefix)))
+}
 
 /// Dialects every target's input may use without declaring them: the tile
 /// dialect and the upstream dialects the front end builds kernels with.
@@ -39,29 +58,48 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
                 .ok()
                 .and_then(|a| StringAttribute::try_from(a).ok())
                 .map(|callee| format!("intrinsic:{}", callee.value())),
+            tile if tile.starts_with("tile.") => Some(format!("op:{tile}")),
             _ => {
                 let dialect = name.split('.').next().unwrap_or("");
                 (!CORE_DIALECTS.contains(&dialect)).then(|| format!("dialect:{dialect}"))
             }
         };
+        // Locations live as long as the context; melior ties them to the op borrow.
+        let location = unsafe { Location::from_raw(op.location().to_raw()) };
         if let Some(capability) = capability {
-            // Locations live as long as the context; melior ties them to the op borrow.
-            needs.push(Need { capability, location: unsafe { Location::from_raw(op.location().to_raw()) } });
+            needs.push(Need { capability, location });
+        }
+        // The element types of the tiles and tensors it makes.
+        for index in 0..op.result_count() {
+            if let Some(element) = op.result(index).ok().and_then(|r| element_type(r.r#type())) {
+                let capability = format!("dtype:{element}");
+                if !needs.iter().any(|n| n.capability == capability) {
+                    needs.push(Need { capability, location });
+                }
+            }
         }
         WalkResult::Advance
     });
     needs
 }
 
+/// The element type of a tile or memref type.
+fn element_type(ty: melior::ir::Type) -> Option<String> {
+    if let Ok(tile) = htp_dialects::tile::TileType::try_from(ty) {
+        return Some(tile.element_type().to_string());
+    }
+    melior::ir::r#type::MemRefType::try_from(ty).ok().map(|m| m.element().to_string())
+}
+
 /// Checks `module`'s needs against `target`: the first unmet one is an error
 /// at its op's location.
 pub fn check(module: &Module, target: &dyn Target) -> Result<(), MlirError> {
     let provided = target.capabilities();
-    let Some(unmet) = needs(module).into_iter().find(|need| !provided.contains(&need.capability)) else {
+    let Some(unmet) = needs(module).into_iter().find(|need| !provides(&provided, &need.capability)) else {
         return Ok(());
     };
     let providers: Vec<&str> =
-        targets().into_iter().filter(|t| t.capabilities().contains(&unmet.capability)).map(|t| t.name()).collect();
+        targets().into_iter().filter(|t| provides(&t.capabilities(), &unmet.capability)).map(|t| t.name()).collect();
     let offer = if providers.is_empty() {
         "no registered target provides it".to_string()
     } else {
@@ -86,6 +124,12 @@ pub fn describe(capability: &str) -> String {
     if let Some(dialect) = capability.strip_prefix("dialect:") {
         return format!("the '{dialect}' dialect");
     }
+    if let Some(op) = capability.strip_prefix("op:") {
+        return format!("the tile op '{op}'");
+    }
+    if let Some(element) = capability.strip_prefix("dtype:") {
+        return format!("the element type {element}");
+    }
     if let Some(model) = capability.strip_prefix("model:") {
         return format!("the '{model}' programming model");
     }
@@ -99,7 +143,7 @@ pub fn targets_for(module: &Module) -> Vec<&'static str> {
         .into_iter()
         .filter(|t| {
             let provided = t.capabilities();
-            needed.iter().all(|n| provided.contains(n))
+            needed.iter().all(|n| provides(&provided, n))
         })
         .map(|t| t.name())
         .collect()

@@ -28,7 +28,7 @@ impl Target for CpuTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        vec![htp_api::capabilities::KERNEL_MODEL.to_string()]
+        htp_api::capabilities::whole_kernel_language()
     }
 
     fn lowered_stage(&self) -> &'static str {

@@ -52,7 +52,7 @@ impl Target for PtoTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        let mut provided = vec![htp_api::capabilities::KERNEL_MODEL.to_string()];
+        let mut provided = htp_api::capabilities::whole_kernel_language();
         provided.extend(crate::intrinsics::capabilities());
         provided
     }

@@ -22,6 +22,10 @@ pub struct Request<'a> {
     pub kernel: &'a str,
     pub constants: Constants,
     pub target: &'a str,
+    /// Pipelines (registered names or pass lists, as inside
+    /// `builtin.module(...)`) run on the imported tile module before the
+    /// target lowers it: what extensions' mutators ask for.
+    pub pipelines: &'a [String],
 }
 
 /// A compiled kernel: its signature, the IR after each stage, the artifact.
@@ -97,6 +101,7 @@ fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> 
     let signature = kernels.into_iter().find(|k| k.name == request.kernel).ok_or_else(|| {
         CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
     })?;
+    run_requested_pipelines(&context, &mut module, request)?;
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     htp_api::capabilities::check(&module, target).map_err(|error| CompileError::from_mlir(&[error], request.sources))?;
     let artifact = target
@@ -104,6 +109,25 @@ fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> 
         .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     stages.push((target.lowered_stage().to_string(), module.as_operation().to_string()));
     Ok(CompiledKernel { signature, stages, artifact })
+}
+
+/// Runs the request's extra pipelines on the imported module; their
+/// diagnostics (and a pipeline that does not parse) are compile errors.
+fn run_requested_pipelines(context: &melior::Context, module: &mut Module, request: &Request) -> Result<(), CompileError> {
+    for pipeline in request.pipelines {
+        let (outcome, errors) = htp_dialects::diagnostics::collect_errors(context, || {
+            let manager = melior::pass::PassManager::new(context);
+            melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
+                .map_err(|e| format!("error: the pipeline '{pipeline}' an extension asked for does not parse: {e}"))?;
+            manager.run(module).map_err(|_| String::new())
+        });
+        match outcome {
+            Ok(()) => {}
+            Err(message) if errors.is_empty() => return Err(CompileError::Source(message)),
+            Err(_) => return Err(CompileError::from_mlir(&errors, request.sources)),
+        }
+    }
+    Ok(())
 }
 
 /// Removes the kernels other than `kernel` that nothing calls: the sources

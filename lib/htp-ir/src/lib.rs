@@ -4,4 +4,5 @@
 //! crate knows no HTP dialect and no backend.
 
 pub mod builder;
+pub mod json;
 pub mod query;

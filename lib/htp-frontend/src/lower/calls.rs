@@ -107,6 +107,13 @@ impl<'c> Lowerer<'c, '_> {
                     let keywords = args.keywords.len();
                     return self.intrinsic(set, attr, args.positional, keywords, a.range, range);
                 }
+                if let Some(Namespace::Helpers(set)) = &module {
+                    let Some(helper) = self.program.kernel(attr) else {
+                        return Err(self.error(a.range, DiagnosticKind::UnknownName, format!("the intrinsic set '{set}' has no function '{attr}'")));
+                    };
+                    let args = self.eval_args(call)?;
+                    return self.inline_call(helper, args, range);
+                }
                 if module.is_some() {
                     if !BUILTIN_FUNCTIONS.contains(&attr) {
                         if let Some(kernel) = self.program.kernel(attr) {

@@ -16,7 +16,14 @@ pub enum Namespace {
     /// Python's `math` module: its constants (`math.pi`) only.
     Math,
     Intrinsics(&'static IntrinsicSet),
+    /// A Python module of `@htp.func` helpers registered as an intrinsic set
+    /// (`htp.extensions`): `<name>.f(...)` calls its helper `f`, whose
+    /// source comes with the kernel's.
+    Helpers(String),
 }
+
+/// How the Python side names a module of helper intrinsics: `python:<set>`.
+pub const HELPERS_PREFIX: &str = "python:";
 
 /// The names of Python's `math` module a kernel may use.
 pub const MATH_CONSTANTS: &[&str] = &["pi", "e", "inf", "nan"];
@@ -35,6 +42,9 @@ impl<'c> Lowerer<'c, '_> {
             Some(namespace) => {
                 if let Some(set) = intrinsic_set(namespace) {
                     return Ok(Namespace::Intrinsics(set));
+                }
+                if let Some(set) = namespace.strip_prefix(HELPERS_PREFIX) {
+                    return Ok(Namespace::Helpers(set.to_string()));
                 }
             }
             None => {}

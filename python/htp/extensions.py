@@ -1,0 +1,134 @@
+"""Extensions written in Python: separate packages that add to HTP without
+editing it, through the same registries the in-tree Rust backends use.
+
+An extension is a module with a ``register(registry)`` function. It is
+loaded explicitly (``htp.extensions.load("my_ext")``) or, when installed
+with an entry point in the ``htp.extensions`` group, by
+``htp.extensions.load_installed()`` (``import htp`` calls it). What it can
+add (``docs/extending.md``):
+
+- **targets** (``registry.target``): capabilities, a registered pipeline
+  to lower the tile IR with, an emitter in Python that reads the lowered IR
+  (as JSON, ``htp_ir::json``) and returns files, and a runner module that
+  runs them — checked and selected exactly like ``cpu`` or ``pto-a2a3sim``;
+- **pipelines** of registered passes, by name (``registry.pipeline``);
+- **intrinsic sets** of ``@htp.func`` compositions of tile ops
+  (``registry.intrinsics``), called as ``<module>.<name>(...)`` in kernels;
+- **AST mutators** that, when they rewrite a kernel, also ask for a
+  pipeline to run on its tile IR (``registry.mutator``).
+
+A Python package cannot link Rust or C++ into ``htp``: new MLIR dialects
+and Rust passes are added in-tree (``docs/extending.md``).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import types
+from typing import Callable, Dict, List, Optional, Sequence, Union
+
+from . import _htp
+from . import mutators as _mutators
+
+#: Entry point group installed extensions register under.
+ENTRY_POINT_GROUP = "htp.extensions"
+
+_loaded: Dict[str, types.ModuleType] = {}
+#: mutator class -> the pipeline it asks for when it changes a kernel.
+_mutator_pipelines: Dict[type, str] = {}
+#: namespace prefix of Python intrinsic sets, as the front end reads it.
+_HELPERS_PREFIX = "python:"
+
+
+class Registry:
+    """What an extension's ``register(registry)`` adds to; one per extension
+    (its name is the extension module's)."""
+
+    def __init__(self, extension: str):
+        self.extension = extension
+
+    def target(self, name: str, *, description: str, capabilities: Sequence[str],
+               emitter: Callable[[str, str], Dict[str, str]], runner: str,
+               pipeline: Optional[str] = None) -> None:
+        """A target named ``name``. ``capabilities``: what it provides
+        (``model:kernel``, ``dtype:f32``, ``op:tile.add``, ... see
+        ``htp.targets()``); a kernel needing anything else gets a
+        diagnostic at its line naming the targets that provide it.
+        ``pipeline`` (registered names or passes, as inside
+        ``builtin.module(...)``) lowers the tile IR first; ``emitter(ir_json,
+        kernel_name)`` returns ``{relative path: text}``; ``runner`` names a
+        module with ``find_runtime()`` and ``run_package(directory, tensors,
+        scalars)``. An emitter refuses a kernel by raising
+        ``htp.CompileError("file:line:col: error: ...")``."""
+        _htp.register_target(name, description, list(capabilities), emitter, runner, pipeline)
+
+    def pipeline(self, name: str, passes: str, description: str = "") -> None:
+        """A named pipeline of registered passes (``passes`` as inside
+        ``builtin.module(...)``), usable in other pipelines and targets."""
+        _htp.register_pipeline(name, description or f"registered by {self.extension}", passes)
+
+    def intrinsics(self, module: types.ModuleType, name: Optional[str] = None) -> None:
+        """``module``'s ``@htp.func`` helpers become an intrinsic set: a
+        kernel whose module imports ``module`` (under any name) calls them
+        as ``<alias>.<helper>(...)``. They compose tile ops, so every target
+        that runs those ops runs them."""
+        module.__htp_namespace__ = _HELPERS_PREFIX + (name or module.__name__)
+
+    def mutator(self, mutator: type, pipeline: Optional[str] = None) -> None:
+        """Registers an AST mutator for every kernel (``htp.mutators``); when
+        it changes a kernel, ``pipeline`` runs on the kernel's tile IR
+        before the target lowers it."""
+        _mutators.register(mutator)
+        if pipeline is not None:
+            _mutator_pipelines[mutator] = pipeline
+
+
+def load(extension: Union[str, types.ModuleType]) -> types.ModuleType:
+    """Imports ``extension`` (a module or its name) and calls its
+    ``register(registry)`` once."""
+    module = importlib.import_module(extension) if isinstance(extension, str) else extension
+    if module.__name__ in _loaded:
+        return module
+    register = getattr(module, "register", None)
+    if not callable(register):
+        raise TypeError(f"the HTP extension {module.__name__} has no register(registry) function")
+    register(Registry(module.__name__))
+    _loaded[module.__name__] = module
+    return module
+
+
+def load_installed() -> List[str]:
+    """Loads every installed package that declares an entry point in the
+    ``htp.extensions`` group; returns their module names. A broken
+    extension raises (naming it) rather than being skipped silently."""
+    from importlib.metadata import entry_points
+
+    names = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            module = entry.load()
+        except Exception as error:  # report which extension, keep the cause
+            raise ImportError(f"the HTP extension '{entry.name}' ({entry.value}) failed to load: {error}") from error
+        names.append(load(module).__name__)
+    return names
+
+
+def loaded() -> List[str]:
+    """The names of the extensions loaded so far."""
+    return list(_loaded)
+
+
+def pipelines() -> List[tuple]:
+    """(name, description, passes) of every registered pipeline."""
+    return list(_htp.pipelines())
+
+
+def pipelines_for(changed_by: Sequence[type]) -> List[str]:
+    """The pipelines the mutators in ``changed_by`` ask for, in order."""
+    return [_mutator_pipelines[m] for m in changed_by if m in _mutator_pipelines]
+
+
+def is_intrinsic_module(value) -> bool:
+    return isinstance(value, types.ModuleType) and \
+        str(getattr(value, "__htp_namespace__", "")).startswith(_HELPERS_PREFIX)

@@ -1,0 +1,101 @@
+//! Targets written in Python (`htp.extensions`): registered in the same
+//! registry, with the same capability check, as the in-tree backends. The
+//! target lowers the tile module with a registered pipeline (or not at
+//! all), hands the result to its Python emitter as JSON (`htp_ir::json`)
+//! and packages the files the emitter returns; its runner module runs them
+//! (`run_package(directory, tensors, scalars)`, as for PTO packages).
+
+use htp_api::{Artifact, Argument, Target};
+use htp_dialects::diagnostics::{collect_errors, MlirError};
+use htp_frontend::{KernelSignature, SourceText};
+use melior::{ir::Module, Context};
+use pyo3::prelude::*;
+
+pub struct PythonTarget {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub capabilities: Vec<String>,
+    /// Passes run before the emitter (as inside `builtin.module(...)`).
+    pub pipeline: Option<String>,
+    /// `emitter(ir_json: str, kernel: str) -> dict[str, str]` (path -> text).
+    pub emitter: Py<PyAny>,
+    /// The module whose `run_package` runs the files.
+    pub runner: &'static str,
+}
+
+impl Target for PythonTarget {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn description(&self) -> &'static str {
+        self.description
+    }
+    fn capabilities(&self) -> Vec<String> {
+        self.capabilities.clone()
+    }
+    fn lowered_stage(&self) -> &'static str {
+        "emitter-input"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        _sources: &[SourceText],
+        _stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        let error = |message: String| vec![MlirError { position: None, message }];
+        if let Some(pipeline) = &self.pipeline {
+            let (outcome, errors) = collect_errors(context, || {
+                let manager = melior::pass::PassManager::new(context);
+                melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
+                    .map_err(|e| format!("target '{}': its pipeline '{pipeline}' does not parse: {e}", self.name))?;
+                manager.run(module).map_err(|_| format!("target '{}': its pipeline failed", self.name))
+            });
+            if let Err(message) = outcome {
+                return Err(if errors.is_empty() { error(message) } else { errors });
+            }
+        }
+        let json = htp_ir::json::to_json(module.as_operation());
+        // The compile runs on the driver's thread without the GIL: take it.
+        let files = Python::attach(|py| -> PyResult<Vec<(String, String)>> {
+            let returned = self.emitter.call1(py, (json, kernel.name.clone()))?;
+            let mut files: Vec<(String, String)> = returned.extract::<std::collections::HashMap<String, String>>(py)?.into_iter().collect();
+            files.sort();
+            Ok(files)
+        });
+        match files {
+            Ok(files) => Ok(Box::new(PythonPackage { files, runner: self.runner })),
+            // An emitter refuses with htp.CompileError("file:line:col: error: ..."): pass its text on.
+            Err(e) => Python::attach(|py| Err(error(emitter_message(py, &e, self.name)))),
+        }
+    }
+}
+
+fn emitter_message(py: Python<'_>, error: &PyErr, target: &str) -> String {
+    let text = error.value(py).to_string();
+    let located = text.split(": error: ").next().is_some_and(|head| head.matches(':').count() >= 2);
+    if located {
+        text
+    } else {
+        format!("error: target '{target}': its emitter failed: {}: {text}", error.get_type(py).name().map(|n| n.to_string()).unwrap_or_default())
+    }
+}
+
+struct PythonPackage {
+    files: Vec<(String, String)>,
+    runner: &'static str,
+}
+
+impl Artifact for PythonPackage {
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
+        Err(format!("a package runs through its runner module '{}'", self.runner))
+    }
+    fn files(&self) -> Vec<(String, String)> {
+        self.files.clone()
+    }
+    fn runner(&self) -> Option<&'static str> {
+        Some(self.runner)
+    }
+}
