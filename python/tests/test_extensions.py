@@ -1,0 +1,154 @@
+"""Extensions written in Python (htp.extensions): a target registered from
+Python is listed, selected and capability-checked like the in-tree ones; an
+intrinsic set of helpers; named pipelines; a mutator that asks for one."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import htp
+from htp import f16, f32
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "extension_fixtures"))
+import copy_only_target as ext  # noqa: E402
+
+htp.extensions.load(ext)
+
+
+@htp.kernel
+def copy(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = x[i:i + 16, :]
+
+
+@htp.kernel
+def add_one(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = x[i:i + 16, :] + 1.0
+
+
+@htp.kernel
+def copy_half(x: htp.Tensor[f16, 16, 64], y: htp.Out[f16, 16, 64]):
+    y[:, :] = x[:, :]
+
+
+def test_loading_twice_registers_once():
+    assert htp.extensions.load("copy_only_target") is ext
+    assert htp.extensions.loaded().count("copy_only_target") == 1
+
+
+def test_the_python_target_is_listed_with_its_capabilities():
+    info = {t.name: t for t in htp.targets()}
+    assert "copy-only" in info
+    assert "op:tile.load" in info["copy-only"].capabilities
+    assert "op:tile.*" in info["cpu"].capabilities
+
+
+def test_a_python_target_compiles_through_its_emitter_and_runs_through_its_runner():
+    compiled = copy.compile("copy-only")
+    module = json.loads(compiled.files["ir.json"])
+    assert module["name"] == "builtin.module"
+    functions = [op for op in module["regions"][0][0]["ops"] if op["name"] == "func.func"]
+    assert [json.loads(f["attributes"]["sym_name"]) for f in functions] == ["copy"]
+    names = json.dumps(module)
+    assert '"name":"tile.load"' in names.replace(" ", "") and "tile.store" in names
+    x = np.random.default_rng(0).standard_normal((40, 64)).astype(np.float32)
+    np.testing.assert_array_equal(compiled(x), x)
+
+
+def test_a_kernel_needing_an_op_the_target_lacks_gets_the_capability_diagnostic_at_its_line():
+    with pytest.raises(htp.CompileError) as info:
+        add_one.compile("copy-only")
+    message = str(info.value)
+    assert "the tile op 'tile.add' is not available on target 'copy-only'" in message, message
+    assert "targets that provide it: cpu" in message, message
+    assert f"{__file__}:" in message and "+ 1.0" in message, message
+
+
+def test_an_element_type_the_target_lacks_is_refused_at_its_line():
+    with pytest.raises(htp.CompileError, match=r"the element type f16 is not available on target 'copy-only'"):
+        copy_half.compile("copy-only")
+
+
+def test_which_targets_can_run_a_kernel_includes_python_targets():
+    assert "copy-only" in copy.targets()
+    assert "copy-only" not in add_one.targets()
+
+
+def test_a_pipeline_registered_from_python_is_listed():
+    assert ("test-ext-cleanup", "canonicalize + cse, registered from Python", "canonicalize,cse") in htp.extensions.pipelines()
+
+
+def test_registering_a_taken_target_name_is_an_error():
+    with pytest.raises(htp.TargetError, match="two targets claim the name 'cpu'"):
+        htp.extensions.Registry("dup").target("cpu", description="x", capabilities=[], emitter=ext.emit, runner=__name__)
+
+
+def test_a_python_intrinsic_set_composes_tile_ops_on_every_target():
+    source = '''
+import htp
+from htp import f32
+import copy_only_target as tx
+
+@htp.kernel
+def scaled(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], a: f32):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = tx.affine(x[i:i + 16, :], a, 1.0)
+'''
+    kernel = _kernel_from(source, "scaled")
+    x = np.random.default_rng(1).standard_normal((40, 64)).astype(np.float32)
+    np.testing.assert_allclose(kernel(x, None, 0.5), (x + x) * 0.5 + 1.0, rtol=1e-6)
+
+
+def test_an_unknown_function_of_an_intrinsic_set_is_a_located_error():
+    source = '''
+import htp
+from htp import f32
+import copy_only_target as tx
+
+@htp.kernel
+def bad(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = tx.thrice(x[:, :])
+'''
+    with pytest.raises(htp.CompileError, match=r"bad_kernel_.*\.py:8:15: error: the intrinsic set 'testext' has no function 'thrice'"):
+        _kernel_from(source, "bad").compile("cpu")
+
+
+def test_a_mutator_that_changes_a_kernel_runs_its_pipeline():
+    source = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def cubed(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = cube(t) + cube(t)
+'''
+    kernel = _kernel_from(source, "cubed")
+    x = np.random.default_rng(2).standard_normal((40, 64)).astype(np.float32)
+    compiled = kernel.compile("cpu")
+    np.testing.assert_allclose(compiled(x), 2 * x * x * x, rtol=1e-5)
+    # cse merged the two identical cubes: two multiplies, not four.
+    assert compiled.ir["tile"].count("tile.mul") == 2, compiled.ir["tile"]
+
+
+_counter = [0]
+
+
+def _kernel_from(source, name):
+    """A kernel defined in a fresh file (HTP compiles from source files)."""
+    import importlib.util
+    import tempfile
+    _counter[0] += 1
+    directory = tempfile.mkdtemp()
+    path = os.path.join(directory, f"{name}_kernel_{_counter[0]}.py")
+    with open(path, "w") as handle:
+        handle.write(source)
+    spec = importlib.util.spec_from_file_location(f"{name}_kernel_{_counter[0]}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
