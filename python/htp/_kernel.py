@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _htp
 from . import _reprint
+from ._cache import cache_directory
 from . import extensions as _extensions
 from . import mutators as _mutators
 from .errors import ArgumentError, CompileError, TargetError
@@ -49,11 +50,6 @@ class Parameter:
             dims = ", ".join(map(repr, self.shape))
             return f"{self.name}: {'Out' if self.is_output else 'Tensor'}[{self.dtype!r}, {dims}]"
         return f"{self.name}: {self.kind} {self.dtype!r}"
-
-
-def _cache_root() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "htp", "packages")
 
 
 class CompiledKernel:
@@ -93,7 +89,7 @@ class CompiledKernel:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
                                "(compiling works without it: see CompiledKernel.write_package)")
         digest = hashlib.sha256("".join(k + v for k, v in sorted(self.files.items())).encode()).hexdigest()[:16]
-        directory = self.write_package(os.path.join(_cache_root(), f"{self.kernel.name}-{digest}"))
+        directory = self.write_package(cache_directory("packages", f"{self.kernel.name}-{digest}"))
         tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
         scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]
         runner.run_package(directory, tensors, scalars)

@@ -23,12 +23,14 @@ and Rust passes are added in-tree (``docs/extending.md``).
 
 from __future__ import annotations
 
-import ast
+import hashlib
 import importlib
+import os
 import types
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from . import _htp
+from ._cache import cache_directory
 from . import mutators as _mutators
 
 #: Entry point group installed extensions register under.
@@ -67,6 +69,23 @@ class Registry:
         """A named pipeline of registered passes (``passes`` as inside
         ``builtin.module(...)``), usable in other pipelines and targets."""
         _htp.register_pipeline(name, description or f"registered by {self.extension}", passes)
+
+    def transform(self, name: str, script: str, entry_point: str = "__transform_main", description: str = "") -> None:
+        """A rewrite written as a transform-dialect script (PDL patterns
+        included, through ``transform.with_pdl_patterns``), run by MLIR's
+        interpreter on the tile module, registered as the pipeline ``name``
+        (usable by targets and mutators like any other pipeline)."""
+        directory = cache_directory("transforms")
+        os.makedirs(directory, exist_ok=True)
+        digest = hashlib.sha256(script.encode()).hexdigest()[:16]
+        path = os.path.join(directory, f"{name}-{digest}.mlir")
+        if not os.path.exists(path):
+            with open(path + ".tmp", "w", encoding="utf-8") as handle:
+                handle.write(script)
+            os.replace(path + ".tmp", path)
+        passes = (f"transform-preload-library{{transform-library-paths={path}}},"
+                  f"transform-interpreter{{entry-point={entry_point}}}")
+        _htp.register_pipeline(name, description or f"transform script registered by {self.extension}", passes)
 
     def intrinsics(self, module: types.ModuleType, name: Optional[str] = None) -> None:
         """``module``'s ``@htp.func`` helpers become an intrinsic set: a

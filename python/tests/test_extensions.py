@@ -152,3 +152,26 @@ def _kernel_from(source, name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return getattr(module, name)
+
+
+def test_a_transform_script_registered_from_python_rewrites_the_tile_ir():
+    assert any(name == "test-ext-transform" and "transform-interpreter" in passes
+               for name, _, passes in htp.extensions.pipelines())
+    source = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def twice_squared(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = t * t + t * t
+'''
+    kernel = _kernel_from(source, "twice_squared")
+    sources, _ = kernel._sources_and_pipelines()
+    raw = htp._htp.compile(sources, "twice_squared", {}, "cpu", ["test-ext-transform"])
+    tile = dict(raw.stages())["tile"]
+    assert tile.count("tile.mul") == 1, tile  # the script's CSE merged t * t
+    compiled = htp.CompiledKernel(kernel, raw, "cpu", {})
+    x = np.random.default_rng(3).standard_normal((40, 64)).astype(np.float32)
+    np.testing.assert_allclose(compiled(x), 2 * x * x, rtol=1e-6)

@@ -63,3 +63,19 @@ def register(registry):
     registry.pipeline("test-ext-cleanup", "canonicalize,cse", "canonicalize + cse, registered from Python")
     registry.intrinsics(sys.modules[__name__], "testext")
     registry.mutator(ExpandCube, pipeline="test-ext-cleanup")
+    registry.transform("test-ext-transform", CLEANUP_SCRIPT)
+
+
+#: Canonicalization and CSE on every function, as a transform script.
+CLEANUP_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.apply_patterns to %f {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %f : !transform.any_op
+    transform.yield
+  }
+}
+"""
