@@ -259,7 +259,11 @@ class Kernel:
                     )
                     raise error.with_traceback(None) from None
             sources, pipelines = self._sources_and_pipelines()
-            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines)
+            # HTP_DUMP_IR=<dir>: the IR after the import and after every pass,
+            # one file each, in <dir>/<kernel>-<target>/.
+            dump = os.environ.get("HTP_DUMP_IR")
+            dump = os.path.join(dump, f"{self.name}-{target}") if dump else None
+            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled

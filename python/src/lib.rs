@@ -214,7 +214,7 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
 /// for). The GIL is released while compiling: other Python threads run, and
 /// a Python target's emitter takes it on the compiling thread.
 #[pyfunction]
-#[pyo3(signature = (sources, kernel, constants, target, pipelines = Vec::new()))]
+#[pyo3(signature = (sources, kernel, constants, target, pipelines = Vec::new(), dump_ir = None))]
 fn compile(
     py: Python<'_>,
     sources: Vec<Bound<'_, PyAny>>,
@@ -222,13 +222,14 @@ fn compile(
     constants: BTreeMap<String, Bound<'_, PyAny>>,
     target: &str,
     pipelines: Vec<String>,
+    dump_ir: Option<std::path::PathBuf>,
 ) -> PyResult<Compiled> {
     let mut values = Constants::new();
     for (name, value) in &constants {
         values.insert(name, constant(value)?);
     }
     let sources = source_texts(&sources)?;
-    let request = Request { sources: &sources, kernel, constants: values, target, pipelines: &pipelines };
+    let request = Request { sources: &sources, kernel, constants: values, target, pipelines: &pipelines, dump_ir: dump_ir.as_deref() };
     let compiled = py.detach(|| htp_driver::compile(&request).map(|kernel| SendCompiled(Compiled { kernel })));
     compiled.map(|c| c.0).map_err(to_python_error)
 }
@@ -265,7 +266,7 @@ fn supporting_targets(
         values.insert(name, constant(value)?);
     }
     let sources = source_texts(&sources)?;
-    let request = Request { sources: &sources, kernel, constants: values, target: "", pipelines: &[] };
+    let request = Request { sources: &sources, kernel, constants: values, target: "", pipelines: &[], dump_ir: None };
     htp_driver::supporting_targets(&request).map_err(to_python_error)
 }
 

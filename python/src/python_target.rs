@@ -48,10 +48,7 @@ impl Target for PythonTarget {
         let error = |message: String| vec![MlirError { position: None, message }];
         if let Some(pipeline) = &self.pipeline {
             let (outcome, errors) = collect_errors(context, || {
-                let manager = melior::pass::PassManager::new(context);
-                melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
-                    .map_err(|e| format!("target '{}': its pipeline '{pipeline}' does not parse: {e}", self.name))?;
-                manager.run(module).map_err(|_| format!("target '{}': its pipeline failed", self.name))
+                htp_pass::dump::run_pipeline(context, module, pipeline).map_err(|e| format!("target '{}': {e}", self.name))
             });
             if let Err(message) = outcome {
                 return Err(if errors.is_empty() { error(message) } else { errors });

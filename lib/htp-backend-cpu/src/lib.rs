@@ -106,8 +106,7 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
         if !module.as_operation().verify() {
             return false;
         }
-        let Ok(manager) = PIPELINE.manager(context) else { return false };
-        manager.run(module).is_ok()
+        PIPELINE.run(context, module).is_ok()
     });
     if !lowered {
         return Err(if errors.is_empty() {

@@ -84,8 +84,7 @@ pub fn register() -> Result<(), String> {
 pub fn lower(context: &Context, module: &mut Module) -> Result<(), Vec<MlirError>> {
     register().map_err(|message| vec![MlirError { position: None, message }])?;
     let (result, errors) = collect_errors(context, || {
-        let manager = PIPELINE.manager(context)?;
-        manager.run(module).map_err(|_| "the PTO lowering failed".to_string())
+        PIPELINE.run(context, module).map_err(|e| if e.is_empty() { "the PTO lowering failed".to_string() } else { e })
     });
     match result {
         Ok(()) => Ok(()),

@@ -26,6 +26,9 @@ pub struct Request<'a> {
     /// `builtin.module(...)`) run on the imported tile module before the
     /// target lowers it: what extensions' mutators ask for.
     pub pipelines: &'a [String],
+    /// Where to write the IR after the import and after every pass (none:
+    /// no dumps). See `htp_pass::dump`.
+    pub dump_ir: Option<&'a std::path::Path>,
 }
 
 /// A compiled kernel: its signature, the IR after each stage, the artifact.
@@ -93,11 +96,16 @@ fn import<'c>(context: &'c melior::Context, request: &Request) -> Result<(Module
 }
 
 fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> {
+    htp_pass::dump::dumping_into(request.dump_ir, || compile_and_dump(request))
+}
+
+fn compile_and_dump(request: &Request) -> Result<CompiledKernel, CompileError> {
     let target = find_target(request.target).map_err(|known| {
         CompileError::Target(format!("error: unknown target '{}' (known: {})", request.target, known.join(", ")))
     })?;
     let context = htp_dialects::new_context();
     let (mut module, kernels) = import(&context, request)?;
+    htp_pass::dump::dump(&module, "import").map_err(CompileError::Source)?;
     let signature = kernels.into_iter().find(|k| k.name == request.kernel).ok_or_else(|| {
         CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
     })?;
@@ -116,10 +124,8 @@ fn compile_unguarded(request: &Request) -> Result<CompiledKernel, CompileError> 
 fn run_requested_pipelines(context: &melior::Context, module: &mut Module, request: &Request) -> Result<(), CompileError> {
     for pipeline in request.pipelines {
         let (outcome, errors) = htp_dialects::diagnostics::collect_errors(context, || {
-            let manager = melior::pass::PassManager::new(context);
-            melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
-                .map_err(|e| format!("error: the pipeline '{pipeline}' an extension asked for does not parse: {e}"))?;
-            manager.run(module).map_err(|_| String::new())
+            htp_pass::dump::run_pipeline(context, module, pipeline)
+                .map_err(|e| if e.is_empty() { e } else { format!("error: an extension's pipeline: {e}") })
         });
         match outcome {
             Ok(()) => {}

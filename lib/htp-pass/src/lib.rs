@@ -8,6 +8,7 @@
 
 mod boundary;
 mod definition;
+pub mod dump;
 pub mod registry;
 
 pub use boundary::{catch_quietly, processing, Failure, PassBody, RustPass};

@@ -35,12 +35,10 @@ impl PipelineDefinition {
         format!("builtin.module({})", self.passes)
     }
 
-    /// A pass manager running this pipeline (what targets run).
-    pub fn manager<'c>(&self, context: &'c melior::Context) -> Result<melior::pass::PassManager<'c>, String> {
-        let manager = melior::pass::PassManager::new(context);
-        melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), &self.module_pipeline())
-            .map_err(|e| format!("the pipeline '{}' does not parse: {e}", self.name))?;
-        Ok(manager)
+    /// Runs this pipeline on `module` (what targets do), pass by pass with
+    /// an IR dump after each when dumps are on (`crate::dump`).
+    pub fn run(&self, context: &melior::Context, module: &mut melior::ir::Module) -> Result<(), String> {
+        crate::dump::run_pipeline(context, module, self.passes)
     }
 }
 
