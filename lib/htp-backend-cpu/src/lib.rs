@@ -11,6 +11,7 @@
 
 pub mod check_bounds;
 pub mod convert_tile_to_linalg;
+pub mod polynomial_exp;
 mod packing;
 mod parallel;
 mod runtime;
@@ -33,7 +34,7 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: chunked forms of kernels whose
 /// outer loop is independent, then tile -> tensors + linalg.
@@ -54,7 +55,7 @@ macro_rules! upstream_lowering {
     () => {
         "canonicalize,cse,linalg-fuse-elementwise-ops,\
          one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},\
-         func.func(convert-linalg-to-loops),buffer-deallocation-pipeline,\
+         func.func(convert-linalg-to-loops,cpu-polynomial-exp),buffer-deallocation-pipeline,\
          expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
          convert-to-llvm,reconcile-unrealized-casts"
     };
