@@ -249,3 +249,37 @@ func.func @pad_set_valid(%t: !tile.tile<16x64xf32, valid = ?x64>, %z: f32, %n: i
   %s = tile.set_valid %p valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
   return %s : !tile.tile<16x64xf32, valid = ?x64>
 }
+
+// -----
+
+// HTP's elementwise fusion: one-input ops of the same type extend the
+// generic that makes their input (used only by them), so a chain is one
+// generic; the scalar defined between the ops is still visible (the generic
+// moves down to the last op of the chain).
+// CHECK-LABEL: func.func @chain(
+// CHECK-COUNT-1: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: math.exp
+// CHECK-NEXT: linalg.yield
+func.func @chain(%a: !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32> {
+  %c = arith.constant 1.5 : f32
+  %x = tile.mul %a, %c : !tile.tile<16x64xf32>, f32
+  %d = arith.constant 0.25 : f32
+  %y = tile.add %x, %d : !tile.tile<16x64xf32>, f32
+  %z = tile.exp %y : !tile.tile<16x64xf32>
+  return %z : !tile.tile<16x64xf32>
+}
+
+// -----
+
+// A value used twice is not extended: its generic stays whole.
+// CHECK-LABEL: func.func @shared(
+// CHECK-COUNT-3: linalg.generic
+func.func @shared(%a: !tile.tile<16x64xf32>) -> (!tile.tile<16x64xf32>, !tile.tile<16x64xf32>) {
+  %x = tile.exp %a : !tile.tile<16x64xf32>
+  %y = tile.neg %x : !tile.tile<16x64xf32>
+  %z = tile.abs %x : !tile.tile<16x64xf32>
+  return %y, %z : !tile.tile<16x64xf32>, !tile.tile<16x64xf32>
+}

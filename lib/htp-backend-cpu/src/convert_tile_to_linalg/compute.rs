@@ -5,8 +5,9 @@
 use htp_dialects::tile::TileType;
 use melior::ir::{
     attribute::{DenseElementsAttribute, IntegerAttribute},
+    block::BlockLike,
     operation::OperationLike,
-    Attribute, OperationRef, Type, ValueLike,
+    Attribute, BlockRef, OperationRef, RegionLike, Type, ValueLike,
 };
 
 use htp_ir::builder::{affine_map, detach, element_of, is_float, is_shaped, shape_of, BodyBuilder, Builder, Emitter, DYNAMIC, V};
@@ -74,15 +75,57 @@ fn identity_maps<'c>(e: &Emitter<'c, '_>, count: usize) -> Vec<Attribute<'c>> {
 
 /// An elementwise `linalg.generic` over same-shaped tensors, producing a
 /// tensor of `result` type shaped like `inputs[0]`.
+///
+/// HTP's own elementwise fusion: a one-input op of the same result type
+/// whose input is an elementwise generic used only here extends that
+/// generic's body in place (its yield moves to the new value), so a chain
+/// of N such statements is one generic built in O(N). Upstream's
+/// `linalg-fuse-elementwise-ops` then finds nothing to fuse in the chain;
+/// on a chain of separate generics it is near-quadratic
+/// (docs/performance.md).
 fn elementwise<'c>(
     e: &Emitter<'c, '_>,
     inputs: &[V<'c>],
     result: Type<'c>,
     body: impl FnOnce(&BodyBuilder<'c>, &[V<'c>]) -> V<'c>,
 ) -> V<'c> {
+    if let [input] = inputs {
+        if let Some(generic) = extensible_generic(*input, result) {
+            // Just before this op, so that the scalars its body reads
+            // (defined since the generic was built) dominate it.
+            unsafe { mlir_sys::mlirOperationMoveBefore(generic.to_raw(), e.anchor.to_raw()) };
+            let block = generic.region(0).expect("a generic has a body").first_block().expect("a body block");
+            let terminator = block.terminator().expect("a generic body ends in linalg.yield");
+            let yielded = detach(terminator.operand(0).expect("linalg.yield yields the element"));
+            unsafe { mlir_sys::mlirOperationDestroy(terminator.to_raw()) };
+            let builder = BodyBuilder { context: e.context, block: unsafe { BlockRef::from_raw(block.to_raw()) }, location: e.location };
+            let value = body(&builder, &[yielded]);
+            builder.op("linalg.yield", &[value], &[], &[], vec![]);
+            return *input;
+        }
+    }
     let sizes = run_time_sizes(e, inputs[0]);
     let init = empty(e, result, &sizes);
     e.generic(inputs, init, &identity_maps(e, inputs.len() + 1), PARALLEL2, body)
+}
+
+/// The elementwise generic making `input`, if a one-input op producing
+/// `result` can extend it: one result of that type, used once, identity
+/// maps and parallel iterators (what `elementwise` builds).
+fn extensible_generic<'c>(input: V<'c>, result: Type<'c>) -> Option<OperationRef<'c, 'c>> {
+    let generic = htp_ir::query::defining_op(input)?;
+    if generic.name().as_string_ref().as_str() != Ok("linalg.generic") || generic.result_count() != 1 {
+        return None;
+    }
+    if input.r#type() != result || !htp_ir::query::has_single_use(input) {
+        return None;
+    }
+    let maps = generic.attribute("indexing_maps").ok()?.to_string();
+    let iterators = generic.attribute("iterator_types").ok()?.to_string();
+    let identity = "affine_map<(d0, d1) -> (d0, d1)>";
+    let all_identity = maps.matches(identity).count() == maps.matches("affine_map").count();
+    let parallel = iterators.matches("parallel").count() == 2 && !iterators.contains("reduction");
+    (all_identity && parallel).then_some(generic)
 }
 
 /// tile.add/sub/mul/div/max/min, with a tile or scalar right operand.
