@@ -80,7 +80,8 @@ def test_targets_report_capabilities_and_which_can_run_a_kernel():
     assert "intrinsic:pto.tadd" in by_name["pto-a2a3sim"].capabilities
     assert "intrinsic:pto.tadd" not in by_name["cpu"].capabilities
     assert fused.targets() == ["pto-a2a3sim", "pto-a2a3"]
-    assert aliased.targets() == ["cpu", "pto-a2a3sim", "pto-a2a3"]
+    # In-tree targets (installed extensions, such as examples/extensions/htp-ctarget's `c`, may add more).
+    assert [t for t in aliased.targets() if t in ("cpu", "pto-a2a3sim", "pto-a2a3")] == ["cpu", "pto-a2a3sim", "pto-a2a3"]
     assert htp.intrinsic_sets()["pto"]["add"][0] == "pto.tadd"
 
 

@@ -1,0 +1,45 @@
+"""htp-ctarget: an HTP extension written against ``htp.extensions`` only.
+
+It adds
+- the target ``c``: portable C99 emitted from the tile IR (``emitter.py``),
+  compiled with the system C compiler and run through ctypes (``runner.py``);
+- the intrinsic set ``nn`` (``from htp_ctarget import nn``; ``nn.silu(t)``):
+  ``@htp.func`` compositions of tile ops, so they run on every target;
+- a mutator that rewrites ``fma(a, b, c)`` into ``a * b + c`` and asks for
+  the pipeline ``ctarget-cleanup`` (canonicalize, cse) on the kernel's tile IR.
+
+Installed (``pip install --no-build-isolation -e examples/extensions/htp-ctarget``)
+it is loaded by ``import htp`` through its entry point; otherwise call
+``htp.extensions.load("htp_ctarget")``.
+"""
+
+from . import nn
+from .emitter import CAPABILITIES, emit
+from .mutator import ExpandFma
+
+#: The target's name.
+TARGET = "c"
+#: The pipeline the mutator asks for (registered by ``register``).
+CLEANUP_PIPELINE = "ctarget-cleanup"
+
+
+def fma(a, b, c):
+    """``fma(a, b, c)`` in a kernel is ``a * b + c`` (rewritten by the
+    ``ExpandFma`` mutator before HTP compiles the kernel)."""
+    raise TypeError("htp_ctarget.fma is kernel sugar: it is rewritten inside @htp.kernel functions only")
+
+
+def register(registry):
+    registry.pipeline(CLEANUP_PIPELINE, "canonicalize,cse", "canonicalize + cse (htp-ctarget)")
+    registry.target(
+        TARGET,
+        description="portable C99 (htp-ctarget): one C function per kernel, built with the system cc, run via ctypes",
+        capabilities=CAPABILITIES,
+        emitter=emit,
+        runner="htp_ctarget.runner",
+        # None: the emitter reads the tile IR as the front end made it (dead
+        # index arithmetic costs nothing once cc has optimised it).
+        pipeline=None,
+    )
+    registry.intrinsics(nn, "nn")
+    registry.mutator(ExpandFma, pipeline=CLEANUP_PIPELINE)
