@@ -4,8 +4,11 @@
 //! framework, API) never name a backend. An out-of-tree Rust backend adds
 //! its own `register()` call next to this one.
 
-/// Registers every in-tree pass, pipeline and target. Idempotent.
+/// Registers every in-tree pass, pipeline and target, and MLIR's upstream
+/// passes (so any pipeline text, an extension's too, can name them).
+/// Idempotent.
 pub fn register_all() -> Result<(), String> {
+    melior::utility::register_all_passes();
     htp_transforms::register()?;
     htp_backend_cpu::register()?;
     htp_backend_pto::register()

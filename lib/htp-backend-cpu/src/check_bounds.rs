@@ -41,6 +41,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Check every tile load and store on a memref against the tensor's bounds at run time (CPU)",
     anchor: "builtin.module",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

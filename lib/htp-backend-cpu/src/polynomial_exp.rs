@@ -29,6 +29,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Expand math.exp on f32/f16/bf16 into a vectorisable polynomial (the cpu target)",
     anchor: "func.func",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

@@ -115,22 +115,10 @@ impl JsonWriter {
     }
 }
 
-/// (file, line, column) of a file location, looking through fused and
-/// named locations to the first file location inside.
+/// (file, line, column) of the first file location inside the op's
+/// location (through fused, named and call-site ones).
 fn location(op: OperationRef) -> Option<(String, u32, u32)> {
-    let raw = op.location().to_raw();
-    unsafe {
-        if mlir_sys::mlirLocationIsAFileLineColRange(raw) {
-            let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
-            let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
-            return Some((
-                String::from_utf8_lossy(bytes).into_owned(),
-                mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw) as u32,
-                mlir_sys::mlirLocationFileLineColRangeGetStartColumn(raw) as u32,
-            ));
-        }
-    }
-    None
+    htp_dialects::diagnostics::source_position(op.location()).map(|p| (p.file, p.line, p.column))
 }
 
 /// `text` as a JSON string.
@@ -159,13 +147,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_fused_location_gives_its_first_file_position() {
+        let context = htp_dialects::new_context();
+        let module = melior::ir::Module::parse(
+            &context,
+            "func.func @f() { return loc(fused[\"a\", \"k.py\":4:2, \"k.py\":5:1]) }",
+        )
+        .expect("valid module");
+        assert!(to_json(module.as_operation()).contains("\"location\":[\"k.py\",4,2]"), "{}", to_json(module.as_operation()));
+    }
+
+    #[test]
     fn a_function_round_trips_as_json_with_ids_types_attributes_and_locations() {
-        let context = melior::Context::new();
-        context.attach_diagnostic_handler(|_| true);
-        let registry = melior::dialect::DialectRegistry::new();
-        melior::utility::register_all_dialects(&registry);
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
+        let context = htp_dialects::new_context();
         let module = melior::ir::Module::parse(
             &context,
             "func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }",

@@ -19,15 +19,50 @@ extern "C" void htpRegisterExternalPass(MlirPass (*create)(void)) {
   });
 }
 
+// Registers a Rust pass that has options: MLIR cannot give an external pass
+// options, so `name{key=value ...}` is registered as a pipeline entry that
+// hands the option text to Rust, which creates the pass with the values set
+// (or returns a null pass and a message for an unknown option).
+extern "C" void htpRegisterPassWithOptions(
+    const char *name, const char *description, const void *definition,
+    MlirPass (*create)(const void *, MlirStringRef, MlirStringRef *)) {
+  auto *argument = new std::string(name);
+  auto *help = new std::string(description);
+  mlir::registerPassPipeline(
+      *argument, *help,
+      [definition, create](mlir::OpPassManager &pm, llvm::StringRef options,
+                           llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler) {
+        MlirStringRef error{nullptr, 0};
+        MlirPass pass = create(definition, MlirStringRef{options.data(), options.size()}, &error);
+        if (!pass.ptr)
+          return errorHandler(llvm::StringRef(error.data, error.length));
+        pm.addPass(std::unique_ptr<mlir::Pass>(unwrap(pass)));
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)>) {});
+}
+
 // Registers `name` as a pipeline whose passes are `passes` (the text inside
 // `builtin.module(...)`). The strings are copied: MLIR keeps the argument and
 // description as StringRefs for the life of the process.
+// A pipeline whose text does not parse (say, an extension's naming a pass
+// nobody registered) is an error of the pipeline using it, with MLIR's
+// message, not a silently empty pipeline.
 extern "C" void htpRegisterPassPipeline(const char *name, const char *description, const char *passes) {
   auto *argument = new std::string(name);
   auto *help = new std::string(description);
   std::string text(passes);
-  mlir::PassPipelineRegistration<>(*argument, *help, [text](mlir::OpPassManager &pm) {
-    if (mlir::failed(mlir::parsePassPipeline(text, pm, llvm::errs())))
-      llvm::errs() << "error: the registered pipeline's passes do not parse: " << text << "\n";
-  });
+  mlir::registerPassPipeline(
+      *argument, *help,
+      [text, argument](mlir::OpPassManager &pm, llvm::StringRef options,
+                       llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler) {
+        if (!options.empty())
+          return errorHandler("the pipeline '" + *argument + "' takes no options");
+        std::string message;
+        llvm::raw_string_ostream stream(message);
+        if (mlir::failed(mlir::parsePassPipeline(text, pm, stream)))
+          return errorHandler("the pipeline '" + *argument + "' does not parse (" + text + "): " + stream.str());
+        return mlir::success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)>) {});
 }

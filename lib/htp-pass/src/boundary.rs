@@ -41,8 +41,12 @@ pub fn processing(location: Location) {
 
 /// Every HTP Rust pass: its body runs on the anchor op; a failure becomes
 /// an error diagnostic at its location and fails the pass.
-#[derive(Clone, Copy)]
-pub struct RustPass(pub PassBody);
+#[derive(Clone)]
+pub struct RustPass {
+    pub body: PassBody,
+    /// This instance's option values (`crate::options`).
+    pub options: crate::options::OptionValues,
+}
 
 impl<'c> RunExternalPass<'c> for RustPass {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
@@ -53,7 +57,8 @@ impl<'c> RunExternalPass<'c> for RustPass {
         let context_ref = op.context();
         let context = unsafe { context_ref.to_ref() };
         CURRENT.with(|current| current.set(op.location().to_raw()));
-        let failure = match catch_quietly(|| (self.0)(context, op)) {
+        let body = self.body;
+        let failure = match catch_quietly(|| crate::options::with_running(&self.options, || body(context, op))) {
             Ok(Ok(())) => None,
             Ok(Err((location, message))) => Some((location, message)),
             Err(what) => {

@@ -18,6 +18,8 @@ pub struct PassDefinition {
     pub anchor: &'static str,
     /// Creates a fresh instance (ownership passes to the caller).
     pub create_raw: unsafe extern "C" fn() -> MlirPass,
+    /// What `argument{name=value}` may set (`crate::options`).
+    pub options: &'static [crate::PassOption],
 }
 
 impl PassDefinition {
@@ -29,7 +31,8 @@ impl PassDefinition {
     /// Wraps a Rust pass as an MLIR pass with this definition's name, help
     /// and anchor; for a pass's `create_raw`. `id` comes from `pass_type_id!()`.
     pub fn external(&self, body: PassBody, id: TypeId, name: &str, dialects: &[DialectHandle]) -> MlirPass {
-        create_external(RustPass(body), id, name, self.argument, self.description, self.anchor, dialects).to_raw()
+        let options = crate::options::take_pending(self);
+        create_external(RustPass { body, options }, id, name, self.argument, self.description, self.anchor, dialects).to_raw()
     }
 
     /// A textual pipeline that runs just this pass on a module.

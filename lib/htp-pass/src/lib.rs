@@ -8,11 +8,13 @@
 
 mod boundary;
 mod definition;
+pub mod options;
 pub mod dump;
 pub mod registry;
 
 pub use boundary::{catch_quietly, processing, Failure, PassBody, RustPass};
 pub use definition::PassDefinition;
+pub use options::{flag, option, PassOption};
 pub use registry::{
     find_pipeline, pipelines, register_passes, register_pipeline, registered_passes, PipelineDefinition,
 };

@@ -15,6 +15,12 @@ use crate::PassDefinition;
 
 unsafe extern "C" {
     fn htpRegisterExternalPass(create: unsafe extern "C" fn() -> MlirPass);
+    fn htpRegisterPassWithOptions(
+        name: *const c_char,
+        description: *const c_char,
+        definition: *const std::ffi::c_void,
+        create: unsafe extern "C" fn(*const std::ffi::c_void, mlir_sys::MlirStringRef, *mut mlir_sys::MlirStringRef) -> MlirPass,
+    );
     fn htpRegisterPassPipeline(name: *const c_char, description: *const c_char, passes: *const c_char);
 }
 
@@ -75,7 +81,20 @@ pub fn register_passes(passes: &'static [PassDefinition]) -> Result<(), String> 
             None => {}
         }
         registry.passes.insert(pass.argument, pass);
-        unsafe { htpRegisterExternalPass(pass.create_raw) }
+        if pass.options.is_empty() {
+            unsafe { htpRegisterExternalPass(pass.create_raw) }
+        } else {
+            let text = |s: &str| CString::new(s).expect("pass names have no NUL");
+            let (name, description) = (text(pass.argument), text(pass.description));
+            unsafe {
+                htpRegisterPassWithOptions(
+                    name.as_ptr(),
+                    description.as_ptr(),
+                    pass as *const PassDefinition as *const std::ffi::c_void,
+                    crate::options::htp_pass_create_with_options,
+                )
+            }
+        }
     }
     Ok(())
 }

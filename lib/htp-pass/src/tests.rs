@@ -25,11 +25,11 @@ fn panicking_at_an_op<'c>(_: &'c Context, op: OperationRef<'c, '_>) -> Result<()
 }
 
 const PANICKING: PassDefinition =
-    PassDefinition { argument: "test-panicking", description: "panics", anchor: "builtin.module", create_raw: create_panicking };
+    PassDefinition { argument: "test-panicking", description: "panics", anchor: "builtin.module", create_raw: create_panicking, options: &[] };
 const FAILING: PassDefinition =
-    PassDefinition { argument: "test-failing", description: "fails", anchor: "builtin.module", create_raw: create_failing };
+    PassDefinition { argument: "test-failing", description: "fails", anchor: "builtin.module", create_raw: create_failing, options: &[] };
 const AT_OP: PassDefinition =
-    PassDefinition { argument: "test-panicking-at-op", description: "panics at an op", anchor: "builtin.module", create_raw: create_at_op };
+    PassDefinition { argument: "test-panicking-at-op", description: "panics at an op", anchor: "builtin.module", create_raw: create_at_op, options: &[] };
 
 unsafe extern "C" fn create_panicking() -> MlirPass {
     PANICKING.external(panicking, pass_type_id!(), "TestPanicking", &[])
@@ -78,7 +78,7 @@ fn a_failure_is_a_diagnostic_at_its_location() {
 fn the_registry_refuses_a_second_pass_or_pipeline_under_a_taken_name() {
     static ONE: [PassDefinition; 1] = [FAILING];
     static OTHER: [PassDefinition; 1] =
-        [PassDefinition { argument: "test-failing", description: "another", anchor: "builtin.module", create_raw: create_panicking }];
+        [PassDefinition { argument: "test-failing", description: "another", anchor: "builtin.module", create_raw: create_panicking, options: &[] }];
     crate::register_passes(&ONE).unwrap();
     crate::register_passes(&ONE).unwrap();
     let error = crate::register_passes(&OTHER).unwrap_err();
@@ -120,4 +120,26 @@ fn catch_quietly_returns_the_panic_message_and_nests() {
     });
     assert_eq!(outer.map(|_: ()| ()), Err("outer".to_string()));
     assert_eq!(crate::catch_quietly(|| 7), Ok(7));
+}
+
+const WITH_OPTIONS: PassDefinition = PassDefinition {
+    argument: "test-options",
+    description: "reads its options",
+    anchor: "builtin.module",
+    create_raw: create_failing,
+    options: &[
+        crate::PassOption { name: "level", description: "a number", default: "2" },
+        crate::PassOption { name: "fast", description: "a flag", default: "false" },
+    ],
+};
+
+#[test]
+fn options_parse_against_the_declaration_with_defaults() {
+    let values = crate::options::parse(&WITH_OPTIONS, "fast level=7").unwrap();
+    assert_eq!(values, vec![("level", "7".to_string()), ("fast", "true".to_string())]);
+    assert_eq!(crate::options::parse(&WITH_OPTIONS, "").unwrap(), vec![("level", "2".to_string()), ("fast", "false".to_string())]);
+    assert_eq!(
+        crate::options::parse(&WITH_OPTIONS, "speed=1").unwrap_err(),
+        "'test-options' has no option 'speed' (its options: level, fast)"
+    );
 }

@@ -41,6 +41,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Add <k>__bounds and <k>__chunk functions for kernels whose outer loop has independent iterations",
     anchor: "builtin.module",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

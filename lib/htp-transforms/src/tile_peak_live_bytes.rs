@@ -35,6 +35,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Attach each function's peak live on-chip tile bytes as `tile.peak_live_bytes`",
     anchor: "func.func",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

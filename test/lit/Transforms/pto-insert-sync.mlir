@@ -1,4 +1,9 @@
 // RUN: htp-opt %s --pass-pipeline='builtin.module(func.func(pto-insert-sync))' | FileCheck %s
+// With transitive-order=false every conflict gets its own flag (a debugging aid).
+// RUN: htp-opt %s --pass-pipeline='builtin.module(func.func(pto-insert-sync{transitive-order=false}))' | FileCheck %s --check-prefix=ALL
+// An option the pass does not have is a pipeline error naming the options it has.
+// RUN: not htp-opt %s --pass-pipeline='builtin.module(func.func(pto-insert-sync{unknown=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: 'pto-insert-sync' has no option 'unknown' (its options: transitive-order)
 
 // load -> exp -> store in a loop: MTE2->V and V->MTE3 flags inside the body;
 // the next iteration's TLOAD/TEXP reuse bytes the previous TEXP/TSTORE read,
@@ -164,6 +169,11 @@ func.func @cube_side() attributes {pto.core = "aic"} {
 // CHECK-NEXT: pto.tci
 // CHECK-NOT:  pto.set_flag <mte2 -> s>
 // CHECK:      return
+// ALL-LABEL: func.func @transitive
+// ALL:      pto.tload
+// ALL-NEXT: pto.set_flag <mte2 -> s>, [[LS:[0-9]]]
+// ALL:      pto.wait_flag <mte2 -> s>, [[LS]]
+// ALL:      pto.tci
 func.func @transitive(%a: memref<16x256xf32>) attributes {pto.core = "aiv"} {
   %c0 = arith.constant 0 : index
   %z = arith.constant 0 : i32

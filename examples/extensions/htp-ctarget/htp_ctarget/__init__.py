@@ -37,9 +37,8 @@ def register(registry):
         capabilities=CAPABILITIES,
         emitter=emit,
         runner="htp_ctarget.runner",
-        # None: the emitter reads the tile IR as the front end made it (dead
-        # index arithmetic costs nothing once cc has optimised it).
-        pipeline=None,
+        # Folded and deduplicated tile IR: the emitter reads less.
+        pipeline=CLEANUP_PIPELINE,
     )
     registry.intrinsics(nn, "nn")
     registry.mutator(ExpandFma, pipeline=CLEANUP_PIPELINE)

@@ -40,6 +40,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Lower tile ops to tensors with linalg, tensor, memref and bufferization ops",
     anchor: "builtin.module",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

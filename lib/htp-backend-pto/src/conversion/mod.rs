@@ -46,6 +46,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Lower tile kernels to PTO-ISA kernels (AIV/AIC) and a pto-runtime orchestration",
     anchor: "builtin.module",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

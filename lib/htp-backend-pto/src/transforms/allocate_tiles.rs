@@ -32,6 +32,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Place PTO tile buffers in UB/L1/L0 at static offsets, checking each memory's capacity",
     anchor: "func.func",
     create_raw: create,
+    options: &[],
 };
 
 unsafe extern "C" fn create() -> MlirPass {

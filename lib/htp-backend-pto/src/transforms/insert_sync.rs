@@ -48,6 +48,11 @@ pub const DEFINITION: PassDefinition = PassDefinition {
     description: "Insert PTO pipe synchronisation (set/wait flags, V barriers) between conflicting instructions",
     anchor: "func.func",
     create_raw: create,
+    options: &[htp_pass::PassOption {
+        name: "transitive-order",
+        description: "omit a flag or barrier that transitive order already implies (false: one per conflict, for debugging synchronisation)",
+        default: "true",
+    }],
 };
 
 unsafe extern "C" fn create() -> MlirPass {
@@ -59,7 +64,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), h
     if function.attribute("pto.core").is_err() {
         return Ok(());
     }
-    let mut state = Sync { context, flags: Vec::new() };
+    let mut state = Sync { context, flags: Vec::new(), transitive: htp_pass::flag("transitive-order", true) };
     let body = function.region(0).unwrap().first_block().unwrap();
     let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
     state.block(body).and_then(|_| state.assign_event_ids(function)).map_err(|message| (function.location(), message))
@@ -157,6 +162,8 @@ struct Flag<'c> {
 struct Sync<'c> {
     context: &'c Context,
     flags: Vec<Flag<'c>>,
+    /// The `transitive-order` option: skip what transitive order implies.
+    transitive: bool,
 }
 
 fn name(op: OperationRef) -> String {
@@ -357,7 +364,7 @@ impl<'c> Sync<'c> {
             for (p, index) in producers {
                 let producer = pending[index].item;
                 let position = pending[index].position;
-                let covered = waits.iter().any(|&(r, at)| pending[index].covered_by(r, at));
+                let covered = self.transitive && waits.iter().any(|&(r, at)| pending[index].covered_by(r, at));
                 if covered {
                     // Nothing to insert; still ordered before q from here on.
                 } else if p == q {
