@@ -8,20 +8,47 @@ the first line that needs it."""
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from . import _htp
+
+
+class ParallelLevel(NamedTuple):
+    name: str
+    #: units per unit of the level above (the first level: in total)
+    count: int
+    description: str
+
+
+class MemorySpace(NamedTuple):
+    name: str
+    #: capacity in bytes; None when only the host bounds it
+    bytes: Optional[int]
+    alignment: int
+    description: str
+
+
+class Architecture(NamedTuple):
+    """A target's hardware model: parallel levels and memory spaces."""
+    levels: Tuple[ParallelLevel, ...]
+    memories: Tuple[MemorySpace, ...]
 
 
 class TargetInfo(NamedTuple):
     name: str
     description: str
     capabilities: Tuple[str, ...]
+    architecture: Architecture
 
 
 def targets() -> List[TargetInfo]:
-    """Every registered target with its description and capabilities."""
-    return [TargetInfo(name, description, tuple(capabilities)) for name, description, capabilities in _htp.targets()]
+    """Every registered target with its description, capabilities and
+    architecture model (empty when it declares none)."""
+    return [
+        TargetInfo(name, description, tuple(capabilities),
+                   Architecture(tuple(ParallelLevel(*l) for l in levels), tuple(MemorySpace(*m) for m in memories)))
+        for name, description, capabilities, (levels, memories) in _htp.targets()
+    ]
 
 
 def intrinsic_sets():

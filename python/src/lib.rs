@@ -270,10 +270,22 @@ fn supporting_targets(
     htp_driver::supporting_targets(&request).map_err(to_python_error)
 }
 
-/// (name, description, capabilities) of every registered target.
+/// A target's architecture model: ([(level, count, description)],
+/// [(memory, bytes or None, alignment, description)]).
+type ArchitectureTuple = (Vec<(&'static str, u64, &'static str)>, Vec<(&'static str, Option<u64>, u64, &'static str)>);
+
+/// (name, description, capabilities, architecture) of every registered target.
 #[pyfunction]
-fn targets() -> Vec<(&'static str, &'static str, Vec<String>)> {
-    htp_driver::targets().iter().map(|t| (t.name(), t.description(), t.capabilities())).collect()
+fn targets() -> Vec<(&'static str, &'static str, Vec<String>, ArchitectureTuple)> {
+    htp_driver::targets()
+        .iter()
+        .map(|t| {
+            let model = t.architecture();
+            let levels = model.levels.iter().map(|l| (l.name, l.count, l.description)).collect();
+            let memories = model.memories.iter().map(|m| (m.name, m.bytes, m.alignment, m.description)).collect();
+            (t.name(), t.description(), t.capabilities(), (levels, memories))
+        })
+        .collect()
 }
 
 /// (namespace, description, [(name, instruction, summary)]) of every

@@ -135,3 +135,15 @@ def test_misused_intrinsics_are_located_diagnostics(kernel, needle, message):
     error = _compile_error(kernel)
     assert message in str(error)
     assert_points_at(error, "test_intrinsics.py", line_of(kernel, needle))
+
+
+def test_targets_declare_their_architecture_models():
+    by_name = {t.name: t for t in htp.targets()}
+    pto = by_name["pto-a2a3sim"].architecture
+    assert [level.name for level in pto.levels] == ["cluster", "cube-core", "vector-core"]
+    assert {m.name: m.bytes for m in pto.memories} == {
+        "gm": None, "ub": 188416, "l1": 524288, "l0a": 65536, "l0b": 65536, "l0c": 131072}
+    assert by_name["pto-a2a3"].architecture == pto
+    cpu = by_name["cpu"].architecture
+    assert cpu.levels[0].name == "core" and cpu.levels[0].count >= 1
+    assert cpu.memories[0].bytes is None

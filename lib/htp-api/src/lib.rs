@@ -4,11 +4,13 @@
 //! (which names no backend) finds them. In-tree backends use exactly this
 //! API, as a third-party crate would.
 
+pub mod architecture;
 mod argument;
 pub mod capabilities;
 pub mod registry;
 mod target;
 
+pub use architecture::{Architecture, MemorySpace, ParallelLevel};
 pub use argument::Argument;
 pub use registry::{find_target, register_target, targets};
 pub use target::{source_line, Artifact, Target};

@@ -46,6 +46,11 @@ pub trait Target: Sync + Send {
     /// `capabilities.rs`): at least `model:kernel` to compile kernels, and
     /// `intrinsic:<op>` for each intrinsic its lowering handles.
     fn capabilities(&self) -> Vec<String>;
+    /// The hardware model: parallel levels and memory spaces with their
+    /// capacities (`architecture.rs`). Empty when a target declares none.
+    fn architecture(&self) -> crate::Architecture {
+        crate::Architecture::default()
+    }
     /// The name of the IR stage the module is in after [`Target::compile`].
     fn lowered_stage(&self) -> &'static str;
     /// Lowers `module` in place and builds the artifact for `kernel`.

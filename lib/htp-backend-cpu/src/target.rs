@@ -31,6 +31,19 @@ impl Target for CpuTarget {
         htp_api::capabilities::whole_kernel_language()
     }
 
+    /// The cores htp-runtime's pool runs independent outer loops on, and
+    /// host memory (tiles are stack or heap buffers, bounded by the host).
+    fn architecture(&self) -> htp_api::Architecture {
+        htp_api::Architecture {
+            levels: vec![htp_api::ParallelLevel {
+                name: "core",
+                count: htp_runtime::pool::default_threads() as u64,
+                description: "a CPU core (htp-runtime's pool; HTP_NUM_THREADS)",
+            }],
+            memories: vec![htp_api::MemorySpace { name: "host", bytes: None, alignment: 64, description: "host memory" }],
+        }
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "llvm"
     }

@@ -11,6 +11,7 @@
 //! (static traffic, sync and memory counts of a lowered program for one
 //! call), `target.rs` (the registered targets).
 
+pub mod architecture;
 pub mod conversion;
 pub mod dialect;
 pub mod emit;

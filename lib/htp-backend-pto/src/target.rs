@@ -57,6 +57,10 @@ impl Target for PtoTarget {
         provided
     }
 
+    fn architecture(&self) -> htp_api::Architecture {
+        crate::architecture::a2a3()
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "pto"
     }

@@ -315,7 +315,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The size of the global pool: `HTP_NUM_THREADS` if valid, else the available parallelism.
-fn default_threads() -> usize {
+pub fn default_threads() -> usize {
     let fallback = || thread::available_parallelism().map_or(1, NonZeroUsize::get);
     match std::env::var(NUM_THREADS_ENV) {
         Ok(value) => threads_from_env(&value).unwrap_or_else(|| {

@@ -33,8 +33,12 @@ pub struct Cores {
     pub aiv: i64,
 }
 
-/// An Ascend A2/A3 chip (910B class): 24 clusters of one AIC and two AIVs.
-pub const A2A3_CORES: Cores = Cores { aic: 24, aiv: 48 };
+/// An Ascend A2/A3 chip (910B class), from its architecture model: 24
+/// clusters of one AIC and two AIVs.
+pub const A2A3_CORES: Cores = Cores {
+    aic: crate::architecture::CLUSTERS as i64,
+    aiv: (crate::architecture::CLUSTERS * crate::architecture::VECTOR_CORES_PER_CLUSTER) as i64,
+};
 
 /// The on-chip memories whose peak use is reported, in report order.
 pub const MEMORIES: [Location; 6] = [Location::Vec, Location::Mat, Location::Left, Location::Right, Location::Acc, Location::Bias];
