@@ -108,21 +108,20 @@ pub struct KernelSignature {
 impl KernelSignature {
     /// MLIR argument indices of the output tensors.
     pub fn outputs(&self) -> Vec<usize> {
-        self.params
-            .iter()
-            .filter_map(|p| match (&p.kind, p.arg_index) {
-                (ParamKind::Tensor { is_output: true, .. }, Some(i)) => Some(i),
-                _ => None,
-            })
-            .collect()
+        self.tensor_arguments(|is_output, _| is_output)
     }
 
     /// MLIR argument indices of the `htp.InOut` tensors.
     pub fn in_outs(&self) -> Vec<usize> {
+        self.tensor_arguments(|_, in_out| in_out)
+    }
+
+    /// MLIR argument indices of the tensors `wanted(is_output, in_out)` picks.
+    fn tensor_arguments(&self, wanted: impl Fn(bool, bool) -> bool) -> Vec<usize> {
         self.params
             .iter()
             .filter_map(|p| match (&p.kind, p.arg_index) {
-                (ParamKind::Tensor { in_out: true, .. }, Some(i)) => Some(i),
+                (ParamKind::Tensor { is_output, in_out, .. }, Some(i)) if wanted(*is_output, *in_out) => Some(i),
                 _ => None,
             })
             .collect()
