@@ -38,17 +38,8 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
                 };
                 if round_up { rounded(shape) } else { shape }
             };
-            let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
-            if !round_up && (tile.rows() % 16 != 0 || tile.cols() % unit != 0) {
-                return Err(format!(
-                    "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
-                     one shape), matmul operands must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
-                     columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
-                     cube-only kernel pads any shape)",
-                    tile.rows(),
-                    tile.cols(),
-                    tile.element_type()
-                ));
+            if !round_up {
+                whole_fractals(tile)?;
             }
             memory::load(
                 k,
@@ -76,6 +67,25 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "set_valid" => set_valid(k, at, op),
         other => Err(format!("tile.{other} cannot run on the cube core")),
     }
+}
+
+/// In a cluster task the cores hand tiles over in one shape, and cube tiles
+/// are whole fractals: a matmul operand there (loaded, or made by vector
+/// work) must be too — the limit, said at the user's line.
+pub fn whole_fractals(tile: TileType) -> Result<(), String> {
+    let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
+    if tile.rows() % 16 == 0 && tile.cols() % unit == 0 {
+        return Ok(());
+    }
+    Err(format!(
+        "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
+         one shape), matmul operands must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
+         columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
+         cube-only kernel pads any shape)",
+        tile.rows(),
+        tile.cols(),
+        tile.element_type()
+    ))
 }
 
 /// The L0C accumulator for a matmul result tile: whole fractals in a

@@ -373,6 +373,10 @@ impl<'c> Split<'c> {
                         ),
                     ));
                 }
+                if crossing == Crossing::VectorToCube {
+                    let tile = TileType::try_from(value.r#type()).map_err(|_| (producer.location(), "a crossing value that is not a tile".to_string()))?;
+                    super::cube::whole_fractals(tile).map_err(|message| (producer.location(), message))?;
+                }
                 if !self.crossings.contains_key(&key(value)) {
                     self.crossings.insert(key(value), crossing);
                     found.push((positions[&op_key(producer)], value, crossing));
