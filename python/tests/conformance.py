@@ -725,6 +725,10 @@ case("epilogue/swiglu gate/f16->f32", sim=True)
 case("epilogue/scale by a run-time scalar/f32->f32", sim=True)
 case("epilogue/bias + relu after a K loop/f16->f32", sim=True)
 case("epilogue/swiglu after a K loop, two accumulators/f16->f16", sim=True)
+case("epilogue/operand made by vector work, 4 rows/f16->f32",
+     pto=Limit("matmul operands must be whole cube fractals: 4 x 64 f16 is not",
+               "a cluster task's cores exchange tiles of one shape and L1/L0 tiles are whole 16 x 16 boxes "
+               "(pto-contract.md 3)"))
 case("epilogue/relu, operands not whole fractals/f16->f32",
      pto=Limit("matmul operands must be whole cube fractals: 16 x 40 f16 is not",
                "a cluster task's cores exchange tiles of one shape and L0A/L0B/L0C tiles are whole 16 x 16 "

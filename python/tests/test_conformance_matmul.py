@@ -180,6 +180,12 @@ def gemm_bias_relu(x: htp.Tensor[f16, "M", "K"], w: htp.Tensor[f16, "K", 64], b:
             acc += htp.pad(x[i:i + 16, k:k + 32], 0.0) @ htp.pad(w[k:k + 32, :], 0.0)
         y[i:i + 16, :] = htp.relu(acc + b[0:1, :])
 """,
+    "operand made by vector work, 4 rows": """
+@htp.kernel
+def vector_made(x: htp.Tensor[f16, "N", 64], w: htp.Tensor[f16, 64, 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 4):
+        y[i:i + 4, :] = htp.relu((x[i:i + 4, :] * 2.0) @ w[:, :])
+""",
     "relu, operands not whole fractals": """
 @htp.kernel
 def narrow_cluster(x: htp.Tensor[f16, "N", 40], w: htp.Tensor[f16, 40, 32], y: htp.Out[f32, "N", 32]):
@@ -208,6 +214,10 @@ def test_epilogues_in_the_same_loop(case, mode):
     a_type, _ = operand_types(types)
     gen = rng(case)
     kernel = c.template(EPILOGUE[form])
+    if form == "operand made by vector work, 4 rows":
+        x, w = random(gen, "f16", (40, 64), scale=0.5), random(gen, "f16", (64, 64), scale=0.5)
+        expected = np.maximum((c.as_float64(x) * 2.0) @ c.as_float64(w), 0.0)
+        return check(case, mode, kernel, (x, w), expected, scale=64, at="x[i:i + 4, :] * 2.0")
     if form == "relu, operands not whole fractals":
         x, w = random(gen, "f16", (40, 40), scale=0.5), random(gen, "f16", (40, 32), scale=0.5)
         expected = np.maximum(c.as_float64(x) @ c.as_float64(w), 0.0)
