@@ -507,7 +507,12 @@ def _argument_error(frame, message: str) -> ArgumentError:
 def _require_function(function, decorator: str) -> Callable:
     """The decorated object must be a plain Python function."""
     if isinstance(function, (Kernel, Helper)):
-        raise TypeError(f"{decorator} is applied twice to '{function.name}'; use it once")
+        already = "@htp.kernel" if isinstance(function, Kernel) else "@htp.func"
+        if already == decorator:
+            raise TypeError(f"{decorator} is applied twice to '{function.name}'; use it once")
+        raise TypeError(f"'{function.name}' is decorated with both @htp.kernel and @htp.func: a function is a "
+                        "kernel (called from Python) or a helper (called from kernels), and a kernel can call "
+                        "another kernel directly")
     if not inspect.isfunction(function):
         raise TypeError(f"{decorator} decorates a Python function (def ...), not {type(function).__name__}")
     return function

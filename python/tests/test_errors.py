@@ -158,6 +158,10 @@ def test_decorating_twice_or_a_non_function_is_refused():
         htp.kernel(42)
     with pytest.raises(TypeError, match="applied twice"):
         htp.func(htp.func(k))
+    with pytest.raises(TypeError, match="decorated with both @htp.kernel and @htp.func"):
+        htp.func(htp.kernel(k))
+    with pytest.raises(TypeError, match="decorated with both @htp.kernel and @htp.func"):
+        htp.kernel(htp.func(k))
 
 
 def test_an_unknown_constant_name_is_an_argument_error():
