@@ -180,6 +180,12 @@ def gemm_bias_relu(x: htp.Tensor[f16, "M", "K"], w: htp.Tensor[f16, "K", 64], b:
             acc += htp.pad(x[i:i + 16, k:k + 32], 0.0) @ htp.pad(w[k:k + 32, :], 0.0)
         y[i:i + 16, :] = htp.relu(acc + b[0:1, :])
 """,
+    "f16 result, then vector work": """
+@htp.kernel
+def half_result(x: htp.Tensor[f16, "N", 64], w: htp.Tensor[f16, 64, 64], y: htp.Out[f16, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = htp.relu(htp.matmul(x[i:i + 16, :], w[:, :], dtype=f16))
+""",
     "operand made by vector work, 4 rows": """
 @htp.kernel
 def vector_made(x: htp.Tensor[f16, "N", 64], w: htp.Tensor[f16, 64, 64], y: htp.Out[f32, "N", 64]):
@@ -214,6 +220,10 @@ def test_epilogues_in_the_same_loop(case, mode):
     a_type, _ = operand_types(types)
     gen = rng(case)
     kernel = c.template(EPILOGUE[form])
+    if form == "f16 result, then vector work":
+        x, w = random(gen, "f16", (48, 64), scale=0.5), random(gen, "f16", (64, 64), scale=0.5)
+        expected = np.maximum(c.rounded(c.as_float64(x) @ c.as_float64(w), "f16"), 0.0)
+        return check(case, mode, kernel, (x, w), expected, scale=64, at="htp.matmul(x[i:i + 16, :]")
     if form == "operand made by vector work, 4 rows":
         x, w = random(gen, "f16", (40, 64), scale=0.5), random(gen, "f16", (64, 64), scale=0.5)
         expected = np.maximum((c.as_float64(x) * 2.0) @ c.as_float64(w), 0.0)
