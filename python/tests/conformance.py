@@ -728,7 +728,7 @@ case("epilogue/swiglu after a K loop, two accumulators/f16->f16", sim=True)
 case("epilogue/f16 result, then vector work/f16->f16",
      pto=Limit("a matmul result is handed from the cube's accumulator as f32 (or i32), not f16",
                "L0C holds f32/i32 and a cluster task hands the accumulator to the vector core as it is "
-               "(pto-contract.md 2.7); a cube-only kernel converts on the store"))
+               "(pto-contract.md 2.8); a cube-only kernel converts on the store"))
 case("epilogue/operand made by vector work, 4 rows/f16->f32",
      pto=Limit("matmul operands must be whole cube fractals: 4 x 64 f16 is not",
                "a cluster task's cores exchange tiles of one shape and L1/L0 tiles are whole 16 x 16 boxes "
