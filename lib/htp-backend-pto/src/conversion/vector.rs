@@ -322,7 +322,9 @@ pub fn pad_value(value: V) -> Result<Pad, String> {
 pub fn set_valid<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let sizes: Vec<V> = (1..op.operand_count()).map(|i| k.value(operand(op, i))).collect::<Result<_, _>>()?;
-    let valid = extents_of(result_tile(op)?, &sizes)?;
+    let tile = result_tile(op)?;
+    // A mask's valid region is in its own terms (rows of packed bytes).
+    let valid = Shape::vec_for(tile, extents_of(tile, &sizes)?).valid;
     let view = at.view(source, source.shape.with_valid(valid));
     k.bind(result(op), view);
     Ok(())
