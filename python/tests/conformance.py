@@ -730,11 +730,11 @@ case("epilogue/f16 result, then vector work/f16->f16",
                "L0C holds f32/i32 and a cluster task hands the accumulator to the vector core as it is "
                "(pto-contract.md 2.8); a cube-only kernel converts on the store"))
 case("epilogue/operand made by vector work, 4 rows/f16->f32",
-     pto=Limit("matmul operands must be whole cube fractals: 4 x 64 f16 is not",
+     pto=Limit("matmul operands and results must be whole cube fractals: 4 x 64 f32 is not",
                "a cluster task's cores exchange tiles of one shape and L1/L0 tiles are whole 16 x 16 boxes "
                "(pto-contract.md 3)"))
 case("epilogue/relu, operands not whole fractals/f16->f32",
-     pto=Limit("matmul operands must be whole cube fractals: 16 x 40 f16 is not",
+     pto=Limit("matmul operands and results must be whole cube fractals: 16 x 40 f16 is not",
                "a cluster task's cores exchange tiles of one shape and L0A/L0B/L0C tiles are whole 16 x 16 "
                "boxes (pto-contract.md 3); a cube-only kernel pads its operands instead"))
 case("batched/3-D operands/f16->f32", sim=True)

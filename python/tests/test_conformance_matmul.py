@@ -227,7 +227,7 @@ def test_epilogues_in_the_same_loop(case, mode):
     if form == "operand made by vector work, 4 rows":
         x, w = random(gen, "f16", (40, 64), scale=0.5), random(gen, "f16", (64, 64), scale=0.5)
         expected = np.maximum((c.as_float64(x) * 2.0) @ c.as_float64(w), 0.0)
-        return check(case, mode, kernel, (x, w), expected, scale=64, at="x[i:i + 4, :] * 2.0")
+        return check(case, mode, kernel, (x, w), expected, scale=64, at="(x[i:i + 4, :] * 2.0) @")
     if form == "relu, operands not whole fractals":
         x, w = random(gen, "f16", (40, 40), scale=0.5), random(gen, "f16", (40, 32), scale=0.5)
         expected = np.maximum(c.as_float64(x) @ c.as_float64(w), 0.0)

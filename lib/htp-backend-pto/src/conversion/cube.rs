@@ -79,7 +79,7 @@ pub fn whole_fractals(tile: TileType) -> Result<(), String> {
     }
     Err(format!(
         "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
-         one shape), matmul operands must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
+         one shape), matmul operands and results must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
          columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
          cube-only kernel pads any shape)",
         tile.rows(),

@@ -136,6 +136,7 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
             continue;
         }
         let result = TileType::try_from(op.result(0).expect("matmul result").r#type()).map_err(|_| (op.location(), "a matmul without a tile result".to_string()))?;
+        super::cube::whole_fractals(result).map_err(|message| (op.location(), message))?;
         let element = result.element_type().to_string();
         if element != "f32" && element != "i32" {
             return Err((
