@@ -154,3 +154,16 @@ def test_gather_indices_outside_the_source_raise():
     rows[3, 0] = 1000000
     with pytest.raises(IndexError, match="index out of bounds"):
         gather_rows(x, rows)
+
+
+@htp.kernel
+def tile_quotient(x: htp.Tensor[htp.i32, 16, 8], y: htp.Tensor[htp.i32, 16, 8], z: htp.Out[htp.i32, 16, 8]):
+    z[:, :] = x[:, :] / y[:, :]
+
+
+def test_integer_tile_division_never_traps():
+    # A zero divisor and INT_MIN / -1 trap x86's idiv (SIGFPE, the fuzz found it): defined instead.
+    x = np.array([[7, -7, 0, 5, -2147483648, 9, 3, -3]] * 16, np.int32)
+    y = np.array([[2, 2, 0, 0, -1, -2, 1, 0]] * 16, np.int32)
+    expected = np.array([3, -3, 0, 0, -2147483648, -4, 3, 0], np.int32)
+    np.testing.assert_array_equal(tile_quotient(x, y), np.broadcast_to(expected, (16, 8)))

@@ -134,10 +134,17 @@ pub fn binary<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>, kind: &str) -> 
     let result = tensor_type_of(result_tile(op));
     let name = scalar::binary(kind, element_of(result));
     let element = element_of(result);
+    let apply = move |b: &BodyBuilder<'c>, x: V<'c>, y: V<'c>| {
+        if name == "arith.divsi" {
+            scalar::divide_integers(b, x, y)
+        } else {
+            b.value(name, &[x, y], element)
+        }
+    };
     if is_shaped(rhs.r#type()) {
-        elementwise(e, &[lhs, rhs], result, |b, args| b.value(name, &[args[0], args[1]], element))
+        elementwise(e, &[lhs, rhs], result, |b, args| apply(b, args[0], args[1]))
     } else {
-        elementwise(e, &[lhs], result, |b, args| b.value(name, &[args[0], rhs], element))
+        elementwise(e, &[lhs], result, |b, args| apply(b, args[0], rhs))
     }
 }
 

@@ -25,6 +25,24 @@ pub fn binary(kind: &str, element: Type) -> &'static str {
     }
 }
 
+/// One element of `tile.div` on integers: truncating, with the divisions
+/// that would trap the process (SIGFPE) defined instead — `x / 0` is 0 and
+/// the type's smallest value `/ -1` wraps to itself, as numpy's integer
+/// arithmetic does (tile division has no per-element error to report).
+pub fn divide_integers<'c>(b: &BodyBuilder<'c>, x: V<'c>, y: V<'c>) -> V<'c> {
+    let element = x.r#type();
+    let i1: Type = IntegerType::new(b.context, 1).into();
+    let (zero, one, minus_one) = (b.number(element, 0.0), b.number(element, 1.0), b.number(element, -1.0));
+    let by_zero = compare(b, 0, y, zero);
+    let by_minus_one = compare(b, 0, y, minus_one);
+    let trapping = b.value("arith.ori", &[by_zero, by_minus_one], i1);
+    let divisor = b.value("arith.select", &[trapping, one, y], element);
+    let quotient = b.value("arith.divsi", &[x, divisor], element);
+    let negated = b.value("arith.subi", &[zero, x], element);
+    let quotient = b.value("arith.select", &[by_minus_one, negated, quotient], element);
+    b.value("arith.select", &[by_zero, zero, quotient], element)
+}
+
 /// The combiner and identity of a reduction kind (0 sum, 1 max, 2 min).
 pub fn reduction(kind: i64, element: Type) -> (&'static str, f64) {
     let combiner = binary(["add", "max", "min"][kind as usize], element);
