@@ -100,7 +100,7 @@ class CompiledKernel:
             return self._call(self.kernel._bind(args, kwargs, caller), caller)
         except CompileError as error:
             raise _for_user(error, caller) from None
-        except (IndexError, ZeroDivisionError) as error:
+        except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 
@@ -280,7 +280,7 @@ class Kernel:
             return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
             raise _for_user(error, caller) from None
-        except (IndexError, ZeroDivisionError) as error:
+        except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 

@@ -136,6 +136,8 @@ impl Compiled {
                 pyo3::exceptions::PyIndexError::new_err(message)
             } else if message.contains("error: integer division or modulo by zero") {
                 pyo3::exceptions::PyZeroDivisionError::new_err(message)
+            } else if message.contains("error: range() step must be positive") {
+                pyo3::exceptions::PyValueError::new_err(message)
             } else {
                 pyo3::exceptions::PyRuntimeError::new_err(message)
             }

@@ -167,3 +167,17 @@ def test_integer_tile_division_never_traps():
     y = np.array([[2, 2, 0, 0, -1, -2, 1, 0]] * 16, np.int32)
     expected = np.array([3, -3, 0, 0, -2147483648, -4, 3, 0], np.int32)
     np.testing.assert_array_equal(tile_quotient(x, y), np.broadcast_to(expected, (16, 8)))
+
+
+@htp.kernel
+def stepped(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64], step: htp.i32):
+    for i in range(0, x.shape[0], step):
+        y[i:i + 1, :] = x[i:i + 1, :] + 1.0
+
+
+def test_a_run_time_step_that_is_not_positive_raises_instead_of_looping_forever():
+    x = np.zeros((8, 64), np.float32)
+    np.testing.assert_array_equal(stepped(x, None, 1), x + 1.0)
+    for step in (0, -2):
+        with pytest.raises(ValueError, match=r"test_bounds.py:\d+:\d+: error: range\(\) step must be positive"):
+            stepped(x, None, step)

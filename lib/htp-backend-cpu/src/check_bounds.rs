@@ -33,6 +33,7 @@ pub const ERROR_FUNCTION: &str = "htpRuntimeError";
 /// The messages of the two kinds of site (after "file:line:col: error: ").
 pub const OUT_OF_BOUNDS: &str = "index out of bounds: this tile access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)";
 pub const DIVISION_BY_ZERO: &str = "integer division or modulo by zero at run time (or i64's smallest value divided by -1)";
+pub const NON_POSITIVE_STEP: &str = "range() step must be positive, and this run-time step is not (HTP ran the loop zero times)";
 /// The module attribute listing each site's "file:line:col".
 pub const SITES_ATTRIBUTE: &str = "htp.index_sites";
 
@@ -62,8 +63,12 @@ unsafe extern "C" fn create() -> MlirPass {
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let mut accesses = Vec::new();
     let mut divisions = Vec::new();
+    let mut loops = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if name == "scf.for" && op.operand(2).is_ok_and(|step| htp_ir::query::defining_op(detach(step)).is_none_or(|d| d.name().as_string_ref().as_str() != Ok("arith.constant"))) {
+            loops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
         if matches!(name.as_str(), "arith.floordivsi" | "arith.divsi" | "arith.remsi" | "arith.ceildivsi") {
             divisions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
@@ -77,7 +82,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         }
         WalkResult::Advance
     });
-    if accesses.is_empty() && divisions.is_empty() {
+    if accesses.is_empty() && divisions.is_empty() && loops.is_empty() {
         return Ok(());
     }
     let mut sites = Vec::new();
@@ -90,6 +95,11 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         htp_pass::processing(op.location());
         check_division(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
         sites.push(site_message(op, DIVISION_BY_ZERO));
+    }
+    for op in loops {
+        htp_pass::processing(op.location());
+        check_step(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
+        sites.push(site_message(op, NON_POSITIVE_STEP));
     }
     declare_error_function(context, module);
     let sites: Vec<Attribute> = sites.iter().map(|s| StringAttribute::new(context, s).into()).collect();
@@ -210,6 +220,32 @@ fn check_division<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -
     block.insert_operation_before(op, reporting);
     let safe = e.value("arith.select", &[bad, constant(1), divisor], ty);
     unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, safe.to_raw()) };
+    Ok(())
+}
+
+/// A loop whose step is a run-time value: a step <= 0 (scf.for would loop
+/// forever; Python's range raises or runs backwards) is reported and the
+/// loop runs zero times (upper bound := lower bound, step := 1).
+fn check_step<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
+    let block = op.block().ok_or("a loop outside a block")?;
+    let e = Emitter { context, block, anchor: op, location: op.location() };
+    let operand = |i: usize| op.operand(i).map(detach).map_err(|e| e.to_string());
+    let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
+    let ty = step.r#type();
+    let i1 = Type::from(IntegerType::new(context, 1));
+    let i64_type = Type::from(IntegerType::new(context, 64));
+    let one = e.value_with("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, 1).into())]);
+    let zero = e.value_with("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, 0).into())]);
+    // predicate 3: sle
+    let bad = e.value_with("arith.cmpi", &[step, zero], i1, &[("predicate", IntegerAttribute::new(i64_type, 3).into())]);
+    let id = e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]);
+    block.insert_operation_before(op, guarded(context, e.location, bad, |then| report(context, e.location, then, id)));
+    let safe_upper = e.value("arith.select", &[bad, lower, upper], upper.r#type());
+    let safe_step = e.value("arith.select", &[bad, one, step], ty);
+    unsafe {
+        mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, safe_upper.to_raw());
+        mlir_sys::mlirOperationSetOperand(op.to_raw(), 2, safe_step.to_raw());
+    }
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 
 // Each access gets a site (its file:line:col) and a check: start >= 0,
 // extent >= 0 and start + extent <= the dimension, per view dimension.
-// CHECK: module attributes {htp.index_sites = ["{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: integer division or modulo by zero{{.*}}"]}
+// CHECK: module attributes {htp.index_sites = ["{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: integer division or modulo by zero{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: range() step must be positive{{.*}}"]}
 // CHECK: func.func private @htpRuntimeError(i64)
 // CHECK-LABEL: func.func @copy
 // A load outside reports its site and reads from the origin, with no rows.
@@ -40,4 +40,19 @@ func.func @copy(%x: memref<?x64xf32>, %y: memref<16x64xf32>, %i: index, %n: inde
 func.func @divide(%a: i64, %b: i64) -> i64 {
   %q = arith.floordivsi %a, %b : i64
   return %q : i64
+}
+
+// A loop with a run-time step: a step <= 0 reports its site and the loop
+// runs zero times (upper := lower, step := 1) instead of never ending.
+// CHECK-LABEL: func.func @stepped
+// CHECK: %[[BAD:.*]] = arith.cmpi sle, %[[S:.*]], %{{.*}} : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK-NEXT: func.call @htpRuntimeError(%c3_i64)
+// CHECK: %[[UB:.*]] = arith.select %[[BAD]], %[[LB:.*]], %[[N:.*]] : index
+// CHECK: %[[ST:.*]] = arith.select %[[BAD]], %{{.*}}, %[[S]] : index
+// CHECK: scf.for %{{.*}} = %[[LB]] to %[[UB]] step %[[ST]]
+func.func @stepped(%lb: index, %n: index, %s: index) {
+  scf.for %i = %lb to %n step %s {
+  }
+  return
 }

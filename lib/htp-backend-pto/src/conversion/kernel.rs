@@ -369,6 +369,7 @@ impl<'c> Kernel<'c> {
             (self.value(operand(0)).map_err(fail)?, self.value(operand(1)).map_err(fail)?)
         };
         let step = self.value(operand(2)).map_err(fail)?;
+        let (upper, step) = positive_step(&at, lower, upper, step);
         let old_body = op.region(0).unwrap().first_block().unwrap();
         let iv_old = detach(old_body.argument(0).unwrap().into());
 
@@ -598,6 +599,25 @@ impl<'c> Kernel<'c> {
         scalars.extend(extents);
         Ok(scalars)
     }
+}
+
+/// A loop's (upper bound, step) with a run-time step that is not positive
+/// made harmless: zero trips (upper := lower, step := 1) instead of a loop
+/// that never ends or a division by zero in the task split. (The CPU reports
+/// it, `tile-check-bounds`; a PTO kernel has no channel for that yet.)
+pub fn positive_step<'c>(at: &At<'c>, lower: V<'c>, upper: V<'c>, step: V<'c>) -> (V<'c>, V<'c>) {
+    if defining_op(step).is_some_and(|d| d.name().as_string_ref().as_str() == Ok("arith.constant")) {
+        return (upper, step);
+    }
+    let i1 = melior::ir::r#type::IntegerType::new(at.context, 1).into();
+    let i64_type = melior::ir::r#type::IntegerType::new(at.context, 64).into();
+    let zero = at.constant(melior::ir::attribute::IntegerAttribute::new(step.r#type(), 0).into(), step.r#type());
+    let one = at.constant(melior::ir::attribute::IntegerAttribute::new(step.r#type(), 1).into(), step.r#type());
+    // predicate 4: sgt
+    let positive = at.value_with("arith.cmpi", &[step, zero], i1, &[("predicate", melior::ir::attribute::IntegerAttribute::new(i64_type, 4).into())]);
+    let upper = at.value("arith.select", &[positive, upper, lower], upper.r#type());
+    let step = at.value("arith.select", &[positive, step, one], step.r#type());
+    (upper, step)
 }
 
 /// The 1-D tensor `view` is the `1 x N` view of (`memref.expand_shape`), if it is one.

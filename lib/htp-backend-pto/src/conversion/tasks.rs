@@ -232,6 +232,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
             let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))];
             let (lower, upper, step) = (bound(0), bound(1), bound(2));
             let at = At { location: outer_op.location(), ..at };
+            let (upper, step) = super::kernel::positive_step(&at, lower, upper, step);
             let index = Type::index(context);
             let span = at.value("arith.subi", &[upper, lower], index);
             let trips = at.value("arith.ceildivsi", &[span, step], index);
