@@ -257,6 +257,7 @@ class Wrong:
 RUNS = Runs()
 
 
+
 @dataclass(frozen=True)
 class Row:
     cpu: object = RUNS
@@ -274,6 +275,25 @@ class Row:
 
 
 MODES = ["cpu", "pto-a2a3sim:package", "pto-a2a3:package", "pto-a2a3sim:run"]
+
+_NO_BF16_CONVERSION = ("its kernels are built by clang++ 22 against Debian 12's libgcc, which has no "
+                       "__truncsfbf2 (conversion to bf16): dlopen fails")
+_CPU_MODEL_FLOAT_ONLY = ("pto-isa's CPU model of TCOLSUM/TCOLMAX static_asserts float types; A2/A3 has the "
+                         "i16 and i32 forms (pto-contract.md 2.5)")
+#: Cases the simulator here cannot run although they package (what it lacks
+#: is not HTP's): skipped, with the reason, when HTP_CONFORMANCE_SIMULATE=all.
+SIMULATOR_CANNOT = {
+    "cast/htp.cast(t, bf16)/f32": _NO_BF16_CONVERSION,
+    "cast/htp.cast(t, i32)/bf16": _NO_BF16_CONVERSION,
+    "pad/htp.pad(t, 0.0)/bf16": _NO_BF16_CONVERSION,
+    "matmul/bf16->f32/64x64x64": _NO_BF16_CONVERSION,
+    "matmul/bf16->f32/100x70x50": _NO_BF16_CONVERSION,
+    "matmul_nt/bf16->f32/x @ w.T": _NO_BF16_CONVERSION,
+    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i32": _CPU_MODEL_FLOAT_ONLY,
+    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i16": _CPU_MODEL_FLOAT_ONLY,
+    "reduce/y[b:b + 1, :] = htp.col_max(t)/i32": _CPU_MODEL_FLOAT_ONLY,
+    "reduce/y[b:b + 1, :] = htp.col_max(t)/i16": _CPU_MODEL_FLOAT_ONLY,
+}
 
 #: HTP_CONFORMANCE_SIMULATE=all: every case that packages also runs on the
 #: simulator and must match (a validation run; the default set is a sample,
@@ -307,7 +327,10 @@ def params(prefix: str):
             outcome = row.outcome(mode)
             if outcome is None:
                 continue
-            found.append(pytest.param(case, mode, marks=_marks(outcome, mode), id=f"{case}-{mode}"))
+            marks = _marks(outcome, mode)
+            if mode == f"{SIMULATOR}:run" and case in SIMULATOR_CANNOT:
+                marks.append(pytest.mark.skip(reason=f"the simulator here cannot run it: {SIMULATOR_CANNOT[case]}"))
+            found.append(pytest.param(case, mode, marks=marks, id=f"{case}-{mode}"))
     assert found, f"no case starts with {prefix!r}"
     return found
 
