@@ -1,0 +1,96 @@
+//! `cpu-store-in-place`: destination passing for stored tiles. A tile
+//! stored to a tensor becomes `bufferization.materialize_in_destination
+//! %value in %view`; when `%value` is made by a `linalg.generic` into a
+//! fresh `tensor.empty` and used only there, the generic's init becomes the
+//! view itself (`bufferization.to_tensor %view restrict writable`), so
+//! bufferization computes straight into the caller's array instead of into
+//! a temporary that is then copied (`memref.copy` per output tile: a second
+//! pass over the output). Runs after `linalg-fuse-elementwise-ops`, which
+//! would turn an init the body never reads back into `tensor.empty`.
+
+use htp_ir::builder::{detach, Builder, Emitter};
+use htp_ir::query::{defining_op, has_single_use};
+use htp_pass::{pass_type_id, Failure, PassDefinition};
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        OperationRef, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::MlirPass;
+
+pub const DEFINITION: PassDefinition = PassDefinition {
+    argument: "cpu-store-in-place",
+    description: "Compute a stored tile's linalg.generic straight into the destination view (no temporary + copy)",
+    anchor: "func.func",
+    create_raw: create,
+    options: &[],
+};
+
+unsafe extern "C" fn create() -> MlirPass {
+    DEFINITION.external(
+        run,
+        pass_type_id!(),
+        "CpuStoreInPlace",
+        &[melior::dialect::DialectHandle::linalg()],
+    )
+}
+
+/// Whether `store` is in `generic`'s block, or nested in it through
+/// `scf.if` ops only.
+fn only_ifs_between(generic: OperationRef, store: OperationRef) -> bool {
+    let Some(home) = generic.block() else { return false };
+    let mut block = store.block();
+    while let Some(current) = block {
+        if current.to_raw().ptr == home.to_raw().ptr {
+            return true;
+        }
+        let Some(parent) = current.parent_operation() else { return false };
+        if parent.name().as_string_ref().as_str() != Ok("scf.if") {
+            return false;
+        }
+        block = parent.block();
+    }
+    false
+}
+
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+    let mut stores: Vec<OperationRef<'c, 'c>> = Vec::new();
+    function.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("bufferization.materialize_in_destination") {
+            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    for store in stores {
+        let (Ok(value), Ok(view)) = (store.operand(0), store.operand(1)) else { continue };
+        let (value, view) = (detach(value), detach(view));
+        if !htp_ir::builder::is_memref(view.r#type()) || !has_single_use(value) {
+            continue;
+        }
+        let Some(generic) = defining_op(value) else { continue };
+        if generic.name().as_string_ref().as_str() != Ok("linalg.generic") || generic.result_count() != 1 {
+            continue;
+        }
+        let init_index = generic.operand_count() - 1;
+        let Ok(init) = generic.operand(init_index) else { continue };
+        let init = detach(init);
+        let fresh = defining_op(init).is_some_and(|op| op.name().as_string_ref().as_str() == Ok("tensor.empty"));
+        // It moves down to the store: into the store's block, through `scf.if`s
+        // only (the bounds-check guards) — never into a loop, which would
+        // compute it again on every trip.
+        if !fresh || init.r#type() != value.r#type() || !only_ifs_between(generic, store) {
+            continue;
+        }
+        let e = Emitter { context, block: store.block().expect("a store in a block"), anchor: store, location: store.location() };
+        let destination = e.value_with("bufferization.to_tensor", &[view], value.r#type(), &[("restrict", e.unit()), ("writable", e.unit())]);
+        // After the view's tensor, which it now writes.
+        unsafe {
+            mlir_sys::mlirOperationMoveBefore(generic.to_raw(), store.to_raw());
+            mlir_sys::mlirOperationSetOperand(generic.to_raw(), init_index as isize, destination.to_raw());
+        }
+    }
+    Ok(())
+}
