@@ -13,7 +13,7 @@ arrays. See docs/language.md for the language.
 
 from . import extensions, mutators
 from ._htp import version
-from ._targets import TargetInfo, intrinsic_sets, targets
+from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
@@ -49,6 +49,9 @@ __all__ = [
     "Out",
     "TargetError",
     "TargetInfo",
+    "Architecture",
+    "MemorySpace",
+    "ParallelLevel",
     "Tensor",
     "Tile",
     "bf16",

@@ -52,7 +52,7 @@ class Registry:
 
     def target(self, name: str, *, description: str, capabilities: Sequence[str],
                emitter: Callable[[str, str], Dict[str, str]], runner: str,
-               pipeline: Optional[str] = None) -> None:
+               pipeline: Optional[str] = None, architecture=None) -> None:
         """A target named ``name``. ``capabilities``: what it provides
         (``model:kernel``, ``dtype:f32``, ``op:tile.add``, ... see
         ``htp.targets()``); a kernel needing anything else gets a
@@ -62,8 +62,12 @@ class Registry:
         kernel_name)`` returns ``{relative path: text}``; ``runner`` names a
         module with ``find_runtime()`` and ``run_package(directory, tensors,
         scalars)``. An emitter refuses a kernel by raising
-        ``htp.CompileError("file:line:col: error: ...")``."""
-        _htp.register_target(name, description, list(capabilities), emitter, runner, pipeline)
+        ``htp.CompileError("file:line:col: error: ...")``. ``architecture``:
+        an ``htp.Architecture`` (parallel levels, memory spaces with
+        capacities) shown by ``htp.targets()``."""
+        levels = [tuple(level) for level in architecture.levels] if architecture else []
+        memories = [tuple(memory) for memory in architecture.memories] if architecture else []
+        _htp.register_target(name, description, list(capabilities), emitter, runner, pipeline, levels, memories)
 
     def pipeline(self, name: str, passes: str, description: str = "") -> None:
         """A named pipeline of registered passes (``passes`` as inside

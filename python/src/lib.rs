@@ -303,7 +303,8 @@ fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'sta
 /// Registers a target written in Python (see `python_target.rs`): the
 /// same registry and capability check as the in-tree backends.
 #[pyfunction]
-#[pyo3(signature = (name, description, capabilities, emitter, runner, pipeline = None))]
+#[pyo3(signature = (name, description, capabilities, emitter, runner, pipeline = None, levels = Vec::new(), memories = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn register_target(
     name: String,
     description: String,
@@ -311,8 +312,20 @@ fn register_target(
     emitter: Py<PyAny>,
     runner: String,
     pipeline: Option<String>,
+    levels: Vec<(String, u64, String)>,
+    memories: Vec<(String, Option<u64>, u64, String)>,
 ) -> PyResult<()> {
     let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let architecture = htp_api::Architecture {
+        levels: levels
+            .into_iter()
+            .map(|(name, count, description)| htp_api::ParallelLevel { name: leak(name), count, description: leak(description) })
+            .collect(),
+        memories: memories
+            .into_iter()
+            .map(|(name, bytes, alignment, description)| htp_api::MemorySpace { name: leak(name), bytes, alignment, description: leak(description) })
+            .collect(),
+    };
     let target = python_target::PythonTarget {
         name: leak(name),
         description: leak(description),
@@ -320,6 +333,7 @@ fn register_target(
         pipeline,
         emitter,
         runner: leak(runner),
+        architecture,
     };
     htp_api::register_target(Box::leak(Box::new(target))).map_err(TargetError::new_err)
 }

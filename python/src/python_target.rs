@@ -21,6 +21,8 @@ pub struct PythonTarget {
     pub emitter: Py<PyAny>,
     /// The module whose `run_package` runs the files.
     pub runner: &'static str,
+    /// What the extension declared of its hardware (empty if nothing).
+    pub architecture: htp_api::Architecture,
 }
 
 impl Target for PythonTarget {
@@ -33,6 +35,10 @@ impl Target for PythonTarget {
     fn capabilities(&self) -> Vec<String> {
         self.capabilities.clone()
     }
+    fn architecture(&self) -> htp_api::Architecture {
+        self.architecture.clone()
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "emitter-input"
     }

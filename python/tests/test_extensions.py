@@ -45,6 +45,8 @@ def test_the_python_target_is_listed_with_its_capabilities():
     assert "copy-only" in info
     assert "op:tile.load" in info["copy-only"].capabilities
     assert "op:tile.*" in info["cpu"].capabilities
+    assert info["copy-only"].architecture.levels[0] == htp.ParallelLevel("thread", 1, "the calling thread")
+    assert info["copy-only"].architecture.memories[0].bytes is None
 
 
 def test_a_python_target_compiles_through_its_emitter_and_runs_through_its_runner():

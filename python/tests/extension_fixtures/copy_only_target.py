@@ -59,6 +59,10 @@ def register(registry):
         capabilities=["model:kernel", "op:tile.load", "op:tile.store", "dtype:f32", "dtype:index"],
         emitter=emit,
         runner=__name__,
+        architecture=htp.Architecture(
+            levels=(htp.ParallelLevel("thread", 1, "the calling thread"),),
+            memories=(htp.MemorySpace("host", None, 16, "host memory"),),
+        ),
     )
     registry.pipeline("test-ext-cleanup", "canonicalize,cse", "canonicalize + cse, registered from Python")
     registry.intrinsics(sys.modules[__name__], "testext")

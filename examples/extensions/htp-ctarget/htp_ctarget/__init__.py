@@ -13,6 +13,8 @@ it is loaded by ``import htp`` through its entry point; otherwise call
 ``htp.extensions.load("htp_ctarget")``.
 """
 
+import htp
+
 from . import nn
 from .emitter import CAPABILITIES, emit
 from .mutator import ExpandFma
@@ -39,6 +41,12 @@ def register(registry):
         runner="htp_ctarget.runner",
         # Folded and deduplicated tile IR: the emitter reads less.
         pipeline=CLEANUP_PIPELINE,
+        # One C call on the calling thread; tiles are local arrays (one heap
+        # block when a kernel's tiles pass 1 MiB).
+        architecture=htp.Architecture(
+            levels=(htp.ParallelLevel("thread", 1, "the calling thread runs the C function"),),
+            memories=(htp.MemorySpace("host", None, 16, "host memory: tensors and tile arrays"),),
+        ),
     )
     registry.intrinsics(nn, "nn")
     registry.mutator(ExpandFma, pipeline=CLEANUP_PIPELINE)

@@ -260,6 +260,7 @@ def test_the_target_is_listed_with_its_capabilities():
     assert {"model:kernel", "op:tile.load", "op:tile.matmul", "op:tile.row_reduce", "dtype:f32", "dtype:i1"} <= capabilities
     assert "dtype:f16" not in capabilities and "op:tile.*" not in capabilities
     assert not any(c.startswith("intrinsic:") for c in capabilities)
+    assert [level.name for level in info["c"].architecture.levels] == ["thread"]
     assert "c" in K.softmax.targets()
     assert "c" not in K.halves.targets()
 
