@@ -232,13 +232,8 @@ fn compile(
     }
     let sources = source_texts(&sources)?;
     let request = Request { sources: &sources, kernel, constants: values, target, pipelines: &pipelines, dump_ir: dump_ir.as_deref() };
-    let compiled = py.detach(|| htp_driver::compile(&request).map(|kernel| SendCompiled(Compiled { kernel })));
-    compiled.map(|c| c.0).map_err(to_python_error)
+    py.detach(|| htp_driver::compile(&request).map(|kernel| Compiled { kernel })).map_err(to_python_error)
 }
-
-/// A compiled kernel handed back across `Python::detach`.
-struct SendCompiled(Compiled);
-unsafe impl Send for SendCompiled {}
 
 /// Sources as the Python side gives them: `(text, file name, first line)`,
 /// optionally with the namespaces of the module's names as a fourth item

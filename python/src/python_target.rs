@@ -6,7 +6,7 @@
 //! (`run_package(directory, tensors, scalars)`, as for PTO packages).
 
 use htp_api::{Artifact, Argument, Target};
-use htp_dialects::diagnostics::{collect_errors, MlirError};
+use htp_dialects::diagnostics::MlirError;
 use htp_frontend::{KernelSignature, SourceText};
 use melior::{ir::Module, Context};
 use pyo3::prelude::*;
@@ -53,12 +53,7 @@ impl Target for PythonTarget {
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
         let error = |message: String| vec![MlirError { position: None, message }];
         if let Some(pipeline) = &self.pipeline {
-            let (outcome, errors) = collect_errors(context, || {
-                htp_pass::dump::run_pipeline(context, module, pipeline).map_err(|e| format!("target '{}': {e}", self.name))
-            });
-            if let Err(message) = outcome {
-                return Err(if errors.is_empty() { error(message) } else { errors });
-            }
+            htp_pass::dump::run_pipeline_collecting(context, module, pipeline, &format!("target '{}'", self.name))?;
         }
         let json = htp_ir::json::to_json(module.as_operation());
         // The compile runs on the driver's thread without the GIL: take it.

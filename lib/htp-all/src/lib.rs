@@ -8,7 +8,7 @@
 /// passes (so any pipeline text, an extension's too, can name them).
 /// Idempotent.
 pub fn register_all() -> Result<(), String> {
-    melior::utility::register_all_passes();
+    htp_pass::register_upstream_passes();
     htp_transforms::register()?;
     htp_backend_cpu::register()?;
     htp_backend_pto::register()
@@ -32,7 +32,6 @@ mod tests {
     fn registered_passes_and_pipelines_parse_in_textual_pipelines() {
         use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline};
         register_all().unwrap();
-        melior::utility::register_all_passes();
         let context = htp_dialects::new_context();
         let passes = htp_pass::registered_passes();
         assert!(passes.len() >= 5);

@@ -230,18 +230,10 @@ fn check_step<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Re
     let block = op.block().ok_or("a loop outside a block")?;
     let e = Emitter { context, block, anchor: op, location: op.location() };
     let operand = |i: usize| op.operand(i).map(detach).map_err(|e| e.to_string());
-    let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
-    let ty = step.r#type();
-    let i1 = Type::from(IntegerType::new(context, 1));
+    let (bad, safe_upper, safe_step) = e.zero_trips_unless_positive(operand(0)?, operand(1)?, operand(2)?);
     let i64_type = Type::from(IntegerType::new(context, 64));
-    let one = e.value_with("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, 1).into())]);
-    let zero = e.value_with("arith.constant", &[], ty, &[("value", IntegerAttribute::new(ty, 0).into())]);
-    // predicate 3: sle
-    let bad = e.value_with("arith.cmpi", &[step, zero], i1, &[("predicate", IntegerAttribute::new(i64_type, 3).into())]);
     let id = e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]);
     block.insert_operation_before(op, guarded(context, e.location, bad, |then| report(context, e.location, then, id)));
-    let safe_upper = e.value("arith.select", &[bad, lower, upper], upper.r#type());
-    let safe_step = e.value("arith.select", &[bad, one, step], ty);
     unsafe {
         mlir_sys::mlirOperationSetOperand(op.to_raw(), 1, safe_upper.to_raw());
         mlir_sys::mlirOperationSetOperand(op.to_raw(), 2, safe_step.to_raw());

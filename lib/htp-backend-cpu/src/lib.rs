@@ -101,22 +101,14 @@ pub struct CompiledModule {
 /// positions the ops carry.
 pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule, Vec<MlirError>> {
     register().map_err(|message| vec![MlirError { position: None, message }])?;
-    melior::utility::register_all_passes();
+    htp_pass::register_upstream_passes();
 
     let functions = mark_public_functions(context, module);
-    let (lowered, errors) = collect_errors(context, || {
-        if !module.as_operation().verify() {
-            return false;
-        }
-        PIPELINE.run(context, module).is_ok()
-    });
-    if !lowered {
-        return Err(if errors.is_empty() {
-            vec![MlirError { position: None, message: "lowering to LLVM failed".into() }]
-        } else {
-            errors
-        });
+    let (valid, errors) = collect_errors(context, || module.as_operation().verify());
+    if !valid {
+        return Err(if errors.is_empty() { vec![MlirError { position: None, message: "lowering to LLVM failed".into() }] } else { errors });
     }
+    PIPELINE.run(context, module, "lowering to LLVM")?;
     let index_sites = module
         .as_operation()
         .attribute(check_bounds::SITES_ATTRIBUTE)

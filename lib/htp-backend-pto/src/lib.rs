@@ -24,7 +24,7 @@ pub use emit::package::{package, ArgumentInfo, Package};
 pub use emit::translate::numpy_dtype;
 pub use target::{argument_infos, PtoTarget};
 
-use htp_dialects::diagnostics::{collect_errors, MlirError};
+use htp_dialects::diagnostics::MlirError;
 use htp_pass::{PassDefinition, PipelineDefinition};
 use melior::{ir::Module, Context};
 
@@ -84,12 +84,5 @@ pub fn register() -> Result<(), String> {
 /// Lowers `module` (tile IR, one kernel) in place.
 pub fn lower(context: &Context, module: &mut Module) -> Result<(), Vec<MlirError>> {
     register().map_err(|message| vec![MlirError { position: None, message }])?;
-    let (result, errors) = collect_errors(context, || {
-        PIPELINE.run(context, module).map_err(|e| if e.is_empty() { "the PTO lowering failed".to_string() } else { e })
-    });
-    match result {
-        Ok(()) => Ok(()),
-        Err(message) if errors.is_empty() => Err(vec![MlirError { position: None, message }]),
-        Err(_) => Err(errors),
-    }
+    PIPELINE.run(context, module, "the PTO lowering")
 }

@@ -123,15 +123,8 @@ fn compile_and_dump(request: &Request) -> Result<CompiledKernel, CompileError> {
 /// diagnostics (and a pipeline that does not parse) are compile errors.
 fn run_requested_pipelines(context: &melior::Context, module: &mut Module, request: &Request) -> Result<(), CompileError> {
     for pipeline in request.pipelines {
-        let (outcome, errors) = htp_dialects::diagnostics::collect_errors(context, || {
-            htp_pass::dump::run_pipeline(context, module, pipeline)
-                .map_err(|e| if e.is_empty() { e } else { format!("error: an extension's pipeline: {e}") })
-        });
-        match outcome {
-            Ok(()) => {}
-            Err(message) if errors.is_empty() => return Err(CompileError::Source(message)),
-            Err(_) => return Err(CompileError::from_mlir(&errors, request.sources)),
-        }
+        htp_pass::dump::run_pipeline_collecting(context, module, pipeline, "an extension's pipeline")
+            .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     }
     Ok(())
 }

@@ -191,6 +191,24 @@ pub trait Builder<'c> {
         self.constant(IntegerAttribute::new(ty, value).into(), ty)
     }
 
+    /// A loop's bounds made safe for a run-time `step`: where it is not
+    /// positive (scf.for would never end; a task split would divide by
+    /// it), upper := lower and step := 1, so the loop runs zero times.
+    /// Returns (the step is not positive, upper, step); callers may report
+    /// the condition.
+    fn zero_trips_unless_positive(&self, lower: V<'c>, upper: V<'c>, step: V<'c>) -> (V<'c>, V<'c>, V<'c>) {
+        let ty = step.r#type();
+        let i1: Type<'c> = melior::ir::r#type::IntegerType::new(self.context(), 1).into();
+        let i64_type: Type<'c> = melior::ir::r#type::IntegerType::new(self.context(), 64).into();
+        let zero = self.constant(IntegerAttribute::new(ty, 0).into(), ty);
+        let one = self.constant(IntegerAttribute::new(ty, 1).into(), ty);
+        // predicate 3: sle
+        let bad = self.value_with("arith.cmpi", &[step, zero], i1, &[("predicate", IntegerAttribute::new(i64_type, 3).into())]);
+        let upper = self.value("arith.select", &[bad, lower, upper], upper.r#type());
+        let step = self.value("arith.select", &[bad, one, step], ty);
+        (bad, upper, step)
+    }
+
     /// A float or integer constant of `ty`.
     fn number(&self, ty: Type<'c>, value: f64) -> V<'c> {
         let attribute = if is_float(ty) {

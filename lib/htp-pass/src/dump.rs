@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
+use htp_dialects::diagnostics::{collect_errors, MlirError};
 use melior::{ir::Module, pass::PassManager, Context};
 
 thread_local! {
@@ -52,6 +53,22 @@ pub fn run_pipeline(context: &Context, module: &mut Module, passes: &str) -> Res
         }
     }
     Ok(())
+}
+
+/// [`run_pipeline`] with the context's error diagnostics collected: `Err`
+/// holds them, or, when there are none (the text did not parse, or a pass
+/// failed silently), one error without a position saying that `what`
+/// failed. The one way targets, the driver and Python targets run passes.
+pub fn run_pipeline_collecting(context: &Context, module: &mut Module, passes: &str, what: &str) -> Result<(), Vec<MlirError>> {
+    let (outcome, errors) = collect_errors(context, || run_pipeline(context, module, passes));
+    match outcome {
+        Ok(()) => Ok(()),
+        Err(_) if !errors.is_empty() => Err(errors),
+        Err(message) => {
+            let message = if message.is_empty() { format!("{what} failed") } else { format!("{what}: {message}") };
+            Err(vec![MlirError { position: None, message }])
+        }
+    }
 }
 
 /// The top-level elements of a pipeline, nested ones split one level:

@@ -16,7 +16,7 @@ pub use boundary::{catch_quietly, processing, Failure, PassBody, RustPass};
 pub use definition::PassDefinition;
 pub use options::{flag, option, PassOption};
 pub use registry::{
-    find_pipeline, pipelines, register_passes, register_pipeline, registered_passes, PipelineDefinition,
+    find_pipeline, pipelines, register_passes, register_pipeline, register_upstream_passes, registered_passes, PipelineDefinition,
 };
 
 /// Declares a static, 8-byte-aligned object whose address is a pass's

@@ -43,8 +43,9 @@ impl PipelineDefinition {
 
     /// Runs this pipeline on `module` (what targets do), pass by pass with
     /// an IR dump after each when dumps are on (`crate::dump`).
-    pub fn run(&self, context: &melior::Context, module: &mut melior::ir::Module) -> Result<(), String> {
-        crate::dump::run_pipeline(context, module, self.passes)
+    /// Its errors are MLIR's diagnostics, or one saying `what` failed.
+    pub fn run(&self, context: &melior::Context, module: &mut melior::ir::Module, what: &str) -> Result<(), Vec<htp_dialects::diagnostics::MlirError>> {
+        crate::dump::run_pipeline_collecting(context, module, self.passes, what)
     }
 }
 
@@ -122,6 +123,14 @@ pub fn register_pipeline(pipeline: PipelineDefinition) -> Result<(), String> {
     let (name, description, passes) = (text(pipeline.name), text(pipeline.description), text(pipeline.passes));
     unsafe { htpRegisterPassPipeline(name.as_ptr(), description.as_ptr(), passes.as_ptr()) }
     Ok(())
+}
+
+/// Registers MLIR's upstream passes (canonicalize, cse, the conversions)
+/// once per process, so any pipeline text can name them; later calls cost
+/// nothing (a compile calls it on the way).
+pub fn register_upstream_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(melior::utility::register_all_passes);
 }
 
 /// Every registered pass, by name.

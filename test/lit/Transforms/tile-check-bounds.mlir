@@ -46,10 +46,10 @@ func.func @divide(%a: i64, %b: i64) -> i64 {
 // runs zero times (upper := lower, step := 1) instead of never ending.
 // CHECK-LABEL: func.func @stepped
 // CHECK: %[[BAD:.*]] = arith.cmpi sle, %[[S:.*]], %{{.*}} : index
-// CHECK: scf.if %[[BAD]] {
-// CHECK-NEXT: func.call @htpRuntimeError(%c3_i64)
 // CHECK: %[[UB:.*]] = arith.select %[[BAD]], %[[LB:.*]], %[[N:.*]] : index
 // CHECK: %[[ST:.*]] = arith.select %[[BAD]], %{{.*}}, %[[S]] : index
+// CHECK: scf.if %[[BAD]] {
+// CHECK-NEXT: func.call @htpRuntimeError(%c3_i64)
 // CHECK: scf.for %{{.*}} = %[[LB]] to %[[UB]] step %[[ST]]
 func.func @stepped(%lb: index, %n: index, %s: index) {
   scf.for %i = %lb to %n step %s {

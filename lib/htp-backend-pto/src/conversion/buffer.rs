@@ -100,7 +100,7 @@ impl<'c> Shape<'c> {
     /// The UB buffer for a tile of `tile`'s shape holding `element`s (a
     /// mask's bytes, its data converted, ...), laid out as `vec_for` says.
     pub fn vec_of(tile: TileType<'c>, element: Type<'c>, valid: [Extent<'c>; 2]) -> Self {
-        let per_block = (32 / (bit_width(element) as i64 / 8).max(1)).max(1);
+        let per_block = elements_per_block(element);
         let (rows, cols, layout) = if tile.cols() == 1 {
             (round_up(tile.rows(), per_block), 1, Layout::Dn)
         } else {
@@ -231,6 +231,11 @@ pub fn extents_like<'c>(tile: TileType<'c>, source: &[Extent<'c>; 2]) -> Result<
         },
     };
     Ok([extent(0)?, extent(1)?])
+}
+
+/// Elements of `element` in one 32-byte block (a UB row's unit).
+pub fn elements_per_block(element: Type) -> i64 {
+    (32 / (bit_width(element) as i64 / 8).max(1)).max(1)
 }
 
 pub fn round_up(n: i64, multiple: i64) -> i64 {

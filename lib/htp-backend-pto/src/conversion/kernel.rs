@@ -609,14 +609,7 @@ pub fn positive_step<'c>(at: &At<'c>, lower: V<'c>, upper: V<'c>, step: V<'c>) -
     if defining_op(step).is_some_and(|d| d.name().as_string_ref().as_str() == Ok("arith.constant")) {
         return (upper, step);
     }
-    let i1 = melior::ir::r#type::IntegerType::new(at.context, 1).into();
-    let i64_type = melior::ir::r#type::IntegerType::new(at.context, 64).into();
-    let zero = at.constant(melior::ir::attribute::IntegerAttribute::new(step.r#type(), 0).into(), step.r#type());
-    let one = at.constant(melior::ir::attribute::IntegerAttribute::new(step.r#type(), 1).into(), step.r#type());
-    // predicate 4: sgt
-    let positive = at.value_with("arith.cmpi", &[step, zero], i1, &[("predicate", melior::ir::attribute::IntegerAttribute::new(i64_type, 4).into())]);
-    let upper = at.value("arith.select", &[positive, upper, lower], upper.r#type());
-    let step = at.value("arith.select", &[positive, step, one], step.r#type());
+    let (_, upper, step) = at.zero_trips_unless_positive(lower, upper, step);
     (upper, step)
 }
 

@@ -15,6 +15,7 @@ use melior::{
 };
 
 use super::kernel::Failure;
+use super::vector::is_mask;
 use htp_ir::builder::{detach, parse_type, Builder, Emitter, V};
 use htp_ir::query::defining_op;
 
@@ -57,10 +58,6 @@ pub fn broadcast_compares_first<'c>(context: &'c Context, function: OperationRef
         }
     }
     Ok(())
-}
-
-fn is_mask(value: V) -> bool {
-    TileType::try_from(value.r#type()).is_ok_and(|t| htp_ir::builder::bit_width(t.element_type()) == 1)
 }
 
 /// `!tile.tile<RxCxT, valid = ...>` of `shape`'s sizes and valid region with

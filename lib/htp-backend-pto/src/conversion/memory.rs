@@ -5,7 +5,7 @@
 use htp_dialects::tile::TileType;
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
-use super::buffer::{extents_of, Buffer, Extent, Layout, Shape};
+use super::buffer::{elements_per_block, extents_of, Buffer, Extent, Layout, Shape};
 use super::kernel::{At, Kernel, PtoOps};
 use super::relayout::transpose_into;
 use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
@@ -88,8 +88,7 @@ pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c
 /// The ND tile whose column 0 holds the one-column tile `column`: a row
 /// per element, each a 32-byte block.
 fn column_in_rows(column: Shape) -> Shape {
-    let per_block = (32 / (bit_width(column.element) as i64 / 8).max(1)).max(1);
-    Shape { cols: per_block, layout: Layout::Nd, valid: [column.valid[0], Extent::Static(1)], ..column }
+    Shape { cols: elements_per_block(column.element), layout: Layout::Nd, valid: [column.valid[0], Extent::Static(1)], ..column }
 }
 
 /// Whether `tensor`'s last dimension is statically 1: its columns are

@@ -511,7 +511,7 @@ fn select_into<'c>(at: &At<'c>, dst: Buffer<'c>, mask: Buffer<'c>, a: Buffer<'c>
     at.instr("pto.tsel", &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
 }
 
-fn is_mask(tile: V) -> bool {
+pub(super) fn is_mask(tile: V) -> bool {
     TileType::try_from(tile.r#type()).is_ok_and(|t| bit_width(t.element_type()) == 1)
 }
 
