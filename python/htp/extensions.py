@@ -27,6 +27,7 @@ import hashlib
 import importlib
 import os
 import types
+import warnings
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from . import _htp
@@ -37,6 +38,13 @@ from . import mutators as _mutators
 ENTRY_POINT_GROUP = "htp.extensions"
 
 _loaded: Dict[str, types.ModuleType] = {}
+_failed: Dict[str, str] = {}
+
+
+class ExtensionWarning(UserWarning):
+    """An installed HTP extension could not be loaded (it is skipped)."""
+
+
 #: mutator class -> the pipeline it asks for when it changes a kernel.
 _mutator_pipelines: Dict[type, str] = {}
 #: namespace prefix of Python intrinsic sets, as the front end reads it.
@@ -123,18 +131,31 @@ def load(extension: Union[str, types.ModuleType]) -> types.ModuleType:
 
 def load_installed() -> List[str]:
     """Loads every installed package that declares an entry point in the
-    ``htp.extensions`` group; returns their module names. A broken
-    extension raises (naming it) rather than being skipped silently."""
+    ``htp.extensions`` group; returns their module names. An extension that
+    fails to import or register is skipped with an ``ExtensionWarning``
+    naming it and the cause (``failed()`` lists them): one stale install
+    (an editable package whose source moved) must not make ``import htp``
+    fail for every program."""
     from importlib.metadata import entry_points
 
     names = []
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
-            module = entry.load()
-        except Exception as error:  # report which extension, keep the cause
-            raise ImportError(f"the HTP extension '{entry.name}' ({entry.value}) failed to load: {error}") from error
-        names.append(load(module).__name__)
+            names.append(load(entry.load()).__name__)
+        except Exception as error:  # report which extension and why, then go on
+            _failed[entry.name] = f"{entry.value}: {type(error).__name__}: {error}"
+            warnings.warn(
+                f"the HTP extension '{entry.name}' ({entry.value}) failed to load and is skipped: "
+                f"{type(error).__name__}: {error}",
+                ExtensionWarning,
+                stacklevel=2,
+            )
     return names
+
+
+def failed() -> Dict[str, str]:
+    """Installed extensions that failed to load: entry-point name -> cause."""
+    return dict(_failed)
 
 
 def loaded() -> List[str]:

@@ -177,3 +177,18 @@ def twice_squared(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
     compiled = htp.CompiledKernel(kernel, raw, "cpu", {})
     x = np.random.default_rng(3).standard_normal((40, 64)).astype(np.float32)
     np.testing.assert_allclose(compiled(x), 2 * x * x, rtol=1e-6)
+
+
+def test_an_installed_extension_that_fails_to_load_is_skipped_with_a_warning(monkeypatch):
+    import importlib.metadata as metadata
+
+    stale = metadata.EntryPoint(name="stale", value="htp_no_such_extension_module", group="htp.extensions")
+    monkeypatch.setattr(metadata, "entry_points", lambda group=None: [stale] if group == "htp.extensions" else [])
+    with pytest.warns(htp.extensions.ExtensionWarning, match=r"'stale' \(htp_no_such_extension_module\).*ModuleNotFoundError"):
+        assert htp.extensions.load_installed() == []
+    assert "stale" in htp.extensions.failed()
+    # the rest of htp keeps working
+    x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
+    y = np.zeros_like(x)
+    copy(x, y)
+    np.testing.assert_array_equal(y, x)
