@@ -12,6 +12,7 @@
 pub mod check_bounds;
 pub mod convert_tile_to_linalg;
 pub mod polynomial_exp;
+pub mod split_large_bodies;
 pub mod store_in_place;
 mod packing;
 mod parallel;
@@ -35,7 +36,7 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, store_in_place::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: chunked forms of kernels whose
 /// outer loop is independent, then tile -> tensors + linalg.
@@ -54,7 +55,7 @@ pub const TILE_LOWERING: &str = tile_lowering!();
 /// [`PIPELINE`] can be one constant string.)
 macro_rules! upstream_lowering {
     () => {
-        "canonicalize,cse,linalg-fuse-elementwise-ops,func.func(cpu-store-in-place),\
+        "canonicalize,cse,linalg-fuse-elementwise-ops,func.func(cpu-split-large-bodies,cpu-store-in-place),\
          one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},\
          func.func(convert-linalg-to-loops,cpu-polynomial-exp),buffer-deallocation-pipeline,\
          expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\

@@ -41,6 +41,10 @@ unsafe extern "C" fn create() -> MlirPass {
     )
 }
 
+/// About how many ops (constants aside) one f32 `math.exp` becomes; the
+/// weight `cpu-split-large-bodies` gives it (count the ops `exp_f32` builds).
+pub const EXPANDED_OPS: usize = 40;
+
 /// The largest argument with a finite f32 result: ln(FLT_MAX).
 const LN_FLT_MAX: f64 = 88.722_839_355_468_75;
 /// Below this the result rounds to 0 even as a denormal: ln(2^-150).
