@@ -102,19 +102,57 @@ def cases(small):
     yield ("attention %dx%dx64 f32" % (heads, seq), lambda: flash(q, k, v, o, scale=0.125), numpy_attention, 4 * heads * seq * seq * 64, "GFLOP/s")
 
 
+def one_thread(runs, small):
+    """{kernel: (HTP seconds, numpy seconds)} for the matmul kernels with one
+    thread each (HTP's pool and OpenBLAS), measured in a child process: both
+    read their thread counts when they start."""
+    import json
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HTP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    command = [sys.executable, __file__, "--child", "--runs", str(runs)] + (["--small"] if small else [])
+    output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+MATMUL_KERNELS = ("gemm", "attention")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="quarter-size inputs (a quick check)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        import json
+
+        times = {}
+        for name, htp_call, numpy_call, work, unit in cases(args.small):
+            if name.startswith(MATMUL_KERNELS):
+                times[name] = (timed(htp_call, args.runs), timed(numpy_call, args.runs), work)
+        print(json.dumps(times))
+        return
     print(f"threads: HTP_NUM_THREADS={os.environ.get('HTP_NUM_THREADS', '(all cores)')}, load average {os.getloadavg()[0]:.2f}")
     print("| kernel | HTP | numpy | HTP / numpy (time) | HTP rate |")
     print("|---|---|---|---|---|")
+    all_threads = {}
     for name, htp_call, numpy_call, work, unit in cases(args.small):
         t_htp = timed(htp_call, args.runs)
         t_numpy = timed(numpy_call, args.runs)
+        all_threads[name] = t_htp
         rate = work / t_htp / 1e9
         print(f"| {name} | {t_htp * 1e3:.2f} ms | {t_numpy * 1e3:.2f} ms | {t_htp / t_numpy:.2f} | {rate:.1f} {unit} |")
+    cores = os.cpu_count()
+    print()
+    print(f"Per core (one thread each: HTP_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1; the speed-up is HTP's on {cores} cores):")
+    print()
+    print("| kernel | HTP, 1 thread | numpy (OpenBLAS), 1 thread | HTP throughput / OpenBLAS's | HTP speed-up, all cores / 1 |")
+    print("|---|---|---|---|---|")
+    for name, (t_htp, t_numpy, work) in one_thread(args.runs, args.small).items():
+        print(f"| {name} | {t_htp * 1e3:.2f} ms ({work / t_htp / 1e9:.1f} GFLOP/s) | {t_numpy * 1e3:.2f} ms "
+              f"({work / t_numpy / 1e9:.1f} GFLOP/s) | {t_numpy / t_htp:.0%} | {t_htp / all_threads[name]:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ pub mod convert_tile_to_linalg;
 pub mod polynomial_exp;
 pub mod split_large_bodies;
 pub mod store_in_place;
+pub mod vectorize_matmul;
 mod packing;
 mod parallel;
 mod runtime;
@@ -36,7 +37,7 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: chunked forms of kernels whose
 /// outer loop is independent, then tile -> tensors + linalg.
@@ -56,7 +57,7 @@ pub const TILE_LOWERING: &str = tile_lowering!();
 macro_rules! upstream_lowering {
     () => {
         "canonicalize,cse,linalg-fuse-elementwise-ops,func.func(cpu-split-large-bodies,cpu-store-in-place),\
-         one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},\
+         one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},cpu-vectorize-matmul,\
          func.func(convert-linalg-to-loops,cpu-polynomial-exp),buffer-deallocation-pipeline,\
          expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
          convert-to-llvm,reconcile-unrealized-casts"
