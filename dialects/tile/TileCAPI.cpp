@@ -40,3 +40,20 @@ int64_t htpTileTypeGetValidDim(MlirType type, unsigned dim) {
 int64_t htpTileTypeGetSizeInBytes(MlirType type) {
   return mlir::cast<TileType>(unwrap(type)).getSizeInBytes();
 }
+
+MlirAttribute htpTileTypeGetLayout(MlirType type) {
+  return wrap(mlir::cast<TileType>(unwrap(type)).getLayout());
+}
+
+MlirType htpTileTypeWithLayout(MlirType type, MlirAttribute layout) {
+  auto tile = mlir::cast<TileType>(unwrap(type));
+  mlir::MLIRContext *ctx = tile.getContext();
+  auto axe = mlir::dyn_cast_or_null<htp::layout::AxeAttr>(unwrap(layout));
+  if (!mlirAttributeIsNull(layout) && !axe) {
+    mlir::emitError(mlir::UnknownLoc::get(ctx)) << "a tile's layout is a #layout.axe";
+    return {nullptr};
+  }
+  return wrap(TileType::getChecked(
+      [ctx] { return mlir::emitError(mlir::UnknownLoc::get(ctx)); }, ctx,
+      tile.getShape(), tile.getElementType(), tile.getValidShape(), axe));
+}

@@ -29,6 +29,12 @@ MLIR_CAPI_EXPORTED MlirType htpTileTypeGetElementType(MlirType type);
 /// or `mlirShapedTypeGetDynamicSize()` for `?`. A tile with no valid region
 /// is valid everywhere, so this is then the dimension itself.
 MLIR_CAPI_EXPORTED int64_t htpTileTypeGetValidDim(MlirType type, unsigned dim);
+/// The tile's layout (`#layout.axe`), or a null attribute when it has none.
+MLIR_CAPI_EXPORTED MlirAttribute htpTileTypeGetLayout(MlirType type);
+/// The same tile with `layout` (a `#layout.axe`, or null for none); a null
+/// type (and a diagnostic on the context) when the layout does not fit.
+MLIR_CAPI_EXPORTED MlirType htpTileTypeWithLayout(MlirType type,
+                                                  MlirAttribute layout);
 /// Storage of the whole tile in bytes (i1 elements bit-packed).
 MLIR_CAPI_EXPORTED int64_t htpTileTypeGetSizeInBytes(MlirType type);
 

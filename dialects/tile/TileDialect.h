@@ -17,6 +17,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "layout/LayoutDialect.h"
+
 #include "tile/TileDialect.h.inc"
 #include "tile/TileEnums.h.inc"
 

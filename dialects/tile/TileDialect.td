@@ -24,7 +24,7 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::htp::layout::LayoutDialect"];
   let extraClassDeclaration = [{
     void registerTypes();
   }];

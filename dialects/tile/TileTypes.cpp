@@ -20,31 +20,46 @@ static void printDim(llvm::raw_ostream &os, int64_t dim) {
     os << dim;
 }
 
-// !tile.tile<RxCxT> or !tile.tile<RxCxT, valid = VRxVC>
+// !tile.tile<RxCxT[, valid = VRxVC][, layout = #layout.axe<...>]>
 Type TileType::parse(AsmParser &parser) {
   SmallVector<int64_t, 2> shape, valid;
   Type elementType;
+  htp::layout::AxeAttr layout;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))
     return {};
-  if (succeeded(parser.parseOptionalComma())) {
-    SMLoc validLoc = parser.getCurrentLocation();
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("layout"))) {
+      if (layout) {
+        parser.emitError(keyLoc, "the layout is given twice");
+        return {};
+      }
+      if (parser.parseEqual() || parser.parseAttribute(layout))
+        return {};
+      continue;
+    }
+    if (!valid.empty() || layout) {
+      parser.emitError(keyLoc, "expected `layout = #layout.axe<...>` (the "
+                               "valid region comes first, once)");
+      return {};
+    }
     if (parser.parseKeyword("valid") || parser.parseEqual() ||
         parser.parseDimensionList(valid, /*allowDynamic=*/true,
                                   /*withTrailingX=*/false))
       return {};
     if (valid.size() != 2) {
-      parser.emitError(validLoc, "expected two valid sizes, e.g. `valid = ?x64`");
+      parser.emitError(keyLoc, "expected two valid sizes, e.g. `valid = ?x64`");
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<TileType>(loc, parser.getContext(), shape,
-                                     elementType, valid);
+                                     elementType, valid, layout);
 }
 
 void TileType::print(AsmPrinter &printer) const {
@@ -56,6 +71,10 @@ void TileType::print(AsmPrinter &printer) const {
     printDim(os, getValidShape()[0]);
     os << 'x';
     printDim(os, getValidShape()[1]);
+  }
+  if (getLayout()) {
+    os << ", layout = ";
+    printer.printAttribute(getLayout());
   }
   os << '>';
 }
@@ -70,7 +89,8 @@ static bool isTileElementType(Type type) {
 
 LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType,
-                               ArrayRef<int64_t> validShape) {
+                               ArrayRef<int64_t> validShape,
+                               htp::layout::AxeAttr layout) {
   if (shape.size() != 2)
     return emitError() << "a tile has exactly 2 dimensions, got "
                        << shape.size();
@@ -81,6 +101,21 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tile element type must be f32, f16, bf16, i64, "
                           "i32, i16, i8 or i1, got "
                        << elementType;
+  if (layout) {
+    if (layout.getRank() != 2)
+      return emitError() << "a tile's layout has 2 dimensions, got "
+                         << layout.getRank();
+    for (unsigned dim = 0; dim < 2; ++dim)
+      if (layout.getDimSize(dim) != shape[dim])
+        return emitError() << "the layout's dimension " << dim << " covers "
+                           << (ShapedType::isDynamic(layout.getDimSize(dim))
+                                   ? std::string("?")
+                                   : std::to_string(layout.getDimSize(dim)))
+                           << " elements, the tile's " << shape[dim];
+    if (!layout.isMemoryOnly())
+      return emitError() << "a tile's layout places parts on the memory axis "
+                            "`m` only (a tile lives in one memory)";
+  }
   if (validShape.empty())
     return success();
   if (validShape.size() != 2)
@@ -113,6 +148,11 @@ int64_t TileType::getSizeInBytes() const {
 
 TileType TileType::withElementType(Type elementType) const {
   return TileType::get(getContext(), getShape(), elementType, getValidShape());
+}
+
+TileType TileType::withLayout(htp::layout::AxeAttr layout) const {
+  return TileType::get(getContext(), getShape(), getElementType(),
+                       getValidShape(), layout);
 }
 
 TileType TileType::transposed() const {

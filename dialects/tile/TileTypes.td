@@ -23,18 +23,31 @@ def Tile_TileType : TypeDef<Tile_Dialect, "Tile"> {
     ```mlir
     !tile.tile<16x64xf32>
     !tile.tile<16x64xf16, valid = ?x64>
+    !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>
     ```
+
+    `layout = #layout.axe<...>` fixes how the elements are laid out (a
+    layout facet, `docs/dialects/layout.md`); without it the target chooses.
+    The layout has two dimensions of the tile's sizes, and its parts are on
+    the memory axis `m` only (a tile lives in one memory).
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "rows and columns">:$shape,
     "::mlir::Type":$elementType,
-    ArrayRefParameter<"int64_t", "valid rows and columns; empty when the whole tile is valid">:$validShape
+    ArrayRefParameter<"int64_t", "valid rows and columns; empty when the whole tile is valid">:$validShape,
+    OptionalParameter<"::htp::layout::AxeAttr", "how the tile's elements are laid out (a layout facet); none when the target chooses">:$layout
   );
   let builders = [
     TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
                                         "::mlir::Type":$elementType), [{
       return $_get(elementType.getContext(), shape, elementType,
-                   ::llvm::ArrayRef<int64_t>{});
+                   ::llvm::ArrayRef<int64_t>{}, ::htp::layout::AxeAttr());
+    }]>,
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::Type":$elementType,
+                     "::llvm::ArrayRef<int64_t>":$validShape), [{
+      return $_get($_ctxt, shape, elementType, validShape,
+                   ::htp::layout::AxeAttr());
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -54,10 +67,14 @@ def Tile_TileType : TypeDef<Tile_Dialect, "Tile"> {
     unsigned getNumDynamicValidDims() const;
     /// Storage of the full tile in bytes (i1 elements are bit-packed).
     int64_t getSizeInBytes() const;
-    /// The same tile with another element type.
+    /// The same tile with another element type (no layout: one laid out for
+    /// the old element size may not fit the new one).
     TileType withElementType(::mlir::Type elementType) const;
-    /// The same element type with shape and valid region transposed.
+    /// The same element type with shape and valid region transposed (no
+    /// layout: the target chooses one for the transposed tile).
     TileType transposed() const;
+    /// The same tile with another layout (null: none).
+    TileType withLayout(::htp::layout::AxeAttr layout) const;
   }];
 }
 
