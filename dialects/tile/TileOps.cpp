@@ -763,6 +763,29 @@ OpFoldResult TransposeOp::fold(FoldAdaptor) {
   return {};
 }
 
+LogicalResult RelayoutOp::verify() {
+  TileType input = getInput().getType();
+  TileType expected = input.withLayout(getType().getLayout());
+  if (getType() != expected)
+    return emitOpError() << "changes only the layout: the result must be "
+                         << expected << ", got " << getType();
+  return success();
+}
+
+/// relayout to the same type is the input; relayout(relayout(x)) is one
+/// relayout of x.
+OpFoldResult RelayoutOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<RelayoutOp>()) {
+    if (inner.getInput().getType() == getType())
+      return inner.getInput();
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
 LogicalResult IntrinsicOp::verify() {
   StringRef callee = getCallee();
   auto dot = callee.find('.');

@@ -478,6 +478,27 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_RelayoutOp : Tile_Op<"relayout", [Pure]> {
+  let summary = "The same tile in another layout";
+  let description = [{
+    ```mlir
+    %d = tile.relayout %x : !tile.tile<16x64xf32>
+           -> !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+    ```
+    The elements and the valid region stay; only how the tile is laid out
+    (its `layout`, a layout facet) changes, or is dropped so that the target
+    chooses. A target that cannot hold the result's layout refuses the
+    program in the capability check.
+  }];
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Intrinsics
 //===----------------------------------------------------------------------===//

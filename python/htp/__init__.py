@@ -13,7 +13,7 @@ arrays. See docs/language.md for the language.
 
 from . import extensions, mutators
 from ._htp import version
-from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, targets
+from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, layouts, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
@@ -66,6 +66,7 @@ __all__ = [
     "i32",
     "i64",
     "intrinsic_sets",
+    "layouts",
     "kernel",
     "mutators",
     "extensions",

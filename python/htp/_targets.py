@@ -54,3 +54,10 @@ def targets() -> List[TargetInfo]:
 def intrinsic_sets():
     """``{namespace: {name: (instruction, summary)}}`` of every registered intrinsic set."""
     return {namespace: {name: (op, summary) for name, op, summary in members} for namespace, _, members in _htp.intrinsic_sets()}
+
+
+def layouts():
+    """``{name: (description, provider)}`` of every registered layout facet:
+    the names ``htp.relayout(tile, name)`` takes and ``layout:<name>``
+    capabilities use (``row_major`` and ``col_major`` are HTP's own)."""
+    return {name: (description, provider) for name, description, provider in _htp.layouts()}

@@ -77,6 +77,16 @@ class Registry:
         memories = [tuple(memory) for memory in architecture.memories] if architecture else []
         _htp.register_target(name, description, list(capabilities), emitter, runner, pipeline, levels, memories)
 
+    def layout(self, name: str, build: Callable[[int, int, int], Optional[list]], description: str = "") -> None:
+        """A layout facet named ``name`` (``htp.relayout(tile, name)`` in a
+        kernel, ``layout:<name>`` in target capabilities).
+        ``build(rows, cols, element_bits)`` returns the layout of such a tile
+        as Axe parts — per dimension, outermost first, a list of
+        ``(extent, axis, stride)`` (axis ``"m"``: the element offset in the
+        tile's buffer) — or None when the facet has no form for it. A name
+        taken by another provider is an error."""
+        _htp.register_layout_facet(name, description or f"registered by {self.extension}", self.extension, build)
+
     def pipeline(self, name: str, passes: str, description: str = "") -> None:
         """A named pipeline of registered passes (``passes`` as inside
         ``builtin.module(...)``), usable in other pipelines and targets."""

@@ -348,6 +348,40 @@ fn pipelines() -> Vec<(&'static str, &'static str, &'static str)> {
     htp_pass::pipelines().into_iter().map(|p| (p.name, p.description, p.passes)).collect()
 }
 
+/// A layout as Python gives it: per dimension, its parts as
+/// (extent, axis, stride); `None` when the facet has no form for a tile.
+type PythonLayout = Option<Vec<Vec<(i64, String, i64)>>>;
+
+/// Registers a layout facet written in Python: `build(rows, cols,
+/// element_bits)` returns the parts of each dimension (outermost first) or
+/// None. A builder that raises counts as None (the front end then says the
+/// facet has no form for that tile).
+#[pyfunction]
+fn register_layout_facet(name: String, description: String, provider: String, build: Py<PyAny>) -> PyResult<()> {
+    use htp_dialects::layout::{Axe, Facet, Part};
+    let build = std::sync::Arc::new(build);
+    let facet = Facet {
+        name,
+        description,
+        provider,
+        build: std::sync::Arc::new(move |rows, cols, bits| {
+            let dims: PythonLayout = Python::attach(|py| build.call1(py, (rows, cols, bits)).and_then(|r| r.extract(py)).ok().flatten());
+            dims.map(|dims| Axe {
+                dims: dims.into_iter().map(|parts| parts.into_iter().map(|(extent, axis, stride)| Part { extent, axis, stride }).collect()).collect(),
+                replicas: Vec::new(),
+                offset: 0,
+            })
+        }),
+    };
+    htp_dialects::layout::register_facet(facet).map_err(TargetError::new_err)
+}
+
+/// (name, description, provider) of every registered layout facet.
+#[pyfunction]
+fn layouts() -> Vec<(String, String, String)> {
+    htp_dialects::layout::facets().into_iter().map(|f| (f.name, f.description, f.provider)).collect()
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -365,5 +399,7 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(register_target, module)?)?;
     module.add_function(wrap_pyfunction!(register_pipeline, module)?)?;
     module.add_function(wrap_pyfunction!(pipelines, module)?)?;
+    module.add_function(wrap_pyfunction!(register_layout_facet, module)?)?;
+    module.add_function(wrap_pyfunction!(layouts, module)?)?;
     Ok(())
 }

@@ -23,6 +23,12 @@ pub const ALL_TILE_OPS: &str = "op:tile.*";
 /// Every element type (`dtype:<type>` names one: `dtype:f32`, `dtype:i1`).
 pub const ALL_DTYPES: &str = "dtype:*";
 
+/// Every layout (`layout:<facet>` names one facet, `layout:axe` a layout no
+/// registered facet names).
+pub const ALL_LAYOUTS: &str = "layout:*";
+/// The need of a tile layout no registered facet names.
+pub const UNNAMED_LAYOUT: &str = "layout:axe";
+
 /// What the in-tree backends provide of the kernel language: the model,
 /// every tile op and every element type (their own passes report the
 /// limits of a particular instruction at the user's line).
@@ -69,10 +75,11 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         if let Some(capability) = capability {
             needs.push(Need { capability, location });
         }
-        // The element types of the tiles and tensors it makes.
+        // The element types and layouts of the tiles and tensors it makes.
         for index in 0..op.result_count() {
-            if let Some(element) = op.result(index).ok().and_then(|r| element_type(r.r#type())) {
-                let capability = format!("dtype:{element}");
+            let Ok(result) = op.result(index) else { continue };
+            let made = [element_type(result.r#type()).map(|e| format!("dtype:{e}")), layout_need(result.r#type())];
+            for capability in made.into_iter().flatten() {
                 if !needs.iter().any(|n| n.capability == capability) {
                     needs.push(Need { capability, location });
                 }
@@ -81,6 +88,22 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         WalkResult::Advance
     });
     needs
+}
+
+/// `layout:<facet>` for a tile laid out as a registered facet lays it
+/// out, `layout:axe` for another layout, nothing for a tile without one.
+fn layout_need(ty: melior::ir::Type) -> Option<String> {
+    let tile = htp_dialects::tile::TileType::try_from(ty).ok()?;
+    let layout = tile.layout()?;
+    let element = tile.element_type();
+    let bits = melior::ir::r#type::IntegerType::try_from(element).map(|i| i.width()).unwrap_or_else(|_| match element.to_string().as_str() {
+        "f32" => 32,
+        _ => 16, // f16, bf16: the tile element types
+    });
+    Some(match htp_dialects::layout::classify(&layout, tile.rows(), tile.cols(), bits) {
+        Some(facet) => format!("layout:{facet}"),
+        None => UNNAMED_LAYOUT.to_string(),
+    })
 }
 
 /// The element type of a tile or memref type.
@@ -129,6 +152,12 @@ pub fn describe(capability: &str) -> String {
     }
     if let Some(element) = capability.strip_prefix("dtype:") {
         return format!("the element type {element}");
+    }
+    if capability == UNNAMED_LAYOUT {
+        return "a tile layout no registered layout facet names".to_string();
+    }
+    if let Some(facet) = capability.strip_prefix("layout:") {
+        return format!("the layout '{facet}'");
     }
     if let Some(model) = capability.strip_prefix("model:") {
         return format!("the '{model}' programming model");

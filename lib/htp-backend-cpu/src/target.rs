@@ -27,8 +27,13 @@ impl Target for CpuTarget {
         "this machine's CPU: tile -> linalg -> LLVM, JIT-compiled with MLIR's ExecutionEngine"
     }
 
+    /// The whole kernel language, in every layout: CPU tiles are values
+    /// (tensors), so a layout never changes what is computed and a
+    /// `tile.relayout` is the value itself.
     fn capabilities(&self) -> Vec<String> {
-        htp_api::capabilities::whole_kernel_language()
+        let mut provided = htp_api::capabilities::whole_kernel_language();
+        provided.push(htp_api::capabilities::ALL_LAYOUTS.to_string());
+        provided
     }
 
     /// The cores htp-runtime's pool runs independent outer loops on, and

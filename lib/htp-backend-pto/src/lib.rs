@@ -74,9 +74,11 @@ static CHIP: PtoTarget = PtoTarget(Flavour::Chip);
 
 /// Registers the backend's passes, its pipeline and its two targets.
 pub fn register() -> Result<(), String> {
+    htp_transforms::register()?;
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
     htp_frontend::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
+    htp_dialects::layout::register_facet(conversion::layouts::nz_facet())?;
     htp_api::register_target(&SIM)?;
     htp_api::register_target(&CHIP)
 }

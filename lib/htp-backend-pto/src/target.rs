@@ -54,6 +54,7 @@ impl Target for PtoTarget {
     fn capabilities(&self) -> Vec<String> {
         let mut provided = htp_api::capabilities::whole_kernel_language();
         provided.extend(crate::intrinsics::capabilities());
+        provided.extend(crate::conversion::layouts::CAPABILITIES.iter().map(|c| c.to_string()));
         provided
     }
 

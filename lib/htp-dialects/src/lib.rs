@@ -3,6 +3,7 @@
 //! and the one function that builds a context with everything HTP uses.
 
 pub mod diagnostics;
+pub mod layout;
 pub mod tile;
 
 use melior::{

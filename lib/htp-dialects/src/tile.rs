@@ -15,6 +15,8 @@ unsafe extern "C" {
     fn htpTileTypeGetElementType(ty: MlirType) -> MlirType;
     fn htpTileTypeGetSizeInBytes(ty: MlirType) -> i64;
     fn htpTileTypeGetValidDim(ty: MlirType, dim: u32) -> i64;
+    fn htpTileTypeGetLayout(ty: MlirType) -> mlir_sys::MlirAttribute;
+    fn htpTileTypeWithLayout(ty: MlirType, layout: mlir_sys::MlirAttribute) -> MlirType;
 }
 
 /// One valid size of a tile: known now, or only at run time (`?`).
@@ -100,6 +102,23 @@ impl<'c> TileType<'c> {
         ValidSize::from_raw(unsafe { htpTileTypeGetValidDim(self.0.to_raw(), dim) })
     }
 
+    /// The tile's layout (`layout = #layout.axe<...>`), if it has one.
+    pub fn layout(&self) -> Option<crate::layout::Axe> {
+        let raw = unsafe { htpTileTypeGetLayout(self.0.to_raw()) };
+        unsafe { melior::ir::Attribute::from_option_raw(raw) }.and_then(crate::layout::Axe::from_attribute)
+    }
+
+    /// The same tile with `layout` (`None`: without one); `None` when the
+    /// layout does not fit the tile (reported to the context's handlers).
+    pub fn with_layout(&self, context: &'c Context, layout: Option<&crate::layout::Axe>) -> Option<Self> {
+        let attribute = match layout {
+            Some(layout) => melior::ir::AttributeLike::to_raw(&layout.to_attribute(context)?),
+            None => mlir_sys::MlirAttribute { ptr: std::ptr::null() },
+        };
+        let raw = unsafe { htpTileTypeWithLayout(self.0.to_raw(), attribute) };
+        unsafe { Type::from_option_raw(raw) }.map(Self)
+    }
+
     /// On-chip storage of the whole tile in bytes (i1 bit-packed).
     pub fn size_in_bytes(&self) -> i64 {
         unsafe { htpTileTypeGetSizeInBytes(self.0.to_raw()) }
@@ -131,6 +150,19 @@ mod tests {
         assert_eq!(partial.valid_size(0), ValidSize::Dynamic);
         assert_eq!(partial.valid_size(1), ValidSize::Static(48));
         assert_eq!(parse("!tile.tile<16x64xf32>").valid_size(0), ValidSize::Static(16));
+    }
+
+    #[test]
+    fn a_tile_takes_a_layout_that_fits_it() {
+        let context = new_context();
+        let tile = TileType::new(&context, 16, 64, Type::float32(&context)).unwrap();
+        assert_eq!(tile.layout(), None);
+        let dn = crate::layout::Axe::col_major(16, 64);
+        let laid_out = tile.with_layout(&context, Some(&dn)).unwrap();
+        assert_eq!(laid_out.layout(), Some(dn));
+        assert_eq!(Type::from(laid_out).to_string(), "!tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>");
+        assert_eq!(laid_out.with_layout(&context, None), Some(tile));
+        assert!(tile.with_layout(&context, Some(&crate::layout::Axe::row_major(16, 32))).is_none());
     }
 
     #[test]

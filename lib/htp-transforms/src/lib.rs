@@ -13,7 +13,10 @@ use htp_pass::PassDefinition;
 /// The passes of this crate.
 pub const PASSES: &[PassDefinition] = &[outline_parallel_chunks::DEFINITION, tile_peak_live_bytes::DEFINITION];
 
-/// Registers this crate's passes.
+/// Registers this crate's passes and HTP's core layout facets.
 pub fn register() -> Result<(), String> {
+    // HTP's target-neutral layout facets (row_major, col_major): every
+    // target can name them; which it accepts is its capability.
+    htp_dialects::layout::register_core_facets()?;
     htp_pass::register_passes(PASSES)
 }

@@ -6,7 +6,10 @@ It adds
 - the intrinsic set ``nn`` (``from htp_ctarget import nn``; ``nn.silu(t)``):
   ``@htp.func`` compositions of tile ops, so they run on every target;
 - a mutator that rewrites ``fma(a, b, c)`` into ``a * b + c`` and asks for
-  the pipeline ``ctarget-cleanup`` (canonicalize, cse) on the kernel's tile IR.
+  the pipeline ``ctarget-cleanup`` (canonicalize, cse) on the kernel's tile IR;
+- the layout facet ``panels16`` (``htp.relayout(t, "panels16")``): column
+  panels of 16, each row-major — the packing GEMM kernels use for B — which
+  the ``c`` and ``cpu`` targets accept and PTO refuses.
 
 Installed (``pip install --no-build-isolation -e examples/extensions/htp-ctarget``)
 it is loaded by ``import htp`` through its entry point; otherwise call
@@ -31,7 +34,16 @@ def fma(a, b, c):
     raise TypeError("htp_ctarget.fma is kernel sugar: it is rewritten inside @htp.kernel functions only")
 
 
+def panels16(rows, cols, element_bits):
+    """The ``panels16`` layout of a ``rows x cols`` tile, as Axe parts:
+    column panels 16 wide one after another, each panel row-major."""
+    if cols % 16:
+        return None
+    return [[(rows, "m", 16)], [(cols // 16, "m", rows * 16), (16, "m", 1)]]
+
+
 def register(registry):
+    registry.layout("panels16", panels16, "column panels of 16, each row-major (htp-ctarget)")
     registry.pipeline(CLEANUP_PIPELINE, "canonicalize,cse", "canonicalize + cse (htp-ctarget)")
     registry.target(
         TARGET,

@@ -29,11 +29,15 @@ TILE_OPS = [
     "add", "sub", "mul", "div", "max", "min",
     "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu",
     "row_reduce", "col_reduce", "broadcast", "pad", "set_valid",
-    "matmul", "cast", "cmp", "select", "transpose",
+    "matmul", "cast", "cmp", "select", "transpose", "relayout",
 ]
 #: The element types it implements (``dtype:<type>``); f16/bf16 are not.
 DTYPES = ["f32", "i64", "i32", "i16", "i8", "i1"]
-CAPABILITIES = ["model:kernel"] + [f"op:tile.{op}" for op in TILE_OPS] + [f"dtype:{d}" for d in DTYPES]
+#: The layout facets it accepts (``layout:<facet>``): HTP's row-major and
+#: this extension's ``panels16``, not column-major.
+LAYOUTS = ["row_major", "panels16"]
+CAPABILITIES = (["model:kernel"] + [f"op:tile.{op}" for op in TILE_OPS] + [f"dtype:{d}" for d in DTYPES]
+                + [f"layout:{name}" for name in LAYOUTS])
 
 CTYPE = {"f32": "float", "f64": "double", "i64": "int64_t", "i32": "int32_t", "i16": "int16_t",
          "i8": "int8_t", "i1": "uint8_t", "index": "int64_t"}
@@ -130,7 +134,10 @@ class Scalar:
         self.expr, self.ty, self.const = expr, ty, const
 
 
-TILE_TYPE = re.compile(r"^!tile\.tile<(\d+)x(\d+)x([a-z0-9]+)(?:,\s*valid\s*=\s*([0-9?]+)x([0-9?]+))?>$")
+#: `!tile.tile<RxCxT[, valid = VRxVC][, layout = #layout.axe<...>]>`: a C tile
+#: is a row-major array whatever the layout (the layout is a facet this
+#: target accepts by name, `LAYOUTS`; values do not depend on it).
+TILE_TYPE = re.compile(r"^!tile\.tile<(\d+)x(\d+)x([a-z0-9]+)(?:,\s*valid\s*=\s*([0-9?]+)x([0-9?]+))?(?:,\s*layout\s*=\s*#layout\.axe<.*>)?>$")
 
 
 def parse_tile(text):
@@ -870,6 +877,11 @@ class Emitter:
         out = self.new_tile(op, op["results"][0], a.vr, a.vc)
         self.loop2(out.vr, out.vc, f"{out.storage}[r * {out.cols} + c] = {mask.storage}[r * {mask.cols} + c] ? "
                                    f"{a.storage}[r * {a.cols} + c] : {b.storage}[r * {b.cols} + c];")
+
+    def op_tile_relayout(self, op):
+        # The same elements: C tiles are row-major arrays in every layout.
+        x = self.tile(op, 0)
+        self.values[op["results"][0]["id"]] = x
 
     def op_tile_transpose(self, op):
         x = self.tile(op, 0)

@@ -225,3 +225,15 @@ def big_tiles(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256]):
     for i in range(0, x.shape[0], 256):
         t = x[i:i + 256, :]
         y[i:i + 256, :] = htp.exp(t) * t + t * t
+
+
+@htp.kernel
+def panels(x: htp.Tensor[f32, "N", 64], y: htp.Tensor[f32, "N", 64], z: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 8):
+        a = htp.relayout(x[i:i + 8, :], "panels16")
+        z[i:i + 8, :] = a * 2.0 + y[i:i + 8, :]
+
+
+@htp.kernel
+def columns(x: htp.Tensor[f32, 16, 64], z: htp.Out[f32, 16, 64]):
+    z[:, :] = htp.relayout(x[:, :], "col_major") + 1.0

@@ -381,3 +381,22 @@ def kernel_from(source, name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return getattr(module, name)
+
+
+def test_the_extensions_layout_facet_is_registered_and_runs_on_c_and_cpu():
+    assert htp.layouts()["panels16"] == ("column panels of 16, each row-major (htp-ctarget)", "htp_ctarget")
+    x, y = f32(21, 64), f32(21, 64)
+    (z,) = both(K.panels, x, y)
+    np.testing.assert_allclose(z, x * 2.0 + y, rtol=1e-6)
+    assert "layout = #layout.axe<[8@m:16] x [4@m:128, 16@m:1]>" in K.panels.compile("c").ir["tile"]
+
+
+def test_a_layout_a_target_does_not_accept_gets_the_capability_diagnostic():
+    with pytest.raises(htp.CompileError) as info:
+        K.columns.compile("c")
+    message = str(info.value)
+    assert "the layout 'col_major' is not available on target 'c' (targets that provide it: cpu)" in message, message
+    assert f"ctarget_kernels.py:{line_of(K.columns, 'col_major')}:" in message, message
+    with pytest.raises(htp.CompileError) as info:
+        K.panels.compile("pto-a2a3sim")
+    assert "the layout 'panels16' is not available on target 'pto-a2a3sim' (targets that provide it: cpu, c)" in str(info.value)

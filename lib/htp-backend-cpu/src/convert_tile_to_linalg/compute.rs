@@ -15,7 +15,7 @@ use super::{scalar, tensor_type_of};
 
 const PARALLEL2: &[&str] = &["parallel", "parallel"];
 
-fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> V<'c> {
+pub fn operand<'c>(op: OperationRef<'c, '_>, index: usize) -> V<'c> {
     detach(op.operand(index).expect("verified op has this operand"))
 }
 

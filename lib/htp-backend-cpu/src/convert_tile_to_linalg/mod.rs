@@ -164,6 +164,8 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
             compute::broadcast(&e, op, input)
         }
         "transpose" => compute::transpose(&e, op),
+        // A layout does not change a CPU tile's value (a tensor).
+        "relayout" => compute::operand(op, 0),
         "pad" => compute::pad(&e, op),
         "set_valid" => compute::set_valid(&e, op),
         "matmul" => compute::matmul(&e, op),

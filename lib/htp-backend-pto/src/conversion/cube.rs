@@ -62,6 +62,7 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
             Ok(())
         }
         "pad" => pad(k, at, op),
+        "relayout" => super::layouts::relayout(k, op),
         "matmul" => matmul(k, at, op),
         "store" => memory::store(k, at, op),
         "set_valid" => set_valid(k, at, op),

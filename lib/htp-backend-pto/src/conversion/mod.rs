@@ -22,6 +22,7 @@ mod attrs;
 mod buffer;
 mod cube;
 mod kernel;
+pub mod layouts;
 mod masks;
 mod memory;
 mod relayout;

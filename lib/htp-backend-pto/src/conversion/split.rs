@@ -10,7 +10,7 @@
 //! - `tile.matmul` runs on the cube. A matmul whose accumulator is vector
 //!   work (`acc * alpha + p @ v`) is first split into a fresh matmul and a
 //!   vector add: L0C cannot be filled from UB.
-//! - Loads, pads, transposes, constants and valid-size views go where their
+//! - Loads, pads, transposes, relayouts, constants and valid-size views go where their
 //!   users are (on both sides when both use them: a load is cheaper than a
 //!   crossing); a store goes where its value is made (the vector core when
 //!   both make it).
@@ -117,7 +117,7 @@ pub fn work_kinds(function: OperationRef) -> (bool, bool) {
 }
 
 /// Ops that run wherever their users (or, for stores, their values) are.
-const MOVABLE: &[&str] = &["tile.load", "tile.pad", "tile.transpose", "tile.constant", "tile.set_valid"];
+const MOVABLE: &[&str] = &["tile.load", "tile.pad", "tile.transpose", "tile.constant", "tile.set_valid", "tile.relayout"];
 
 /// Splits `function` (a mixed tile kernel) between the cores; rewrites
 /// matmuls that accumulate onto vector work first.

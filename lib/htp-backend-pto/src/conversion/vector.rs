@@ -34,6 +34,7 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         "select" => select(k, at, op),
         "intrinsic" => intrinsic(k, at, op),
         "transpose" => transpose(k, at, op),
+        "relayout" => super::layouts::relayout(k, op),
         "gather" => gather(k, at, op),
         "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
         other => Err(format!("tile.{other} has no PTO vector lowering yet")),

@@ -26,7 +26,7 @@ struct Args {
 pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "add", "sub", "mul", "div", "maximum", "minimum", "max",
     "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
-    "matmul", "dot", "cast", "transpose", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
+    "matmul", "dot", "cast", "transpose", "relayout", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
     "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool",
 ];
 
@@ -278,7 +278,7 @@ impl<'c> Lowerer<'c, '_> {
                     return Ok(Val::Tile(tile, ty));
                 }
                 let fill = self.scalar_for(&value, ScalarTy::Elem(ty.elem), value_range)?;
-                let full = TileTy::full(ty.shape[0], ty.shape[1], ty.elem);
+                let full = TileTy { layout: ty.layout, ..TileTy::full(ty.shape[0], ty.shape[1], ty.elem) };
                 let result = self.tile_ty(range, &full)?;
                 let padded = self.emit1(range, OpSpec::new("tile.pad", &[tile, fill], &[result]))?;
                 Ok(Val::Tile(padded, full))
@@ -287,6 +287,25 @@ impl<'c> Lowerer<'c, '_> {
                 let s = self.bind(name, args, &["x"], 1, range)?;
                 let t = self.tile_arg(&s[0], name, range)?;
                 self.transpose(t, range)
+            }
+            "relayout" => {
+                let s = self.bind(name, args, &["x", "layout"], 2, range)?;
+                let Val::Tile(tile, ty) = self.tile_arg(&s[0], name, range)?.clone() else {
+                    return Err(self.internal(range, "tile_arg returned a non-tile"));
+                };
+                let layout = match &s[1] {
+                    Some((Val::Str(facet), facet_range)) => Some(self.facet_layout(facet, &ty, *facet_range)?),
+                    Some((Val::NoneV, _)) => None,
+                    Some((other, r)) => {
+                        return Err(self.error(*r, DiagnosticKind::Type, format!(
+                            "relayout() takes a layout facet's name (a string such as \"row_major\"), or None for the target's choice; got {}",
+                            other.describe()
+                        )))
+                    }
+                    None => return Err(self.internal(range, "missing layout")),
+                };
+                let (value, ty) = self.relayout_to((tile, ty), layout, range)?;
+                Ok(Val::Tile(value, ty))
             }
             "where" | "select" => {
                 let s = self.bind(name, args, &["mask", "a", "b"], 3, range)?;
@@ -395,7 +414,7 @@ impl<'c> Lowerer<'c, '_> {
                 return Err(self.error(range, DiagnosticKind::Shape, format!("gathers {cols} columns from '{}' with {d}", tensor.name)));
             }
         }
-        let result = TileTy { shape: [rows_ty.shape[0], cols], elem: tensor.elem, valid: [rows_ty.valid[0], super::types::Valid::Static(cols)] };
+        let result = TileTy { shape: [rows_ty.shape[0], cols], elem: tensor.elem, valid: [rows_ty.valid[0], super::types::Valid::Static(cols)], layout: None };
         let rt = self.tile_ty(range, &result)?;
         let v = self.emit1(range, super::builder::OpSpec::new("tile.gather", &[tensor.value, rows, col], &[rt]))?;
         Ok(Val::Tile(v, result))

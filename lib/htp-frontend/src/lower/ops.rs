@@ -355,7 +355,7 @@ impl<'c> Lowerer<'c, '_> {
         if from.shape == shape {
             return Ok((v, from));
         }
-        let mut to = TileTy { shape, ..from };
+        let mut to = TileTy { shape, layout: None, ..from };
         for d in 0..2 {
             if from.shape[d] == shape[d] {
                 continue;
@@ -408,7 +408,22 @@ impl<'c> Lowerer<'c, '_> {
                 valid_text(a.1.valid[0]), valid_text(a.1.valid[1]), valid_text(b.1.valid[0]), valid_text(b.1.valid[1])
             )));
         }
+        // Operands laid out differently: the left one's layout wins (an
+        // operand without one takes the other's), as a relayout.
+        let layout = a.1.layout.or(b.1.layout);
+        let a = self.relayout_to(a, layout, range)?;
+        let b = self.relayout_to(b, layout, range)?;
         Ok((a, b))
+    }
+
+    /// `v` with `layout` (`tile.relayout`), unless it has it already.
+    pub fn relayout_to(&self, (v, t): (MlirValue, TileTy), layout: Option<&'static str>, range: TextRange) -> LResult<(MlirValue, TileTy)> {
+        if t.layout == layout {
+            return Ok((v, t));
+        }
+        let r = TileTy { layout, ..t };
+        let rt = self.tile_ty(range, &r)?;
+        Ok((self.emit1(range, OpSpec::new("tile.relayout", &[v], &[rt]))?, r))
     }
 
     fn check_same_elem(&self, a: &TileTy, b: &TileTy, what: &str, range: TextRange) -> LResult<()> {
@@ -498,7 +513,7 @@ impl<'c> Lowerer<'c, '_> {
             return Err(self.error(range, DiagnosticKind::Type, format!("a reduction needs a tile, got {}", v.describe())));
         };
         self.check_numeric(t, "reduction", range)?;
-        let mut r = *t;
+        let mut r = TileTy { layout: None, ..*t };
         r.shape[dim] = 1;
         r.valid[dim] = Valid::Static(1);
         let rt = self.tile_ty(range, &r)?;
@@ -560,7 +575,7 @@ impl<'c> Lowerer<'c, '_> {
                 ta.elem
             )));
         }
-        let result = TileTy { shape: [ta.shape[0], tb.shape[1]], elem, valid: [ta.valid[0], tb.valid[1]] };
+        let result = TileTy { shape: [ta.shape[0], tb.shape[1]], elem, valid: [ta.valid[0], tb.valid[1]], layout: None };
         let rt = self.tile_ty(range, &result)?;
         match acc {
             Some(Val::Tile(c, tc)) if *tc == result => {
@@ -578,7 +593,7 @@ impl<'c> Lowerer<'c, '_> {
         let Val::Tile(x, t) = v else {
             return Err(self.error(range, DiagnosticKind::Type, format!("transpose needs a tile, got {}", v.describe())));
         };
-        let r = TileTy { shape: [t.shape[1], t.shape[0]], elem: t.elem, valid: [t.valid[1], t.valid[0]] };
+        let r = TileTy { shape: [t.shape[1], t.shape[0]], elem: t.elem, valid: [t.valid[1], t.valid[0]], layout: None };
         let rt = self.tile_ty(range, &r)?;
         Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.transpose", &[*x], &[rt]))?, r))
     }
@@ -813,4 +828,37 @@ mod tests {
         assert!(matches!(fold_binary(BinKind::Mod, &Val::Int(1), &Val::Int(0)), Some(Err(_))));
         assert!(matches!(fold_binary(BinKind::Mul, &Val::Int(i64::MAX), &Val::Int(2)), Some(Err(_))));
     }
+}
+
+impl<'c> Lowerer<'c, '_> {
+    /// The layout the registered facet `name` gives a tile of type `ty`, as
+    /// interned `#layout.axe<...>` text.
+    pub fn facet_layout(&self, name: &str, ty: &TileTy, range: TextRange) -> LResult<&'static str> {
+        let Some(facet) = htp_dialects::layout::facet(name) else {
+            let known: Vec<String> = htp_dialects::layout::facets().into_iter().map(|f| format!("\"{}\"", f.name)).collect();
+            return Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "unknown layout {name:?}: the registered layout facets are {} (htp.layouts() lists them)",
+                known.join(", ")
+            )));
+        };
+        let layout = (facet.build)(ty.shape[0], ty.shape[1], ty.elem.bits())
+            .and_then(|axe| axe.to_attribute(self.ctx))
+            .ok_or_else(|| self.error(range, DiagnosticKind::Shape, format!(
+                "the layout '{name}' ({}) has no form for a {ty}", facet.description
+            )))?;
+        Ok(intern(layout.to_string()))
+    }
+}
+
+/// One `'static` copy of each layout text (tile types are `Copy`; a program
+/// names few layouts).
+fn intern(text: String) -> &'static str {
+    static TEXTS: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut texts = TEXTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = texts.iter().find(|t| **t == text) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(text.into_boxed_str());
+    texts.push(leaked);
+    leaked
 }

@@ -30,7 +30,7 @@ pub struct Access {
 
 impl Access {
     pub fn tile_ty(&self, elem: Elem) -> TileTy {
-        TileTy { shape: self.shape, elem, valid: self.valid }
+        TileTy { shape: self.shape, elem, valid: self.valid, layout: None }
     }
 }
 

@@ -118,22 +118,28 @@ pub enum Valid {
     Dynamic,
 }
 
-/// A tile type: static shape, element type, valid region.
+/// A tile type: static shape, element type, valid region, layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileTy {
     pub shape: [i64; 2],
     pub elem: Elem,
     /// Valid rows and columns; equal to the shape for a full tile.
     pub valid: [Valid; 2],
+    /// The layout (`#layout.axe<...>` text, interned) from `htp.relayout`;
+    /// `None` lets the target choose. Elementwise ops keep it; ops that
+    /// make a tile of another shape or element type drop it.
+    pub layout: Option<&'static str>,
 }
 
 impl TileTy {
     pub fn full(rows: i64, cols: i64, elem: Elem) -> Self {
-        Self { shape: [rows, cols], elem, valid: [Valid::Static(rows), Valid::Static(cols)] }
+        Self { shape: [rows, cols], elem, valid: [Valid::Static(rows), Valid::Static(cols)], layout: None }
     }
 
+    /// Another element type (no layout: one laid out for the old element
+    /// size may not fit the new one).
     pub fn with_elem(self, elem: Elem) -> Self {
-        Self { elem, ..self }
+        Self { elem, layout: None, ..self }
     }
 
     pub fn is_full(&self) -> bool {
@@ -144,14 +150,16 @@ impl TileTy {
         self.valid.contains(&Valid::Dynamic)
     }
 
-    /// `!tile.tile<RxCxT>` or `!tile.tile<RxCxT, valid = VRxVC>`.
+    /// `!tile.tile<RxCxT[, valid = VRxVC][, layout = #layout.axe<...>]>`.
     pub fn mlir(&self) -> String {
-        let base = format!("!tile.tile<{}x{}x{}", self.shape[0], self.shape[1], self.elem.mlir());
-        if self.is_full() {
-            format!("{base}>")
-        } else {
-            format!("{base}, valid = {}x{}>", valid_str(self.valid[0]), valid_str(self.valid[1]))
+        let mut text = format!("!tile.tile<{}x{}x{}", self.shape[0], self.shape[1], self.elem.mlir());
+        if !self.is_full() {
+            text.push_str(&format!(", valid = {}x{}", valid_str(self.valid[0]), valid_str(self.valid[1])));
         }
+        if let Some(layout) = self.layout {
+            text.push_str(&format!(", layout = {layout}"));
+        }
+        text + ">"
     }
 }
 
@@ -168,6 +176,9 @@ impl fmt::Display for TileTy {
         write!(f, "tile[{}x{}, {}", self.shape[0], self.shape[1], self.elem)?;
         if !self.is_full() {
             write!(f, ", valid {}x{}", valid_str(self.valid[0]), valid_str(self.valid[1]))?;
+        }
+        if let Some(layout) = self.layout {
+            write!(f, ", layout {layout}")?;
         }
         f.write_str("]")
     }

@@ -605,3 +605,18 @@ func.func @pad_set_valid_folds(%f: !tile.tile<16x64xf32>, %h: !tile.tile<16x64xf
   %d = tile.set_valid %f valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
   return %p, %s, %d : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, valid = 8x64>, !tile.tile<16x64xf32, valid = ?x64>
 }
+
+// -----
+
+// A relayout to the same type is its input; two relayouts are one.
+// CHECK-LABEL: func.func @relayouts
+// CHECK-SAME: (%[[X:.*]]: !tile.tile<16x64xf32>)
+// CHECK-NEXT: %[[Z:.*]] = tile.relayout %[[X]] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>
+// CHECK-NEXT: return %[[X]], %[[Z]]
+func.func @relayouts(%x: !tile.tile<16x64xf32>) -> (!tile.tile<16x64xf32>, !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>) {
+  %same = tile.relayout %x : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32>
+  %d = tile.relayout %x : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+  %back = tile.relayout %d : !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32>
+  %z = tile.relayout %d : !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>
+  return %same, %z : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>
+}

@@ -1457,3 +1457,11 @@ func.func @intrinsic_on_a_memref(%m: memref<4xf32>) -> !tile.tile<16x64xf32> {
   %s = tile.intrinsic "pto.tload"(%m) : (memref<4xf32>) -> !tile.tile<16x64xf32>
   return %s : !tile.tile<16x64xf32>
 }
+
+// -----
+
+func.func @relayout_changes_more(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.relayout' op changes only the layout: the result must be '!tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>', got '!tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>'}}
+  %d = tile.relayout %x : !tile.tile<16x64xf32> -> !tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+  return
+}

@@ -644,3 +644,12 @@ func.func @intrinsic(%a: !tile.tile<16x64xf32>, %b: !tile.tile<16x64xf32>, %k: f
   %t = tile.intrinsic "pto.tadds"(%s, %k) : (!tile.tile<16x64xf32>, f32) -> !tile.tile<16x64xf32>
   return %t : !tile.tile<16x64xf32>
 }
+
+// CHECK-LABEL: func.func @relayout
+// CHECK: tile.relayout %{{.*}} : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+// CHECK: tile.relayout %{{.*}} : !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32, valid = ?x64>
+func.func @relayout(%x: !tile.tile<16x64xf32, valid = ?x64>) -> !tile.tile<16x64xf32, valid = ?x64> {
+  %d = tile.relayout %x : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+  %r = tile.relayout %d : !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32, valid = ?x64>
+  return %r : !tile.tile<16x64xf32, valid = ?x64>
+}

@@ -1,0 +1,128 @@
+"""Layout facets (the `layout` dialect): `htp.relayout(tile, name)` gives a
+tile a registered facet's Axe layout; targets accept the layouts they hold
+(`layout:<facet>` capabilities) and refuse the rest at the user's line. The
+CPU holds every layout (a tile is a value there); PTO holds row_major tiles
+and nz matmul operands. Extensions register their own facets."""
+
+import numpy as np
+import pytest
+
+import htp
+from htp import f16, f32
+
+from targets import PACKAGE_TARGETS as PTO_TARGETS, RUN_TARGETS
+
+
+@htp.kernel
+def col_major_math(x: htp.Tensor[f32, 32, 64], y: htp.Tensor[f32, 32, 64], z: htp.Out[f32, 32, 64]):
+    for i in range(0, 32, 16):
+        a = htp.relayout(x[i:i + 16, :], "col_major")
+        b = y[i:i + 16, :]
+        z[i:i + 16, :] = htp.exp(a * 0.5) + b - htp.row_max(a)
+
+
+@htp.kernel
+def row_major_add(x: htp.Tensor[f32, 32, 64], z: htp.Out[f32, 32, 64]):
+    for i in range(0, 32, 16):
+        z[i:i + 16, :] = htp.relayout(x[i:i + 16, :], "row_major") + 1.0
+
+
+@htp.kernel
+def nz_matmul(a: htp.Tensor[f16, 32, 32], b: htp.Tensor[f16, 32, 32], c: htp.Out[f32, 32, 32]):
+    c[:, :] = htp.matmul(htp.relayout(a[:, :], "nz"), b[:, :], dtype=f32)
+
+
+@htp.kernel
+def nz_vector(a: htp.Tensor[f16, 32, 32], c: htp.Out[f16, 32, 32]):
+    c[:, :] = htp.relayout(a[:, :], "nz") + 1.0
+
+
+@htp.kernel
+def unknown_facet(x: htp.Tensor[f32, 16, 64], z: htp.Out[f32, 16, 64]):
+    z[:, :] = htp.relayout(x[:, :], "zigzag")
+
+
+@htp.kernel
+def nz_of_odd_tile(x: htp.Tensor[f16, 20, 32], z: htp.Out[f16, 20, 32]):
+    z[:, :] = htp.relayout(x[:, :], "nz")
+
+
+def test_the_registered_facets_are_listed_with_their_providers():
+    facets = htp.layouts()
+    assert facets["row_major"][1] == "htp" and facets["col_major"][1] == "htp"
+    assert facets["nz"][1] == "htp-backend-pto"
+
+
+def test_a_relayout_shows_in_the_tile_ir_and_mixed_operands_are_relaid():
+    tile_ir = col_major_math.compile("cpu").ir["tile"]
+    assert "layout = #layout.axe<[16@m:1] x [64@m:16]>" in tile_ir
+    # `+ b` (no layout) relays b to a's layout; row_max drops it (new shape).
+    assert tile_ir.count("tile.relayout") >= 2
+
+
+def test_laid_out_tiles_compute_the_same_values_on_the_cpu():
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((32, 64), dtype=np.float32), rng.standard_normal((32, 64), dtype=np.float32)
+    z = np.zeros_like(x)
+    col_major_math(x, y, z)
+    expected = np.exp(x * 0.5) + y - x.max(axis=1, keepdims=True)
+    np.testing.assert_allclose(z, expected, rtol=1e-5, atol=1e-6)
+    row_major_add(x, z)
+    np.testing.assert_allclose(z, x + 1.0)
+    a, b = rng.standard_normal((32, 32)).astype(np.float16), rng.standard_normal((32, 32)).astype(np.float16)
+    c = np.zeros((32, 32), np.float32)
+    nz_matmul(a, b, c)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("target", PTO_TARGETS)
+def test_a_layout_the_target_lacks_is_refused_at_its_line(target):
+    with pytest.raises(htp.CompileError) as caught:
+        col_major_math.compile(target)
+    message = str(caught.value)
+    assert "test_layouts.py:19:" in message, message
+    assert f"the layout 'col_major' is not available on target '{target}'" in message, message
+    assert "targets that provide it: cpu" in message, message
+    assert "cpu" in col_major_math.targets() and target not in col_major_math.targets()
+
+
+@pytest.mark.parametrize("target", PTO_TARGETS)
+def test_pto_holds_row_major_tiles_and_nz_matmul_operands(target):
+    row_major_add.compile(target)
+    nz_matmul.compile(target)
+
+
+@pytest.mark.parametrize("target", PTO_TARGETS)
+def test_an_nz_tile_in_vector_work_is_refused_on_pto_at_its_line(target):
+    with pytest.raises(htp.CompileError) as caught:
+        nz_vector.compile(target)
+    message = str(caught.value)
+    assert "test_layouts.py:37:" in message and "an NZ tile lives in the cube's L1/L0" in message, message
+    nz_vector.compile("cpu")  # every layout on the CPU
+
+
+def test_an_unknown_facet_is_a_located_error_listing_the_facets():
+    with pytest.raises(htp.CompileError) as caught:
+        unknown_facet.compile("cpu")
+    message = str(caught.value)
+    assert "test_layouts.py:42:" in message and 'unknown layout "zigzag"' in message and '"row_major"' in message, message
+
+
+def test_a_facet_without_a_form_for_the_tile_says_so():
+    with pytest.raises(htp.CompileError) as caught:
+        nz_of_odd_tile.compile("cpu")
+    message = str(caught.value)
+    assert "test_layouts.py:47:" in message and "the layout 'nz'" in message and "no form for a tile[20x32, f16]" in message, message
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_row_major_tiles_and_nz_operands_run_and_match_numpy(target):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((32, 64), dtype=np.float32)
+    z = np.zeros_like(x)
+    row_major_add.compile(target)(x, z)
+    np.testing.assert_allclose(z, x + 1.0)
+    a, b = rng.standard_normal((32, 32)).astype(np.float16), rng.standard_normal((32, 32)).astype(np.float16)
+    c = np.zeros((32, 32), np.float32)
+    nz_matmul.compile(target)(a, b, c)
+    np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3, atol=1e-3)
