@@ -11,7 +11,6 @@ the call (outputs are copied back), so every array gives numpy's result.
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
 import importlib
 import inspect
@@ -21,6 +20,7 @@ import re
 import sys
 import textwrap
 import types
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
@@ -327,7 +327,16 @@ def _callees(function: Callable) -> List[Callable]:
     return found
 
 
-def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None) -> tuple:
+#: function -> (lines, first line, file name): reading a function's source
+#: tokenizes its whole file (``inspect.getsourcelines``), the largest cost of
+#: a compile after the mutators; a redefined function is a new object.
+_source_lines: "weakref.WeakKeyDictionary[Callable, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _lines_of(function: Callable) -> tuple:
+    cached = _source_lines.get(function)
+    if cached is not None:
+        return cached
     file_name = inspect.getsourcefile(function) or "<unknown>"
     try:
         lines, first_line = inspect.getsourcelines(function)
@@ -338,18 +347,34 @@ def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[L
             "available (defined with exec/eval or at the interactive prompt), and HTP compiles the source: "
             "put it in a .py file, or give its text a file name first (linecache.cache[name] = (len(text), "
             "None, text.splitlines(True), name); exec(compile(text, name, 'exec')))") from None
+    result = (lines, first_line, file_name)
+    try:
+        _source_lines[function] = result
+    except TypeError:  # not weak-referenceable
+        pass
+    return result
+
+
+def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None) -> tuple:
+    lines, first_line, file_name = _lines_of(function)
     text = "".join(lines)
     namespaces = _namespaces(function)
     if not mutators:
         return text, file_name, first_line, namespaces
-    original = ast.parse(textwrap.dedent(text), filename=file_name)
-    tree = copy.deepcopy(original)
+    dedented = textwrap.dedent(text)
+    original = ast.parse(dedented, filename=file_name)
+    # A second parse is the mutators' own copy (parsing is C; deepcopy is not).
+    tree = ast.parse(dedented, filename=file_name)
+    # One dump before and one after each mutator tells which changed the
+    # kernel (their pipelines run) and whether the source changed at all.
+    original_dump = before = ast.dump(tree)
     for mutator in mutators:
-        before = ast.dump(tree)
         tree = ast.fix_missing_locations(mutator().visit(tree))
-        if changed is not None and ast.dump(tree) != before and mutator not in changed:
+        after = ast.dump(tree)
+        if changed is not None and after != before and mutator not in changed:
             changed.append(mutator)
-    if ast.dump(tree) == ast.dump(original):
+        before = after
+    if before == original_dump:
         return text, file_name, first_line, namespaces
     before, after = original.body[0], tree.body[0] if tree.body else None
     if not isinstance(after, ast.FunctionDef) or after.name != before.name:

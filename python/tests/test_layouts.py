@@ -126,3 +126,67 @@ def test_row_major_tiles_and_nz_operands_run_and_match_numpy(target):
     c = np.zeros((32, 32), np.float32)
     nz_matmul.compile(target)(a, b, c)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3, atol=1e-3)
+
+
+@htp.kernel
+def carried_layout(x: htp.Tensor[f32, 64, 64], z: htp.Out[f32, 16, 64], col: htp.Const[bool] = True):
+    if col:
+        acc = htp.relayout(htp.zeros((16, 64), f32), "col_major")
+    else:
+        acc = htp.relayout(htp.zeros((16, 64), f32), "row_major")
+    for i in range(0, 64, 16):
+        acc = acc + x[i:i + 16, :]
+    z[:, :] = acc
+
+
+@htp.kernel
+def ragged_where(x: htp.Tensor[f32, "N", 64], z: htp.Out[f32, "N", 64], col: htp.Const[bool] = True):
+    for i in range(0, x.shape[0], 16):
+        if col:
+            t = htp.relayout(x[i:i + 16, :], "col_major")
+            m = htp.relayout(t > 0, "col_major")
+        else:
+            t = htp.relayout(x[i:i + 16, :], "row_major")
+            m = htp.relayout(t > 0, "row_major")
+        z[i:i + 16, :] = htp.where(m, t, -t) + htp.where(t < 0, 1.0, t)
+
+
+@htp.kernel
+def branch_layouts(x: htp.Tensor[f32, 16, 64], flag: int, z: htp.Out[f32, 16, 64]):
+    t = x[:, :]
+    if flag > 0:
+        t = htp.relayout(t, "col_major")
+    z[:, :] = t
+
+
+@htp.kernel
+def not_a_name(x: htp.Tensor[f32, 16, 64], z: htp.Out[f32, 16, 64]):
+    z[:, :] = htp.relayout(x[:, :], 3)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+@pytest.mark.parametrize("col", [True, False])
+def test_laid_out_tiles_carried_by_loops_and_selected_by_masks_match_numpy(target, col):
+    if col and target != "cpu":
+        pytest.skip("col_major tiles: the CPU only (PTO refuses them, tested above)")
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((64, 64), dtype=np.float32)
+    z = np.zeros((16, 64), np.float32)
+    carried_layout.compile(target, col=col)(x, z)
+    np.testing.assert_allclose(z, x.reshape(4, 16, 64).sum(axis=0), rtol=1e-5, atol=1e-5)
+    y = x[:40].copy()
+    w = np.zeros_like(y)
+    ragged_where.compile(target, col=col)(y, w)
+    np.testing.assert_allclose(w, np.abs(y) + np.where(y < 0, 1.0, y), rtol=1e-6)
+
+
+def test_a_variable_keeps_its_layout_across_branches():
+    with pytest.raises(htp.CompileError) as caught:
+        branch_layouts.compile("cpu")
+    assert "a variable keeps one type (shape, element type, valid region and layout)" in str(caught.value)
+
+
+def test_relayout_takes_a_facet_name():
+    with pytest.raises(htp.CompileError) as caught:
+        not_a_name.compile("cpu")
+    assert "relayout() takes a layout facet's name" in str(caught.value) and "got the integer constant 3" in str(caught.value)

@@ -13,7 +13,8 @@
 //! pto-allocate-tiles, pto-insert-sync) and writing the package (C++ kernels,
 //! orchestration, manifest).
 //!
-//! Run: `cargo bench -p htp-all --bench compile_time`
+//! Run: `cargo bench -p htp-all --bench compile_time` (`-- pto`: the PTO
+//! table only)
 
 use std::{path::Path, time::Instant};
 
@@ -52,6 +53,10 @@ fn main() {
     htp_all::register_all().expect("in-tree extensions register");
     melior::utility::register_all_passes();
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/python");
+    // `cargo bench -p htp-all --bench compile_time -- pto`: the PTO table only.
+    if std::env::args().any(|a| a == "pto") {
+        return pto(&examples);
+    }
     println!("{:<16} {:>12} {:>12} {:>12} {:>13} {:>10}", "example", "front end", "htp passes", "mlir passes", "llvm codegen", "total");
     for name in EXAMPLES {
         let text = example(&examples, name);

@@ -671,9 +671,14 @@ impl<'c> Lowerer<'c, '_> {
                 mt_owned = mt2;
             }
         }
+        // A mask has no layout (tile.select: the result's type with i1 elements).
+        (m_owned, mt_owned) = self.relayout_to((m_owned, mt_owned), None, range)?;
         m = &m_owned;
         mt = &mt_owned;
-        let target = mt.with_elem(elem);
+        // The result is laid out as the first tile operand is (the other
+        // is relaid to it); the mask's own layout does not matter.
+        let layout = [a, b].iter().find_map(|v| if let Val::Tile(_, t) = v { Some(t.layout) } else { None }).flatten();
+        let target = TileTy { layout, ..mt.with_elem(elem) };
         let mut operands = Vec::new();
         for v in [a, b] {
             operands.push(match v {
@@ -683,8 +688,8 @@ impl<'c> Lowerer<'c, '_> {
                             "element type mismatch in htp.where: {t} where {elem} is expected"
                         )));
                     }
-                    let ((x, _), _) = self.broadcast_pair((*x, *t), (*m, *mt), "where", range)?;
-                    x
+                    let ((x, xt), _) = self.broadcast_pair((*x, *t), (*m, *mt), "where", range)?;
+                    self.relayout_to((x, xt), layout, range)?.0
                 }
                 other => self.splat_like(other, &target, Some(*m), range)?,
             });

@@ -213,7 +213,7 @@ impl<'c> Lowerer<'c, '_> {
             (c, Carried::Scalar(want)) if c.is_const() => self.scalar_for(c, want, range),
             (c, Carried::Tile(want)) if c.is_const() => self.splat(c, &want, range),
             (other, _) => Err(self.error(range, DiagnosticKind::Type, format!(
-                "'{name}' is {} {place} but {} elsewhere: a variable keeps one type (shape, element type and valid region) across loop iterations and branches",
+                "'{name}' is {} {place} but {} elsewhere: a variable keeps one type (shape, element type, valid region and layout) across loop iterations and branches",
                 ty.describe(), other.describe()
             ))),
         }
