@@ -190,3 +190,43 @@ def test_relayout_takes_a_facet_name():
     with pytest.raises(htp.CompileError) as caught:
         not_a_name.compile("cpu")
     assert "relayout() takes a layout facet's name" in str(caught.value) and "got the integer constant 3" in str(caught.value)
+
+
+@htp.kernel
+def nz_both(a: htp.Tensor[f16, 32, 64], b: htp.Tensor[f16, 64, 32], c: htp.Out[f32, 32, 32]):
+    c[:, :] = htp.matmul(htp.relayout(a[:, :], "nz"), htp.relayout(b[:, :], "nz"), dtype=f32)
+
+@htp.kernel
+def nz_transposed(a: htp.Tensor[f16, 32, 64], b: htp.Tensor[f16, 32, 64], c: htp.Out[f32, 32, 32]):
+    c[:, :] = htp.matmul(a[:, :], htp.relayout(htp.transpose(b[:, :]), "nz"), dtype=f32)
+
+@htp.kernel
+def nz_kloop(a: htp.Tensor[f16, 32, 64], b: htp.Tensor[f16, 64, 32], c: htp.Out[f32, 32, 32]):
+    acc = htp.zeros((32, 32), f32)
+    for k in range(0, 64, 32):
+        acc = htp.matmul(htp.relayout(a[:, k:k + 32], "nz"), b[k:k + 32, :], acc)
+    c[:, :] = acc
+
+@htp.kernel
+def nz_then_vector(a: htp.Tensor[f16, 32, 32], b: htp.Tensor[f16, 32, 32], c: htp.Out[f32, 32, 32]):
+    x = htp.relayout(a[:, :], "nz")
+    c[:, :] = htp.matmul(x, b[:, :], dtype=f32) + htp.cast(htp.relayout(x, "row_major"), f32)
+
+
+NZ_CASES = [
+    ("nz_both", (32, 64), (64, 32), lambda a, b: a @ b),
+    ("nz_transposed", (32, 64), (32, 64), lambda a, b: a @ b.T),
+    ("nz_kloop", (32, 64), (64, 32), lambda a, b: a @ b),
+    ("nz_then_vector", (32, 32), (32, 32), lambda a, b: a @ b + a),
+]
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+@pytest.mark.parametrize("name, a_shape, b_shape, reference", NZ_CASES, ids=[case[0] for case in NZ_CASES])
+def test_nz_operands_both_sides_transposed_in_k_loops_and_relaid_back_match_numpy(target, name, a_shape, b_shape, reference):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(a_shape).astype(np.float16)
+    b = rng.standard_normal(b_shape).astype(np.float16)
+    c = np.zeros((32, 32), np.float32)
+    globals()[name].compile(target)(a, b, c)
+    np.testing.assert_allclose(c, reference(a.astype(np.float32), b.astype(np.float32)), rtol=1e-3, atol=1e-3)

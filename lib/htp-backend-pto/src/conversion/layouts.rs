@@ -57,7 +57,8 @@ pub fn nz_facet() -> Facet {
 
 /// `tile.relayout`: the result is the input's buffer when PTO holds the
 /// requested layout there — `row_major` (or none) for vector tiles, `nz`
-/// for tiles that only feed matmuls (their loads stage them as NZ in L1).
+/// for tiles that only feed matmuls or another relayout (their loads stage
+/// them as NZ in L1; the vector side holds its copy row-major).
 pub fn relayout<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let input = detach(op.operand(0).map_err(|_| "tile.relayout has an input".to_string())?);
     let output = detach(op.result(0).map_err(|_| "tile.relayout has a result".to_string())?.into());
@@ -69,8 +70,12 @@ pub fn relayout<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), 
         match facet.as_deref() {
             Some("row_major") => {}
             Some("nz") => {
-                let matmul_only = uses(output).iter().all(|user| user.name().as_string_ref().as_str() == Ok("tile.matmul"));
-                if !matmul_only {
+                // Matmul operands; or relaid again (the vector side holds the
+                // same tile row-major in UB).
+                let cube_only = uses(output)
+                    .iter()
+                    .all(|user| matches!(user.name().as_string_ref().as_str(), Ok("tile.matmul" | "tile.relayout")));
+                if !cube_only {
                     return Err("an NZ tile lives in the cube's L1/L0 on PTO: use it only as a matmul operand, or relayout it \
                                 to row_major for vector work"
                         .into());
