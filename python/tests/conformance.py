@@ -707,6 +707,16 @@ for _t in ["f32", "i32", "f16"]:
 case("make/zeros + ones + full/bf16", pto=vector_limit("tadd", "bf16"))
 case("make/full of a run-time scalar/i16")
 case("make/full/i64", pto=vector_limit("texpands", "i64"))
+# ===========================================================================
+# layouts: htp.relayout (test_conformance_layouts.py)
+
+NOT_HELD = "PTO's vector tiles live in UB row-major (ND) and its cube operands in NZ fractals (docs/language.md, tile layouts)"
+for _t in DTYPES:
+    case(f"layout/row_major, ragged rows/{_t}", pto=lowered(["tmul", "tadd"], _t), sim=_t in ("f32", "f16", "i32"))
+    case(f"layout/col_major/{_t}", pto=Limit("the layout 'col_major' is not available on target", NOT_HELD))
+case("layout/nz matmul operands, relaid back for vector work/f16", sim=True)
+case("layout/nz tile in vector work/f16", pto=Limit("an NZ tile lives in the cube's L1/L0 on PTO", NOT_HELD))
+
 case("transpose/of a loaded tile/f32", sim=True)
 case("transpose/of a computed tile/f32")
 for _t in ["f32", "f16", "i8", "i16", "i32"]:
@@ -822,6 +832,7 @@ THEMES = {
     "copy": "Loads and stores",
     "make": "Tiles from scalars",
     "transpose": "Transposes",
+    "layout": "Tile layouts: `htp.relayout(t, <facet>)`",
     "column": "One-column tiles and row-major tensors",
     "capacity": "On-chip capacity",
     "matmul": "Matmul: tiled GEMM, rows = operands -> result, columns = M x N x K (test_conformance_matmul.py)",

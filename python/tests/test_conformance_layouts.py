@@ -3,7 +3,8 @@
 `htp.pad` with several values, ragged tails in either dimension and both,
 constant slices past the end, 1-D tensors, tiles of 1, 2 and 4 rows,
 broadcasts, loads and stores of every element type, 3-D tensors, `InOut`,
-tiles made from scalars, transposes, and what does not fit on chip.
+tiles made from scalars, transposes, tile layouts (`htp.relayout`), and
+what does not fit on chip.
 Expected outcomes: conformance.MATRIX."""
 
 import numpy as np
@@ -451,3 +452,44 @@ def test_on_chip_capacity(case, mode):
     if construct == "one tile larger than UB":
         return check(case, mode, c.template(CAPACITY[construct]), (x,), x.astype(np.float64) * 2, at="x[i:i + 64, :]")
     check(case, mode, c.template(CAPACITY[construct]), (x, z), x.astype(np.float64) * z, at="z[i:i + 32, :]")
+
+
+RELAYOUT = """
+@htp.kernel
+def relayout(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = htp.relayout(x[i:i + 16, :], "{F}")
+        y[i:i + 16, :] = t + t * t
+"""
+NZ_OPERANDS = """
+@htp.kernel
+def nz_operands(a: htp.Tensor[f16, 32, 64], b: htp.Tensor[f16, 64, 32], c: htp.Out[f32, 32, 32]):
+    x = htp.relayout(a[:, 0:32], "nz")
+    acc = htp.matmul(x, htp.relayout(b[0:32, :], "nz"), dtype=f32)
+    acc = htp.matmul(a[:, 32:64], b[32:64, :], acc)
+    c[:, :] = acc + htp.cast(htp.relayout(x, "row_major"), f32)
+"""
+NZ_VECTOR = """
+@htp.kernel
+def nz_vector(a: htp.Tensor[f16, 32, 32], c: htp.Out[f16, 32, 32]):
+    c[:, :] = htp.relayout(a[:, :], "nz") * 2.0
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("layout/"))
+def test_relayout(case, mode):
+    construct, dtype = parts(case)
+    gen = rng(case)
+    if construct.startswith("nz matmul"):
+        a, b = random(gen, "f16", (32, 64), scale=0.5), random(gen, "f16", (64, 32), scale=0.5)
+        a64, b64 = c.as_float64(a), c.as_float64(b)
+        return check(case, mode, c.template(NZ_OPERANDS), (a, b), a64 @ b64 + a64[:, 0:32])
+    if construct == "nz tile in vector work":
+        a = random(gen, "f16", (32, 32))
+        return check(case, mode, c.template(NZ_VECTOR), (a,), c.as_float64(a) * 2.0, at='htp.relayout(a[:, :], "nz")')
+    facet = construct.split(",")[0]
+    x = random(gen, dtype, (37, 64), scale=0.5)
+    t = c.as_float64(x)
+    # A target's element-type limits are said at the arithmetic; a layout it does not hold, at the relayout.
+    at = "t * t" if facet == "row_major" else f'htp.relayout(x[i:i + 16, :], "{facet}")'
+    return check(case, mode, c.template(RELAYOUT, T=dtype, F=facet), (x,), t + t * t, at=at)

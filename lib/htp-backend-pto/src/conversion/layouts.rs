@@ -6,7 +6,7 @@
 //! Vector tiles live in UB row-major (ND; a one-column tile is also DN, the
 //! same bytes); cube operands live in L1/L0 as NZ fractals, staged by the
 //! loads that feed a matmul. So a program may name `row_major` anywhere
-//! and `nz` on tiles that only feed `tile.matmul`.
+//! and `nz` on tiles used as matmul operands (or relaid again).
 
 use std::sync::Arc;
 
