@@ -393,6 +393,7 @@ class KernelGen:
                 cands += [(2, lambda: self.cast_to(ty, depth))]
                 cands += [(2, lambda: self.where(ty, depth))]
                 cands += [(1, lambda: self.transpose(ty, depth))]
+                cands += [(0.7, lambda: self.relayout(ty, depth))]
                 cands += [(1, lambda: self.broadcast(ty, depth))]
                 cands += [(1, lambda: self.cond_expr(ty, depth))]
                 if ty.dt in ("f32", "i32", "f16") and depth < 3:
@@ -632,6 +633,15 @@ class KernelGen:
         if r.random() < 0.4:
             return f"{src}.T" if src.isidentifier() or src.endswith("]") or src.endswith(")") else f"htp.transpose({src})"
         return f"htp.transpose({src})"
+
+    def relayout(self, ty, depth):
+        """`htp.relayout(t, facet)`: the same values in another layout (a
+        target that does not hold it refuses at the line)."""
+        r = self.rng
+        facets = ['"row_major"', '"col_major"', "None"]
+        if ty.dt == "f16" and ty.r % 16 == 0 and ty.c % 16 == 0:
+            facets.append('"nz"')
+        return f"htp.relayout({self.gen_tile(ty, depth + 1)}, {r.choice(facets)})"
 
     def broadcast(self, ty, depth):
         r = self.rng

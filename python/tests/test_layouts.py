@@ -230,3 +230,19 @@ def test_nz_operands_both_sides_transposed_in_k_loops_and_relaid_back_match_nump
     c = np.zeros((32, 32), np.float32)
     globals()[name].compile(target)(a, b, c)
     np.testing.assert_allclose(c, reference(a.astype(np.float32), b.astype(np.float32)), rtol=1e-3, atol=1e-3)
+
+
+@htp.kernel
+def broadcast_laid_out_row(x: htp.Tensor[f32, 1, 64], m: htp.Tensor[f32, 16, 64], z: htp.Out[f32, 16, 64]):
+    row = htp.relayout(x[:, :], "col_major")
+    z[:, :] = htp.where(m[:, :] > 0, row, 0.5) + htp.where(m[:, :] < 0, 1.0, row) + (m[:, :] + row)
+
+
+def test_a_laid_out_row_broadcast_by_where_and_arithmetic_matches_numpy():
+    # A broadcast makes a tile of another shape: it drops the layout (found by fuzzing:
+    # htp.where gave the [16, 64] result the [1, 64] row's layout, an internal error).
+    x = np.arange(64, dtype=np.float32).reshape(1, 64)
+    m = np.random.default_rng(4).standard_normal((16, 64)).astype(np.float32)
+    z = np.zeros((16, 64), np.float32)
+    broadcast_laid_out_row(x, m, z)
+    np.testing.assert_allclose(z, np.where(m > 0, x, 0.5) + np.where(m < 0, 1.0, x) + (m + x))

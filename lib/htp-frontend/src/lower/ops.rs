@@ -675,23 +675,30 @@ impl<'c> Lowerer<'c, '_> {
         (m_owned, mt_owned) = self.relayout_to((m_owned, mt_owned), None, range)?;
         m = &m_owned;
         mt = &mt_owned;
-        // The result is laid out as the first tile operand is (the other
-        // is relaid to it); the mask's own layout does not matter.
-        let layout = [a, b].iter().find_map(|v| if let Val::Tile(_, t) = v { Some(t.layout) } else { None }).flatten();
-        let target = TileTy { layout, ..mt.with_elem(elem) };
-        let mut operands = Vec::new();
+        // Tile operands broadcast to the mask's shape first; the result is
+        // laid out as the first of them then is (the other is relaid to
+        // it); the mask's own layout does not matter.
+        let mut tiles = Vec::new();
         for v in [a, b] {
-            operands.push(match v {
+            tiles.push(match v {
                 Val::Tile(x, t) => {
                     if t.elem != elem {
                         return Err(self.error(range, DiagnosticKind::Type, format!(
                             "element type mismatch in htp.where: {t} where {elem} is expected"
                         )));
                     }
-                    let ((x, xt), _) = self.broadcast_pair((*x, *t), (*m, *mt), "where", range)?;
-                    self.relayout_to((x, xt), layout, range)?.0
+                    Some(self.broadcast_pair((*x, *t), (*m, *mt), "where", range)?.0)
                 }
-                other => self.splat_like(other, &target, Some(*m), range)?,
+                _ => None,
+            });
+        }
+        let layout = tiles.iter().flatten().map(|(_, t)| t.layout).next().flatten();
+        let target = TileTy { layout, ..mt.with_elem(elem) };
+        let mut operands = Vec::new();
+        for (v, tile) in [a, b].into_iter().zip(tiles) {
+            operands.push(match tile {
+                Some(tile) => self.relayout_to(tile, layout, range)?.0,
+                None => self.splat_like(v, &target, Some(*m), range)?,
             });
         }
         let rt = self.tile_ty(range, &target)?;
