@@ -5,10 +5,10 @@
 //! needed it, naming the targets that provide it.
 
 use htp_dialects::diagnostics::{source_position, MlirError};
+use htp_dialects::ods::{tile, view};
 use htp_frontend::intrinsics::intrinsic_sets;
 use melior::ir::{
     r#type::ShapedTypeLike,
-    attribute::StringAttribute,
     ValueLike,
     operation::{OperationLike, WalkOrder, WalkResult},
     Location, Module,
@@ -59,10 +59,8 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         let capability = match name.as_str() {
             "func.func" if op.attribute("htp.kernel").is_ok() => Some(KERNEL_MODEL.to_string()),
-            "tile.intrinsic" => op
-                .attribute("callee")
-                .ok()
-                .and_then(|a| StringAttribute::try_from(a).ok())
+            "tile.intrinsic" => view::<tile::IntrinsicOperation>(op)
+                .and_then(|intrinsic| intrinsic.callee().ok())
                 .map(|callee| format!("intrinsic:{}", callee.value())),
             tile if tile.starts_with("tile.") => Some(format!("op:{tile}")),
             _ => {

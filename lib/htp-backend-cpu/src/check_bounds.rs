@@ -25,6 +25,7 @@ use melior::{
 };
 use mlir_sys::MlirPass;
 
+use htp_dialects::ods::{tile, view};
 use htp_dialects::tile::{TileType, ValidSize};
 
 /// The runtime function an out-of-bounds access calls.
@@ -72,11 +73,9 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         if matches!(name.as_str(), "arith.floordivsi" | "arith.divsi" | "arith.remsi" | "arith.ceildivsi") {
             divisions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
-        let view = match name.as_str() {
-            "tile.load" => op.operand(0).ok(),
-            "tile.store" => op.operand(1).ok(),
-            _ => None,
-        };
+        let view = view::<tile::LoadOperation>(op)
+            .and_then(|load| load.source().ok().map(detach))
+            .or_else(|| view::<tile::StoreOperation>(op).and_then(|store| store.dest().ok().map(detach)));
         if view.is_some_and(|v| htp_ir::builder::is_memref(v.r#type())) {
             accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
@@ -116,23 +115,56 @@ fn site_message(op: OperationRef, message: &str) -> String {
     format!("{at}: error: {message}")
 }
 
+/// What a `tile.load` or `tile.store` on a view accesses, read through the
+/// ops' typed accessors.
+struct Access<'c> {
+    is_load: bool,
+    view: V<'c>,
+    /// The start index in each view dim.
+    starts: Vec<V<'c>>,
+    /// The loaded or stored tile.
+    tile: V<'c>,
+    /// A load's run-time valid sizes (rows, then columns, the `?` ones).
+    valid_sizes: Vec<V<'c>>,
+}
+
+impl<'c> Access<'c> {
+    fn of(op: OperationRef<'c, '_>) -> Result<Self, String> {
+        let error = |e: melior::Error| e.to_string();
+        if let Some(load) = view::<tile::LoadOperation>(op) {
+            return Ok(Access {
+                is_load: true,
+                view: detach(load.source().map_err(error)?),
+                starts: load.indices().map_err(error)?.map(detach).collect(),
+                tile: detach(load.result().map_err(error)?.into()),
+                valid_sizes: load.valid_sizes().map_err(error)?.map(detach).collect(),
+            });
+        }
+        let store = view::<tile::StoreOperation>(op).ok_or("not a tile access")?;
+        Ok(Access {
+            is_load: false,
+            view: detach(store.dest().map_err(error)?),
+            starts: store.indices().map(detach).collect(),
+            tile: detach(store.value().map_err(error)?),
+            valid_sizes: Vec::new(),
+        })
+    }
+}
+
 /// Guards one access (site `id`).
 fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
     let block = op.block().ok_or("an access outside a block")?;
     let e = Emitter { context, block, anchor: op, location: op.location() };
-    let is_load = op.name().as_string_ref().as_str() == Ok("tile.load");
-    let (view_index, first_index) = if is_load { (0, 1) } else { (1, 2) };
-    let view = detach(op.operand(view_index).map_err(|e| e.to_string())?);
+    let access = Access::of(op)?;
+    let (is_load, view, starts) = (access.is_load, access.view, access.starts.clone());
     let rank = htp_ir::builder::shape_of(view.r#type()).len();
-    let tile_value = if is_load { op.result(0).map(|r| detach(r.into())) } else { op.operand(0).map(detach) };
-    let tile = TileType::try_from(tile_value.map_err(|e| e.to_string())?.r#type()).map_err(|_| "an access of a non-tile")?;
+    let tile = TileType::try_from(access.tile.r#type()).map_err(|_| "an access of a non-tile")?;
     // The extent the access covers in each view dim: 1 for leading dims,
     // the tile's valid size (static, or its `valid` operand) for the last two.
     let mut dynamic_valid: Box<dyn Iterator<Item = V<'c>>> = if is_load {
-        Box::new((first_index + rank..op.operand_count()).map(|i| detach(op.operand(i).expect("counted"))))
+        Box::new(access.valid_sizes.into_iter())
     } else {
-        let tile = op.operand(0).map_err(|e| e.to_string())?;
-        let sizes = htp_dialects::tile::dynamic_valid_sizes(tile.to_raw()).unwrap_or_default();
+        let sizes = htp_dialects::tile::dynamic_valid_sizes(access.tile.to_raw()).unwrap_or_default();
         Box::new(sizes.into_iter().map(|v| unsafe { melior::ir::Value::from_raw(v) }))
     };
     let index = Type::index(context);
@@ -161,8 +193,7 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
     };
     let zero = e.index(0);
     let mut ok: Option<V> = None;
-    for d in 0..rank {
-        let start = detach(op.operand(first_index + d).map_err(|e| e.to_string())?);
+    for (d, &start) in starts.iter().enumerate().take(rank) {
         let size = e.value("memref.dim", &[view, e.index(d as i64)], index);
         let end = e.value("arith.addi", &[start, extents[d]], index);
         // arith.cmpi predicates: 3 = sle, 5 = sge. A ragged extent computed
@@ -183,7 +214,8 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
     if is_load {
         // Read from the origin instead, and nothing of a run-time size: in
         // bounds whenever the tile's static part fits.
-        for position in first_index..op.operand_count() {
+        // The operands after the source: the indices, then the valid sizes.
+        for position in 1..op.operand_count() {
             let operand = detach(op.operand(position).expect("counted"));
             let safe = e.value("arith.select", &[ok, operand, zero], index);
             unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), position as isize, safe.to_raw()) };

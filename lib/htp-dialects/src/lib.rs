@@ -4,6 +4,7 @@
 
 pub mod diagnostics;
 pub mod layout;
+pub mod ods;
 pub mod tile;
 
 use melior::{

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use htp_dialects::layout::{classify, Axe, Facet};
+use htp_dialects::ods::{tile, view};
 use htp_dialects::tile::TileType;
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
@@ -60,8 +61,9 @@ pub fn nz_facet() -> Facet {
 /// for tiles that only feed matmuls or another relayout (their loads stage
 /// them as NZ in L1; the vector side holds its copy row-major).
 pub fn relayout<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
-    let input = detach(op.operand(0).map_err(|_| "tile.relayout has an input".to_string())?);
-    let output = detach(op.result(0).map_err(|_| "tile.relayout has a result".to_string())?.into());
+    let relayout = view::<tile::RelayoutOperation>(op).ok_or("not a tile.relayout")?;
+    let input = detach(relayout.input().map_err(|e| e.to_string())?);
+    let output = detach(relayout.result().map_err(|e| e.to_string())?.into());
     let tile = TileType::try_from(output.r#type()).map_err(|_| "tile.relayout makes a tile".to_string())?;
     let source = k.buffer(input)?;
     if let Some(layout) = tile.layout() {

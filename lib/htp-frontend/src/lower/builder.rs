@@ -4,7 +4,7 @@
 //! user errors before building) and surface as internal diagnostics.
 
 use melior::ir::{
-    attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+    attribute::{FloatAttribute, IntegerAttribute},
     block::BlockLike,
     operation::{OperationBuilder, OperationLike},
     Attribute, BlockRef, Identifier, Location, Region, Type, Value, ValueLike,
@@ -69,6 +69,32 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     /// Builds an op with exactly one result.
+    /// Places an op made by a typed ODS builder (`htp_dialects::ods`) at
+    /// the end of the current block; returns its first result.
+    pub fn place1(&self, range: TextRange, op: impl Into<melior::ir::Operation<'c>>) -> LResult<MlirValue> {
+        let block = unsafe { BlockRef::from_raw(self.block) };
+        let op = block.append_operation(op.into());
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+        let first = op.results().next().map(|r| r.to_raw());
+        first.ok_or_else(|| self.internal(range, format!("{name} has no result")))
+    }
+
+    /// Places an op made by a typed ODS builder that has no result needed.
+    pub fn place(&self, op: impl Into<melior::ir::Operation<'c>>) {
+        let block = unsafe { BlockRef::from_raw(self.block) };
+        block.append_operation(op.into());
+    }
+
+    /// A raw value the lowering holds, for a typed builder.
+    pub fn value(&self, raw: MlirValue) -> Value<'c, 'c> {
+        unsafe { Value::from_raw(raw) }
+    }
+
+    /// Raw values, for a typed builder's variadic operands.
+    pub fn values(&self, raws: &[MlirValue]) -> Vec<Value<'c, 'c>> {
+        raws.iter().map(|raw| self.value(*raw)).collect()
+    }
+
     pub fn emit1(&self, range: TextRange, spec: OpSpec<'c, '_>) -> LResult<MlirValue> {
         let name = spec.name;
         self.emit(range, spec)?
@@ -122,10 +148,6 @@ impl<'c> Lowerer<'c, '_> {
 
     pub fn i64_attr(&self, value: i64) -> Attribute<'c> {
         IntegerAttribute::new(melior::ir::r#type::IntegerType::new(self.ctx, 64).into(), value).into()
-    }
-
-    pub fn segment_sizes(&self, sizes: &[i32]) -> Attribute<'c> {
-        DenseI32ArrayAttribute::new(self.ctx, sizes).into()
     }
 
     pub fn parse_attr(&self, range: TextRange, text: &str) -> LResult<Attribute<'c>> {

@@ -5,7 +5,7 @@
 use ruff_python_ast::{Expr, ExprCall};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::builder::OpSpec;
+use htp_dialects::ods::tile;
 use super::intrinsic::Namespace;
 use super::ops::{BinKind, ReduceKind};
 use super::types::{Elem, ScalarTy, TileTy};
@@ -280,7 +280,8 @@ impl<'c> Lowerer<'c, '_> {
                 let fill = self.scalar_for(&value, ScalarTy::Elem(ty.elem), value_range)?;
                 let full = TileTy { layout: ty.layout, ..TileTy::full(ty.shape[0], ty.shape[1], ty.elem) };
                 let result = self.tile_ty(range, &full)?;
-                let padded = self.emit1(range, OpSpec::new("tile.pad", &[tile, fill], &[result]))?;
+                let op = tile::PadOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(tile)).value(self.value(fill)).result(result).build();
+                let padded = self.place1(range, op)?;
                 Ok(Val::Tile(padded, full))
             }
             "transpose" => {
@@ -416,7 +417,13 @@ impl<'c> Lowerer<'c, '_> {
         }
         let result = TileTy { shape: [rows_ty.shape[0], cols], elem: tensor.elem, valid: [rows_ty.valid[0], super::types::Valid::Static(cols)], layout: None };
         let rt = self.tile_ty(range, &result)?;
-        let v = self.emit1(range, super::builder::OpSpec::new("tile.gather", &[tensor.value, rows, col], &[rt]))?;
+        let op = tile::GatherOperationBuilder::new(self.ctx, self.loc(range))
+            .source(self.value(tensor.value))
+            .row_indices(self.value(rows))
+            .column(self.value(col))
+            .result(rt)
+            .build();
+        let v = self.place1(range, op)?;
         Ok(Val::Tile(v, result))
     }
 

@@ -3,7 +3,7 @@
 
 use ruff_text_size::TextRange;
 
-use super::builder::OpSpec;
+use htp_dialects::ods::tile;
 use super::types::ScalarTy;
 use super::value::Val;
 use super::{LResult, Lowerer};
@@ -100,7 +100,11 @@ impl<'c> Lowerer<'c, '_> {
             operands.push(operand);
         }
         let result = self.tile_ty(range, &tile)?;
-        let callee = self.parse_attr(range, &format!("\"{}\"", intrinsic.op))?;
-        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.intrinsic", &operands, &[result]).attr("callee", callee))?, tile))
+        let op = tile::IntrinsicOperationBuilder::new(self.ctx, self.loc(range))
+            .callee(melior::ir::attribute::StringAttribute::new(self.ctx, intrinsic.op))
+            .operands(&self.values(&operands))
+            .result(result)
+            .build();
+        Ok(Val::Tile(self.place1(range, op)?, tile))
     }
 }

@@ -6,6 +6,7 @@
 use mlir_sys::MlirValue;
 use ruff_text_size::TextRange;
 
+use htp_dialects::ods::tile;
 use super::builder::OpSpec;
 use super::types::{Elem, ScalarTy, TileTy, Valid};
 use super::value::Val;
@@ -292,7 +293,7 @@ impl<'c> Lowerer<'c, '_> {
 
     pub fn fill(&self, scalar: MlirValue, ty: &TileTy, range: TextRange) -> LResult<MlirValue> {
         let t = self.tile_ty(range, ty)?;
-        self.emit1(range, OpSpec::new("tile.fill", &[scalar], &[t]))
+        self.place1(range, tile::FillOperationBuilder::new(self.ctx, self.loc(range)).value(self.value(scalar)).result(t).build())
     }
 
     /// `tile.constant` of a Python number.
@@ -310,7 +311,7 @@ impl<'c> Lowerer<'c, '_> {
             }
         };
         let t = self.tile_ty(range, ty)?;
-        self.emit1(range, OpSpec::new("tile.constant", &[], &[t]).attr("value", attr))
+        self.place1(range, tile::ConstantOperationBuilder::new(self.ctx, self.loc(range)).value(attr).result(t).build())
     }
 
     /// A tile of type `ty` holding `value` (a constant or a scalar).
@@ -335,10 +336,13 @@ impl<'c> Lowerer<'c, '_> {
                 )));
             };
             let tile = self.splat_like(value, &full, None, range)?;
-            let mut operands = vec![tile];
-            operands.extend(sizes);
             let result = self.tile_ty(range, ty)?;
-            return self.emit1(range, OpSpec::new("tile.set_valid", &operands, &[result]));
+            let op = tile::SetValidOperationBuilder::new(self.ctx, self.loc(range))
+                .input(self.value(tile))
+                .valid_sizes(&self.values(&sizes))
+                .result(result)
+                .build();
+            return self.place1(range, op);
         }
         if value.is_const() {
             self.tile_const(value, ty, range)
@@ -368,7 +372,7 @@ impl<'c> Lowerer<'c, '_> {
             to.valid[d] = Valid::Static(shape[d]);
         }
         let t = self.tile_ty(range, &to)?;
-        Ok((self.emit1(range, OpSpec::new("tile.broadcast", &[v], &[t]))?, to))
+        Ok((self.place1(range, tile::BroadcastOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(v)).result(t).build())?, to))
     }
 
     /// Brings two tiles to one shape numpy-style and checks that their
@@ -423,7 +427,7 @@ impl<'c> Lowerer<'c, '_> {
         }
         let r = TileTy { layout, ..t };
         let rt = self.tile_ty(range, &r)?;
-        Ok((self.emit1(range, OpSpec::new("tile.relayout", &[v], &[rt]))?, r))
+        Ok((self.place1(range, tile::RelayoutOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(v)).result(rt).build())?, r))
     }
 
     fn check_same_elem(&self, a: &TileTy, b: &TileTy, what: &str, range: TextRange) -> LResult<()> {
@@ -579,13 +583,13 @@ impl<'c> Lowerer<'c, '_> {
         let rt = self.tile_ty(range, &result)?;
         match acc {
             Some(Val::Tile(c, tc)) if *tc == result => {
-                Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.matmul", &[*x, *y, *c], &[rt]))?, result))
+                Ok(Val::Tile(self.place1(range, self.matmul_op(range, *x, *y, Some(*c), rt))?, result))
             }
             Some(other) => {
-                let product = Val::Tile(self.emit1(range, OpSpec::new("tile.matmul", &[*x, *y], &[rt]))?, result);
+                let product = Val::Tile(self.place1(range, self.matmul_op(range, *x, *y, None, rt))?, result);
                 self.binary(BinKind::Add, other, &product, range)
             }
-            None => Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.matmul", &[*x, *y], &[rt]))?, result)),
+            None => Ok(Val::Tile(self.place1(range, self.matmul_op(range, *x, *y, None, rt))?, result)),
         }
     }
 
@@ -595,7 +599,7 @@ impl<'c> Lowerer<'c, '_> {
         };
         let r = TileTy { shape: [t.shape[1], t.shape[0]], elem: t.elem, valid: [t.valid[1], t.valid[0]], layout: None };
         let rt = self.tile_ty(range, &r)?;
-        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.transpose", &[*x], &[rt]))?, r))
+        Ok(Val::Tile(self.place1(range, tile::TransposeOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(*x)).result(rt).build())?, r))
     }
 
     pub fn cast(&self, v: &Val, elem: Elem, range: TextRange) -> LResult<Val> {
@@ -606,7 +610,7 @@ impl<'c> Lowerer<'c, '_> {
                 }
                 let r = t.with_elem(elem);
                 let rt = self.tile_ty(range, &r)?;
-                Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.cast", &[*x], &[rt]))?, r))
+                Ok(Val::Tile(self.place1(range, tile::CastOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(*x)).result(rt).build())?, r))
             }
             Val::Scalar(x, t) => Ok(Val::Scalar(self.scalar_cast(*x, *t, ScalarTy::Elem(elem), range)?, ScalarTy::Elem(elem))),
             Val::Int(i) if elem.is_float() => Ok(Val::Float(*i as f64)),
@@ -630,13 +634,13 @@ impl<'c> Lowerer<'c, '_> {
                 let ((x, t), (y, _)) = self.broadcast_pair((*x, *tx), (*y, *ty), "comparison", range)?;
                 let m = t.with_elem(Elem::I1);
                 let mt = self.tile_ty(range, &m)?;
-                Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.cmp", &[x, y], &[mt]).attr("predicate", code))?, m))
+                Ok(Val::Tile(self.place1(range, self.compare_op(range, code, x, y, mt))?, m))
             }
             (Val::Tile(x, t), s) => {
                 let s = self.scalar_for(s, ScalarTy::Elem(t.elem), range)?;
                 let m = t.with_elem(Elem::I1);
                 let mt = self.tile_ty(range, &m)?;
-                Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.cmp", &[*x, s], &[mt]).attr("predicate", code))?, m))
+                Ok(Val::Tile(self.place1(range, self.compare_op(range, code, *x, s, mt))?, m))
             }
             (_, Val::Tile(..)) => self.tile_compare(kind.swapped(), b, a, range),
             _ => Err(self.internal(range, "tile_compare without a tile")),
@@ -702,7 +706,13 @@ impl<'c> Lowerer<'c, '_> {
             });
         }
         let rt = self.tile_ty(range, &target)?;
-        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.select", &[*m, operands[0], operands[1]], &[rt]))?, target))
+        let op = tile::SelectOperationBuilder::new(self.ctx, self.loc(range))
+            .mask(self.value(*m))
+            .true_value(self.value(operands[0]))
+            .false_value(self.value(operands[1]))
+            .result(rt)
+            .build();
+        Ok(Val::Tile(self.place1(range, op)?, target))
     }
 
     pub fn iota(&self, rows: i64, cols: i64, dim: i64, elem: Elem, range: TextRange) -> LResult<Val> {
@@ -722,7 +732,8 @@ impl<'c> Lowerer<'c, '_> {
             return Err(self.error(range, DiagnosticKind::Type, format!("index {largest} does not fit {elem} exactly")));
         }
         let rt = self.tile_ty(range, &t)?;
-        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.iota", &[], &[rt]).attr("dimension", self.i64_attr(dim)))?, t))
+        let dimension = melior::ir::attribute::IntegerAttribute::try_from(self.i64_attr(dim)).map_err(|_| self.internal(range, "an i64 attribute"))?;
+        Ok(Val::Tile(self.place1(range, tile::IotaOperationBuilder::new(self.ctx, self.loc(range)).dimension(dimension).result(rt).build())?, t))
     }
 
     /// Any binary operation: constants fold, scalars use arith, tiles use tile.
@@ -843,6 +854,25 @@ mod tests {
 }
 
 impl<'c> Lowerer<'c, '_> {
+    /// `tile.matmul lhs, rhs[, acc]`.
+    fn matmul_op(&self, range: TextRange, lhs: MlirValue, rhs: MlirValue, acc: Option<MlirValue>, result: melior::ir::Type<'c>) -> tile::MatmulOperation<'c> {
+        let builder = tile::MatmulOperationBuilder::new(self.ctx, self.loc(range)).lhs(self.value(lhs)).rhs(self.value(rhs));
+        match acc {
+            Some(acc) => builder.acc(self.value(acc)).result(result).build(),
+            None => builder.result(result).build(),
+        }
+    }
+
+    /// `tile.cmp <predicate> lhs, rhs` (rhs a tile or a scalar).
+    fn compare_op(&self, range: TextRange, predicate: melior::ir::Attribute<'c>, lhs: MlirValue, rhs: MlirValue, mask: melior::ir::Type<'c>) -> tile::CmpOperation<'c> {
+        tile::CmpOperationBuilder::new(self.ctx, self.loc(range))
+            .predicate(predicate)
+            .lhs(self.value(lhs))
+            .rhs(self.value(rhs))
+            .result(mask)
+            .build()
+    }
+
     /// The layout the registered facet `name` gives a tile of type `ty`, as
     /// interned `#layout.axe<...>` text.
     pub fn facet_layout(&self, name: &str, ty: &TileTy, range: TextRange) -> LResult<&'static str> {

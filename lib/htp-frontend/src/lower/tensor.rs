@@ -11,6 +11,7 @@ use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::{Expr, ExprSlice, Operator};
 use ruff_text_size::{Ranged, TextRange};
 
+use htp_dialects::ods::tile;
 use super::builder::OpSpec;
 use super::types::{Elem, ScalarTy, TileTy, Valid};
 use super::value::{DimV, TensorV, Val};
@@ -253,11 +254,14 @@ impl<'c> Lowerer<'c, '_> {
         let access = self.access(tensor, slice)?;
         let tile = access.tile_ty(tensor.elem);
         let ty = self.tile_ty(range, &tile)?;
-        let mut operands = vec![tensor.value];
-        operands.extend(&access.indices);
-        operands.extend(&access.valid_values);
-        let segments = self.segment_sizes(&[1, access.indices.len() as i32, access.valid_values.len() as i32]);
-        let v = self.emit1(range, OpSpec::new("tile.load", &operands, &[ty]).attr("operandSegmentSizes", segments))?;
+        let op = tile::LoadOperationBuilder::new(self.ctx, self.loc(range))
+            .source(self.value(tensor.value))
+            .indices(&self.values(&access.indices))
+            .valid_sizes(&self.values(&access.valid_values))
+            .result(ty)
+            .build();
+        let segments = [1, access.indices.len() as i32, access.valid_values.len() as i32];
+        let v = self.place1(range, htp_dialects::ods::with_segments(op, &segments))?;
         Ok(Val::Tile(v, tile))
     }
 
@@ -303,9 +307,12 @@ impl<'c> Lowerer<'c, '_> {
             )));
         }
         let result_ty = self.tile_ty(range, &narrowed)?;
-        let mut operands = vec![tile];
-        operands.extend(sizes);
-        let v = self.emit1(range, OpSpec::new("tile.set_valid", &operands, &[result_ty]))?;
+        let op = tile::SetValidOperationBuilder::new(self.ctx, self.loc(range))
+            .input(self.value(tile))
+            .valid_sizes(&self.values(&sizes))
+            .result(result_ty)
+            .build();
+        let v = self.place1(range, op)?;
         Ok((v, narrowed))
     }
 
@@ -336,9 +343,12 @@ impl<'c> Lowerer<'c, '_> {
             )));
         }
         let (tile, _) = self.narrow_to_slice(tile, ty, &target, &access.valid_values, value_range)?;
-        let mut operands = vec![tile, tensor.value];
-        operands.extend(&access.indices);
-        self.emit(range, OpSpec::new("tile.store", &operands, &[]))?;
+        let op = tile::StoreOperationBuilder::new(self.ctx, self.loc(range))
+            .value(self.value(tile))
+            .dest(self.value(tensor.value))
+            .indices(&self.values(&access.indices))
+            .build();
+        self.place(op);
         Ok(())
     }
 }
