@@ -26,8 +26,11 @@ melior::dialect! {
 pub fn with_segments<'c>(op: impl Into<Operation<'c>>, sizes: &[i32]) -> Operation<'c> {
     use melior::ir::operation::OperationMutLike;
     let mut op = op.into();
-    let context = unsafe { op.context().to_ref() };
-    op.set_attribute("operandSegmentSizes", melior::ir::attribute::DenseI32ArrayAttribute::new(context, sizes).into());
+    // `to_ref` borrows the ContextRef itself: keep it in a local (a
+    // temporary would leave the reference dangling).
+    let context = op.context();
+    let sizes = melior::ir::attribute::DenseI32ArrayAttribute::new(unsafe { context.to_ref() }, sizes);
+    op.set_attribute("operandSegmentSizes", sizes.into());
     op
 }
 
