@@ -55,6 +55,9 @@ pub struct Need<'c> {
 /// What `module` needs, in op order (first need first).
 pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
     let mut needs = Vec::new();
+    // Classifying a layout asks every facet (an extension's may be Python):
+    // once per type, not per op.
+    let mut layouts: std::collections::HashMap<usize, Option<String>> = std::collections::HashMap::new();
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         let capability = match name.as_str() {
@@ -76,7 +79,9 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         // The element types and layouts of the tiles and tensors it makes.
         for index in 0..op.result_count() {
             let Ok(result) = op.result(index) else { continue };
-            let made = [element_type(result.r#type()).map(|e| format!("dtype:{e}")), layout_need(result.r#type())];
+            let ty = result.r#type();
+            let layout = layouts.entry(melior::ir::TypeLike::to_raw(&ty).ptr as usize).or_insert_with(|| layout_need(ty)).clone();
+            let made = [element_type(ty).map(|e| format!("dtype:{e}")), layout];
             for capability in made.into_iter().flatten() {
                 if !needs.iter().any(|n| n.capability == capability) {
                     needs.push(Need { capability, location });
@@ -93,11 +98,7 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
 fn layout_need(ty: melior::ir::Type) -> Option<String> {
     let tile = htp_dialects::tile::TileType::try_from(ty).ok()?;
     let layout = tile.layout()?;
-    let element = tile.element_type();
-    let bits = melior::ir::r#type::IntegerType::try_from(element).map(|i| i.width()).unwrap_or_else(|_| match element.to_string().as_str() {
-        "f32" => 32,
-        _ => 16, // f16, bf16: the tile element types
-    });
+    let bits = htp_ir::builder::bit_width(tile.element_type());
     Some(match htp_dialects::layout::classify(&layout, tile.rows(), tile.cols(), bits) {
         Some(facet) => format!("layout:{facet}"),
         None => UNNAMED_LAYOUT.to_string(),

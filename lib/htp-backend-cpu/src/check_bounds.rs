@@ -155,16 +155,15 @@ impl<'c> Access<'c> {
 fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
     let block = op.block().ok_or("an access outside a block")?;
     let e = Emitter { context, block, anchor: op, location: op.location() };
-    let access = Access::of(op)?;
-    let (is_load, view, starts) = (access.is_load, access.view, access.starts.clone());
+    let Access { is_load, view, starts, tile: tile_value, valid_sizes } = Access::of(op)?;
     let rank = htp_ir::builder::shape_of(view.r#type()).len();
-    let tile = TileType::try_from(access.tile.r#type()).map_err(|_| "an access of a non-tile")?;
+    let tile = TileType::try_from(tile_value.r#type()).map_err(|_| "an access of a non-tile")?;
     // The extent the access covers in each view dim: 1 for leading dims,
     // the tile's valid size (static, or its `valid` operand) for the last two.
     let mut dynamic_valid: Box<dyn Iterator<Item = V<'c>>> = if is_load {
-        Box::new(access.valid_sizes.into_iter())
+        Box::new(valid_sizes.into_iter())
     } else {
-        let sizes = htp_dialects::tile::dynamic_valid_sizes(access.tile.to_raw()).unwrap_or_default();
+        let sizes = htp_dialects::tile::dynamic_valid_sizes(tile_value.to_raw()).unwrap_or_default();
         Box::new(sizes.into_iter().map(|v| unsafe { melior::ir::Value::from_raw(v) }))
     };
     let index = Type::index(context);

@@ -83,9 +83,14 @@ fn weight(op: OperationRef) -> usize {
     }
 }
 
-/// A splittable generic's body ops cut into slices of at most the budget.
+/// A splittable generic's body ops cut into slices of at most the budget,
+/// with what `of` read of the generic.
 struct Plan<'c> {
     slices: Vec<Vec<OperationRef<'c, 'c>>>,
+    /// The number of inputs (the rest of the operands are inits).
+    inputs: usize,
+    /// One indexing map per operand.
+    maps: Vec<Attribute<'c>>,
 }
 
 impl<'c> Plan<'c> {
@@ -131,7 +136,7 @@ impl<'c> Plan<'c> {
             filled += w;
             slices.last_mut().expect("one slice at least").push(op);
         }
-        (slices.len() > 1).then_some(Plan { slices })
+        (slices.len() > 1).then_some(Plan { slices, inputs, maps })
     }
 
     /// Builds one generic per slice before `generic` (the last one makes
@@ -139,8 +144,7 @@ impl<'c> Plan<'c> {
     fn apply(self, context: &'c Context, generic: OperationRef<'c, 'c>) {
         let block = generic.block().expect("a generic in a block");
         let at = Emitter { context, block, anchor: generic, location: generic.location() };
-        let inputs = input_count(generic).expect("checked by Plan::of");
-        let maps = maps_of(generic).expect("checked by Plan::of");
+        let (inputs, maps) = (self.inputs, &self.maps);
         let body = generic.region(0).expect("a body").first_block().expect("a body block");
         let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
         // Constants go above the generic (a body may read values from

@@ -88,7 +88,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         // One f32 micro-kernel; other element types and a transposed B go
         // through a function that prepares f32 operands first.
         let kernel = format!("__htp_matmul_{ROWS}x{COLUMNS}_f32");
-        define(context, body, &kernel, || micro_kernel(&kernel, "f32", "f32")).map_err(|message| (generic.location(), message))?;
+        define(context, body, &kernel, || micro_kernel(&kernel)).map_err(|message| (generic.location(), message))?;
         let name = if a != "f32" || b != "f32" || transposed_b {
             let name = format!("__htp_matmul_{}{a}_{b}", if transposed_b { "bt_" } else { "" });
             define(context, body, &name, || prepared_kernel(&name, &kernel, &a, &b, transposed_b)).map_err(|message| (generic.location(), message))?;
@@ -252,28 +252,18 @@ fn unit_innermost_stride(ty: Type) -> bool {
     }
 }
 
-/// `value` widened to f32 (an `arith.extf` unless it is f32): the line to
-/// emit (empty if none) and the name of the f32 value.
-fn widen(value: &str, from: &str, vector: bool, out: &str) -> (String, String) {
-    match (from, vector) {
-        ("f32", _) => (String::new(), value.to_string()),
-        (_, true) => (format!("{out} = arith.extf {value} : vector<{LANES}x{from}> to vector<{LANES}xf32>"), out.to_string()),
-        (_, false) => (format!("{out} = arith.extf {value} : {from} to f32"), out.to_string()),
-    }
-}
-
-/// The micro-kernel for A of `a`, B of `b`, C of f32, as MLIR text: rows
-/// in blocks of `ROWS`, columns in blocks of `COLUMNS` then of `LANES`,
-/// the rest (rows past the last block, columns past the last vector) the
-/// plain contraction.
-fn micro_kernel(name: &str, a: &str, b: &str) -> String {
-    let (ta, tb, tc) = (dynamic_memref(a), dynamic_memref(b), dynamic_memref("f32"));
+/// The f32 micro-kernel as MLIR text: rows in blocks of `ROWS`, columns in
+/// blocks of `COLUMNS` then of `LANES`, the rest (rows past the last block,
+/// columns past the last vector) the plain contraction. Other element
+/// types reach it through `prepared_kernel`.
+fn micro_kernel(name: &str) -> String {
+    let m = dynamic_memref("f32");
     let mut s = String::new();
     let mut line = |text: &str| {
         s.push_str(text);
         s.push('\n');
     };
-    line(&format!("func.func private @{name}(%A: {ta}, %B: {tb}, %C: {tc}) {{"));
+    line(&format!("func.func private @{name}(%A: {m}, %B: {m}, %C: {m}) {{"));
     for r in 0..ROWS.max(COLUMNS / LANES) {
         line(&format!("  %o{r} = arith.constant {r} : index"));
     }
@@ -283,9 +273,9 @@ fn micro_kernel(name: &str, a: &str, b: &str) -> String {
     line(&format!("  %rows = arith.constant {ROWS} : index"));
     line(&format!("  %wide = arith.constant {COLUMNS} : index"));
     line(&format!("  %lanes = arith.constant {LANES} : index"));
-    line(&format!("  %M = memref.dim %A, %o0 : {ta}"));
-    line(&format!("  %K = memref.dim %A, %o1 : {ta}"));
-    line(&format!("  %N = memref.dim %B, %o1 : {tb}"));
+    line(&format!("  %M = memref.dim %A, %o0 : {m}"));
+    line(&format!("  %K = memref.dim %A, %o1 : {m}"));
+    line(&format!("  %N = memref.dim %B, %o1 : {m}"));
     line("  %Mr = arith.remui %M, %rows : index");
     line("  %Mb = arith.subi %M, %Mr : index");
     line("  %Nwr = arith.remui %N, %wide : index");
@@ -293,17 +283,17 @@ fn micro_kernel(name: &str, a: &str, b: &str) -> String {
     line("  %Nvr = arith.remui %N, %lanes : index");
     line("  %Nv = arith.subi %N, %Nvr : index");
     line("  %Nr = arith.subi %N, %Nv : index");
-    blocked_loop(&mut line, (&ta, a), (&tb, b), &tc, COLUMNS / LANES, "%o0", "%Nw", "%wide", "w");
-    blocked_loop(&mut line, (&ta, a), (&tb, b), &tc, 1, "%Nw", "%Nv", "%lanes", "v");
+    blocked_loop(&mut line, &m, COLUMNS / LANES, "%o0", "%Nw", "%wide", "w");
+    blocked_loop(&mut line, &m, 1, "%Nw", "%Nv", "%lanes", "v");
     // The rows past the last whole block (all columns), then the columns
     // past the last whole vector (of the blocked rows).
-    line(&format!("  %Ar = memref.subview %A[%Mb, 0] [%Mr, %K] [1, 1] : {ta} to {ta}"));
-    line(&format!("  %Cr = memref.subview %C[%Mb, 0] [%Mr, %N] [1, 1] : {tc} to {tc}"));
-    line(&contraction("%Ar", "%B", "%Cr", (&ta, a), (&tb, b), &tc));
-    line(&format!("  %At = memref.subview %A[0, 0] [%Mb, %K] [1, 1] : {ta} to {ta}"));
-    line(&format!("  %Bc = memref.subview %B[0, %Nv] [%K, %Nr] [1, 1] : {tb} to {tb}"));
-    line(&format!("  %Cc = memref.subview %C[0, %Nv] [%Mb, %Nr] [1, 1] : {tc} to {tc}"));
-    line(&contraction("%At", "%Bc", "%Cc", (&ta, a), (&tb, b), &tc));
+    line(&format!("  %Ar = memref.subview %A[%Mb, 0] [%Mr, %K] [1, 1] : {m} to {m}"));
+    line(&format!("  %Cr = memref.subview %C[%Mb, 0] [%Mr, %N] [1, 1] : {m} to {m}"));
+    line(&contraction("%Ar", "%B", "%Cr", &m));
+    line(&format!("  %At = memref.subview %A[0, 0] [%Mb, %K] [1, 1] : {m} to {m}"));
+    line(&format!("  %Bc = memref.subview %B[0, %Nv] [%K, %Nr] [1, 1] : {m} to {m}"));
+    line(&format!("  %Cc = memref.subview %C[0, %Nv] [%Mb, %Nr] [1, 1] : {m} to {m}"));
+    line(&contraction("%At", "%Bc", "%Cc", &m));
     line("  return");
     line("}");
     s
@@ -311,9 +301,9 @@ fn micro_kernel(name: &str, a: &str, b: &str) -> String {
 
 /// Blocks of `ROWS` x `vectors` vectors of C over rows `[0, Mb)` and
 /// columns `[from, to)` by `step`, each kept in registers over the k loop.
-/// `tag` keeps the SSA names of two such loops apart.
-#[allow(clippy::too_many_arguments)]
-fn blocked_loop(line: &mut impl FnMut(&str), (ta, a): (&str, &str), (tb, b): (&str, &str), tc: &str, vectors: usize, from: &str, to: &str, step: &str, tag: &str) {
+/// `tag` keeps the SSA names of two such loops apart; `m` is the operands'
+/// (f32) memref type.
+fn blocked_loop(line: &mut impl FnMut(&str), m: &str, vectors: usize, from: &str, to: &str, step: &str, tag: &str) {
     let vector_f32 = format!("vector<{LANES}xf32>");
     let accumulators: Vec<(usize, usize)> = (0..ROWS).flat_map(|r| (0..vectors).map(move |v| (r, v))).collect();
     let types = vec![vector_f32.clone(); accumulators.len()].join(", ");
@@ -326,7 +316,7 @@ fn blocked_loop(line: &mut impl FnMut(&str), (ta, a): (&str, &str), (tb, b): (&s
         line(&format!("      %j{tag}{v} = arith.addi %j{tag}, %l{v} : index"));
     }
     for (r, v) in &accumulators {
-        line(&format!("      %init{tag}{r}_{v} = vector.load %C[%i{tag}{r}, %j{tag}{v}] : {tc}, {vector_f32}"));
+        line(&format!("      %init{tag}{r}_{v} = vector.load %C[%i{tag}{r}, %j{tag}{v}] : {m}, {vector_f32}"));
     }
     let inits: Vec<String> = accumulators.iter().map(|(r, v)| format!("%a{tag}{r}_{v} = %init{tag}{r}_{v}")).collect();
     line(&format!(
@@ -334,45 +324,32 @@ fn blocked_loop(line: &mut impl FnMut(&str), (ta, a): (&str, &str), (tb, b): (&s
         accumulators.len(),
         inits.join(", ")
     ));
-    let mut wide_b = Vec::new();
     for v in 0..vectors {
-        line(&format!("        %b{tag}{v} = vector.load %B[%k{tag}, %j{tag}{v}] : {tb}, vector<{LANES}x{b}>"));
-        let (code, wide) = widen(&format!("%b{tag}{v}"), b, true, &format!("%bw{tag}{v}"));
-        line(&format!("        {code}"));
-        wide_b.push(wide);
+        line(&format!("        %b{tag}{v} = vector.load %B[%k{tag}, %j{tag}{v}] : {m}, {vector_f32}"));
     }
     for r in 0..ROWS {
-        line(&format!("        %x{tag}{r} = memref.load %A[%i{tag}{r}, %k{tag}] : {ta}"));
-        let (code, wide) = widen(&format!("%x{tag}{r}"), a, false, &format!("%xw{tag}{r}"));
-        line(&format!("        {code}"));
-        line(&format!("        %xb{tag}{r} = vector.broadcast {wide} : f32 to {vector_f32}"));
+        line(&format!("        %x{tag}{r} = memref.load %A[%i{tag}{r}, %k{tag}] : {m}"));
+        line(&format!("        %xb{tag}{r} = vector.broadcast %x{tag}{r} : f32 to {vector_f32}"));
     }
     for (r, v) in &accumulators {
-        line(&format!("        %n{tag}{r}_{v} = vector.fma %xb{tag}{r}, {}, %a{tag}{r}_{v} : {vector_f32}", wide_b[*v]));
+        line(&format!("        %n{tag}{r}_{v} = vector.fma %xb{tag}{r}, %b{tag}{v}, %a{tag}{r}_{v} : {vector_f32}"));
     }
     let next: Vec<String> = accumulators.iter().map(|(r, v)| format!("%n{tag}{r}_{v}")).collect();
     line(&format!("        scf.yield {} : {types}", next.join(", ")));
     line("      }");
     for (index, (r, v)) in accumulators.iter().enumerate() {
-        line(&format!("      vector.store %sum{tag}#{index}, %C[%i{tag}{r}, %j{tag}{v}] : {tc}, {vector_f32}"));
+        line(&format!("      vector.store %sum{tag}#{index}, %C[%i{tag}{r}, %j{tag}{v}] : {m}, {vector_f32}"));
     }
     line("    }");
     line("  }");
 }
 
-/// `C += A B` as the (i, k, j) linalg.generic `convert-tile-to-linalg` builds.
-fn contraction(a: &str, b: &str, c: &str, (ta, ea): (&str, &str), (tb, eb): (&str, &str), tc: &str) -> String {
-    let widen = |value: &str, from: &str, out: &str| -> (String, String) {
-        if from == "f32" {
-            (String::new(), value.to_string())
-        } else {
-            (format!("{out} = arith.extf {value} : {from} to f32"), out.to_string())
-        }
-    };
-    let ((widen_a, wa), (widen_b, wb)) = (widen("%ea", ea, "%wa"), widen("%eb", eb, "%wb"));
+/// `C += A B` on f32 memrefs of type `m`, as the (i, k, j) linalg.generic
+/// `convert-tile-to-linalg` builds.
+fn contraction(a: &str, b: &str, c: &str, m: &str) -> String {
     format!(
         "  linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], \
-         iterator_types = [\"parallel\", \"reduction\", \"parallel\"]}} ins({a}, {b} : {ta}, {tb}) outs({c} : {tc}) {{\n\
-         ^bb0(%ea: {ea}, %eb: {eb}, %ec: f32):\n    {widen_a}\n    {widen_b}\n    %p = arith.mulf {wa}, {wb} : f32\n    %s = arith.addf %ec, %p : f32\n    linalg.yield %s : f32\n  }}"
+         iterator_types = [\"parallel\", \"reduction\", \"parallel\"]}} ins({a}, {b} : {m}, {m}) outs({c} : {m}) {{\n\
+         ^bb0(%ea: f32, %eb: f32, %ec: f32):\n    %p = arith.mulf %ea, %eb : f32\n    %s = arith.addf %ec, %p : f32\n    linalg.yield %s : f32\n  }}"
     )
 }
