@@ -246,3 +246,36 @@ def test_a_laid_out_row_broadcast_by_where_and_arithmetic_matches_numpy():
     z = np.zeros((16, 64), np.float32)
     broadcast_laid_out_row(x, m, z)
     np.testing.assert_allclose(z, np.where(m > 0, x, 0.5) + np.where(m < 0, 1.0, x) + (m + x))
+
+
+def _register_bad_facets(registry):
+    # Claims 8 rows for every tile; and one on a parallel axis.
+    registry.layout("eight_rows", lambda rows, cols, bits: [[(8, "m", cols)], [(cols, "m", 1)]])
+    registry.layout("over_cores", lambda rows, cols, bits: [[(rows, "core", 1)], [(cols, "m", 1)]])
+
+
+@htp.kernel
+def eight_rows(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = htp.relayout(x[:, :], "eight_rows")
+
+
+@htp.kernel
+def over_cores(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = htp.relayout(x[:, :], "over_cores")
+
+
+def test_a_facet_layout_that_does_not_fit_the_tile_is_a_located_error():
+    import types
+
+    extension = types.ModuleType("bad_layout_facets")
+    extension.register = _register_bad_facets
+    htp.extensions.load(extension)
+    for kernel, why in [(eight_rows, "the layout's dimension 0 covers 8 elements, the tile's 16"),
+                        (over_cores, "a tile's layout places parts on the memory axis `m` only")]:
+        with pytest.raises(htp.CompileError) as caught:
+            kernel.compile("cpu")
+        message = str(caught.value)
+        assert f"test_layouts.py:{kernel.function.__code__.co_firstlineno + 2}:" in message, message
+        assert "internal error" not in message, message
+        assert f"the layout facet '{kernel.name}' (from bad_layout_facets) gives a tile[16x64, f32] a layout that does not fit it" in message, message
+        assert why in message, message

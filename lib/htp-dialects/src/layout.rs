@@ -317,6 +317,9 @@ mod tests {
         let context = new_context();
         let bad = Axe { dims: vec![vec![Part::memory(0, 1)]], replicas: vec![], offset: 0 };
         assert!(bad.to_attribute(&context).is_none());
+        // Rules the syntax cannot reach: no dimension at all.
+        let empty = Axe { dims: vec![], replicas: vec![], offset: 0 };
+        assert!(empty.to_attribute(&context).is_none());
     }
 
     #[test]

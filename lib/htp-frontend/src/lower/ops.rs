@@ -883,12 +883,23 @@ impl<'c> Lowerer<'c, '_> {
                 known.join(", ")
             )));
         };
-        let layout = (facet.build)(ty.shape[0], ty.shape[1], ty.elem.bits())
-            .and_then(|axe| axe.to_attribute(self.ctx))
-            .ok_or_else(|| self.error(range, DiagnosticKind::Shape, format!(
-                "the layout '{name}' ({}) has no form for a {ty}", facet.description
-            )))?;
-        Ok(intern(layout.to_string()))
+        let axe = (facet.build)(ty.shape[0], ty.shape[1], ty.elem.bits()).ok_or_else(|| {
+            self.error(range, DiagnosticKind::Shape, format!("the layout '{name}' ({}) has no form for a {ty}", facet.description))
+        })?;
+        // A facet (an extension's, say) may build a layout that is not one,
+        // or does not fit the tile: MLIR's verifiers say why, at this line.
+        let base = self.tile_ty(range, &TileTy { layout: None, ..*ty })?;
+        let base = htp_dialects::tile::TileType::try_from(base).map_err(|_| self.internal(range, "a tile type"))?;
+        let (laid_out, errors) = htp_dialects::diagnostics::collect_errors(self.ctx, || base.with_layout(self.ctx, Some(&axe)));
+        let Some(laid_out) = laid_out.and_then(|t| t.layout()).and_then(|l| l.to_attribute(self.ctx)) else {
+            let why: Vec<String> = errors.into_iter().map(|e| e.message).collect();
+            return Err(self.error(range, DiagnosticKind::Shape, format!(
+                "the layout facet '{name}' (from {}) gives a {ty} a layout that does not fit it: {}",
+                facet.provider,
+                why.join("; ")
+            )));
+        };
+        Ok(intern(laid_out.to_string()))
     }
 }
 

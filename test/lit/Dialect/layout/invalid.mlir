@@ -62,3 +62,13 @@ func.func @tile_dynamic(%a: !tile.tile<16x64xf32, layout = #layout.axe<[?@m:64] 
 
 // expected-error @+1 {{the layout is given twice}}
 func.func @twice_layout(%a: !tile.tile<16x64xf32, layout = #layout.axe<[16@m:64] x [64@m:1]>, layout = #layout.axe<[16@m:64] x [64@m:1]>>) { return }
+
+// -----
+
+// expected-error @+1 {{every dimension has at least one part}}
+func.func @empty_dimension() attributes {l = #layout.axe<[] x [4@m:1]>} { return }
+
+// -----
+
+// expected-error @+1 {{expected `layout = #layout.axe<...>` (the valid region comes first, once)}}
+func.func @valid_after_layout(%a: !tile.tile<16x64xf32, layout = #layout.axe<[16@m:64] x [64@m:1]>, valid = 8x64>) { return }
