@@ -15,10 +15,15 @@ add (``docs/extending.md``):
 - **intrinsic sets** of ``@htp.func`` compositions of tile ops
   (``registry.intrinsics``), called as ``<module>.<name>(...)`` in kernels;
 - **AST mutators** that, when they rewrite a kernel, also ask for a
-  pipeline to run on its tile IR (``registry.mutator``).
+  pipeline to run on its tile IR (``registry.mutator``);
+- **dialects defined in IRDL** (``registry.dialect``), loaded into every
+  MLIR context HTP makes;
+- **rewrites** as PDL patterns (``registry.rewrite``) or transform-dialect
+  scripts (``registry.transform``), run by MLIR's interpreters and
+  registered as pipelines.
 
-A Python package cannot link Rust or C++ into ``htp``: new MLIR dialects
-and Rust passes are added in-tree (``docs/extending.md``).
+A Python package cannot link Rust or C++ into ``htp``: ODS dialects and
+Rust passes are added in-tree (``docs/extending.md``).
 """
 
 from __future__ import annotations
@@ -93,10 +98,13 @@ class Registry:
         _htp.register_pipeline(name, description or f"registered by {self.extension}", passes)
 
     def transform(self, name: str, script: str, entry_point: str = "__transform_main", description: str = "") -> None:
-        """A rewrite written as a transform-dialect script (PDL patterns
-        included, through ``transform.with_pdl_patterns``), run by MLIR's
-        interpreter on the tile module, registered as the pipeline ``name``
-        (usable by targets and mutators like any other pipeline)."""
+        """A rewrite written as a transform-dialect script (a module with
+        ``transform.with_named_sequence`` and the named sequence
+        ``entry_point``), run by MLIR's transform interpreter on the tile
+        module, registered as the pipeline ``name`` (usable by targets and
+        mutators like any other pipeline). Use it for MLIR's own transform
+        ops (``transform.apply_patterns`` with upstream pattern sets, loop
+        transforms); rewrites of your own are PDL patterns (``rewrite``)."""
         directory = cache_directory("transforms")
         os.makedirs(directory, exist_ok=True)
         digest = hashlib.sha256(script.encode()).hexdigest()[:16]
@@ -108,6 +116,27 @@ class Registry:
         passes = (f"transform-preload-library{{transform-library-paths={path}}},"
                   f"transform-interpreter{{entry-point={entry_point}}}")
         _htp.register_pipeline(name, description or f"transform script registered by {self.extension}", passes)
+
+    def rewrite(self, name: str, patterns: str, description: str = "") -> None:
+        """Rewrite patterns written in PDL (``patterns``: ``pdl.pattern`` ops,
+        MLIR's pattern language), applied greedily by MLIR's PDL interpreter
+        (the pass ``htp-apply-pdl{patterns=<name>}``) and registered as the
+        pipeline ``name``. They may create ops of dialects registered with
+        ``dialect``. Invalid PDL or a name already taken is an error here."""
+        _htp.register_pdl_patterns(name, self.extension, patterns)
+        _htp.register_pipeline(name, description or f"PDL rewrites registered by {self.extension}",
+                               f"htp-apply-pdl{{patterns={name}}}")
+
+    def dialect(self, irdl: str) -> List[str]:
+        """Defines dialects in IRDL (``irdl`` holds ``irdl.dialect @name {
+        irdl.operation @op { ... } }``), loaded into every MLIR context HTP
+        makes from now on: their ops parse, verify and print, rewrites
+        (``rewrite``) may create them and a target's emitter reads them (a
+        target accepts a kernel's ops of dialect ``d`` with the capability
+        ``dialect:d``). Returns the dialects' names; a name HTP, MLIR or
+        another extension already uses, or IRDL that does not load, is an
+        error."""
+        return list(_htp.register_irdl(self.extension, irdl))
 
     def intrinsics(self, module: types.ModuleType, name: Optional[str] = None) -> None:
         """``module``'s ``@htp.func`` helpers become an intrinsic set: a
@@ -171,6 +200,11 @@ def failed() -> Dict[str, str]:
 def loaded() -> List[str]:
     """The names of the extensions loaded so far."""
     return list(_loaded)
+
+
+def dialects() -> List[tuple]:
+    """(dialect, extension) of every dialect extensions defined in IRDL."""
+    return list(_htp.irdl_dialects())
 
 
 def pipelines() -> List[tuple]:

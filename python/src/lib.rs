@@ -342,6 +342,27 @@ fn register_pipeline(name: String, description: String, passes: String) -> PyRes
         .map_err(TargetError::new_err)
 }
 
+/// Registers the dialects an IRDL module defines (for `provider`, an
+/// extension); every context HTP makes afterwards loads them. Returns
+/// their names.
+#[pyfunction]
+fn register_irdl(provider: String, source: String) -> PyResult<Vec<String>> {
+    htp_dialects::irdl::register(&provider, &source).map_err(TargetError::new_err)
+}
+
+/// (dialect, provider) of every dialect registered in IRDL.
+#[pyfunction]
+fn irdl_dialects() -> Vec<(String, String)> {
+    htp_dialects::irdl::registered()
+}
+
+/// Registers PDL rewrite patterns under `name`; the pass
+/// `htp-apply-pdl{patterns=<name>}` applies them.
+#[pyfunction]
+fn register_pdl_patterns(name: String, provider: String, source: String) -> PyResult<()> {
+    htp_transforms::apply_pdl::register_patterns(&name, &provider, &source).map_err(TargetError::new_err)
+}
+
 /// (name, description, passes) of every registered pipeline.
 #[pyfunction]
 fn pipelines() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -354,8 +375,8 @@ type PythonLayout = Option<Vec<Vec<(i64, String, i64)>>>;
 
 /// Registers a layout facet written in Python: `build(rows, cols,
 /// element_bits)` returns the parts of each dimension (outermost first) or
-/// None. A builder that raises counts as None (the front end then says the
-/// facet has no form for that tile).
+/// None. A builder that raises, or returns something else, is an error the
+/// front end reports at the kernel's `relayout` (with the exception).
 #[pyfunction]
 fn register_layout_facet(name: String, description: String, provider: String, build: Py<PyAny>) -> PyResult<()> {
     use htp_dialects::layout::{Axe, Facet, Part};
@@ -365,12 +386,17 @@ fn register_layout_facet(name: String, description: String, provider: String, bu
         description,
         provider,
         build: std::sync::Arc::new(move |rows, cols, bits| {
-            let dims: PythonLayout = Python::attach(|py| build.call1(py, (rows, cols, bits)).and_then(|r| r.extract(py)).ok().flatten());
-            dims.map(|dims| Axe {
+            let dims: PythonLayout = Python::attach(|py| {
+                build.call1(py, (rows, cols, bits)).and_then(|r| r.extract(py)).map_err(|e| {
+                    let kind = e.get_type(py).name().map(|n| n.to_string()).unwrap_or_else(|_| "exception".into());
+                    format!("{kind}: {}", e.value(py))
+                })
+            })?;
+            Ok(dims.map(|dims| Axe {
                 dims: dims.into_iter().map(|parts| parts.into_iter().map(|(extent, axis, stride)| Part { extent, axis, stride }).collect()).collect(),
                 replicas: Vec::new(),
                 offset: 0,
-            })
+            }))
         }),
     };
     htp_dialects::layout::register_facet(facet).map_err(TargetError::new_err)
@@ -399,6 +425,9 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(register_target, module)?)?;
     module.add_function(wrap_pyfunction!(register_pipeline, module)?)?;
     module.add_function(wrap_pyfunction!(pipelines, module)?)?;
+    module.add_function(wrap_pyfunction!(register_irdl, module)?)?;
+    module.add_function(wrap_pyfunction!(irdl_dialects, module)?)?;
+    module.add_function(wrap_pyfunction!(register_pdl_patterns, module)?)?;
     module.add_function(wrap_pyfunction!(register_layout_facet, module)?)?;
     module.add_function(wrap_pyfunction!(layouts, module)?)?;
     Ok(())

@@ -192,3 +192,90 @@ def test_an_installed_extension_that_fails_to_load_is_skipped_with_a_warning(mon
     y = np.zeros_like(x)
     copy(x, y)
     np.testing.assert_array_equal(y, x)
+
+
+SQUARE_IRDL = """
+irdl.dialect @testsquare {
+  irdl.operation @square {
+    %any = irdl.any
+    irdl.operands(x: %any)
+    irdl.results(y: %any)
+  }
+}
+"""
+
+#: tile.mul(t, t) -> testsquare.square(t)
+SQUARE_PDL = """
+pdl.pattern @square : benefit(1) {
+  %type = pdl.type
+  %x = pdl.operand
+  %mul = pdl.operation "tile.mul"(%x, %x : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+  pdl.rewrite %mul {
+    %square = pdl.operation "testsquare.square"(%x : !pdl.value) -> (%type : !pdl.type)
+    pdl.replace %mul with %square
+  }
+}
+"""
+
+_square_registry = htp.extensions.Registry("test_square_extension")
+_square_registry.dialect(SQUARE_IRDL)
+_square_registry.rewrite("test-square", SQUARE_PDL)
+
+SQUARES = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def squares(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = t * t + t * x[i:i + 16, :]
+'''
+
+
+def test_a_dialect_defined_in_irdl_is_listed():
+    assert ("testsquare", "test_square_extension") in htp.extensions.dialects()
+    assert ("test-square", "PDL rewrites registered by test_square_extension", "htp-apply-pdl{patterns=test-square}") \
+        in htp.extensions.pipelines()
+
+
+@pytest.mark.parametrize("name,message", [
+    ("tile", "the dialect 'tile' of 'bad' is already a dialect of HTP or MLIR"),
+    ("arith", "the dialect 'arith' of 'bad' is already a dialect of HTP or MLIR"),
+    ("testsquare", "the dialect 'testsquare' of 'bad' is already defined by 'test_square_extension'"),
+])
+def test_a_dialect_name_already_taken_is_refused(name, message):
+    with pytest.raises(htp.TargetError, match=message):
+        htp.extensions.Registry("bad").dialect(SQUARE_IRDL.replace("@testsquare", f"@{name}"))
+
+
+def test_irdl_that_does_not_parse_or_defines_nothing_is_refused():
+    with pytest.raises(htp.TargetError, match="the IRDL of 'bad' does not parse"):
+        htp.extensions.Registry("bad").dialect("irdl.dialect @broken {")
+    with pytest.raises(htp.TargetError, match="defines no dialect"):
+        htp.extensions.Registry("bad").dialect("")
+
+
+def test_pdl_that_is_not_patterns_or_a_taken_name_is_refused():
+    with pytest.raises(htp.TargetError, match="the PDL patterns 'bad-pdl' of 'bad' are not valid"):
+        htp.extensions.Registry("bad").rewrite("bad-pdl", "pdl.pattern : benefit(1) {")
+    with pytest.raises(htp.TargetError, match="expected only pdl.pattern ops, found func.func"):
+        htp.extensions.Registry("bad").rewrite("bad-pdl", "func.func private @f()")
+    with pytest.raises(htp.TargetError, match="already registered by 'test_square_extension'"):
+        htp.extensions.Registry("bad").rewrite("test-square", SQUARE_PDL)
+
+
+def test_a_pdl_rewrite_creates_ops_of_an_irdl_dialect_in_the_tile_ir():
+    kernel = _kernel_from(SQUARES, "squares")
+    sources, _ = kernel._sources_and_pipelines()
+    # Only up to the tile IR: a target whose pipeline includes the rewrite
+    # would emit the new op (the c target of examples/extensions does).
+    with pytest.raises(htp.CompileError) as info:
+        htp._htp.compile(sources, "squares", {}, "cpu", ["test-square"])
+    message = str(info.value)
+    # t * t became testsquare.square (at its line and column), and the
+    # capability check, which runs after a mutator's pipelines, says the
+    # CPU target has no such dialect.
+    line = SQUARES.splitlines().index("        y[i:i + 16, :] = t * t + t * x[i:i + 16, :]") + 1
+    assert f"squares_kernel_{_counter[0]}.py:{line}:26: error: the 'testsquare' dialect is not available on target 'cpu'" \
+        in message, message

@@ -222,8 +222,9 @@ impl Axe {
 }
 
 /// Builds a facet's layout for a tile of `rows x cols` elements of
-/// `element_bits` bits; `None` when the facet has no layout for that tile.
-pub type FacetBuilder = Arc<dyn Fn(i64, i64, u32) -> Option<Axe> + Send + Sync>;
+/// `element_bits` bits; `Ok(None)` when the facet has no layout for that
+/// tile, `Err` when the builder itself failed (an extension's code raised).
+pub type FacetBuilder = Arc<dyn Fn(i64, i64, u32) -> Result<Option<Axe>, String> + Send + Sync>;
 
 /// A layout facet: a named family of layouts, registered once by whoever
 /// provides it (HTP's core: `row_major`, `col_major`; a backend; an
@@ -270,7 +271,7 @@ pub fn facet(name: &str) -> Option<Facet> {
 pub fn classify(layout: &Axe, rows: i64, cols: i64, element_bits: u32) -> Option<String> {
     facets()
         .into_iter()
-        .find(|facet| (facet.build)(rows, cols, element_bits).is_some_and(|built| built.same_placement(layout)))
+        .find(|facet| (facet.build)(rows, cols, element_bits).ok().flatten().is_some_and(|built| built.same_placement(layout)))
         .map(|facet| facet.name)
 }
 
@@ -281,13 +282,13 @@ pub fn register_core_facets() -> Result<(), String> {
         name: "row_major".into(),
         description: "rows one after another, each row contiguous (PTO's ND)".into(),
         provider: "htp".into(),
-        build: Arc::new(|rows, cols, _| Some(Axe::row_major(rows, cols))),
+        build: Arc::new(|rows, cols, _| Ok(Some(Axe::row_major(rows, cols)))),
     })?;
     register_facet(Facet {
         name: "col_major".into(),
         description: "columns one after another, each column contiguous (PTO's DN)".into(),
         provider: "htp".into(),
-        build: Arc::new(|rows, cols, _| Some(Axe::col_major(rows, cols))),
+        build: Arc::new(|rows, cols, _| Ok(Some(Axe::col_major(rows, cols)))),
     })
 }
 
@@ -365,7 +366,7 @@ mod tests {
         assert_eq!(classify(&Axe::col_major(16, 64), 16, 64, 32).as_deref(), Some("col_major"));
         assert_eq!(classify(&Axe::row_major(16, 64), 16, 64, 32).as_deref(), Some("row_major"));
         assert_eq!(classify(&Axe::fractal(32, 32, 16, 16, true).unwrap(), 32, 32, 16), None);
-        let clash = Facet { name: "row_major".into(), description: String::new(), provider: "someone".into(), build: Arc::new(|_, _, _| None) };
+        let clash = Facet { name: "row_major".into(), description: String::new(), provider: "someone".into(), build: Arc::new(|_, _, _| Ok(None)) };
         let error = register_facet(clash).unwrap_err();
         assert!(error.contains("registered twice: by htp and by someone"), "{error}");
     }

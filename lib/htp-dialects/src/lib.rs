@@ -3,6 +3,7 @@
 //! and the one function that builds a context with everything HTP uses.
 
 pub mod diagnostics;
+pub mod irdl;
 pub mod layout;
 pub mod ods;
 pub mod tile;
@@ -28,7 +29,8 @@ pub fn register_htp_dialects(registry: &DialectRegistry) {
 }
 
 /// A context with HTP's dialects, MLIR's upstream dialects and the LLVM IR
-/// translations registered, and HTP's dialects loaded.
+/// translations registered, and HTP's dialects and the IRDL dialects
+/// extensions registered (`irdl`) loaded.
 pub fn new_context() -> Context {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
@@ -39,6 +41,7 @@ pub fn new_context() -> Context {
     for namespace in handles::NAMESPACES {
         context.get_or_load_dialect(namespace);
     }
+    irdl::load_registered(&context);
     context
 }
 

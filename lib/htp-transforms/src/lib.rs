@@ -1,9 +1,11 @@
 //! Target-neutral passes and analyses over `tile` IR, which backends and
 //! programming models share: `tile-peak-live-bytes`,
-//! `tile-outline-parallel-chunks` (passes) and
+//! `tile-outline-parallel-chunks`, `htp-apply-pdl` (registered PDL
+//! rewrites) (passes) and
 //! [`loop_independence`] (an analysis the PTO backend splits tasks with and
 //! the CPU backend parallelises with).
 
+pub mod apply_pdl;
 pub mod loop_independence;
 pub mod outline_parallel_chunks;
 pub mod tile_peak_live_bytes;
@@ -11,7 +13,7 @@ pub mod tile_peak_live_bytes;
 use htp_pass::PassDefinition;
 
 /// The passes of this crate.
-pub const PASSES: &[PassDefinition] = &[outline_parallel_chunks::DEFINITION, tile_peak_live_bytes::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[apply_pdl::DEFINITION, outline_parallel_chunks::DEFINITION, tile_peak_live_bytes::DEFINITION];
 
 /// Registers this crate's passes and HTP's core layout facets.
 pub fn register() -> Result<(), String> {

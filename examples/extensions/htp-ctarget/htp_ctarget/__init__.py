@@ -9,7 +9,11 @@ It adds
   the pipeline ``ctarget-cleanup`` (canonicalize, cse) on the kernel's tile IR;
 - the layout facet ``panels16`` (``htp.relayout(t, "panels16")``): column
   panels of 16, each row-major — the packing GEMM kernels use for B — which
-  the ``c`` and ``cpu`` targets accept and PTO refuses.
+  the ``c`` and ``cpu`` targets accept and PTO refuses;
+- the dialect ``ctarget``, defined in IRDL (``ctarget.fma``: ``a * b + c``
+  with one rounding), and the PDL rewrite ``ctarget-fuse-fma`` that forms
+  it from ``tile.mul`` + ``tile.add`` in the ``c`` target's pipeline; the
+  emitter writes it as C's ``fmaf``.
 
 Installed (``pip install --no-build-isolation -e examples/extensions/htp-ctarget``)
 it is loaded by ``import htp`` through its entry point; otherwise call
@@ -26,6 +30,45 @@ from .mutator import ExpandFma
 TARGET = "c"
 #: The pipeline the mutator asks for (registered by ``register``).
 CLEANUP_PIPELINE = "ctarget-cleanup"
+#: The PDL rewrite that forms ``ctarget.fma`` (a registered pipeline too).
+FUSE_FMA = "ctarget-fuse-fma"
+#: What the ``c`` target lowers a kernel's tile IR with.
+LOWERING_PIPELINE = "ctarget-lowering"
+
+#: The ``ctarget`` dialect, in IRDL: ops only this target's emitter knows.
+IRDL = """
+irdl.dialect @ctarget {
+  // a * b + c, elementwise with one rounding (C's fmaf): a and the result
+  // are tiles of one type (one constraint variable), b and c tiles or
+  // scalars (the tile.mul and tile.add it replaces checked them).
+  irdl.operation @fma {
+    %tile = irdl.any
+    %b = irdl.any
+    %c = irdl.any
+    irdl.operands(a: %tile, b: %b, c: %c)
+    irdl.results(result: %tile)
+  }
+}
+"""
+
+#: ``tile.add(tile.mul(a, b), c)`` -> ``ctarget.fma(a, b, c)``, in PDL. Only
+#: with the product on the left: an elementwise result is valid where its
+#: left operand is, so the fused op keeps ``a``'s valid region exactly.
+FMA_PATTERNS = """
+pdl.pattern @fma : benefit(1) {
+  %type = pdl.type
+  %a = pdl.operand
+  %b = pdl.operand
+  %c = pdl.operand
+  %mul = pdl.operation "tile.mul"(%a, %b : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+  %product = pdl.result 0 of %mul
+  %add = pdl.operation "tile.add"(%product, %c : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+  pdl.rewrite %add {
+    %fma = pdl.operation "ctarget.fma"(%a, %b, %c : !pdl.value, !pdl.value, !pdl.value) -> (%type : !pdl.type)
+    pdl.replace %add with %fma
+  }
+}
+"""
 
 
 def fma(a, b, c):
@@ -45,14 +88,18 @@ def panels16(rows, cols, element_bits):
 def register(registry):
     registry.layout("panels16", panels16, "column panels of 16, each row-major (htp-ctarget)")
     registry.pipeline(CLEANUP_PIPELINE, "canonicalize,cse", "canonicalize + cse (htp-ctarget)")
+    registry.dialect(IRDL)
+    registry.rewrite(FUSE_FMA, FMA_PATTERNS, "tile.mul + tile.add -> ctarget.fma (htp-ctarget, PDL)")
+    registry.pipeline(LOWERING_PIPELINE, f"{CLEANUP_PIPELINE},{FUSE_FMA}", "the c target's lowering (htp-ctarget)")
     registry.target(
         TARGET,
         description="portable C99 (htp-ctarget): one C function per kernel, built with the system cc, run via ctypes",
         capabilities=CAPABILITIES,
         emitter=emit,
         runner="htp_ctarget.runner",
-        # Folded and deduplicated tile IR: the emitter reads less.
-        pipeline=CLEANUP_PIPELINE,
+        # Folded and deduplicated tile IR (the emitter reads less), with
+        # multiply-adds fused into ctarget.fma.
+        pipeline=LOWERING_PIPELINE,
         # One C call on the calling thread; tiles are local arrays (one heap
         # block when a kernel's tiles pass 1 MiB).
         architecture=htp.Architecture(

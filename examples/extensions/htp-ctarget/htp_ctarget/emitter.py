@@ -745,6 +745,23 @@ class Emitter:
         ct = CTYPE[elem]
         self.loop2(out.vr, out.vc, f"const {ct} x = {x}, y = {y}; {out.storage}[r * {out.cols} + c] = {expr};")
 
+    def op_ctarget_fma(self, op):
+        """``ctarget.fma(a, b, c)`` (formed by the ``ctarget-fuse-fma``
+        rewrite): ``a * b + c`` on ``a``'s valid region, with one rounding
+        for floats; integers wrap as ``tile.mul`` and ``tile.add`` do."""
+        lhs = self.tile(op, 0)
+        elem = lhs.elem
+        if elem == "i1":
+            self.refuse(op, "ctarget.fma on i1 tiles")
+        if elem in ("f32", "f64"):
+            expr = f"fma{'f' if elem == 'f32' else ''}(x, y, z)"
+        else:
+            expr = wrap("+", wrap("*", "x", "y", elem), "z", elem)
+        out = self.new_tile(op, op["results"][0], lhs.vr, lhs.vc)
+        x, y, z = (self._element(op, i, lhs) for i in range(3))
+        ct = CTYPE[elem]
+        self.loop2(out.vr, out.vc, f"const {ct} x = {x}, y = {y}, z = {z}; {out.storage}[r * {out.cols} + c] = {expr};")
+
     def op_tile_add(self, op): self._binary_tile(op, "add")
     def op_tile_sub(self, op): self._binary_tile(op, "sub")
     def op_tile_mul(self, op): self._binary_tile(op, "mul")

@@ -224,7 +224,7 @@ def halves(x: htp.Tensor[htp.f16, 16, 16], y: htp.Out[htp.f16, 16, 16]):
 def big_tiles(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256]):
     for i in range(0, x.shape[0], 256):
         t = x[i:i + 256, :]
-        y[i:i + 256, :] = htp.exp(t) * t + t * t
+        y[i:i + 256, :] = htp.exp(t) * t - t * t
 
 
 @htp.kernel

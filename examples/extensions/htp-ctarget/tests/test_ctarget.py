@@ -230,7 +230,7 @@ def test_gather_rows():
 def test_kernels_with_more_than_a_mebibyte_of_tiles_keep_them_on_the_heap():
     x = f32(300, 256)
     (y,) = both(K.big_tiles, x, rtol=1e-5)
-    np.testing.assert_allclose(y, np.exp(x) * x + x * x, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y, np.exp(x) * x - x * x, rtol=1e-5, atol=1e-6)
     assert "malloc(" in K.big_tiles.compile("c").files["kernel.c"]
     assert "malloc(" not in K.softmax.compile("c").files["kernel.c"]
 
@@ -400,3 +400,46 @@ def test_a_layout_a_target_does_not_accept_gets_the_capability_diagnostic():
     with pytest.raises(htp.CompileError) as info:
         K.panels.compile("pto-a2a3sim")
     assert "the layout 'panels16' is not available on target 'pto-a2a3sim' (targets that provide it: cpu, c)" in str(info.value)
+
+
+MULTIPLY_ADD = '''
+import htp
+
+@htp.kernel
+def {name}(x: htp.Tensor[htp.{dtype}, "N", 32], w: htp.Tensor[htp.{dtype}, "N", 32], y: htp.Out[htp.{dtype}, "N", 32]):
+    for i in range(0, x.shape[0], 8):
+        t = x[i:i + 8, :]
+        u = w[i:i + 8, :]
+        y[i:i + 8, :] = {body}
+'''
+
+
+@pytest.mark.parametrize("dtype", ["f32", "i32", "i8"])
+def test_the_irdl_dialect_and_pdl_rewrite_fuse_multiply_adds_on_c(dtype):
+    assert ("ctarget", "htp_ctarget") in htp.extensions.dialects()
+    fused = kernel_from(MULTIPLY_ADD.format(name="fused", dtype=dtype, body="t * u + t"), "fused")
+    compiled = fused.compile("c")
+    assert '"ctarget.fma"' in compiled.ir["emitter-input"], compiled.ir["emitter-input"]
+    assert "ctarget" not in compiled.ir["tile"]  # the target's pipeline formed it
+    if dtype == "f32":
+        assert "fmaf(x, y, z)" in compiled.files["kernel.c"]
+        x, w = f32(21, 32), f32(21, 32)
+    else:
+        info = np.iinfo(dtype.replace("i", "int"))
+        x = rng.integers(info.min, info.max, (21, 32), dtype=np.dtype(dtype.replace("i", "int")), endpoint=True)
+        w = rng.integers(info.min, info.max, (21, 32), dtype=x.dtype, endpoint=True)
+    # c (fused) and cpu (mul + add) against numpy; integers wrap like numpy.
+    for result in (compiled(x, w), on("cpu", fused, x, w)[0]):
+        if dtype == "f32":
+            np.testing.assert_allclose(result, (x.astype(np.float64) * w + x).astype(np.float32), rtol=1e-6, atol=1e-7)
+        else:
+            np.testing.assert_array_equal(result, x * w + x)
+
+
+def test_a_sum_with_the_product_on_the_right_is_not_fused():
+    # Its result is valid where the left operand is: fusing would change that.
+    kernel = kernel_from(MULTIPLY_ADD.format(name="unfused", dtype="f32", body="t + t * u"), "unfused")
+    compiled = kernel.compile("c")
+    assert "ctarget.fma" not in compiled.ir["emitter-input"]
+    x, w = f32(13, 32), f32(13, 32)
+    np.testing.assert_allclose(compiled(x, w), x + x * w, rtol=1e-6)

@@ -52,7 +52,7 @@ pub fn nz_facet() -> Facet {
         name: "nz".into(),
         description: "16-row fractals of 32 bytes, blocks in column-major order, rows inside (PTO's NZ; cube operands)".into(),
         provider: "htp-backend-pto".into(),
-        build: Arc::new(|rows, cols, bits| Layout::Nz.axe(rows, cols, bits)),
+        build: Arc::new(|rows, cols, bits| Ok(Layout::Nz.axe(rows, cols, bits))),
     }
 }
 

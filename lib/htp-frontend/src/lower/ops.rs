@@ -883,7 +883,10 @@ impl<'c> Lowerer<'c, '_> {
                 known.join(", ")
             )));
         };
-        let axe = (facet.build)(ty.shape[0], ty.shape[1], ty.elem.bits()).ok_or_else(|| {
+        let built = (facet.build)(ty.shape[0], ty.shape[1], ty.elem.bits()).map_err(|why| {
+            self.error(range, DiagnosticKind::Invalid, format!("the layout facet '{name}' (from {}) failed for a {ty}: {why}", facet.provider))
+        })?;
+        let axe = built.ok_or_else(|| {
             self.error(range, DiagnosticKind::Shape, format!("the layout '{name}' ({}) has no form for a {ty}", facet.description))
         })?;
         // A facet (an extension's, say) may build a layout that is not one,
