@@ -252,6 +252,22 @@ def _register_bad_facets(registry):
     # Claims 8 rows for every tile; and one on a parallel axis.
     registry.layout("eight_rows", lambda rows, cols, bits: [[(8, "m", cols)], [(cols, "m", 1)]])
     registry.layout("over_cores", lambda rows, cols, bits: [[(rows, "core", 1)], [(cols, "m", 1)]])
+    registry.layout("raising", _raising_facet)
+    registry.layout("not_parts", lambda rows, cols, bits: "row-major, please")
+
+
+def _raising_facet(rows, cols, bits):
+    raise ValueError(f"no {rows}x{cols} form")
+
+
+@htp.kernel
+def raising(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = htp.relayout(x[:, :], "raising")
+
+
+@htp.kernel
+def not_parts(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = htp.relayout(x[:, :], "not_parts")
 
 
 @htp.kernel
@@ -279,3 +295,17 @@ def test_a_facet_layout_that_does_not_fit_the_tile_is_a_located_error():
         assert "internal error" not in message, message
         assert f"the layout facet '{kernel.name}' (from bad_layout_facets) gives a tile[16x64, f32] a layout that does not fit it" in message, message
         assert why in message, message
+
+
+def test_a_facet_builder_that_raises_or_returns_no_parts_is_a_located_error():
+    import types
+
+    extension = types.ModuleType("bad_layout_facets")
+    extension.register = _register_bad_facets
+    htp.extensions.load(extension)
+    for kernel, why in [(raising, "ValueError: no 16x64 form"), (not_parts, "TypeError")]:
+        with pytest.raises(htp.CompileError) as caught:
+            kernel.compile("cpu")
+        message = str(caught.value)
+        assert f"test_layouts.py:{kernel.function.__code__.co_firstlineno + 2}:" in message, message
+        assert f"the layout facet '{kernel.name}' (from bad_layout_facets) failed for a tile[16x64, f32]: {why}" in message, message
