@@ -140,7 +140,7 @@ def test_misused_intrinsics_are_located_diagnostics(kernel, needle, message):
 def test_targets_declare_their_architecture_models():
     by_name = {t.name: t for t in htp.targets()}
     pto = by_name["pto-a2a3sim"].architecture
-    assert [level.name for level in pto.levels] == ["cluster", "cube-core", "vector-core"]
+    assert [level.name for level in pto.levels] == ["cluster", "cube_core", "vector_core"]
     assert {m.name: m.bytes for m in pto.memories} == {
         "gm": None, "ub": 188416, "l1": 524288, "l0a": 65536, "l0b": 65536, "l0c": 131072}
     assert by_name["pto-a2a3"].architecture == pto

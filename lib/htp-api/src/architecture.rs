@@ -6,6 +6,8 @@
 
 /// A level of parallel hardware: `count` units, each holding the units of
 /// the next level (a chip's clusters, each with one cube and two vector cores).
+/// Its name is an identifier: layouts name it as an axis
+/// (`#layout.axe<[24@cluster:1, ?@iter:1]>`, `htp_transforms::distribution`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParallelLevel {
     pub name: &'static str,
@@ -61,12 +63,12 @@ mod tests {
         let model = Architecture {
             levels: vec![
                 ParallelLevel { name: "cluster", count: 24, description: "" },
-                ParallelLevel { name: "vector-core", count: 2, description: "" },
+                ParallelLevel { name: "vector_core", count: 2, description: "" },
             ],
             memories: vec![MemorySpace { name: "ub", bytes: Some(196608), alignment: 32, description: "" }],
         };
         assert_eq!(model.units("cluster"), Some(24));
-        assert_eq!(model.units("vector-core"), Some(48));
+        assert_eq!(model.units("vector_core"), Some(48));
         assert_eq!(model.units("lane"), None);
         assert_eq!(model.memory("ub").and_then(|m| m.bytes), Some(196608));
     }

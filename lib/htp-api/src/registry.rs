@@ -9,8 +9,21 @@ use crate::Target;
 static TARGETS: RwLock<Vec<&'static dyn Target>> = RwLock::new(Vec::new());
 
 /// Registers `target`. The same target again is a no-op; another target
-/// under a taken name is an error naming it.
+/// under a taken name is an error naming it, as is a parallel level whose
+/// name is not an identifier (layouts name levels as axes).
 pub fn register_target(target: &'static dyn Target) -> Result<(), String> {
+    for level in target.architecture().levels {
+        let mut chars = level.name.chars();
+        let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !identifier || level.name == "m" || level.name == "iter" {
+            return Err(format!(
+                "target '{}': the parallel level '{}' needs a name that is an identifier other than 'm' and 'iter' (layouts name it as an axis)",
+                target.name(),
+                level.name
+            ));
+        }
+    }
     let mut targets = TARGETS.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(existing) = targets.iter().find(|t| t.name() == target.name()) {
         if std::ptr::addr_eq(*existing as *const dyn Target, target as *const dyn Target) {

@@ -39,11 +39,13 @@ use melior::{
 /// The backend's passes.
 pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
 
-/// HTP's own part of the CPU pipeline: chunked forms of kernels whose
-/// outer loop is independent, then tile -> tensors + linalg.
+/// HTP's own part of the CPU pipeline: bounds checks; the distribution of
+/// each kernel's independent outer loop over the `core` level (the pool's
+/// threads, counted at run time) and its chunked form; then tile ->
+/// tensors + linalg.
 macro_rules! tile_lowering {
     () => {
-        "tile-check-bounds,tile-outline-parallel-chunks,convert-tile-to-linalg"
+        "tile-check-bounds,tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks,convert-tile-to-linalg"
     };
 }
 
@@ -122,9 +124,28 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
                 .collect()
         })
         .unwrap_or_default();
+    let distributions = distributions(module);
     let engine = jit(module);
-    let chunked = functions.iter().filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f)?))).collect();
+    let chunked = functions
+        .iter()
+        .filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f, distributions.get(f)?.clone())?)))
+        .collect();
     Ok(CompiledModule { engine, functions, chunked, index_sites })
+}
+
+/// The distribution of each kernel whose outer loop was outlined into
+/// chunks (`htp.distribution`, kept on its `llvm.func`).
+fn distributions(module: &Module) -> std::collections::HashMap<String, htp_transforms::distribution::Distribution> {
+    let mut found = std::collections::HashMap::new();
+    let mut op = module.body().first_operation();
+    while let Some(function) = op {
+        let name = function.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        if let (Some(name), Some(distribution)) = (name, htp_transforms::distribution::Distribution::of(function)) {
+            found.insert(name, distribution);
+        }
+        op = function.next_in_block();
+    }
+    found
 }
 
 /// JIT-compiles a module already in the LLVM dialect, with HTP's runtime

@@ -2,13 +2,17 @@
 //! `tile-outline-parallel-chunks` gave it `<k>__bounds` (the loop's bounds
 //! and step) and `<k>__chunk` (the kernel over `[begin, end)` of the loop);
 //! this module asks for the bounds, cuts the iterations into contiguous
-//! chunks and runs them on `htp-runtime`'s pool.
+//! chunks as the kernel's distribution says (`htp.distribution`, an Axe
+//! layout of the loop's trips over the `core` level) and runs them on
+//! `htp-runtime`'s pool.
 
 use std::ffi::c_void;
 
 use htp_api::Argument;
 use htp_runtime::ThreadPool;
 use melior::ExecutionEngine;
+
+use htp_transforms::distribution::Distribution;
 
 use crate::packing::Packed;
 
@@ -18,19 +22,22 @@ use crate::packing::Packed;
 pub type PackedFn = unsafe extern "C" fn(*mut *mut ());
 
 /// A kernel's chunked form, looked up once after JIT compilation.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Chunked {
     bounds: PackedFn,
     chunk: PackedFn,
+    distribution: Distribution,
 }
 
-/// Chunks per pool thread: a few, so that ragged or uneven iterations
-/// balance, few enough that each chunk amortises its start.
+/// Chunks per pool thread when the distribution leaves the count to the
+/// run time: a few, so that ragged or uneven iterations balance (the pool
+/// hands them out dynamically), few enough that each amortises its start.
 const CHUNKS_PER_THREAD: i64 = 4;
 
 impl Chunked {
-    /// The chunked form of `kernel`, if the pass outlined one.
-    pub fn find(engine: &ExecutionEngine, kernel: &str) -> Option<Chunked> {
+    /// The chunked form of `kernel`, if the pass outlined one, cut as
+    /// `distribution` says.
+    pub fn find(engine: &ExecutionEngine, kernel: &str, distribution: Distribution) -> Option<Chunked> {
         let lookup = |suffix: &str| {
             let address = engine.lookup(&format!("_mlir__mlir_ciface_{kernel}{suffix}"));
             // Safe: a non-null address of a packed entry point has this type.
@@ -39,6 +46,7 @@ impl Chunked {
         Some(Chunked {
             bounds: lookup(htp_transforms::outline_parallel_chunks::BOUNDS_SUFFIX)?,
             chunk: lookup(htp_transforms::outline_parallel_chunks::CHUNK_SUFFIX)?,
+            distribution,
         })
     }
 
@@ -61,14 +69,22 @@ impl Chunked {
         // In i128: bounds near i64's ends must not overflow (Python's range
         // does not).
         let iterations = ((upper as i128 - lower as i128 + step as i128 - 1) / step as i128).min(i64::MAX as i128) as i64;
-        let chunks = iterations.min(CHUNKS_PER_THREAD * pool.threads() as i64);
+        let (chunks, per_chunk) = self.distribution.chunks(iterations, CHUNKS_PER_THREAD * pool.threads() as i64);
         if chunks < 2 {
             return false;
         }
         let shared = SharedArguments(arguments);
+        let grain = self.distribution.grain.is_some();
+        // Tasks of the grain, or `chunks` blocks as even as they can be.
+        let boundary = |chunk: i64| -> i64 {
+            if grain {
+                (chunk as i128 * per_chunk as i128).min(iterations as i128) as i64
+            } else {
+                (chunk as i128 * iterations as i128 / chunks as i128) as i64
+            }
+        };
         let body = |chunk: i64| {
-            let first = (chunk as i128 * iterations as i128 / chunks as i128) as i64;
-            let last = ((chunk + 1) as i128 * iterations as i128 / chunks as i128) as i64;
+            let (first, last) = (boundary(chunk), boundary(chunk + 1));
             let mut chunk_arguments = shared.arguments().to_vec();
             let at = |iteration: i64| (lower as i128 + iteration as i128 * step as i128).min(upper as i128) as i64;
             chunk_arguments.push(Argument::I64(at(first)));

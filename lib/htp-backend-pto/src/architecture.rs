@@ -12,6 +12,10 @@ use crate::dialect::Location;
 pub const CLUSTERS: u64 = 24;
 /// Vector cores per cluster.
 pub const VECTOR_CORES_PER_CLUSTER: u64 = 2;
+/// The parallel levels' names (axes of distribution layouts).
+pub const CLUSTER: &str = "cluster";
+pub const CUBE_CORE: &str = "cube_core";
+pub const VECTOR_CORE: &str = "vector_core";
 /// What every placement is aligned to (TASSIGN).
 const ALIGNMENT: u64 = 32;
 
@@ -24,9 +28,9 @@ pub fn a2a3() -> Architecture {
     };
     Architecture {
         levels: vec![
-            ParallelLevel { name: "cluster", count: CLUSTERS, description: "an AI core: one cube core and two vector cores" },
-            ParallelLevel { name: "cube-core", count: 1, description: "AIC: matmuls (L1, L0A/L0B -> L0C)" },
-            ParallelLevel { name: "vector-core", count: VECTOR_CORES_PER_CLUSTER, description: "AIV: vector work in UB" },
+            ParallelLevel { name: CLUSTER, count: CLUSTERS, description: "an AI core: one cube core and two vector cores" },
+            ParallelLevel { name: CUBE_CORE, count: 1, description: "AIC: matmuls (L1, L0A/L0B -> L0C)" },
+            ParallelLevel { name: VECTOR_CORE, count: VECTOR_CORES_PER_CLUSTER, description: "AIV: vector work in UB" },
         ],
         memories: vec![
             MemorySpace { name: "gm", bytes: None, alignment: ALIGNMENT, description: "global memory (HBM): tensors" },

@@ -1,6 +1,7 @@
 //! `tile-outline-parallel-chunks`: for every kernel whose outer loop has
-//! independent iterations (`loop_independence`), adds the two functions a
-//! parallel runtime needs to run chunks of that loop at once:
+//! independent iterations (`loop_independence`) and a distribution
+//! (`htp.distribution`, from `tile-distribute-outer-loop`), adds the two
+//! functions a parallel runtime needs to run chunks of that loop at once:
 //!
 //! - `@<k>__bounds(args..., %bounds: memref<3xindex>)` runs the code before
 //!   the loop and stores the loop's lower bound, upper bound and step;
@@ -10,7 +11,8 @@
 //!
 //! `@<k>` (the serial path) becomes the code before the loop and a call of
 //! `@<k>__chunk` over the whole loop, and gains `htp.parallel_chunks`
-//! naming the chunk function. Target-neutral: the
+//! naming the chunk function and the loop's `htp.distribution` (how the
+//! runtime cuts it). Target-neutral: the
 //! functions are tile IR, so any backend's lowering applies to them; the
 //! CPU backend calls them from its thread pool.
 
@@ -66,6 +68,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
 fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: OperationRef<'c, '_>) {
     let Some(entry) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return };
     let Some(outer) = independent_outer_loop(entry) else { return };
+    let Ok(distribution) = outer.attribute(crate::distribution::ATTRIBUTE) else { return };
     let position = position_in_block(entry, outer);
     let name = symbol_name(kernel);
     let index = Type::index(context);
@@ -108,6 +111,7 @@ fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: Operation
 
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
     kernel.set_discardable_attribute(ATTRIBUTE, StringAttribute::new(context, &format!("{name}{CHUNK_SUFFIX}")).into());
+    kernel.set_discardable_attribute(crate::distribution::ATTRIBUTE, distribution);
 }
 
 fn symbol_name(function: OperationRef) -> String {

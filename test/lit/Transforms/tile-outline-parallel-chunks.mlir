@@ -1,9 +1,14 @@
-// RUN: htp-opt %s --pass-pipeline='builtin.module(tile-outline-parallel-chunks)' --split-input-file | FileCheck %s
+// RUN: htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks)' --split-input-file | FileCheck %s
+// RUN: htp-opt %s --pass-pipeline='builtin.module(tile-outline-parallel-chunks)' --split-input-file | FileCheck %s --check-prefix=UNDISTRIBUTED
+
+// Without a distribution (tile-distribute-outer-loop) no loop is outlined.
+// UNDISTRIBUTED-NOT: htp.parallel_chunks
 
 // Each iteration stores the 16 rows its index selects: the kernel gains a
 // chunk function (the loop over [begin, end)) and a bounds function.
 // The kernel keeps the code before the loop and calls the chunk over all of it.
 // CHECK-LABEL: func.func @rows
+// CHECK-SAME: htp.distribution = #layout.axe<[?@core:1, ?@iter:1]>
 // CHECK-SAME: htp.parallel_chunks = "rows__chunk"
 // CHECK: %[[LO:.*]] = arith.constant 0 : index
 // CHECK: %[[HI:.*]] = memref.dim
@@ -98,5 +103,22 @@ func.func @helper(%x: memref<?x64xf32>, %y: memref<?x64xf32>) {
     %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
     tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
   }
+  return
+}
+
+// -----
+
+// The user kept the loop on one core (htp.range(..., parallel=False)).
+// CHECK-LABEL: func.func @serial
+// CHECK-NOT: htp.parallel_chunks
+// CHECK: scf.for
+func.func @serial(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  } {htp.serial}
   return
 }

@@ -17,6 +17,8 @@ use melior::{
 };
 use std::{collections::HashMap, rc::Rc};
 
+use htp_transforms::distribution::Distribution;
+
 use super::buffer::{Extent, Shape};
 use super::split::{Crossing, Split};
 
@@ -60,6 +62,8 @@ pub struct Plan<'c> {
     pub scalars: Vec<usize>,
     /// The top-level loop split across tasks (its op pointer), if any.
     pub outer_loop: Option<usize>,
+    /// How the outer loop is cut into tasks (`htp.distribution` on it).
+    pub distribution: Option<Distribution>,
     /// For a cluster task: who computes what, and the GM ring the tiles
     /// crossing between the cores go through.
     pub split: Option<Rc<Split<'c>>>,
@@ -133,7 +137,13 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
         }
     }
     tensors.sort_by_key(|(_, d)| *d as u8);
-    let outer_loop = htp_transforms::loop_independence::independent_outer_loop(entry).map(|outer| outer.to_raw().ptr as usize);
+    // The outer loop's spread over the cores the tasks run on (clusters for
+    // cube work, vector cores otherwise), as many as are available at run
+    // time unless the user gave a grain; `parallel=False` keeps one task.
+    let level = if cores.contains(&Core::Aic) { crate::architecture::CLUSTER } else { crate::architecture::VECTOR_CORE };
+    let outer = htp_transforms::distribution::distribute(context, function, level, None)?;
+    let distribution = outer.and_then(Distribution::of);
+    let outer_loop = outer.filter(|_| distribution.is_some()).map(|outer| outer.to_raw().ptr as usize);
     let fifo = split.as_ref().map(|split| {
         let slot = |crossing: Crossing| {
             split
@@ -154,6 +164,7 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
         tensors: tensors.into_iter().map(|(i, _)| i).collect(),
         scalars,
         outer_loop,
+        distribution,
         split,
         fifo,
     })
@@ -236,15 +247,26 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
             let index = Type::index(context);
             let span = at.value("arith.subi", &[upper, lower], index);
             let trips = at.value("arith.ceildivsi", &[span, step], index);
-            let cores = at.value_with(
-                "pto.available_cores",
-                &[],
-                index,
-                &[("core", StringAttribute::new(context, plan.task_core().keyword()).into())],
-            );
-            let per_core = at.value("arith.ceildivsi", &[trips, cores], index);
-            let one = at.index(1);
-            let per_task = at.value("arith.maxsi", &[per_core, one], index);
+            let per_task = match plan.distribution.as_ref().and_then(|d| d.grain) {
+                // The user's grain: tasks of that many iterations.
+                Some(grain) => at.index(grain),
+                // Blocks over the level's units: static, or the cores
+                // available at run time.
+                None => {
+                    let cores = match plan.distribution.as_ref().and_then(|d| d.units) {
+                        Some(units) => at.index(units),
+                        None => at.value_with(
+                            "pto.available_cores",
+                            &[],
+                            index,
+                            &[("core", StringAttribute::new(context, plan.task_core().keyword()).into())],
+                        ),
+                    };
+                    let per_core = at.value("arith.ceildivsi", &[trips, cores], index);
+                    let one = at.index(1);
+                    at.value("arith.maxsi", &[per_core, one], index)
+                }
+            };
             let chunk = at.value("arith.muli", &[per_task, step], index);
 
             let body_region = Region::new();
@@ -262,6 +284,10 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
         }
     }
     at.op("func.return", &[], &[], &[], vec![]);
+    // The distribution it submits tasks by, for readers of the IR.
+    if let Some(distribution) = &plan.distribution {
+        distribution.attach(context, unsafe { OperationRef::from_raw(orchestration.to_raw()) }).map_err(|message| (location, message))?;
+    }
 
     Ok(orchestration)
 }

@@ -9,7 +9,7 @@
 
 use melior::ir::{block::BlockLike, Block, Region, RegionLike, Type, ValueLike};
 use mlir_sys::MlirValue;
-use ruff_python_ast::{ElifElseClause, Expr, Stmt, StmtFor, StmtIf};
+use ruff_python_ast::{ElifElseClause, Expr, ExprCall, Stmt, StmtFor, StmtIf};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::builder::OpSpec;
@@ -17,6 +17,17 @@ use super::types::{Elem, ScalarTy, TileTy};
 use super::value::Val;
 use super::{Env, LResult, Lowerer};
 use crate::diagnostics::DiagnosticKind;
+
+/// How the user asked a `for` loop to be spread over cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LoopDistribution {
+    /// As the target decides (plain `range`).
+    Target,
+    /// Tasks of this many iterations (`grain=`).
+    Grain(i64),
+    /// On one core (`parallel=False`).
+    Serial,
+}
 
 /// The MLIR type of a carried variable.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -250,9 +261,10 @@ impl<'c> Lowerer<'c, '_> {
             Expr::Attribute(a) => a.attr.id.as_str(),
             _ => "",
         };
-        if !matches!(fname, "range" | "static_range") || !call.arguments.keywords.is_empty() {
+        if !matches!(fname, "range" | "static_range") {
             return Err(self.unsupported(f.iter.range(), "iterating over anything but range(...) or htp.static_range(...)"));
         }
+        let distribution = self.loop_distribution(call, fname)?;
         let args: Vec<Val> = call.arguments.args.iter().map(|a| self.lower_expr(a)).collect::<LResult<_>>()?;
         let (start, stop, step) = match args.as_slice() {
             [stop] => (Val::Int(0), stop.clone(), Val::Int(1)),
@@ -325,11 +337,65 @@ impl<'c> Lowerer<'c, '_> {
         body?;
         let mut operands = vec![lb, ub, st];
         operands.extend(inits);
-        let results = self.emit(range, OpSpec::new("scf.for", &operands, &types[1..]).region(region))?;
+        let mut spec = OpSpec::new("scf.for", &operands, &types[1..]).region(region);
+        match distribution {
+            LoopDistribution::Target => {}
+            LoopDistribution::Grain(grain) => spec = spec.attr("htp.grain", self.i64_attr(grain)),
+            LoopDistribution::Serial => spec = spec.attr("htp.serial", self.parse_attr(range, "unit")?),
+        }
+        let results = self.emit(range, spec)?;
         for ((n, c), r) in carried.iter().zip(results) {
             self.env.insert(n.clone(), c.val(r));
         }
         Ok(())
+    }
+
+    /// The keywords of `htp.range(start, stop, step, grain=G, parallel=B)`:
+    /// how the user wants the loop spread over cores (read by
+    /// `htp_transforms::distribution`). Python's own `range` takes none.
+    fn loop_distribution(&mut self, call: &ExprCall, fname: &str) -> LResult<LoopDistribution> {
+        let keywords = &call.arguments.keywords;
+        if keywords.is_empty() {
+            return Ok(LoopDistribution::Target);
+        }
+        if fname != "range" || !matches!(&*call.func, Expr::Attribute(_)) {
+            return Err(self.error(keywords[0].range, DiagnosticKind::Invalid, format!(
+                "{fname}() takes no keyword arguments (htp.range(start, stop, step, grain=G, parallel=False) does)"
+            )));
+        }
+        let (mut grain, mut parallel) = (None, None);
+        for keyword in keywords {
+            let name = keyword.arg.as_ref().map(|a| a.id.as_str()).unwrap_or("**");
+            let value = self.lower_expr(&keyword.value)?;
+            match (name, value) {
+                ("grain", Val::Int(g)) if g > 0 => grain = Some(g),
+                ("grain", v) => {
+                    return Err(self.error(keyword.value.range(), DiagnosticKind::Invalid, format!(
+                        "grain= is the number of iterations per task, a positive compile-time integer; got {}",
+                        v.describe()
+                    )))
+                }
+                ("parallel", Val::Bool(b)) => parallel = Some(b),
+                ("parallel", v) => {
+                    return Err(self.error(keyword.value.range(), DiagnosticKind::Invalid, format!(
+                        "parallel= takes a compile-time bool; got {}",
+                        v.describe()
+                    )))
+                }
+                (other, _) => {
+                    return Err(self.error(keyword.range, DiagnosticKind::Invalid, format!(
+                        "htp.range() has no keyword argument '{other}' (it takes grain= and parallel=)"
+                    )))
+                }
+            }
+        }
+        match (grain, parallel) {
+            (Some(_), Some(false)) => Err(self.error(call.arguments.range, DiagnosticKind::Invalid,
+                "grain= distributes the loop and parallel=False keeps it on one core: give one of them")),
+            (Some(g), _) => Ok(LoopDistribution::Grain(g)),
+            (None, Some(false)) => Ok(LoopDistribution::Serial),
+            (None, _) => Ok(LoopDistribution::Target),
+        }
     }
 
     /// `for k in htp.static_range(...)`: the body repeated with `k` a

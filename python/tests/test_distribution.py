@@ -1,0 +1,146 @@
+"""How a kernel's outer loop is spread over cores: an Axe layout of its
+trips over a parallel level of the target (`htp.distribution`), chosen by
+the target (blocks over the cores available at run time) or by the user
+with `htp.range(start, stop, step, grain=G)` (tasks of G iterations) or
+`parallel=False` (one core). The numbers never depend on it."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import htp
+from htp import f32
+
+from targets import SIMULATOR, needs_simulator
+
+
+@htp.kernel
+def blocks(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = htp.exp(x[i:i + 8, :]) + 1.0
+
+
+@htp.kernel
+def grained(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in htp.range(0, x.shape[0], 8, grain=3):
+        y[i:i + 8, :] = htp.exp(x[i:i + 8, :]) + 1.0
+
+
+@htp.kernel
+def one_core(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in htp.range(0, x.shape[0], 8, parallel=False):
+        y[i:i + 8, :] = htp.exp(x[i:i + 8, :]) + 1.0
+
+
+def expected(x):
+    return np.exp(x) + np.float32(1.0)
+
+
+def test_the_cpu_distributes_blocks_over_its_cores_at_run_time():
+    llvm = blocks.compile("cpu").ir["llvm"]
+    assert "htp.distribution = #layout.axe<[?@core:1, ?@iter:1]>" in llvm
+    assert "blocks__chunk" in llvm
+
+
+def test_a_grain_makes_tasks_of_that_many_iterations():
+    compiled = grained.compile("cpu")
+    assert "htp.grain = 3 : i64" in compiled.ir["tile"]
+    assert "htp.distribution = #layout.axe<[?@core:1, 3@iter:1]>" in compiled.ir["llvm"]
+
+
+def test_parallel_false_keeps_the_loop_on_one_core():
+    llvm = one_core.compile("cpu").ir["llvm"]
+    assert "htp.distribution" not in llvm and "__chunk" not in llvm
+
+
+@pytest.mark.parametrize("kernel", [blocks, grained, one_core], ids=lambda k: k.name)
+@pytest.mark.parametrize("rows", [0, 1, 8, 23, 24, 25, 200, 1001])
+def test_every_distribution_gives_numpys_numbers_on_cpu(kernel, rows):
+    x = np.random.default_rng(rows).standard_normal((rows, 64), dtype=np.float32)
+    np.testing.assert_allclose(kernel(x), expected(x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["pto-a2a3sim", "pto-a2a3"])
+def test_pto_submits_tasks_as_the_distribution_says(target):
+    # Vector work: over the vector cores available at run time.
+    orchestration = blocks.compile(target).files["orchestration/blocks.cpp"]
+    assert "rt_available_aiv_count()" in orchestration
+    assert "htp.distribution = #layout.axe<[?@vector_core:1, ?@iter:1]>" in blocks.compile(target).files["ir/pto.mlir"]
+    # The grain: tasks of 3 iterations (24 rows), however many cores there are.
+    compiled = grained.compile(target)
+    assert "rt_available_aiv_count()" not in compiled.files["orchestration/grained.cpp"]
+    assert "htp.distribution = #layout.axe<[?@vector_core:1, 3@iter:1]>" in compiled.files["ir/pto.mlir"]
+    # One task.
+    serial = one_core.compile(target).files["orchestration/one_core.cpp"]
+    assert serial.count("rt_submit_aiv_task") == 1 and "for (" not in serial
+
+
+@needs_simulator
+@pytest.mark.parametrize("kernel", [blocks, grained, one_core], ids=lambda k: k.name)
+def test_every_distribution_gives_numpys_numbers_on_a2a3sim(kernel):
+    x = np.random.default_rng(7).standard_normal((77, 64), dtype=np.float32)
+    np.testing.assert_allclose(kernel.compile(SIMULATOR)(x), expected(x), rtol=1e-5)
+
+
+def _line(kernel, text):
+    lines, first = inspect.getsourcelines(kernel.function)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+@htp.kernel
+def grain_on_dependent_loop(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, 8, 64]):
+    for i in htp.range(0, x.shape[0], 8, grain=2):
+        y[0:8, :] = x[i:i + 8, :]
+
+
+@htp.kernel
+def grain_on_inner_loop(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 8):
+        for j in htp.range(0, 64, 16, grain=2):
+            y[i:i + 8, j:j + 16] = x[i:i + 8, j:j + 16]
+
+
+@pytest.mark.parametrize("target", ["cpu", "pto-a2a3sim"])
+@pytest.mark.parametrize("kernel,why", [
+    (grain_on_dependent_loop, "its iterations are not independent"),
+    (grain_on_inner_loop, "only a kernel's outermost loop is distributed"),
+], ids=["dependent", "inner"])
+def test_a_grain_that_cannot_be_honoured_is_an_error_at_the_loop(kernel, why, target):
+    with pytest.raises(htp.CompileError) as info:
+        kernel.compile(target)
+    message = str(info.value)
+    assert f"test_distribution.py:{_line(kernel, 'grain=2')}:" in message, message
+    assert "asks to distribute this loop over cores, but " + why in message, message
+
+
+BAD_KEYWORDS = [
+    ("htp.range(0, x.shape[0], 8, grain=0)", "grain= is the number of iterations per task, a positive compile-time integer; got the integer constant 0"),
+    ("htp.range(0, x.shape[0], 8, grain=x.shape[0])", "grain= is the number of iterations per task, a positive compile-time integer"),
+    ("htp.range(0, x.shape[0], 8, parallel=1)", "parallel= takes a compile-time bool; got the integer constant 1"),
+    ("htp.range(0, x.shape[0], 8, grain=2, parallel=False)", "grain= distributes the loop and parallel=False keeps it on one core: give one of them"),
+    ("htp.range(0, x.shape[0], 8, chunks=2)", "htp.range() has no keyword argument 'chunks' (it takes grain= and parallel=)"),
+    ("range(0, x.shape[0], 8, grain=2)", "range() takes no keyword arguments (htp.range(start, stop, step, grain=G, parallel=False) does)"),
+    ("htp.static_range(0, 16, 8, grain=2)", "static_range() takes no keyword arguments"),
+]
+
+
+@pytest.mark.parametrize("loop,message", BAD_KEYWORDS, ids=[m[:30] for _, m in BAD_KEYWORDS])
+def test_bad_loop_keywords_are_located_errors(loop, message, tmp_path):
+    import importlib.util
+
+    path = tmp_path / "bad_loop.py"
+    path.write_text(
+        "import htp\n"
+        "@htp.kernel\n"
+        "def k(x: htp.Tensor[htp.f32, 'N', 64], y: htp.Out[htp.f32, 'N', 64]):\n"
+        f"    for i in {loop}:\n"
+        "        y[i:i + 8, :] = x[i:i + 8, :]\n"
+    )
+    spec = importlib.util.spec_from_file_location(f"bad_loop_{abs(hash(loop))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(htp.CompileError) as info:
+        module.k.compile("cpu")
+    text = str(info.value)
+    assert f"bad_loop.py:4:" in text and message in text, text

@@ -1,0 +1,90 @@
+// RUN: htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop{level=cluster units=24})' --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop{level=core})' --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=OPEN
+// RUN: not htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop)' 2>&1 | FileCheck %s --check-prefix=NOLEVEL
+// RUN: not htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop{level=core units=0})' 2>&1 | FileCheck %s --check-prefix=UNITS
+
+// NOLEVEL: error: tile-distribute-outer-loop: give the parallel level, level=<name>
+// UNITS: error: tile-distribute-outer-loop: units must be a positive integer or ?, got '0'
+
+// An independent outer loop: blocks of its trips over the level's units.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for
+// CHECK: } {htp.distribution = #layout.axe<[24@cluster:1, ?@iter:1]>}
+// OPEN-LABEL: func.func @rows
+// OPEN: } {htp.distribution = #layout.axe<[?@core:1, ?@iter:1]>}
+func.func @rows(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+
+// -----
+
+// The user's grain (htp.range(..., grain=4)): tasks of 4 trips, as many as it takes.
+// CHECK-LABEL: func.func @grain
+// CHECK: } {htp.distribution = #layout.axe<[?@cluster:1, 4@iter:1]>, htp.grain = 4 : i64}
+func.func @grain(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  } {htp.grain = 4 : i64}
+  return
+}
+
+// -----
+
+// parallel=False: left alone.
+// CHECK-LABEL: func.func @serial
+// CHECK-NOT: htp.distribution
+func.func @serial(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  } {htp.serial}
+  return
+}
+
+// -----
+
+// Iterations that store the same rows are not distributed; a grain on
+// such a loop is an error at the loop.
+func.func @same_rows(%x: memref<?x64xf32>, %y: memref<16x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  // expected-error @+1 {{htp.range(..., grain=...) asks to distribute this loop over cores, but its iterations are not independent}}
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
+  } {htp.grain = 2 : i64}
+  return
+}
+
+// -----
+
+// A grain on an inner loop is an error there.
+func.func @inner(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    // expected-error @+1 {{only a kernel's outermost loop is distributed}}
+    scf.for %j = %c0 to %c64 step %c16 {
+      %t = tile.load %x[%i, %j] : memref<?x64xf32> -> !tile.tile<16x16xf32>
+      tile.store %t, %y[%i, %j] : !tile.tile<16x16xf32>, memref<?x64xf32>
+    } {htp.grain = 2 : i64}
+  }
+  return
+}
