@@ -31,6 +31,7 @@ from .types import (
     i16,
     i32,
     i64,
+    layout,
 )
 
 __version__ = version()
@@ -66,6 +67,7 @@ __all__ = [
     "i32",
     "i64",
     "intrinsic_sets",
+    "layout",
     "layouts",
     "kernel",
     "mutators",

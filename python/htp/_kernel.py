@@ -37,17 +37,23 @@ from .types import ELEMENT_TYPES
 class Parameter:
     """One parameter of a compiled kernel, as the Rust front end read it."""
 
-    def __init__(self, name, kind, dtype, shape, is_output, arg_index):
+    def __init__(self, name, kind, dtype, shape, is_output, arg_index, layout):
         self.name = name
         self.kind = kind  # "tensor", "scalar" or "constant"
         self.dtype = ELEMENT_TYPES.get(dtype) if dtype else None
         self.shape = list(shape)  # ints and symbol names
         self.is_output = is_output
         self.arg_index = arg_index  # position among the compiled function's arguments
+        #: A tensor's memory order: "row_major" (C) or "col_major" (Fortran).
+        self.layout = layout or None
+        #: numpy's name of that order.
+        self.order = "F" if layout == "col_major" else "C"
 
     def __repr__(self) -> str:
         if self.kind == "tensor":
             dims = ", ".join(map(repr, self.shape))
+            if self.layout == "col_major":
+                dims += ', htp.layout("col_major")'
             return f"{self.name}: {'Out' if self.is_output else 'Tensor'}[{self.dtype!r}, {dims}]"
         return f"{self.name}: {self.kind} {self.dtype!r}"
 
@@ -188,7 +194,7 @@ class CompiledKernel:
                         f"{name}(): pass output '{parameter.name}': its size '{dim}' is not fixed by any input",
                     )
                 shape.append(symbols[dim] if isinstance(dim, str) else dim)
-            array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype)
+            array = np.zeros(shape, dtype=parameter.dtype.numpy_dtype, order=parameter.order)
             arguments[parameter.arg_index] = array.view(parameter.dtype.native_dtype)
             outputs[parameter.name] = array
         return arguments, outputs, copy_back
@@ -442,16 +448,19 @@ def _check_tensor(kernel: str, parameter: Parameter, value, symbols: Dict[str, i
 
 def _dense(parameter: Parameter, value: np.ndarray, copy_back: list) -> np.ndarray:
     """The array the kernel is handed for ``value``, viewed as the native
-    dtype. Kernels address a tensor as dense row-major memory, so an array
-    that is not C-contiguous and aligned (a transpose, a strided or reversed
-    slice, a structured array's field, an unaligned view) is copied; an
+    dtype. Kernels address a tensor as dense memory in its declared order
+    (row-major, or column-major for ``htp.layout("col_major")``), so an array
+    that is not contiguous in that order and aligned (a transpose, a strided
+    or reversed slice, a structured array's field, an unaligned view) is
+    copied; an
     output's copy starts with the view's contents (the kernel may read them)
     and is written back into the view after the run, leaving the elements
     around the view untouched. Other arrays are passed without a copy."""
     array = value
-    if not (value.flags.c_contiguous and value.flags.aligned):
+    contiguous = value.flags.f_contiguous if parameter.order == "F" else value.flags.c_contiguous
+    if not (contiguous and value.flags.aligned):
         # A fresh array is aligned (np.ascontiguousarray keeps an unaligned contiguous one).
-        array = np.array(value, order="C")
+        array = np.array(value, order=parameter.order)
         if parameter.is_output:
             copy_back.append((value, array))
     return array.view(parameter.dtype.native_dtype)

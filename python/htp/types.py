@@ -80,3 +80,24 @@ Const = _Subscriptable("Const")
 constexpr = Const
 #: ``htp.Tile``: a tile parameter of a helper kernel.
 Tile = _Subscriptable("Tile")
+
+
+class TensorLayout:
+    """``htp.layout("row_major" | "col_major")``: the memory order of a
+    tensor, the last item of its annotation (``htp.Tensor[htp.f32, "M", "K",
+    htp.layout("col_major")]`` takes Fortran-ordered arrays without a copy)."""
+
+    NAMES = ("row_major", "col_major")
+
+    def __init__(self, name: str):
+        if name not in self.NAMES:
+            raise ValueError(f"unknown tensor layout {name!r}: expected one of {', '.join(self.NAMES)}")
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"htp.layout({self.name!r})"
+
+
+def layout(name: str) -> TensorLayout:
+    """The memory order of a tensor parameter (see ``TensorLayout``)."""
+    return TensorLayout(name)

@@ -32,7 +32,7 @@ enum Dim {
 }
 
 /// (name, kind, dtype, shape, is_output, arg_index)
-type ParameterTuple = (String, &'static str, Option<&'static str>, Vec<Dim>, bool, Option<usize>);
+type ParameterTuple = (String, &'static str, Option<&'static str>, Vec<Dim>, bool, Option<usize>, &'static str);
 
 /// A kernel compiled for one target.
 #[pyclass(module = "htp._htp")]
@@ -54,7 +54,7 @@ impl Compiled {
             .params
             .iter()
             .map(|p| match &p.kind {
-                ParamKind::Tensor { elem, shape, is_output, .. } => {
+                ParamKind::Tensor { elem, shape, is_output, layout, .. } => {
                     let shape = shape
                         .iter()
                         .map(|d| match d {
@@ -62,10 +62,10 @@ impl Compiled {
                             DimSig::Symbol(name) => Dim::Symbol(name.clone()),
                         })
                         .collect();
-                    (p.name.clone(), "tensor", Some(elem.mlir()), shape, *is_output, p.arg_index)
+                    (p.name.clone(), "tensor", Some(elem.mlir()), shape, *is_output, p.arg_index, layout.name())
                 }
-                ParamKind::Scalar { elem } => (p.name.clone(), "scalar", Some(elem.mlir()), vec![], false, p.arg_index),
-                ParamKind::Constant { .. } => (p.name.clone(), "constant", None, vec![], false, None),
+                ParamKind::Scalar { elem } => (p.name.clone(), "scalar", Some(elem.mlir()), vec![], false, p.arg_index, ""),
+                ParamKind::Constant { .. } => (p.name.clone(), "constant", None, vec![], false, None, ""),
             })
             .collect()
     }

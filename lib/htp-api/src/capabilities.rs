@@ -8,10 +8,11 @@ use htp_dialects::diagnostics::{source_position, MlirError};
 use htp_dialects::ods::{tile, view};
 use htp_frontend::intrinsics::intrinsic_sets;
 use melior::ir::{
-    r#type::ShapedTypeLike,
-    ValueLike,
+    attribute::AttributeLike,
+    block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
-    Location, Module,
+    r#type::ShapedTypeLike,
+    Location, Module, RegionLike, ValueLike,
 };
 
 use crate::{registry::targets, Target};
@@ -76,6 +77,22 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         if let Some(capability) = capability {
             needs.push(Need { capability, location });
         }
+        // A kernel's tensors laid out other than row-major, at the parameter.
+        if name == "func.func" && op.attribute("htp.kernel").is_ok() {
+            if let Some(entry) = op.region(0).ok().and_then(|r| r.first_block()) {
+                for index in 0..entry.argument_count() {
+                    let Ok(argument) = entry.argument(index) else { continue };
+                    if let Some(capability) = tensor_layout_need(argument.r#type()) {
+                        if !needs.iter().any(|n| n.capability == capability) {
+                            let location = htp_ir::query::value_location(htp_ir::builder::detach(argument.into()));
+                            // As above: the location lives as long as the context.
+                            let location = unsafe { Location::from_raw(location.to_raw()) };
+                            needs.push(Need { capability, location });
+                        }
+                    }
+                }
+            }
+        }
         // The element types and layouts of the tiles and tensors it makes.
         for index in 0..op.result_count() {
             let Ok(result) = op.result(index) else { continue };
@@ -103,6 +120,23 @@ fn layout_need(ty: melior::ir::Type) -> Option<String> {
         Some(facet) => format!("layout:{facet}"),
         None => UNNAMED_LAYOUT.to_string(),
     })
+}
+
+/// `layout:col_major` for a tensor (memref) in Fortran order (the first
+/// dimension contiguous, `strided<[1, ?, ...]>`), `layout:strided` for
+/// other strides; nothing for a row-major one.
+fn tensor_layout_need(ty: melior::ir::Type) -> Option<String> {
+    let memref = melior::ir::r#type::MemRefType::try_from(ty).ok()?;
+    let layout = memref.layout();
+    unsafe {
+        let raw = layout.to_raw();
+        if !mlir_sys::mlirAttributeIsAStridedLayout(raw) {
+            return None;
+        }
+        let strides = mlir_sys::mlirStridedLayoutAttrGetNumStrides(raw);
+        let first = (strides > 1).then(|| mlir_sys::mlirStridedLayoutAttrGetStride(raw, 0));
+        Some(if first == Some(1) { "layout:col_major".into() } else { "layout:strided".into() })
+    }
 }
 
 /// The element type of a tile or memref type.

@@ -56,7 +56,7 @@ use ruff_text_size::Ranged;
 pub use diagnostics::{Diagnostic, DiagnosticKind, Diagnostics};
 pub use lower::calls::BUILTIN_FUNCTIONS;
 pub use mutators::{builtin_mutators, AstMutator};
-pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, ParamSignature};
+pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, ParamSignature, TensorLayout};
 pub use source::SourceText;
 
 use lower::{lower_program, Program};

@@ -77,11 +77,44 @@ pub enum DimSig {
     Symbol(String),
 }
 
+/// How a tensor's elements lie in memory (`htp.layout(...)` in its
+/// annotation): the facet names tile layouts use, for whole tensors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TensorLayout {
+    /// C order (numpy's default): the last dimension is contiguous.
+    #[default]
+    RowMajor,
+    /// Fortran order (`np.asfortranarray`): the first dimension is
+    /// contiguous; `memref<..., strided<[1, ?, ...]>>`.
+    ColMajor,
+}
+
+impl TensorLayout {
+    /// The layout facet's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TensorLayout::RowMajor => "row_major",
+            TensorLayout::ColMajor => "col_major",
+        }
+    }
+
+    /// The memref layout of a rank-`rank` tensor (`""` for the identity).
+    pub fn memref_suffix(self, rank: usize) -> String {
+        match self {
+            TensorLayout::ColMajor if rank > 1 => {
+                let strides: Vec<&str> = std::iter::once("1").chain(std::iter::repeat_n("?", rank - 1)).collect();
+                format!(", strided<[{}]>", strides.join(", "))
+            }
+            _ => String::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamKind {
     /// A global tensor, passed as a memref. `in_out`: declared `htp.InOut`
     /// (an output whose elements the kernel does not write keep their values).
-    Tensor { elem: Elem, shape: Vec<DimSig>, is_output: bool, in_out: bool },
+    Tensor { elem: Elem, shape: Vec<DimSig>, is_output: bool, in_out: bool, layout: TensorLayout },
     /// A run-time scalar.
     Scalar { elem: Elem },
     /// A compile-time constant, substituted at import (not a parameter of
@@ -131,7 +164,7 @@ impl KernelSignature {
 /// What an annotation says about a parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Annotation {
-    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool, in_out: bool },
+    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool, in_out: bool, layout: TensorLayout },
     Scalar(Elem),
     /// `htp.Const` / `htp.Const[int|float|bool]`.
     Const(Option<ConstType>),
@@ -177,7 +210,9 @@ pub fn parse_annotation(expr: &Expr) -> Result<Annotation, String> {
             "Out" | "InOut" => match items.as_slice() {
                 [Expr::Subscript(inner)] if type_name(&inner.value) == Some("Tensor") => {
                     match parse_annotation(items[0])? {
-                        Annotation::Tensor { elem, shape, .. } => Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: head == "InOut" }),
+                        Annotation::Tensor { elem, shape, layout, .. } => {
+                            Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: head == "InOut", layout })
+                        }
                         _ => Err(FORMS.into()),
                     }
                 }
@@ -212,9 +247,16 @@ fn parse_tensor(items: &[&Expr], is_output: bool, in_out: bool) -> Result<Annota
     let elem = type_name(dtype)
         .and_then(|n| if n == "bool" { Some(Elem::I1) } else { Elem::from_name(n) })
         .ok_or("the first item of htp.Tensor[...] must be an element type (htp.f32, htp.f16, htp.bf16, htp.i32, htp.i8, ...)")?;
+    // An optional last item: htp.layout("row_major" | "col_major").
+    let (layout, dims) = match dims.split_last() {
+        Some((Expr::Call(call), rest)) if type_name(&call.func) == Some("layout") => (tensor_layout(call)?, rest),
+        _ => (TensorLayout::RowMajor, dims),
+    };
     if dims.is_empty() {
         return Err("htp.Tensor needs at least one dimension".into());
     }
+    // One dimension is contiguous either way.
+    let layout = if dims.len() == 1 { TensorLayout::RowMajor } else { layout };
     let shape = dims
         .iter()
         .map(|d| match d {
@@ -227,7 +269,20 @@ fn parse_tensor(items: &[&Expr], is_output: bool, in_out: bool) -> Result<Annota
             _ => Err("a dimension must be a positive integer or a name in quotes (\"N\")".into()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Annotation::Tensor { elem, shape, is_output, in_out })
+    Ok(Annotation::Tensor { elem, shape, is_output, in_out, layout })
+}
+
+/// `htp.layout("row_major" | "col_major")` in a tensor annotation.
+fn tensor_layout(call: &ruff_python_ast::ExprCall) -> Result<TensorLayout, String> {
+    const USAGE: &str = "a tensor's layout is htp.layout(\"row_major\") or htp.layout(\"col_major\") (Fortran order), the last item of htp.Tensor[...]";
+    match (call.arguments.args.as_ref(), call.arguments.keywords.is_empty()) {
+        ([Expr::StringLiteral(name)], true) => match name.value.to_str() {
+            "row_major" => Ok(TensorLayout::RowMajor),
+            "col_major" => Ok(TensorLayout::ColMajor),
+            other => Err(format!("unknown tensor layout {other:?}: {USAGE}")),
+        },
+        _ => Err(USAGE.into()),
+    }
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -248,12 +303,27 @@ mod tests {
     fn reads_every_parameter_form() {
         assert_eq!(
             annotation("htp.Tensor[htp.f16, \"N\", 64]").unwrap(),
-            Annotation::Tensor { elem: Elem::F16, shape: vec![AnnotatedDim::Name("N".into()), AnnotatedDim::Static(64)], is_output: false, in_out: false }
+            Annotation::Tensor {
+                elem: Elem::F16,
+                shape: vec![AnnotatedDim::Name("N".into()), AnnotatedDim::Static(64)],
+                is_output: false,
+                in_out: false,
+                layout: TensorLayout::RowMajor
+            }
         );
         assert!(matches!(annotation("htp.Out[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, .. }));
         assert!(matches!(annotation("htp.Out[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: false, .. }));
         assert!(matches!(annotation("htp.InOut[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));
         assert!(matches!(annotation("htp.InOut[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));
+        assert!(matches!(
+            annotation("htp.Tensor[htp.f32, \"M\", 8, htp.layout(\"col_major\")]").unwrap(),
+            Annotation::Tensor { layout: TensorLayout::ColMajor, ref shape, .. } if shape.len() == 2
+        ));
+        // One dimension is contiguous either way.
+        assert!(matches!(annotation("htp.Out[htp.f32, 8, htp.layout(\"col_major\")]").unwrap(), Annotation::Tensor { layout: TensorLayout::RowMajor, .. }));
+        assert!(annotation("htp.Tensor[htp.f32, 8, 8, htp.layout(\"nz\")]").unwrap_err().contains("unknown tensor layout"));
+        assert_eq!(TensorLayout::ColMajor.memref_suffix(3), ", strided<[1, ?, ?]>");
+        assert_eq!(TensorLayout::ColMajor.memref_suffix(1), "");
         assert_eq!(annotation("float").unwrap(), Annotation::Scalar(Elem::F32));
         assert_eq!(annotation("htp.i32").unwrap(), Annotation::Scalar(Elem::I32));
         assert_eq!(annotation("htp.Const[int]").unwrap(), Annotation::Const(Some(ConstType::Int)));

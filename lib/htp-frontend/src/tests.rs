@@ -49,6 +49,7 @@ fn imports_softmax_with_signature_and_contract() {
         shape: vec![DimSig::Symbol("N".into()), DimSig::Static(256)],
         is_output: false,
         in_out: false,
+        layout: crate::TensorLayout::RowMajor,
     });
     assert_eq!(sig.params[2].kind, ParamKind::Constant { value: ConstValue::Int(16) });
     assert_eq!(sig.params[2].arg_index, None);

@@ -17,7 +17,8 @@ use crate::PassDefinition;
 pub struct PassOption {
     pub name: &'static str,
     pub description: &'static str,
-    /// The value when the pipeline does not set it.
+    /// The value when the pipeline does not set it; empty for an option
+    /// the pass needs a value of (it fails, saying so, without one).
     pub default: &'static str,
 }
 

@@ -443,3 +443,18 @@ def test_a_sum_with_the_product_on_the_right_is_not_fused():
     assert "ctarget.fma" not in compiled.ir["emitter-input"]
     x, w = f32(13, 32), f32(13, 32)
     np.testing.assert_allclose(compiled(x, w), x + x * w, rtol=1e-6)
+
+
+def test_a_column_major_tensor_gets_the_capability_diagnostic_at_its_parameter():
+    kernel = kernel_from('''
+import htp
+
+@htp.kernel
+def fortran(x: htp.Tensor[htp.f32, "N", 32, htp.layout("col_major")], y: htp.Out[htp.f32, "N", 32]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :]
+''', "fortran")
+    with pytest.raises(htp.CompileError) as info:
+        kernel.compile("c")
+    message = str(info.value)
+    assert ".py:5:13: error: the layout 'col_major' is not available on target 'c' (targets that provide it: cpu)" in message, message

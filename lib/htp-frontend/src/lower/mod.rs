@@ -135,7 +135,7 @@ fn lower_entry<'c>(
         .collect();
     for p in &params {
         let (kind, arg_ty) = match &p.annotation {
-            Annotation::Tensor { elem, shape, is_output, in_out } => {
+            Annotation::Tensor { elem, shape, is_output, in_out, layout } => {
                 let dims: Vec<DimSig> = shape
                     .iter()
                     .map(|d| match d {
@@ -154,8 +154,8 @@ fn lower_entry<'c>(
                     })
                     .collect::<Vec<_>>()
                     .join("x");
-                let ty = lowerer.ty(p.range, &format!("memref<{text}x{}>", elem.mlir()))?;
-                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output, in_out: *in_out }, Some(ty))
+                let ty = lowerer.ty(p.range, &format!("memref<{text}x{}{}>", elem.mlir(), layout.memref_suffix(dims.len())))?;
+                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output, in_out: *in_out, layout: *layout }, Some(ty))
             }
             Annotation::Scalar(elem) => (ParamKind::Scalar { elem: *elem }, Some(lowerer.ty(p.range, elem.mlir())?)),
             Annotation::Const(_) => match p.constant {
