@@ -4,15 +4,16 @@ crossing a cut go through a tile-shaped temporary). The results must be
 numpy's whatever the cut: several values live across cuts, broadcast rows
 and columns, scalars, exps, a tile read back at the end."""
 
-import importlib.util
 
 import numpy as np
 import pytest
 
 import htp  # noqa: F401  (the generated module imports it)
 
+from sources import kernel_from
 
-def chain_kernel(tmp_path, statements: int):
+
+def chain_kernel(statements: int):
     """A kernel of `statements` elementwise statements over three running
     tiles, and the same computation in numpy."""
     lines = [
@@ -37,11 +38,7 @@ def chain_kernel(tmp_path, statements: int):
     for k in range(statements):
         lines.append(f"        {steps[k % len(steps)]}")
     lines.append("        y[i:i + 16, :] = a + b * t")
-    path = tmp_path / f"chain_{statements}.py"
-    path.write_text("\n".join(lines) + "\n")
-    spec = importlib.util.spec_from_file_location(f"chain_{statements}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    chain = kernel_from("\n".join(lines) + "\n", "chain")
 
     def reference(x, r, c, s):
         t = x.astype(np.float32)
@@ -61,12 +58,12 @@ def chain_kernel(tmp_path, statements: int):
                 a = a + t
         return a + b * t
 
-    return module.chain, reference
+    return chain, reference
 
 
 @pytest.mark.parametrize("statements", [3, 60, 400])
-def test_a_long_chain_matches_numpy_across_cuts(tmp_path, statements):
-    kernel, reference = chain_kernel(tmp_path, statements)
+def test_a_long_chain_matches_numpy_across_cuts(statements):
+    kernel, reference = chain_kernel(statements)
     rng = np.random.default_rng(statements)
     x = rng.uniform(-1, 1, (48, 64)).astype(np.float32)
     r = rng.uniform(-1, 1, (1, 64)).astype(np.float32)

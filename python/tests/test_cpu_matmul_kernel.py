@@ -4,7 +4,6 @@ vectors, then the plain contraction for the rows and columns left over. Every
 split of the shape must agree with numpy: shapes below, at and past each
 block size, f16/bf16/f32 operands, B read transposed, accumulation into C."""
 
-import importlib.util
 
 import ml_dtypes
 import numpy as np
@@ -13,10 +12,12 @@ import pytest
 import htp
 from htp import bf16, f16, f32
 
+from sources import kernel_from
+
 TYPES = {"f32": (f32, np.float32), "f16": (f16, np.float16), "bf16": (bf16, ml_dtypes.bfloat16)}
 
 
-def product_kernel(tmp_path, name, m, k, n, transposed=False):
+def product_kernel(name, m, k, n, transposed=False):
     """`c = a @ b` (or `a @ transpose(b)`) over whole tensors of static
     shapes, so the micro-kernel sees exactly (m, k, n)."""
     b_shape = f"{n}, {k}" if transposed else f"{k}, {n}"
@@ -28,12 +29,7 @@ def product_kernel(tmp_path, name, m, k, n, transposed=False):
         f"def mm(a: htp.Tensor[{name}, {m}, {k}], b: htp.Tensor[{name}, {b_shape}], c: htp.Out[f32, {m}, {n}]):\n"
         f"    c[:, :] = {product}\n"
     )
-    path = tmp_path / f"mm_{name}_{m}_{k}_{n}_{int(transposed)}.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.mm
+    return kernel_from(text, "mm")
 
 
 @htp.kernel
@@ -49,8 +45,8 @@ SHAPES = [(1, 1, 1), (3, 5, 15), (4, 8, 16), (5, 7, 17), (8, 3, 64), (9, 33, 65)
 
 @pytest.mark.parametrize("m,k,n", SHAPES)
 @pytest.mark.parametrize("name", ["f32", "f16", "bf16"])
-def test_every_block_split_matches_numpy(tmp_path, name, m, k, n):
-    kernel = product_kernel(tmp_path, name, m, k, n)
+def test_every_block_split_matches_numpy(name, m, k, n):
+    kernel = product_kernel(name, m, k, n)
     dtype = TYPES[name][1]
     rng = np.random.default_rng(m * 1000 + k * 10 + n)
     a = rng.standard_normal((m, k)).astype(dtype)
@@ -62,8 +58,8 @@ def test_every_block_split_matches_numpy(tmp_path, name, m, k, n):
 
 
 @pytest.mark.parametrize("m,k,n", SHAPES)
-def test_a_transposed_b_matches_numpy(tmp_path, m, k, n):
-    mm_bt = product_kernel(tmp_path, "f32", m, k, n, transposed=True)
+def test_a_transposed_b_matches_numpy(m, k, n):
+    mm_bt = product_kernel("f32", m, k, n, transposed=True)
     rng = np.random.default_rng(n)
     a = rng.standard_normal((m, k)).astype(np.float32)
     b = rng.standard_normal((n, k)).astype(np.float32)
@@ -81,8 +77,8 @@ def test_accumulating_matmuls_add_into_the_accumulator():
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)
 
 
-def test_special_values_propagate_like_numpy(tmp_path):
-    mm_f32 = product_kernel(tmp_path, "f32", 8, 4, 64)
+def test_special_values_propagate_like_numpy():
+    mm_f32 = product_kernel("f32", 8, 4, 64)
     a = np.ones((8, 4), np.float32)
     b = np.ones((4, 64), np.float32)
     a[1, 2] = np.inf

@@ -12,6 +12,7 @@ import pytest
 import htp
 from htp import f32
 
+from sources import kernel_from
 from targets import SIMULATOR, needs_simulator
 
 
@@ -126,21 +127,14 @@ BAD_KEYWORDS = [
 
 
 @pytest.mark.parametrize("loop,message", BAD_KEYWORDS, ids=[m[:30] for _, m in BAD_KEYWORDS])
-def test_bad_loop_keywords_are_located_errors(loop, message, tmp_path):
-    import importlib.util
-
-    path = tmp_path / "bad_loop.py"
-    path.write_text(
+def test_bad_loop_keywords_are_located_errors(loop, message):
+    kernel = kernel_from(
         "import htp\n"
         "@htp.kernel\n"
         "def k(x: htp.Tensor[htp.f32, 'N', 64], y: htp.Out[htp.f32, 'N', 64]):\n"
         f"    for i in {loop}:\n"
-        "        y[i:i + 8, :] = x[i:i + 8, :]\n"
-    )
-    spec = importlib.util.spec_from_file_location(f"bad_loop_{abs(hash(loop))}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+        "        y[i:i + 8, :] = x[i:i + 8, :]\n", "k")
     with pytest.raises(htp.CompileError) as info:
-        module.k.compile("cpu")
+        kernel.compile("cpu")
     text = str(info.value)
-    assert f"bad_loop.py:4:" in text and message in text, text
+    assert ".py:4:" in text and message in text, text
