@@ -716,6 +716,19 @@ for _t in DTYPES:
     case(f"layout/col_major/{_t}", pto=Limit("the layout 'col_major' is not available on target", NOT_HELD))
 case("layout/nz matmul operands, relaid back for vector work/f16", sim=True)
 case("layout/nz tile in vector work/f16", pto=Limit("an NZ tile lives in the cube's L1/L0 on PTO", NOT_HELD))
+# Tensors in Fortran order: htp.Tensor[..., htp.layout("col_major")]
+GM_ROW_MAJOR = "PTO addresses GM tensors row-major (docs/language.md, Fortran-order tensors)"
+for _t in DTYPES:
+    case(f"tensor_layout/col_major in and out/{_t}",
+         pto=Limit("the layout 'col_major' is not available on target", GM_ROW_MAJOR))
+case("tensor_layout/col_major matmul operand/f32", pto=Limit("the layout 'col_major' is not available on target", GM_ROW_MAJOR))
+# The outer loop over cores: htp.range(..., grain=G) / parallel=False (test_conformance_control.py)
+for _t in ["f32", "i32", "f16"]:
+    case(f"distribute/grain=3/{_t}", sim=_t == "f32")
+    case(f"distribute/parallel=False/{_t}", sim=_t == "f32")
+_DEPENDENT = Rejected("asks to distribute this loop over cores, but its iterations are not independent",
+                      "a grain distributes a loop; its iterations must be independent (docs/language.md)")
+case("distribute/grain on a dependent loop/f32", cpu=_DEPENDENT, pto=_DEPENDENT)
 
 case("transpose/of a loaded tile/f32", sim=True)
 case("transpose/of a computed tile/f32")
@@ -833,6 +846,8 @@ THEMES = {
     "make": "Tiles from scalars",
     "transpose": "Transposes",
     "layout": "Tile layouts: `htp.relayout(t, <facet>)`",
+    "tensor_layout": "Tensor layouts: `htp.Tensor[..., htp.layout(\"col_major\")]`",
+    "distribute": "The outer loop over cores: `htp.range(..., grain=G)`, `parallel=False`",
     "column": "One-column tiles and row-major tensors",
     "capacity": "On-chip capacity",
     "matmul": "Matmul: tiled GEMM, rows = operands -> result, columns = M x N x K (test_conformance_matmul.py)",

@@ -157,6 +157,31 @@ def runtime_scalar_if(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], lim
 }
 
 
+DISTRIBUTED = """
+@htp.kernel
+def distributed(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in htp.range(0, x.shape[0], 8, {KEYWORD}):
+        t = x[i:i + 8, :]
+        y[i:i + 8, :] = t * t + t
+"""
+DEPENDENT_GRAIN = """
+@htp.kernel
+def dependent_grain(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, 8, 64]):
+    for i in htp.range(0, x.shape[0], 8, grain=2):
+        y[0:8, :] = x[i:i + 8, :]
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("distribute/"))
+def test_distribution(case, mode):
+    construct, dtype = parts(case)
+    if construct == "grain on a dependent loop":
+        return check(case, mode, c.template(DEPENDENT_GRAIN), at="for i in htp.range")
+    x = random(rng(case), dtype, (77, 64), scale=0.5)
+    t = c.as_float64(x)
+    return check(case, mode, c.template(DISTRIBUTED, T=dtype, KEYWORD=construct), (x,), t * t + t)
+
+
 @pytest.mark.parametrize("case, mode", c.params("if/"))
 def test_branches(case, mode):
     construct, _ = parts(case)

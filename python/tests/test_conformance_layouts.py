@@ -493,3 +493,38 @@ def test_relayout(case, mode):
     # A target's element-type limits are said at the arithmetic; a layout it does not hold, at the relayout.
     at = "t * t" if facet == "row_major" else f'htp.relayout(x[i:i + 16, :], "{facet}")'
     return check(case, mode, c.template(RELAYOUT, T=dtype, F=facet), (x,), t + t * t, at=at)
+
+
+COL_MAJOR = """
+@htp.kernel
+def col_major(x: htp.Tensor[{T}, "M", "N", htp.layout("col_major")],
+              y: htp.Out[{T}, "M", "N", htp.layout("col_major")]):
+    for i in range(0, x.shape[0], 16):
+        for j in range(0, x.shape[1], 32):
+            t = x[i:i + 16, j:j + 32]
+            y[i:i + 16, j:j + 32] = t * t + t
+"""
+COL_MAJOR_MATMUL = """
+@htp.kernel
+def col_major_matmul(a: htp.Tensor[f32, "M", "K", htp.layout("col_major")], b: htp.Tensor[f32, "K", "N"],
+                     c: htp.Out[f32, "M", "N"]):
+    for i in range(0, a.shape[0], 16):
+        for j in range(0, b.shape[1], 32):
+            acc = htp.zeros((16, 32), f32)
+            for k in range(0, a.shape[1], 16):
+                acc += htp.pad(a[i:i + 16, k:k + 16], 0.0) @ htp.pad(b[k:k + 16, j:j + 32], 0.0)
+            c[i:i + 16, j:j + 32] = acc
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("tensor_layout/"))
+def test_tensor_layouts(case, mode):
+    construct, dtype = parts(case)
+    gen = rng(case)
+    if construct == "col_major matmul operand":
+        a = np.asfortranarray(random(gen, "f32", (37, 40), scale=0.5))
+        b = random(gen, "f32", (40, 45), scale=0.5)
+        return check(case, mode, c.template(COL_MAJOR_MATMUL), (a, b), c.as_float64(a) @ c.as_float64(b), at="a:")
+    x = np.asfortranarray(random(gen, dtype, (37, 70), scale=0.5))
+    t = c.as_float64(x)
+    return check(case, mode, c.template(COL_MAJOR, T=dtype), (x,), t * t + t, at="x:")
