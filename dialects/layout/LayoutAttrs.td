@@ -28,6 +28,9 @@ def Layout_AxeAttr : AttrDef<Layout_Dialect, "Axe"> {
     #layout.axe<[2@m:256, 16@m:16] x [2@m:512, 16@m:1]>
     // rows spread over cores in blocks of 64, replicated over the lanes
     #layout.axe<[?@core:1, 64@m:64] x [64@m:1], replica = [lane]>
+    // a loop's trips over 24 clusters, consecutive trips per cluster
+    // (`htp.distribution`, htp_transforms::distribution)
+    #layout.axe<[24@cluster:1, ?@iter:1]>
     ```
   }];
   let parameters = (ins

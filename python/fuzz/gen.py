@@ -209,6 +209,8 @@ class KernelGen:
             if t.out and r.random() < 0.2:
                 ann = "htp.InOut"
             dims = ", ".join(self.dim_code(d) for d in t.dims)
+            if len(t.dims) > 1 and r.random() < 0.1:
+                dims += ', htp.layout("col_major")'  # a Fortran-order tensor (cpu only)
             if t.out and r.random() < 0.2:
                 params.append(f"{t.name}: {ann}[htp.Tensor[{dt_code(r, t.dt)}, {dims}]]")
             else:
@@ -1044,7 +1046,11 @@ class KernelGen:
             if r.random() < 0.05:
                 stop = f"min({stop}, 64)"
             step = f", {self.br_code}" if start else ""
-            self.emit(f"for {var} in range({start}{stop}{step}):", body_indent)
+            # How the outer loop is spread over cores (htp.range keywords);
+            # a grain on a loop that cannot be distributed is a located error.
+            spread = r.choice(["", "", "", "", ", grain=1", ", grain=3", ", parallel=False", ", parallel=True"])
+            head = "htp.range" if spread else "range"
+            self.emit(f"for {var} in {head}({start}{stop}{step}{spread}):", body_indent)
             self.loops.append({"var": var, "role": "R", "block": self.br, "bcode": self.br_code})
             body_indent += 1
         cdim = ref.dims[roles.index("C")] if "C" in roles else None
@@ -1442,6 +1448,10 @@ ANNOTATION_MUTATIONS = [
     (r"range\(0, (.+), (\w+)\):", r"range(0, \1, alpha):"),
     (r"range\(0, (.+), (\w+)\):", r"range(0, \1, x):"),
     (r"range\(0, (.+), (\w+)\):", r"range(0.0, \1, \2):"),
+    (r"range\(0, (.+), (\w+)\):", r"htp.range(0, \1, \2, grain=0):"),
+    (r"range\(0, (.+), (\w+)\):", r"htp.range(0, \1, \2, grain=2, parallel=False):"),
+    (r"range\(0, (.+), (\w+)\):", r"range(0, \1, \2, grain=2):"),
+    (r"htp\.Tensor\[(\w|\.)+, ", 'htp.Tensor[htp.f32, htp.layout("nz"), '),
     (r"range\(", "htp.static_range("),
     (r"htp\.static_range\(", "range("),
     (r"\bt(\d+)\b", r"t\1x"),

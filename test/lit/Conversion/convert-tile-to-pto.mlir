@@ -13,7 +13,7 @@
 // CHECK: pto.trowsum
 // CHECK: pto.trowexpand_op div
 // CHECK: pto.tstore
-// CHECK-LABEL: func.func @softmax(%{{.*}}: memref<?x256xf32>, %{{.*}}: memref<?x256xf32>) attributes {pto.orchestration}
+// CHECK-LABEL: func.func @softmax(%{{.*}}: memref<?x256xf32>, %{{.*}}: memref<?x256xf32>) attributes {htp.distribution = #layout.axe<[?@vector_core:1, ?@iter:1]>, pto.orchestration}
 // CHECK: pto.available_cores "aiv"
 // CHECK: scf.for
 // CHECK: pto.submit @softmax_aiv ins(%{{.*}} : memref<?x256xf32>) outs(%{{.*}} : memref<?x256xf32>) scalars(
