@@ -115,13 +115,15 @@ def test_a_column_major_tensor_is_a_capability_need():
 @pytest.mark.parametrize("layout,message", [
     ('htp.layout("nz")', 'unknown tensor layout "nz"'),
     ("htp.layout()", 'a tensor\'s layout is htp.layout("row_major") or htp.layout("col_major")'),
+    ("htp.layout(3)", 'a tensor\'s layout is htp.layout("row_major") or htp.layout("col_major")'),
 ])
 def test_bad_tensor_layouts_are_errors_at_the_annotation(layout, message):
-    # `h.layout` stands for htp.layout (which would refuse "nz" in Python first).
+    # The front end reads the annotation's text; `h.layout` lets Python
+    # evaluate `layout()` (htp.layout needs its name).
     kernel = kernel_from(
         "import htp\n"
         "class _H:\n"
-        "    def layout(self, *a): return None\n"
+        "    def layout(self, *names): return None\n"
         "h = _H()\n"
         "@htp.kernel\n"
         f"def k(x: htp.Tensor[htp.f32, 'N', 64, {layout.replace('htp.', 'h.')}], y: htp.Out[htp.f32, 'N', 64]):\n"
@@ -132,7 +134,15 @@ def test_bad_tensor_layouts_are_errors_at_the_annotation(layout, message):
     assert ".py:6:" in text and message in text, text
 
 
-def test_htp_layout_checks_its_name_in_python():
-    with pytest.raises(ValueError, match="unknown tensor layout 'nz'"):
-        htp.layout("nz")
+def test_a_wrong_name_in_htp_layout_is_a_located_compile_error():
+    kernel = kernel_from(
+        "import htp\n"
+        "@htp.kernel\n"
+        "def k(x: htp.Tensor[htp.f32, 'N', 64, htp.layout('fortran')], y: htp.Out[htp.f32, 'N', 64]):\n"
+        "    y[0:8, :] = x[0:8, :]\n", "k")
+    with pytest.raises(htp.CompileError, match=r"\.py:3:\d+: error: unknown tensor layout \"fortran\""):
+        kernel.compile("cpu")
+
+
+def test_htp_layout_is_a_marker_python_evaluates():
     assert repr(htp.layout("col_major")) == "htp.layout('col_major')"
