@@ -19,6 +19,12 @@ melior::dialect! {
     include_directories: ["./dialects/tile", "./dialects"],
 }
 
+melior::dialect! {
+    name: "pto",
+    files: ["PTOOps.td"],
+    include_directories: ["./dialects/pto", "./dialects"],
+}
+
 /// `op` with its `operandSegmentSizes` set. melior 0.27's generated
 /// builders leave it out, and MLIR 22 verifies it (a property of ops with
 /// `AttrSizedOperandSegments`, such as `tile.load`): set it here, one size
@@ -56,6 +62,8 @@ ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation, Fi
     ColReduceOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
     CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, IntrinsicOperation);
 
+ops!(pto: AllocTileOperation, AvailableCoresOperation, BarrierOperation, CreateTensorOperation, GlobalViewOperation, MGatherOperation, SetFlagOperation, SubmitOperation, TAbsOperation, TAddOperation, TAddSOperation, TCiOperation, TCmpOperation, TCmpSOperation, TColExpandBinOperation, TColExpandOperation, TColMaxOperation, TColMinOperation, TColSumOperation, TCvtOperation, TDivOperation, TDivSOperation, TExpOperation, TExpandSOperation, TExtractOperation, TFillPadOperation, TFreeOperation, TLoadOperation, TLogOperation, TMatmulAccOperation, TMatmulOperation, TMaxOperation, TMaxSOperation, TMinOperation, TMinSOperation, TMovOperation, TMulOperation, TMulSOperation, TNegOperation, TPopOperation, TPushOperation, TRecipOperation, TReluOperation, TReshapeOperation, TRowExpandBinOperation, TRowExpandOperation, TRowMaxOperation, TRowMinOperation, TRowSumOperation, TRsqrtOperation, TSelOperation, TSqrtOperation, TStoreOperation, TSubOperation, TSubSOperation, TTransOperation, TileViewOperation, WaitFlagOperation);
+
 /// A typed view of an op its block owns (the wrapper is never dropped).
 pub struct View<T>(ManuallyDrop<T>);
 
@@ -88,6 +96,14 @@ mod tests {
     use super::*;
     use crate::new_context;
     use crate::tile::TileType;
+
+    #[test]
+    fn pto_op_names_come_from_its_ods() {
+        assert_eq!(pto::TLoadOperation::name(), "pto.tload");
+        assert_eq!(pto::TRowExpandBinOperation::name(), "pto.trowexpand_op");
+        assert_eq!(pto::TExpandSOperation::name(), "pto.texpands");
+        assert_eq!(pto::AvailableCoresOperation::name(), "pto.available_cores");
+    }
 
     #[test]
     fn builds_a_tile_op_and_views_it_in_its_block() {

@@ -17,6 +17,7 @@ use htp_ir::query::{has_single_use, key, single_user};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
 use htp_ir::builder::{detach, Builder};
+use htp_dialects::ods::pto;
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
@@ -140,7 +141,7 @@ fn feeds_padded_transpose(op: OperationRef) -> bool {
 fn zero_fill<'c>(at: &At<'c>, buffer: Buffer<'c>) {
     let nz = Shape { layout: Layout::Nz, pad: Pad::Zero, valid: [Extent::Static(1), Extent::Static(1)], ..buffer.shape };
     let view = at.view(buffer, nz);
-    at.instr("pto.tfillpad", &[view.value, view.value], &[]);
+    at.instr(pto::TFillPadOperation::name(), &[view.value, view.value], &[]);
 }
 
 /// A zero tile on the cube is not materialised: it may only start a matmul
@@ -173,7 +174,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     // tile's own valid region), so pad a zero-padded view of the loaded tile
     // and hand on a fully valid view of the same bytes.
     let padded = at.view(source, Shape { pad: Pad::Zero, ..source.shape });
-    at.instr("pto.tfillpad", &[padded.value, padded.value], &[]);
+    at.instr(pto::TFillPadOperation::name(), &[padded.value, padded.value], &[]);
     k.bind(detach(op.result(0).unwrap().into()), at.view(padded, padded.shape.fully_valid()));
     Ok(())
 }
@@ -185,7 +186,7 @@ fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place)
         return Err("a matmul operand must come from a tile loaded (and possibly padded) in this kernel".into());
     }
     let l0 = at.alloc(Shape { place, pad: Pad::Null, ..operand.shape });
-    at.instr("pto.tmov", &[l0.value, operand.value], &[]);
+    at.instr(pto::TMovOperation::name(), &[l0.value, operand.value], &[]);
     k.free_popped(at, operand);
     Ok(l0)
 }
@@ -208,12 +209,12 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let dst = match accumulator {
         None => {
             let dst = fresh(k)?;
-            at.instr("pto.tmatmul", &[dst.value, left.value, right.value], &[]);
+            at.instr(pto::TMatmulOperation::name(), &[dst.value, left.value, right.value], &[]);
             dst
         }
         Some(acc) if k.zeros.contains_key(&key(acc)) => {
             let dst = fresh(k)?;
-            at.instr("pto.tmatmul", &[dst.value, left.value, right.value], &[]);
+            at.instr(pto::TMatmulOperation::name(), &[dst.value, left.value, right.value], &[]);
             dst
         }
         Some(acc) => {
@@ -236,9 +237,9 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
                         inner.op("scf.yield", &[], &[], &[], vec![]);
                         region
                     };
-                    at.op("scf.if", &[first], &[], &[], vec![branch("pto.tmatmul"), branch("pto.tmatmul_acc")]);
+                    at.op("scf.if", &[first], &[], &[], vec![branch(pto::TMatmulOperation::name()), branch(pto::TMatmulAccOperation::name())]);
                 }
-                None => at.instr("pto.tmatmul_acc", &[dst.value, left.value, right.value], &[]),
+                None => at.instr(pto::TMatmulAccOperation::name(), &[dst.value, left.value, right.value], &[]),
             }
             dst
         }

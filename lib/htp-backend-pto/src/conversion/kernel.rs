@@ -29,6 +29,7 @@ use super::tasks::{Core, Plan};
 use super::{cube, vector};
 use htp_ir::builder::{detach, function as function_builder, parse_type, shape_of, Builder, V};
 use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
+use htp_dialects::ods::pto;
 
 pub use htp_pass::Failure;
 
@@ -54,7 +55,7 @@ impl<'c> PtoOps<'c> for At<'c> {
 
     fn alloc(&self, shape: Shape<'c>) -> Buffer<'c> {
         let ty = parse_type(self.context, &shape.type_text());
-        let value = self.value("pto.alloc_tile", &shape.dynamic_valid(), ty);
+        let value = self.value(pto::AllocTileOperation::name(), &shape.dynamic_valid(), ty);
         Buffer { value, shape }
     }
 
@@ -62,7 +63,7 @@ impl<'c> PtoOps<'c> for At<'c> {
         let ty = parse_type(self.context, &shape.type_text());
         let mut operands = vec![of.value];
         operands.extend(shape.dynamic_valid());
-        let value = self.value("pto.tile_view", &operands, ty);
+        let value = self.value(pto::TileViewOperation::name(), &operands, ty);
         Buffer { value, shape }
     }
 }
@@ -189,7 +190,7 @@ impl<'c> Kernel<'c> {
         let dir = super::attrs::cross_core(self.context, crossing.keyword());
         if crossing.producer() == self.core {
             let buffer = self.buffer(result)?;
-            at.instr("pto.tpush", &[buffer.value], &[("dir", dir)]);
+            at.instr(pto::TPushOperation::name(), &[buffer.value], &[("dir", dir)]);
             return Ok(());
         }
         let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
@@ -204,12 +205,12 @@ impl<'c> Kernel<'c> {
             };
         }
         let view = at.view(slot, self.popped_shape_with(tile, valid));
-        at.instr("pto.tpop", &[view.value], &[("dir", dir)]);
+        at.instr(pto::TPopOperation::name(), &[view.value], &[("dir", dir)]);
         match self.core {
             Core::Aiv => {
                 let copy = at.alloc(view.shape);
-                at.instr("pto.tmov", &[copy.value, view.value], &[]);
-                at.instr("pto.tfree", &[], &[("dir", dir)]);
+                at.instr(pto::TMovOperation::name(), &[copy.value, view.value], &[]);
+                at.instr(pto::TFreeOperation::name(), &[], &[("dir", dir)]);
                 self.bind(result, copy);
             }
             Core::Aic => {
@@ -224,7 +225,7 @@ impl<'c> Kernel<'c> {
     pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
         if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
             self.popped.remove(index);
-            at.instr("pto.tfree", &[], &[("dir", super::attrs::cross_core(self.context, "v2c"))]);
+            at.instr(pto::TFreeOperation::name(), &[], &[("dir", super::attrs::cross_core(self.context, "v2c"))]);
         }
     }
 
@@ -527,7 +528,7 @@ impl<'c> Kernel<'c> {
             return Ok(buffer);
         }
         let copy = at.alloc(buffer.shape);
-        at.instr("pto.tmov", &[copy.value, buffer.value], &[]);
+        at.instr(pto::TMovOperation::name(), &[copy.value, buffer.value], &[]);
         Ok(copy)
     }
 
@@ -583,14 +584,14 @@ impl<'c> Kernel<'c> {
                         });
                     }
                     let view = at.view(target, target.shape.with_valid(buffer.shape.valid));
-                    at.instr("pto.tmov", &[view.value, buffer.value], &[]);
+                    at.instr(pto::TMovOperation::name(), &[view.value, buffer.value], &[]);
                     continue;
                 }
                 if key(buffer.value) != key(target.value) {
                     if target.shape.place != super::buffer::Place::Vec {
                         return Err("a loop-carried accumulator must be updated in place (`acc += a @ b`)".into());
                     }
-                    at.instr("pto.tmov", &[target.value, buffer.value], &[]);
+                    at.instr(pto::TMovOperation::name(), &[target.value, buffer.value], &[]);
                 }
             } else {
                 scalars.push(self.value(operand)?);

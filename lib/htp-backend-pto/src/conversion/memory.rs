@@ -9,6 +9,7 @@ use super::buffer::{elements_per_block, extents_of, Buffer, Extent, Layout, Shap
 use super::kernel::{At, Kernel, PtoOps};
 use super::relayout::transpose_into;
 use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
+use htp_dialects::ods::pto;
 
 /// `tile.load` into a buffer of the shape `shape_for` picks; `before` may
 /// add instructions between the buffer's allocation and the TLOAD.
@@ -35,7 +36,7 @@ pub fn load<'c>(
         before(at, dst);
         let staged = at.alloc(column_in_rows(shape));
         let view = global_view(at, source, &indices, &staged.shape.valid, Layout::Nd, false, shape.element);
-        at.instr("pto.tload", &[staged.value, view], &[]);
+        at.instr(pto::TLoadOperation::name(), &[staged.value, view], &[]);
         transpose_into(at, dst, staged);
         k.bind(detach(op.result(0).unwrap().into()), dst);
         return Ok(());
@@ -51,7 +52,7 @@ pub fn load<'c>(
     let view = global_view(at, source, &indices, &shape.valid, layout, transposed, shape.element);
     let dst = at.alloc(shape);
     before(at, dst);
-    at.instr("pto.tload", &[dst.value, view], &[]);
+    at.instr(pto::TLoadOperation::name(), &[dst.value, view], &[]);
     k.bind(detach(op.result(0).unwrap().into()), dst);
     Ok(())
 }
@@ -76,12 +77,12 @@ pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c
         let staged = at.alloc(column_in_rows(buffer.shape));
         transpose_into(at, staged, buffer);
         let view = global_view(at, dest, &indices, &staged.shape.valid, Layout::Nd, false, element);
-        at.instr("pto.tstore", &[view, staged.value], &[]);
+        at.instr(pto::TStoreOperation::name(), &[view, staged.value], &[]);
         return Ok(());
     }
     let layout = if buffer.shape.is_column() { Layout::Dn } else { Layout::Nd };
     let view = global_view(at, dest, &indices, &buffer.shape.valid, layout, false, element);
-    at.instr("pto.tstore", &[view, buffer.value], &[]);
+    at.instr(pto::TStoreOperation::name(), &[view, buffer.value], &[]);
     Ok(())
 }
 
@@ -124,7 +125,7 @@ pub fn global_view<'c>(
     let dims = if transposed { [rank - 1, rank - 2] } else { [rank - 2, rank - 1] };
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(at.context, &[1, indices.len() as i32, dynamic.len() as i32]);
     at.value_with(
-        "pto.global_view",
+        pto::GlobalViewOperation::name(),
         &operands,
         ty,
         &[

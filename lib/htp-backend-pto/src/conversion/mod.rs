@@ -15,12 +15,13 @@
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
 //! `relayout.rs` (rows <-> columns, transposes), `masks.rs`
 //! (broadcast masks rewritten as comparisons of broadcast values),
-//! `vector.rs` and `cube.rs` (per-op lowering), `split.rs` (cube/vector split of
+//! `vector.rs` and `cube.rs` (per-op lowering), `instructions.rs` (the PTO instruction of each op kind, named from the dialect's ODS), `split.rs` (cube/vector split of
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
 
 mod attrs;
 mod buffer;
 mod cube;
+mod instructions;
 mod kernel;
 pub mod layouts;
 mod masks;

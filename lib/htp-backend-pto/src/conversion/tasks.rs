@@ -25,6 +25,7 @@ use super::split::{Crossing, Split};
 use super::kernel::{At, Failure};
 use htp_ir::query::key;
 use htp_ir::builder::{detach, Builder, V};
+use htp_dialects::ods::pto;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Core {
@@ -256,7 +257,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                     let cores = match plan.distribution.as_ref().and_then(|d| d.units) {
                         Some(units) => at.index(units),
                         None => at.value_with(
-                            "pto.available_cores",
+                            pto::AvailableCoresOperation::name(),
                             &[],
                             index,
                             &[("core", StringAttribute::new(context, plan.task_core().keyword()).into())],
@@ -299,7 +300,7 @@ fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {
     let mut operands = tensors.to_vec();
     let mut outputs = count(Direction::Out);
     if let Some(fifo) = plan.fifo {
-        let ring = at.value("pto.create_tensor", &[], htp_ir::builder::parse_type(at.context, &format!("memref<{}xf32>", fifo.bytes() / 4)));
+        let ring = at.value(pto::CreateTensorOperation::name(), &[], htp_ir::builder::parse_type(at.context, &format!("memref<{}xf32>", fifo.bytes() / 4)));
         operands.insert(fifo.position, ring);
         outputs += 1;
     }
@@ -315,5 +316,5 @@ fn submit<'c>(at: &At<'c>, plan: &Plan, tensors: &[V<'c>], scalars: &[V<'c>]) {
     if plan.cores.len() > 1 {
         attributes.push(("aiv_callee", FlatSymbolRefAttribute::new(at.context, &plan.kernel_name(Core::Aiv)).into()));
     }
-    at.op("pto.submit", &operands, &[], &attributes, vec![]);
+    at.op(pto::SubmitOperation::name(), &operands, &[], &attributes, vec![]);
 }

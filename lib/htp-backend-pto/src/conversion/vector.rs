@@ -13,6 +13,9 @@ use super::kernel::{At, Kernel, PtoOps};
 use htp_ir::query::{defining_op, key, single_user};
 use super::{attrs, memory};
 use htp_ir::builder::{bit_width, detach, shape_of, Builder, V};
+use htp_dialects::ods::pto;
+
+use super::instructions;
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
@@ -89,7 +92,7 @@ fn gather<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let table_rows = at.value("memref.dim", &[table, offsets[0]], melior::ir::Type::index(at.context));
     let rows = Extent::Dynamic(table_rows);
     let view = memory::global_view(at, table, &offsets, &[rows, Extent::Static(tile.cols())], Layout::Nd, false, tile.element_type());
-    at.instr("pto.mgather", &[dst.value, view, as_row(at, indices).value], &[]);
+    at.instr(pto::MGatherOperation::name(), &[dst.value, view, as_row(at, indices).value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -106,7 +109,7 @@ fn fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
         at.constant(value, tile.element_type())
     };
     let dst = destination(k, at, op, &extents_of(tile, &[])?)?;
-    at.instr("pto.texpands", &[as_row(at, dst).value, scalar], &[]);
+    at.instr(pto::TExpandSOperation::name(), &[as_row(at, dst).value, scalar], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -117,7 +120,7 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         let source = k.buffer(lhs)?;
         let scalar = k.value(rhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
-        at.instr(&format!("pto.t{kind}s"), &[as_row(at, dst).value, as_row(at, source).value, scalar], &[]);
+        at.instr(instructions::binary_scalar(kind)?, &[as_row(at, dst).value, as_row(at, source).value, scalar], &[]);
         k.bind(result(op), dst);
         return Ok(());
     }
@@ -131,14 +134,14 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         // into a full tile first.
         let source = materialise(k, at, lhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
-        let name = if per_line.shape.is_column() { "pto.trowexpand_op" } else { "pto.tcolexpand_op" };
+        let name = if per_line.shape.is_column() { pto::TRowExpandBinOperation::name() } else { pto::TColExpandBinOperation::name() };
         at.instr(name, &[dst.value, source.value, per_line.value], &[("kind", attrs::expand_kind(at.context, kind))]);
         k.bind(result(op), dst);
         return Ok(());
     }
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
-    at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
+    at.instr(instructions::binary(kind)?, &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
     if matches!(kind, "max" | "min") && htp_ir::builder::is_float(a.shape.element) {
         propagate_nan(at, dst, b);
     }
@@ -154,7 +157,7 @@ fn propagate_nan<'c>(at: &At<'c>, dst: Buffer<'c>, b: Buffer<'c>) {
     let source = full_width(at, b);
     let mask = at.alloc(Shape::mask_for_rows(&source.shape));
     let into = mask_for_data(at, mask, &source.shape);
-    at.instr("pto.tcmp", &[into.value, source.value, source.value], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    at.instr(pto::TCmpOperation::name(), &[into.value, source.value, source.value], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
     select_into(at, dst, mask, b, dst);
 }
 
@@ -199,14 +202,14 @@ fn materialise<'c>(k: &mut Kernel<'c>, at: &At<'c>, tile: V<'c>) -> Result<Buffe
 }
 
 fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
-    let name = if per_line.shape.is_column() { "pto.trowexpand" } else { "pto.tcolexpand" };
+    let name = if per_line.shape.is_column() { pto::TRowExpandOperation::name() } else { pto::TColExpandOperation::name() };
     at.instr(name, &[dst.value, per_line.value], &[]);
 }
 
 fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr(&format!("pto.t{kind}"), &[as_row(at, dst).value, as_row(at, source).value], &[]);
+    at.instr(instructions::unary(kind)?, &[as_row(at, dst).value, as_row(at, source).value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -229,7 +232,7 @@ fn row_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     }
     let dst = destination(k, at, op, &source.shape.valid)?;
     let scratch = at.alloc(source.shape);
-    at.instr(&format!("pto.trow{kind}"), &[dst.value, source.value, scratch.value], &[]);
+    at.instr(instructions::row_reduce(kind)?, &[dst.value, source.value, scratch.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -238,7 +241,7 @@ fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let kind = reduction_kind(op)?;
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr(&format!("pto.tcol{kind}"), &[dst.value, source.value], &[]);
+    at.instr(instructions::col_reduce(kind)?, &[dst.value, source.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -282,7 +285,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     }
     let shape = Shape { pad, ..source.shape.fully_valid() };
     let dst = at.alloc(shape);
-    at.instr("pto.tfillpad", &[dst.value, source.value], &[]);
+    at.instr(pto::TFillPadOperation::name(), &[dst.value, source.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -297,9 +300,9 @@ fn pad_with_fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, 
     let value = k.value(operand(op, 1))?;
     let full = Shape { pad: Pad::Null, ..source.shape.fully_valid() };
     let dst = at.alloc(full);
-    at.instr("pto.texpands", &[as_row(at, dst).value, value], &[]);
+    at.instr(pto::TExpandSOperation::name(), &[as_row(at, dst).value, value], &[]);
     let inside = at.view(dst, Shape { valid: source.shape.valid, ..full });
-    at.instr("pto.tmov", &[inside.value, source.value], &[]);
+    at.instr(pto::TMovOperation::name(), &[inside.value, source.value], &[]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -340,7 +343,7 @@ fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let from_float = htp_ir::builder::is_float(source.shape.element);
     let mode = if to_int && from_float { "trunc" } else { "rint" };
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, source).value], &[("round", attrs::round_mode(at.context, mode))]);
+    at.instr(pto::TCvtOperation::name(), &[as_row(at, dst).value, as_row(at, source).value], &[("round", attrs::round_mode(at.context, mode))]);
     k.bind(result(op), dst);
     Ok(())
 }
@@ -367,10 +370,10 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let zero = at.constant(IntegerAttribute::new(index, 0).into(), index);
     let extent = if axis == 0 { tile.rows() } else { tile.cols() };
     if extent == 1 {
-        at.instr("pto.texpands", &[as_row(at, indices).value, zero], &[]);
+        at.instr(pto::TExpandSOperation::name(), &[as_row(at, indices).value, zero], &[]);
     } else if indices.shape.is_column() || indices.shape.rows == 1 {
         // Already one row (a column tile's indices run along its one row view).
-        at.instr("pto.tci", &[as_row(at, indices).value, zero], &[]);
+        at.instr(pto::TCiOperation::name(), &[as_row(at, indices).value, zero], &[]);
     } else {
         let per_block = 32 / (htp_ir::builder::bit_width(index) as i64 / 8);
         let length = super::buffer::round_up(extent, per_block);
@@ -383,7 +386,7 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
             pad: Pad::Null,
             ..indices.shape
         });
-        at.instr("pto.tci", &[row.value, zero], &[]);
+        at.instr(pto::TCiOperation::name(), &[row.value, zero], &[]);
         let line = if axis == 1 {
             row
         } else {
@@ -393,7 +396,7 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
         expand(at, indices, line);
     }
     if !direct {
-        at.instr("pto.tcvt", &[as_row(at, dst).value, as_row(at, indices).value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        at.instr(pto::TCvtOperation::name(), &[as_row(at, dst).value, as_row(at, indices).value], &[("round", attrs::round_mode(at.context, "rint"))]);
     }
     k.bind(result(op), dst);
     Ok(())
@@ -453,7 +456,7 @@ fn compare<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Res
             return buffer;
         }
         let converted = at.alloc(Shape { element: f32_type, ..buffer.shape });
-        at.instr("pto.tcvt", &[converted.value, buffer.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        at.instr(pto::TCvtOperation::name(), &[converted.value, buffer.value], &[("round", attrs::round_mode(at.context, "rint"))]);
         converted
     };
     let source = to_f32(full_width(at, lhs));
@@ -466,11 +469,11 @@ fn compare<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Res
         if in_f32 {
             scalar = at.value("arith.sitofp", &[scalar], f32_type);
         }
-        at.instr("pto.tcmps", &[mask.value, source.value, scalar], &mode_attr);
+        at.instr(pto::TCmpSOperation::name(), &[mask.value, source.value, scalar], &mode_attr);
     } else {
         let other = to_f32(full_width(at, materialise(k, at, rhs)?));
         let other = retyped(at, other, source.shape);
-        at.instr("pto.tcmp", &[mask.value, source.value, other.value], &mode_attr);
+        at.instr(pto::TCmpOperation::name(), &[mask.value, source.value, other.value], &mode_attr);
     }
     k.bind(result(op), dst);
     Ok(())
@@ -509,7 +512,7 @@ fn select_into<'c>(at: &At<'c>, dst: Buffer<'c>, mask: Buffer<'c>, a: Buffer<'c>
         pad: Pad::Null,
         ..whole.shape
     });
-    at.instr("pto.tsel", &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
+    at.instr(pto::TSelOperation::name(), &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
 }
 
 pub(super) fn is_mask(tile: V) -> bool {
@@ -525,12 +528,12 @@ fn load_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     let bytes = k.buffer(result(op))?;
     let half_type = melior::ir::Type::float16(at.context);
     let half = at.alloc(Shape { element: half_type, ..bytes.shape });
-    at.instr("pto.tcvt", &[half.value, bytes.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    at.instr(pto::TCvtOperation::name(), &[half.value, bytes.value], &[("round", attrs::round_mode(at.context, "rint"))]);
     let mask = at.alloc(Shape::mask_for(result_tile(op)?, bytes.shape.valid));
     let source = full_width(at, half);
     let zero = at.number(half_type, 0.0);
     let into = mask_for_data(at, mask, &source.shape);
-    at.instr("pto.tcmps", &[into.value, source.value, zero], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    at.instr(pto::TCmpSOperation::name(), &[into.value, source.value, zero], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
     k.bind(result(op), mask);
     Ok(())
 }
@@ -550,13 +553,13 @@ fn store_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let half = Shape { element: half_type, ..bytes };
     let constant = |value: f64| {
         let filled = at.alloc(half.fully_valid());
-        at.instr("pto.texpands", &[filled.value, at.number(half_type, value)], &[]);
+        at.instr(pto::TExpandSOperation::name(), &[filled.value, at.number(half_type, value)], &[]);
         filled
     };
     let (ones, zeros) = (constant(1.0), constant(0.0));
     let selected = at.alloc(half);
     select_into(at, selected, mask, ones, zeros);
     let out = at.alloc(bytes);
-    at.instr("pto.tcvt", &[out.value, selected.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    at.instr(pto::TCvtOperation::name(), &[out.value, selected.value], &[("round", attrs::round_mode(at.context, "rint"))]);
     memory::store_buffer(k, at, op, out)
 }

@@ -18,6 +18,7 @@ use crate::dialect::root_alloc;
 
 use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
 use crate::Flavour;
+use htp_dialects::ods::pto;
 
 /// Names of the kernel's parameters, in order (tensors, scalars, then the
 /// task's `task_begin`/`task_end` when it runs a chunk of the outer loop).
@@ -100,7 +101,7 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
     let mut consumer = [0i64; 2];
     let mut failure = None;
     function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op_name(op) == "pto.tpop" {
+        if op_name(op) == pto::TPopOperation::name() {
             let dir = IntegerAttribute::try_from(op.attribute("dir").unwrap()).map(|a| a.value() as usize).unwrap_or(0);
             let tile = unsafe { melior::ir::Value::from_raw(op.operand(0).unwrap().to_raw()) };
             match htp_ir::query::defining_op(tile).map(root_address) {
@@ -243,7 +244,7 @@ fn tile_name(alloc: OperationRef) -> String {
         let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)) };
         let index = unsafe { mlir_sys::mlirOpOperandGetOperandNumber(use_) } as usize;
         let earlier = best.is_none_or(|(b, _)| unsafe { mlir_sys::mlirOperationIsBeforeInBlock(owner.to_raw(), b.to_raw()) });
-        if op_name(owner) != "pto.tile_view" && earlier {
+        if op_name(owner) != pto::TileViewOperation::name() && earlier {
             best = Some((owner, index));
         }
         use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
@@ -251,7 +252,7 @@ fn tile_name(alloc: OperationRef) -> String {
     match best {
         Some((owner, index)) => {
             let name = op_name(owner);
-            if name == "pto.tstore" {
+            if name == pto::TStoreOperation::name() {
                 "result".into()
             } else if index != 0 {
                 // First used as a source: a scratch operand (TROWSUM's tmp, ...).

@@ -13,6 +13,7 @@ use melior::ir::{
 
 use super::{kernel, orchestration, writer};
 use crate::Flavour;
+use htp_dialects::ods::pto;
 
 /// A generated package: relative path -> contents.
 pub struct Package {
@@ -133,7 +134,7 @@ fn kernel_parameters(
     let mut found = None;
     orchestration.walk(WalkOrder::PreOrder, |op| {
         let calls = |attribute: &str| op.attribute(attribute).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).is_some_and(|c| c.value() == kernel);
-        let is_call = op.name().as_string_ref().as_str() == Ok("pto.submit") && (calls("callee") || calls("aiv_callee"));
+        let is_call = op.name().as_string_ref().as_str() == Ok(pto::SubmitOperation::name()) && (calls("callee") || calls("aiv_callee"));
         if is_call && found.is_none() {
             found = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
         }

@@ -21,6 +21,7 @@ use melior::ir::{
 use super::{function, scalar, Cores, Metrics};
 use crate::dialect::{GlobalTensorType, TileType, ValidSize};
 use htp_ir::query::key;
+use htp_dialects::ods::pto;
 
 /// Which GM buffer a tensor is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,7 +270,7 @@ impl<'c, 'a> Machine<'c, 'a> {
             "pto.alloc_tile" | "pto.tile_view" => {
                 let result = op.result(0).map_err(|e| e.to_string())?;
                 let tile = TileType::try_from(result.r#type()).map_err(|_| format!("{n} without a tile type"))?;
-                let skip = usize::from(n == "pto.tile_view");
+                let skip = usize::from(n == pto::TileViewOperation::name());
                 let mut sizes = operands.get(skip..).unwrap_or(&[]).iter();
                 let value = Value::Tile {
                     rows: extent(tile.valid_size(0), &mut sizes)?,
@@ -318,7 +319,7 @@ impl<'c, 'a> Machine<'c, 'a> {
                 }
             }
             "pto.tpush" | "pto.tpop" => {
-                if n == "pto.tpush" { m.tpushes += 1 } else { m.tpops += 1 }
+                if n == pto::TPushOperation::name() { m.tpushes += 1 } else { m.tpops += 1 }
                 match operands.first() {
                     Some(Value::Tile { rows, cols, element_bytes }) => m.ring_bytes += rows * cols * element_bytes,
                     _ => return Err(format!("{n} without a tile")),

@@ -23,6 +23,7 @@ use melior::ir::{
 };
 
 use crate::dialect::{Location, TileType};
+use htp_dialects::ods::pto;
 
 /// How many cores of each kind the orchestration may fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +128,7 @@ pub fn peak_bytes(module: OperationRef) -> Result<Vec<(Location, i64)>, String> 
     let mut peaks: Vec<(Location, i64)> = MEMORIES.iter().map(|m| (*m, 0)).collect();
     let mut failure = None;
     module.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() != Ok("pto.alloc_tile") {
+        if op.name().as_string_ref().as_str() != Ok(pto::AllocTileOperation::name()) {
             return WalkResult::Advance;
         }
         let Some(tile) = op.result(0).ok().and_then(|r| TileType::try_from(r.r#type()).ok()) else {

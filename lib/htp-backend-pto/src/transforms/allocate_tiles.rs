@@ -26,6 +26,7 @@ use mlir_sys::MlirPass;
 use htp_ir::builder::detach;
 use htp_ir::query::{ancestor_in, op_key, preorder_positions, uses};
 use htp_pass::{pass_type_id, PassDefinition};
+use htp_dialects::ods::pto;
 
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "pto-allocate-tiles",
@@ -78,7 +79,7 @@ fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, Str
 
     let mut allocations = Vec::new();
     for op in &ops {
-        if op.name().as_string_ref().as_str() != Ok("pto.alloc_tile") {
+        if op.name().as_string_ref().as_str() != Ok(pto::AllocTileOperation::name()) {
             continue;
         }
         let result = detach(op.result(0).unwrap().into());
@@ -89,7 +90,7 @@ fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, Str
         let mut pending = vec![result];
         while let Some(value) = pending.pop() {
             for user in uses(value) {
-                if user.name().as_string_ref().as_str() == Ok("pto.tile_view") {
+                if user.name().as_string_ref().as_str() == Ok(pto::TileViewOperation::name()) {
                     pending.push(detach(user.result(0).unwrap().into()));
                 }
                 if let Some(ancestor) = ancestor_in(user, block) {

@@ -42,6 +42,7 @@ use htp_ir::builder::{detach, named, parse_attribute, V};
 use htp_ir::query::{op_key, preorder_positions};
 use crate::dialect::root_alloc;
 use htp_pass::{pass_type_id, PassDefinition};
+use htp_dialects::ods::pto;
 
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "pto-insert-sync",
@@ -197,7 +198,7 @@ fn location_of(value: V) -> Result<TileLocation, String> {
 fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
     let n = name(op);
     // `pto.tile_view` names bytes another tile already holds: no instruction.
-    if (!n.starts_with("pto.t") && n != "pto.mgather") || n == "pto.tile_view" {
+    if (!n.starts_with("pto.t") && n != pto::MGatherOperation::name()) || n == pto::TileViewOperation::name() {
         return Ok(vec![]);
     }
     let operand = |i: usize| detach(op.operand(i).unwrap());
@@ -239,7 +240,7 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
         "pto.tci" => vec![tile(0, Pipe::S, true)?],
         "pto.tmatmul" | "pto.tmatmul_acc" => {
             let mut list = vec![tile(0, Pipe::M, true)?, tile(1, Pipe::M, false)?, tile(2, Pipe::M, false)?];
-            if n == "pto.tmatmul_acc" {
+            if n == pto::TMatmulAccOperation::name() {
                 list.push(tile(0, Pipe::M, false)?);
             }
             list
@@ -249,7 +250,7 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             // the first tile operand is written, the others read, except the
             // scratch (`tmp`, always last) of the ops that take one, which
             // the instruction writes.
-            let pipe = if n == "pto.tfillpad" && location_of(operand(0))? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
+            let pipe = if n == pto::TFillPadOperation::name() && location_of(operand(0))? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
             let scratch = matches!(n.as_str(), "pto.trowsum" | "pto.trowmax" | "pto.trowmin" | "pto.tsel" | "pto.ttrans");
             let tiles: Vec<usize> = (0..op.operand_count()).filter(|&i| TileType::try_from(operand(i).r#type()).is_ok()).collect();
             let mut list = Vec::new();
@@ -297,7 +298,7 @@ impl<'c> Sync<'c> {
     }
 
     fn barrier(&self, location: Location<'c>) -> Operation<'c> {
-        self.build("pto.barrier", location, &[("pipe", "#pto<pipe v>")], false)
+        self.build(pto::BarrierOperation::name(), location, &[("pipe", "#pto<pipe v>")], false)
     }
 
     /// Synchronises one block (and, recursively, the blocks inside it).
@@ -372,14 +373,14 @@ impl<'c> Sync<'c> {
                         block.insert_operation_before(item, self.barrier(location));
                     }
                 } else {
-                    let set = self.flag_op("pto.set_flag", (p, q), location);
+                    let set = self.flag_op(pto::SetFlagOperation::name(), (p, q), location);
                     let set = block.insert_operation_after(producer, set);
-                    let wait = block.insert_operation_before(item, self.flag_op("pto.wait_flag", (p, q), location));
+                    let wait = block.insert_operation_before(item, self.flag_op(pto::WaitFlagOperation::name(), (p, q), location));
                     let mut ops = vec![detach_op(set), detach_op(wait)];
                     if let Some(loop_op) = back_edge {
                         let outer = loop_op.block().unwrap();
-                        let prime = outer.insert_operation_before(loop_op, self.flag_op("pto.set_flag", (p, q), location));
-                        let drain = outer.insert_operation_after(loop_op, self.flag_op("pto.wait_flag", (p, q), location));
+                        let prime = outer.insert_operation_before(loop_op, self.flag_op(pto::SetFlagOperation::name(), (p, q), location));
+                        let drain = outer.insert_operation_after(loop_op, self.flag_op(pto::WaitFlagOperation::name(), (p, q), location));
                         ops.push(detach_op(prime));
                         ops.push(detach_op(drain));
                     }
