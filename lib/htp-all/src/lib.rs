@@ -58,4 +58,34 @@ mod tests {
         let names: Vec<_> = htp_pass::registered_passes().iter().map(|p| p.argument).collect();
         assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '-')), "{names:?}");
     }
+
+    #[test]
+    fn a_model_no_target_provides_is_refused_at_its_function() {
+        use htp_frontend::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
+        fn nothing(_: &ConstructSite) -> Result<ModelValue, String> {
+            Ok(ModelValue::None)
+        }
+        static SKETCH: ProgrammingModel = ProgrammingModel {
+            name: "sketch",
+            namespace: "sketch",
+            description: "a model no target provides (tests)",
+            entry_decorator: "routine",
+            dialects: &[],
+            constructs: &[Construct { name: "step", summary: "nothing", lower: nothing }],
+        };
+        register_all().unwrap();
+        register_model(&SKETCH).unwrap();
+        let source = "import htp\nimport sketch\n\n@sketch.routine\ndef r(x: htp.Tensor[htp.f32, 16, 64]):\n    sketch.step()\n";
+        let sources = [htp_frontend::SourceText::new(source, "r.py", 1)];
+        let request = htp_driver::Request {
+            sources: &sources,
+            kernel: "r",
+            constants: htp_frontend::Constants::new(),
+            target: "cpu",
+            pipelines: &[],
+            dump_ir: None,
+        };
+        let error = htp_driver::compile(&request).err().expect("refused").to_string();
+        assert!(error.contains("r.py:4:1: error: the 'sketch' programming model is not available on target 'cpu' (no registered target provides it)"), "{error}");
+    }
 }

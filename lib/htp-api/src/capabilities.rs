@@ -63,6 +63,12 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         let capability = match name.as_str() {
             "func.func" if op.attribute("htp.kernel").is_ok() => Some(KERNEL_MODEL.to_string()),
+            // A function of a registered programming model (`htp_frontend::models`).
+            "func.func" if op.attribute(htp_frontend::models::MODEL_ATTRIBUTE).is_ok() => op
+                .attribute(htp_frontend::models::MODEL_ATTRIBUTE)
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|model| format!("model:{}", model.value())),
             "tile.intrinsic" => view::<tile::IntrinsicOperation>(op)
                 .and_then(|intrinsic| intrinsic.callee().ok())
                 .map(|callee| format!("intrinsic:{}", callee.value())),

@@ -58,6 +58,9 @@ pub fn register_intrinsic_set(set: &'static IntrinsicSet) -> Result<(), String> 
     if set.namespace == HTP_NAMESPACE {
         return Err(format!("an intrinsic set cannot be named '{HTP_NAMESPACE}' (HTP's own functions)"));
     }
+    if let Some(model) = crate::models::model_in(set.namespace) {
+        return Err(format!("the namespace '{}' is the programming model '{}''s", set.namespace, model.name));
+    }
     let mut sets = SETS.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     match sets.get(set.namespace) {
         Some(existing) if std::ptr::eq(*existing, set) => Ok(()),

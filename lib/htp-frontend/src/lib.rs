@@ -39,6 +39,7 @@ pub mod diagnostics;
 pub mod ffi;
 pub mod intrinsics;
 pub mod lower;
+pub mod models;
 pub mod mutators;
 pub mod parse;
 pub mod signature;
@@ -112,6 +113,11 @@ pub fn import_python_with<'c>(
     for dialect in ["builtin", "func", "arith", "scf", "memref", "tile"] {
         context.get_or_load_dialect(dialect);
     }
+    for model in models::models() {
+        for dialect in model.dialects {
+            context.get_or_load_dialect(dialect);
+        }
+    }
     let mlir_messages: Rc<RefCell<Vec<String>>> = Rc::default();
     let sink = mlir_messages.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -178,3 +184,5 @@ fn import<'c>(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod models_tests;

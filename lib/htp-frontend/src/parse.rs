@@ -13,6 +13,9 @@ pub enum KernelKind {
     Entry,
     /// `@htp.func`: a helper inlined where it is called.
     Helper,
+    /// `@<ns>.<decorator>` of a registered programming model (its name):
+    /// an entry function written in that model (`crate::models`).
+    Model(&'static str),
 }
 
 /// A decorated function and the source it came from.
@@ -47,7 +50,7 @@ pub fn parse_kernels(source: &PreparedSource, index: usize) -> Result<Vec<Kernel
     let mut kernels = Vec::new();
     for stmt in parsed.into_syntax().body {
         if let Stmt::FunctionDef(def) = stmt {
-            if let Some(kind) = def.decorator_list.iter().find_map(|d| decorator_kind(&d.expression)) {
+            if let Some(kind) = def.decorator_list.iter().find_map(|d| decorator_kind(source, &d.expression)) {
                 if def.is_async {
                     return Err(diagnostic(source, def.range, DiagnosticKind::Unsupported, "a kernel cannot be `async`"));
                 }
@@ -59,12 +62,24 @@ pub fn parse_kernels(source: &PreparedSource, index: usize) -> Result<Vec<Kernel
 }
 
 /// `@htp.kernel`, `@kernel`, `@htp.kernel(...)` mark entries; `@htp.func`
-/// and `@func` mark helpers.
-fn decorator_kind(expr: &Expr) -> Option<KernelKind> {
+/// and `@func` mark helpers; `@<alias>.<decorator>` where the alias names a
+/// registered programming model's namespace marks that model's functions.
+fn decorator_kind(source: &PreparedSource, expr: &Expr) -> Option<KernelKind> {
     let name = match expr {
-        Expr::Call(call) => return decorator_kind(&call.func),
+        Expr::Call(call) => return decorator_kind(source, &call.func),
         Expr::Name(n) => n.id.as_str(),
-        Expr::Attribute(a) => a.attr.id.as_str(),
+        Expr::Attribute(a) => {
+            if let Expr::Name(alias) = &*a.value {
+                let namespace = match &source.namespaces {
+                    Some(map) => map.iter().find(|(name, _)| name == alias.id.as_str()).map(|(_, ns)| ns.as_str()),
+                    None => Some(alias.id.as_str()),
+                };
+                if let Some(model) = namespace.and_then(crate::models::model_in) {
+                    return (model.entry_decorator == a.attr.id.as_str()).then_some(KernelKind::Model(model.name));
+                }
+            }
+            a.attr.id.as_str()
+        }
         _ => return None,
     };
     match name {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn import_ok(src: &str) -> String {
+pub(crate) fn import_ok(src: &str) -> String {
     let ctx = htp_dialects::new_context();
     let result = import_python(&ctx, src, "k.py", 1, &Constants::new());
     match result {
@@ -12,7 +12,7 @@ fn import_ok(src: &str) -> String {
     }
 }
 
-fn import_err(src: &str) -> Diagnostic {
+pub(crate) fn import_err(src: &str) -> Diagnostic {
     let ctx = htp_dialects::new_context();
     let result = import_python(&ctx, src, "k.py", 1, &Constants::new());
     match result {

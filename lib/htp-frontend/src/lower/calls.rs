@@ -107,6 +107,9 @@ impl<'c> Lowerer<'c, '_> {
                     let keywords = args.keywords.len();
                     return self.intrinsic(set, attr, args.positional, keywords, a.range, range);
                 }
+                if let Some(Namespace::Model(model)) = module {
+                    return self.construct(model, attr, call, a.range, range);
+                }
                 if let Some(Namespace::Helpers(set)) = &module {
                     let Some(helper) = self.program.kernel(attr) else {
                         return Err(self.error(a.range, DiagnosticKind::UnknownName, format!("the intrinsic set '{set}' has no function '{attr}'")));

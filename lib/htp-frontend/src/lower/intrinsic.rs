@@ -20,6 +20,9 @@ pub enum Namespace {
     /// (`htp.extensions`): `<name>.f(...)` calls its helper `f`, whose
     /// source comes with the kernel's.
     Helpers(String),
+    /// A registered programming model's namespace: `<name>.f(...)` is one of
+    /// its constructs (`crate::models`).
+    Model(&'static crate::models::ProgrammingModel),
 }
 
 /// How the Python side names a module of helper intrinsics: `python:<set>`.
@@ -43,6 +46,9 @@ impl<'c> Lowerer<'c, '_> {
                 if let Some(set) = intrinsic_set(namespace) {
                     return Ok(Namespace::Intrinsics(set));
                 }
+                if let Some(model) = crate::models::model_in(namespace) {
+                    return Ok(Namespace::Model(model));
+                }
                 if let Some(set) = namespace.strip_prefix(HELPERS_PREFIX) {
                     return Ok(Namespace::Helpers(set.to_string()));
                 }
@@ -51,6 +57,7 @@ impl<'c> Lowerer<'c, '_> {
         }
         let mut known = vec![HTP_NAMESPACE.to_string()];
         known.extend(intrinsic_sets().iter().map(|s| s.namespace.to_string()));
+        known.extend(crate::models::models().iter().map(|m| m.namespace.to_string()));
         Err(self.error(range, DiagnosticKind::UnknownName, format!(
             "'{name}' is not htp or an intrinsic module HTP knows (known: {}); kernels call htp's functions and intrinsics only",
             known.join(", ")

@@ -6,6 +6,7 @@ pub mod builder;
 pub mod calls;
 pub mod intrinsic;
 mod expr;
+mod model;
 mod ops;
 mod stmt;
 mod tensor;
@@ -96,7 +97,7 @@ pub fn lower_program<'c>(
 ) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
     let mut signatures = Vec::new();
     let mut errors = Vec::new();
-    for kernel in program.kernels.iter().filter(|k| k.kind == KernelKind::Entry) {
+    for kernel in program.kernels.iter().filter(|k| matches!(k.kind, KernelKind::Entry | KernelKind::Model(_))) {
         match lower_entry(ctx, program, kernel, constants, module) {
             Ok(s) => signatures.push(s),
             Err(e) => errors.push(e),
@@ -220,7 +221,11 @@ fn lower_entry<'c>(
             (Identifier::new(ctx, "sym_name"), StringAttribute::new(ctx, def.name.id.as_str()).into()),
             (Identifier::new(ctx, "function_type"), TypeAttribute::new(function_type.into()).into()),
             (Identifier::new(ctx, "llvm.emit_c_interface"), unit),
-            (Identifier::new(ctx, "htp.kernel"), unit),
+            // A kernel (tile IR), or a function of a programming model.
+            match kernel.kind {
+                KernelKind::Model(model) => (Identifier::new(ctx, crate::models::MODEL_ATTRIBUTE), StringAttribute::new(ctx, model).into()),
+                _ => (Identifier::new(ctx, "htp.kernel"), unit),
+            },
             (Identifier::new(ctx, "htp.outputs"), lowerer.parse_attr(def.range, &format!("array<i64{}{outputs}>", if outputs.is_empty() { "" } else { ": " }))?),
         ])
         .add_attributes(&if in_outs.is_empty() {

@@ -1,0 +1,101 @@
+//! A toy programming model, registered as WSP and CSP will be: its entry
+//! decorator, constructs that build ops from lowered arguments (a scalar,
+//! a kernel by name), and the errors a user can make with it.
+
+use melior::ir::{operation::OperationLike, Type};
+
+use super::*;
+use crate::tests::{import_err, import_ok};
+use crate::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
+
+fn twice(site: &ConstructSite) -> Result<ModelValue, String> {
+    let [ModelValue::Value(value)] = site.positional else { return Err("takes one run-time f32 scalar".into()) };
+    let f32 = Type::float32(site.context);
+    let sum = site.emit("arith.addf", &[*value, *value], &[f32], &[])?;
+    Ok(ModelValue::Value(sum[0]))
+}
+
+fn launch(site: &ConstructSite) -> Result<ModelValue, String> {
+    let Some((ModelValue::Function(kernel), tensors)) = site.positional.split_first() else {
+        return Err("takes a kernel, then its tensors".into());
+    };
+    let operands: Vec<_> = tensors
+        .iter()
+        .map(|t| match t {
+            ModelValue::Value(v) => Ok(*v),
+            _ => Err("the kernel's arguments must be tensors".to_string()),
+        })
+        .collect::<Result<_, _>>()?;
+    let callee = melior::ir::attribute::FlatSymbolRefAttribute::new(site.context, kernel);
+    site.emit("func.call", &operands, &[], &[("callee", callee.into())])?;
+    Ok(ModelValue::None)
+}
+
+static TOY: ProgrammingModel = ProgrammingModel {
+    name: "toy",
+    namespace: "toy",
+    description: "a toy programming model (tests)",
+    entry_decorator: "program",
+    dialects: &["arith", "func"],
+    constructs: &[
+        Construct { name: "twice", summary: "s + s", lower: twice },
+        Construct { name: "launch", summary: "calls a kernel on tensors", lower: launch },
+    ],
+};
+
+const PROGRAM: &str = r#"
+import htp
+import toy
+
+@htp.kernel
+def scale(x: htp.Tensor[htp.f32, 16, 64], y: htp.Out[htp.f32, 16, 64]):
+    y[:, :] = x[:, :] * 2.0
+
+@toy.program
+def main(x: htp.Tensor[htp.f32, 16, 64], y: htp.Out[htp.f32, 16, 64], s: htp.f32):
+    t = toy.twice(s)
+    if t > 1.0:
+        toy.launch(scale, x, y)
+"#;
+
+#[test]
+fn a_model_function_is_lowered_with_its_constructs() {
+    register_model(&TOY).unwrap();
+    let text = import_ok(PROGRAM);
+    assert!(text.contains(r#"func.func @main"#) && text.contains(r#"htp.model = "toy""#), "{text}");
+    assert!(text.contains("arith.addf %arg2, %arg2 : f32"), "{text}");
+    assert!(text.contains("call @scale(%arg0, %arg1)"), "{text}");
+    // The kernel it launches stays a kernel.
+    assert!(text.contains("func.func @scale") && text.contains("htp.kernel"), "{text}");
+}
+
+#[test]
+fn model_errors_are_located() {
+    register_model(&TOY).unwrap();
+    let unknown = import_err(&PROGRAM.replace("toy.twice(s)", "toy.thrice(s)"));
+    assert_eq!(unknown.line, 11, "{unknown}");
+    assert!(unknown.message.contains("the programming model 'toy' has no construct 'thrice' (it has: twice, launch)"), "{unknown}");
+    let outside = import_err(&PROGRAM.replace("y[:, :] = x[:, :] * 2.0", "y[:, :] = x[:, :] * toy.twice(2.0)"));
+    assert_eq!(outside.line, 7, "{outside}");
+    assert!(outside.message.contains("toy.twice() belongs in a function of the programming model 'toy' (@toy.program)"), "{outside}");
+    let refused = import_err(&PROGRAM.replace("toy.twice(s)", "toy.twice(x)"));
+    assert!(refused.message.contains("toy.twice(): it built an invalid arith.addf: 'arith.addf' op operand #0 must be floating-point-like"), "{refused}");
+    assert_eq!(refused.line, 11, "{refused}");
+}
+
+#[test]
+fn names_are_unique_across_models_and_intrinsic_sets() {
+    register_model(&TOY).unwrap();
+    assert!(register_model(&TOY).is_ok(), "the same model again is a no-op");
+    static CLASH: ProgrammingModel = ProgrammingModel {
+        name: "other",
+        namespace: "toy",
+        description: "another model in toy's namespace",
+        entry_decorator: "program",
+        dialects: &[],
+        constructs: &[],
+    };
+    assert!(register_model(&CLASH).unwrap_err().contains("two programming models claim"));
+    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[] };
+    assert!(register_model(&KERNEL).is_err());
+}
