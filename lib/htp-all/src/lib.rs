@@ -72,6 +72,7 @@ mod tests {
             entry_decorator: "routine",
             dialects: &[],
             constructs: &[Construct { name: "step", summary: "nothing", lower: nothing }],
+            loops: &[],
         };
         register_all().unwrap();
         register_model(&SKETCH).unwrap();

@@ -8,7 +8,9 @@
 //! `model:<name>` and a target without it says so at the function's line.
 //!
 //! The bodies of model functions are the kernel language (loops, `if`,
-//! scalars, tensors, calls of helpers); the model adds its constructs.
+//! scalars, tensors, calls of helpers); the model adds its constructs and
+//! loop constructors (`for t in wsp.tiles(n)`: the hook builds a region op,
+//! the front end lowers the loop's body into it).
 
 use std::collections::BTreeMap;
 use std::sync::RwLock;
@@ -71,6 +73,36 @@ impl<'c> ConstructSite<'c, '_> {
         Ok(melior::ir::operation::OperationLike::results(&op).map(|r| r.to_raw()).collect())
     }
 
+    /// Builds `name` with one region of one block whose arguments have
+    /// `block_arguments` types (a loop op); its results and that block, where
+    /// the front end lowers the loop's body. The op is verified once the body
+    /// is in (by the front end), not here.
+    pub fn emit_loop(
+        &self,
+        name: &str,
+        operands: &[MlirValue],
+        results: &[Type<'c>],
+        attributes: &[(&str, Attribute<'c>)],
+        block_arguments: &[Type<'c>],
+    ) -> Result<(Vec<MlirValue>, MlirBlock), String> {
+        use melior::ir::{block::BlockLike, operation::OperationLike, Block, Region, RegionLike};
+        let operands: Vec<Value<'c, '_>> = operands.iter().map(|v| unsafe { Value::from_raw(*v) }).collect();
+        let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        let region = Region::new();
+        let body = region.append_block(Block::new(&block_arguments.iter().map(|t| (*t, self.location)).collect::<Vec<_>>()));
+        let body = body.to_raw();
+        let op = OperationBuilder::new(name, self.location)
+            .add_operands(&operands)
+            .add_results(results)
+            .add_attributes(&attributes)
+            .add_regions([region])
+            .build()
+            .map_err(|e| format!("cannot build {name}: {e}"))?;
+        let block = unsafe { melior::ir::BlockRef::from_raw(self.block) };
+        let op = block.append_operation(op);
+        Ok((op.results().map(|r| r.to_raw()).collect(), body))
+    }
+
     /// The keyword argument `name`, if given.
     pub fn keyword(&self, name: &str) -> Option<&ModelValue> {
         self.keywords.iter().find(|(k, _)| k == name).map(|(_, v)| v)
@@ -97,6 +129,33 @@ impl std::fmt::Debug for Construct {
     }
 }
 
+/// What a loop constructor built: the block the loop's body goes in, the
+/// values the loop's target names (one name: the first), and the op (with
+/// no operands) that ends the block, if its dialect wants one.
+pub struct LoopBody {
+    pub block: MlirBlock,
+    pub target: Vec<MlirValue>,
+    pub terminator: Option<&'static str>,
+}
+
+/// `for <name> in <namespace>.<constructor>(...)`: builds the loop op (with
+/// `ConstructSite::emit_loop`) and says where its body goes.
+pub type LoopLowering = fn(&ConstructSite) -> Result<LoopBody, String>;
+
+/// A loop constructor of a model (`for t in wsp.tiles(n)`).
+#[derive(Clone, Copy)]
+pub struct LoopConstructor {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub lower: LoopLowering,
+}
+
+impl std::fmt::Debug for LoopConstructor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoopConstructor").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
 /// A programming model (`kernel` is HTP's own, built in).
 #[derive(Debug)]
 pub struct ProgrammingModel {
@@ -110,11 +169,17 @@ pub struct ProgrammingModel {
     /// Dialects its constructs create ops of (loaded before lowering).
     pub dialects: &'static [&'static str],
     pub constructs: &'static [Construct],
+    /// `for x in <namespace>.<name>(...)` loops.
+    pub loops: &'static [LoopConstructor],
 }
 
 impl ProgrammingModel {
     pub fn construct(&self, name: &str) -> Option<&'static Construct> {
         self.constructs.iter().find(|c| c.name == name)
+    }
+
+    pub fn loop_constructor(&self, name: &str) -> Option<&'static LoopConstructor> {
+        self.loops.iter().find(|l| l.name == name)
     }
 }
 

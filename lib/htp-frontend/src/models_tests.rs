@@ -6,7 +6,7 @@ use melior::ir::{operation::OperationLike, Type};
 
 use super::*;
 use crate::tests::{import_err, import_ok};
-use crate::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
+use crate::models::{register_model, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
 
 fn twice(site: &ConstructSite) -> Result<ModelValue, String> {
     let [ModelValue::Value(value)] = site.positional else { return Err("takes one run-time f32 scalar".into()) };
@@ -31,6 +31,33 @@ fn launch(site: &ConstructSite) -> Result<ModelValue, String> {
     Ok(ModelValue::None)
 }
 
+/// `for t in toy.each(n)`: an `scf.for` from 0 to `n` (an index) by 1.
+fn each(site: &ConstructSite) -> Result<LoopBody, String> {
+    let index = Type::index(site.context);
+    let stop = match site.positional {
+        [ModelValue::Value(v)] => *v,
+        [ModelValue::Int(n)] => {
+            let value = melior::ir::attribute::IntegerAttribute::new(index, *n).into();
+            site.emit("arith.constant", &[], &[index], &[("value", value)])?[0]
+        }
+        _ => return Err("takes one trip count".into()),
+    };
+    let zero = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 0).into())])?[0];
+    let one = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 1).into())])?[0];
+    let (_, block) = site.emit_loop("scf.for", &[zero, stop, one], &[], &[], &[index])?;
+    let induction = unsafe { mlir_sys::mlirBlockGetArgument(block, 0) };
+    Ok(LoopBody { block, target: vec![induction], terminator: Some("scf.yield") })
+}
+
+/// A loop constructor that forgets the terminator its op needs.
+fn broken(site: &ConstructSite) -> Result<LoopBody, String> {
+    let index = Type::index(site.context);
+    let zero = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 0).into())])?[0];
+    let (_, block) = site.emit_loop("scf.for", &[zero, zero, zero], &[], &[], &[index])?;
+    let induction = unsafe { mlir_sys::mlirBlockGetArgument(block, 0) };
+    Ok(LoopBody { block, target: vec![induction], terminator: None })
+}
+
 static TOY: ProgrammingModel = ProgrammingModel {
     name: "toy",
     namespace: "toy",
@@ -40,6 +67,10 @@ static TOY: ProgrammingModel = ProgrammingModel {
     constructs: &[
         Construct { name: "twice", summary: "s + s", lower: twice },
         Construct { name: "launch", summary: "calls a kernel on tensors", lower: launch },
+    ],
+    loops: &[
+        LoopConstructor { name: "each", summary: "0 .. n", lower: each },
+        LoopConstructor { name: "broken", summary: "builds an invalid loop", lower: broken },
     ],
 };
 
@@ -56,6 +87,10 @@ def main(x: htp.Tensor[htp.f32, 16, 64], y: htp.Out[htp.f32, 16, 64], s: htp.f32
     t = toy.twice(s)
     if t > 1.0:
         toy.launch(scale, x, y)
+    for step in toy.each(4):
+        u = toy.twice(s)
+        if step > 2:
+            toy.launch(scale, x, y)
 "#;
 
 #[test]
@@ -65,6 +100,9 @@ fn a_model_function_is_lowered_with_its_constructs() {
     assert!(text.contains(r#"func.func @main"#) && text.contains(r#"htp.model = "toy""#), "{text}");
     assert!(text.contains("arith.addf %arg2, %arg2 : f32"), "{text}");
     assert!(text.contains("call @scale(%arg0, %arg1)"), "{text}");
+    // The loop constructor's scf.for, with the body inside and its variable bound.
+    assert!(text.contains("scf.for %arg3 = %c0 to %c4 step %c1"), "{text}");
+    assert!(text.contains("arith.cmpi sgt, %arg3"), "{text}");
     // The kernel it launches stays a kernel.
     assert!(text.contains("func.func @scale") && text.contains("htp.kernel"), "{text}");
 }
@@ -84,6 +122,19 @@ fn model_errors_are_located() {
 }
 
 #[test]
+fn model_loop_errors_are_located() {
+    register_model(&TOY).unwrap();
+    let carried = import_err(&PROGRAM.replace("        u = toy.twice(s)", "        t = toy.twice(s)"));
+    assert!(carried.message.contains("'t' is assigned inside a toy.each loop but defined before it"), "{carried}");
+    assert_eq!(carried.line, 14, "{carried}");
+    let unknown = import_err(&PROGRAM.replace("toy.each(4)", "toy.every(4)"));
+    assert!(unknown.message.contains("the programming model 'toy' has no loop 'every' (it has: each, broken)"), "{unknown}");
+    let broken = import_err(&PROGRAM.replace("toy.each(4)", "toy.broken()"));
+    assert!(broken.message.contains("toy.broken(): the loop it built is invalid"), "{broken}");
+    assert_eq!(broken.line, 14, "{broken}");
+}
+
+#[test]
 fn names_are_unique_across_models_and_intrinsic_sets() {
     register_model(&TOY).unwrap();
     assert!(register_model(&TOY).is_ok(), "the same model again is a no-op");
@@ -94,8 +145,9 @@ fn names_are_unique_across_models_and_intrinsic_sets() {
         entry_decorator: "program",
         dialects: &[],
         constructs: &[],
+        loops: &[],
     };
     assert!(register_model(&CLASH).unwrap_err().contains("two programming models claim"));
-    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[] };
+    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[] };
     assert!(register_model(&KERNEL).is_err());
 }

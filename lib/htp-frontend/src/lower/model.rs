@@ -3,7 +3,7 @@
 //! that function), the model's hook builds its ops at the call's location.
 
 use melior::ir::{Type, Value, ValueLike};
-use ruff_python_ast::{Expr, ExprCall};
+use ruff_python_ast::{Expr, ExprCall, StmtFor};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::types::{Elem, ScalarTy};
@@ -21,6 +21,81 @@ impl<'c> Lowerer<'c, '_> {
                 "the programming model '{}' has no construct '{name}' (it has: {})", model.name, names.join(", ")
             )));
         };
+        self.require_model(model, name, range)?;
+        let (positional, keywords) = self.model_arguments(call)?;
+        let site = ConstructSite {
+            context: self.ctx,
+            location: self.loc(range),
+            positional: &positional,
+            keywords: &keywords,
+            block: self.block,
+        };
+        let result = (construct.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
+        self.model_result(result, range)
+    }
+
+    /// `for <target> in <model>.<name>(args): body`: the model's loop
+    /// constructor builds the loop op; the body is lowered into its block
+    /// with `target` bound to the loop's value. Variables of the enclosing
+    /// function cannot be reassigned inside (nothing is carried out).
+    pub fn model_loop(&mut self, model: &'static ProgrammingModel, name: &str, call: &ExprCall, target: &str, f: &StmtFor) -> LResult<()> {
+        let range = f.iter.range();
+        let Some(constructor) = model.loop_constructor(name) else {
+            let names: Vec<&str> = model.loops.iter().map(|l| l.name).collect();
+            return Err(self.error(call.func.range(), DiagnosticKind::UnknownName, format!(
+                "the programming model '{}' has no loop '{name}' (it has: {})", model.name, if names.is_empty() { "none".into() } else { names.join(", ") }
+            )));
+        };
+        self.require_model(model, name, range)?;
+        let mut assigned = Vec::new();
+        super::stmt::assigned_names(&f.body, &mut assigned);
+        if let Some(outer) = assigned.iter().find(|n| n.as_str() != target && self.env.contains_key(n.as_str())) {
+            return Err(self.error(f.range, DiagnosticKind::Unsupported, format!(
+                "'{outer}' is assigned inside a {}.{name} loop but defined before it: a model's loop carries no values out", model.namespace
+            )));
+        }
+        let (positional, keywords) = self.model_arguments(call)?;
+        let site = ConstructSite { context: self.ctx, location: self.loc(range), positional: &positional, keywords: &keywords, block: self.block };
+        let body = (constructor.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
+        let saved_block = std::mem::replace(&mut self.block, body.block);
+        let saved_env = self.env.clone();
+        if let Some(value) = body.target.first() {
+            let bound = self.model_result(ModelValue::Value(*value), range);
+            match bound {
+                Ok(bound) => {
+                    self.env.insert(target.to_string(), bound);
+                }
+                Err(e) => {
+                    self.block = saved_block;
+                    self.env = saved_env;
+                    return Err(e);
+                }
+            }
+        }
+        let lowered = self.lower_stmts(&f.body).and_then(|_| match body.terminator {
+            Some(terminator) => self.emit(f.range, super::builder::OpSpec::new(terminator, &[], &[])).map(|_| ()),
+            None => Ok(()),
+        });
+        self.block = saved_block;
+        self.env = saved_env;
+        lowered?;
+        // Verify the loop op (the body block's parent) now that its body is
+        // in, so a constructor's mistake is located at the loop.
+        let raw = unsafe { mlir_sys::mlirBlockGetParentOperation(body.block) };
+        if raw.ptr.is_null() {
+            return Err(self.internal(range, format!("{}.{name}(): its body block belongs to no op", model.namespace)));
+        }
+        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
+        let (valid, errors) = htp_dialects::diagnostics::collect_errors(self.ctx, || melior::ir::operation::OperationLike::verify(&op));
+        if !valid {
+            let why: Vec<String> = errors.into_iter().map(|e| e.message).collect();
+            return Err(self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): the loop it built is invalid: {}", model.namespace, why.join("; "))));
+        }
+        Ok(())
+    }
+
+    /// A construct's or loop's use must be inside a function of its model.
+    fn require_model(&self, model: &ProgrammingModel, name: &str, range: TextRange) -> LResult<()> {
         let entry_model = self.program.kernel(&self.call_stack[0]).map(|k| k.kind);
         if entry_model != Some(crate::parse::KernelKind::Model(model.name)) {
             return Err(self.error(range, DiagnosticKind::Invalid, format!(
@@ -28,6 +103,11 @@ impl<'c> Lowerer<'c, '_> {
                 model.namespace, model.name, model.namespace, model.entry_decorator
             )));
         }
+        Ok(())
+    }
+
+    /// A call's arguments as a model's hooks take them.
+    fn model_arguments(&mut self, call: &ExprCall) -> LResult<(Vec<ModelValue>, Vec<(String, ModelValue)>)> {
         let mut positional = Vec::new();
         for argument in call.arguments.args.iter() {
             positional.push(self.model_argument(argument)?);
@@ -39,15 +119,7 @@ impl<'c> Lowerer<'c, '_> {
             };
             keywords.push((key.id.to_string(), self.model_argument(&keyword.value)?));
         }
-        let site = ConstructSite {
-            context: self.ctx,
-            location: self.loc(range),
-            positional: &positional,
-            keywords: &keywords,
-            block: self.block,
-        };
-        let result = (construct.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
-        self.model_result(result, range)
+        Ok((positional, keywords))
     }
 
     /// A construct's argument: a program function by name, or a lowered value.

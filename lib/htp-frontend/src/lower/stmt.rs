@@ -81,7 +81,7 @@ fn unsupported_stmt(stmt: &Stmt) -> &'static str {
 
 /// Names a statement list assigns (in first-assignment order), looking
 /// into nested loops and branches.
-fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
     fn targets(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Name(n) => {
@@ -132,7 +132,7 @@ impl<'c> Lowerer<'c, '_> {
         Ok(None)
     }
 
-    fn lower_stmts(&mut self, stmts: &[Stmt]) -> LResult<()> {
+    pub(super) fn lower_stmts(&mut self, stmts: &[Stmt]) -> LResult<()> {
         stmts.iter().try_for_each(|s| self.lower_stmt(s))
     }
 
@@ -256,6 +256,16 @@ impl<'c> Lowerer<'c, '_> {
         let Expr::Call(call) = &*f.iter else {
             return Err(self.unsupported(f.iter.range(), "iterating over anything but range(...)"));
         };
+        // `for t in <model>.<loop>(...)`: a programming model's loop constructor.
+        if let Expr::Attribute(a) = &*call.func {
+            if let Expr::Name(m) = &*a.value {
+                if !self.env.contains_key(m.id.as_str()) {
+                    if let Ok(super::intrinsic::Namespace::Model(model)) = self.namespace(m.id.as_str(), m.range) {
+                        return self.model_loop(model, a.attr.id.as_str(), call, target.id.as_str(), f);
+                    }
+                }
+            }
+        }
         let fname = match &*call.func {
             Expr::Name(n) => n.id.as_str(),
             Expr::Attribute(a) => a.attr.id.as_str(),
