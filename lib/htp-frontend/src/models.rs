@@ -49,18 +49,18 @@ pub struct ConstructSite<'c, 'a> {
 }
 
 impl<'c> ConstructSite<'c, '_> {
+    /// An op `name` at the construct with these operands, results, attributes.
+    fn builder(&self, name: &str, operands: &[MlirValue], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> OperationBuilder<'c> {
+        let operands: Vec<Value<'c, '_>> = operands.iter().map(|v| unsafe { Value::from_raw(*v) }).collect();
+        let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        OperationBuilder::new(name, self.location).add_operands(&operands).add_results(results).add_attributes(&attributes)
+    }
+
     /// Builds `name` with these operands, result types and attributes at the
     /// construct; its results. An op MLIR cannot build, or one that does
     /// not verify, is an error (a diagnostic at the construct).
     pub fn emit(&self, name: &str, operands: &[MlirValue], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> Result<Vec<MlirValue>, String> {
-        let operands: Vec<Value<'c, '_>> = operands.iter().map(|v| unsafe { Value::from_raw(*v) }).collect();
-        let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        let op = OperationBuilder::new(name, self.location)
-            .add_operands(&operands)
-            .add_results(results)
-            .add_attributes(&attributes)
-            .build()
-            .map_err(|e| format!("cannot build {name}: {e}"))?;
+        let op = self.builder(name, operands, results, attributes).build().map_err(|e| format!("cannot build {name}: {e}"))?;
         // A hook that builds an op its dialect rejects hears it here, at
         // the construct, not as an unverifiable module later.
         let (valid, errors) = htp_dialects::diagnostics::collect_errors(self.context, || melior::ir::operation::OperationLike::verify(&op));
@@ -86,15 +86,11 @@ impl<'c> ConstructSite<'c, '_> {
         block_arguments: &[Type<'c>],
     ) -> Result<(Vec<MlirValue>, MlirBlock), String> {
         use melior::ir::{block::BlockLike, operation::OperationLike, Block, Region, RegionLike};
-        let operands: Vec<Value<'c, '_>> = operands.iter().map(|v| unsafe { Value::from_raw(*v) }).collect();
-        let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
         let region = Region::new();
         let body = region.append_block(Block::new(&block_arguments.iter().map(|t| (*t, self.location)).collect::<Vec<_>>()));
         let body = body.to_raw();
-        let op = OperationBuilder::new(name, self.location)
-            .add_operands(&operands)
-            .add_results(results)
-            .add_attributes(&attributes)
+        let op = self
+            .builder(name, operands, results, attributes)
             .add_regions([region])
             .build()
             .map_err(|e| format!("cannot build {name}: {e}"))?;
