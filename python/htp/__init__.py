@@ -13,7 +13,7 @@ arrays. See docs/language.md for the language.
 
 from . import extensions, mutators
 from ._htp import version
-from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, layouts, targets
+from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, layouts, models, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
@@ -70,6 +70,7 @@ __all__ = [
     "layout",
     "layouts",
     "kernel",
+    "models",
     "mutators",
     "extensions",
     "targets",

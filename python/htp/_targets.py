@@ -56,6 +56,16 @@ def intrinsic_sets():
     return {namespace: {name: (op, summary) for name, op, summary in members} for namespace, _, members in _htp.intrinsic_sets()}
 
 
+def models():
+    """``{name: (namespace, description, decorator, constructs, loops)}`` of
+    every registered programming model besides HTP's kernels: functions
+    decorated ``@<namespace>.<decorator>``, written with its constructs
+    (``{name: summary}``) and loop constructors; a target runs them when it
+    lists ``model:<name>`` (``docs/extending.md``)."""
+    return {name: (namespace, description, decorator, dict(constructs), dict(loops))
+            for name, namespace, description, decorator, constructs, loops in _htp.programming_models()}
+
+
 def layouts():
     """``{name: (description, provider)}`` of every registered layout facet:
     the names ``htp.relayout(tile, name)`` takes and ``layout:<name>``

@@ -295,6 +295,22 @@ fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'sta
         .collect()
 }
 
+/// (name, namespace, description, decorator, [(construct, summary)],
+/// [(loop, summary)]) of every registered programming model.
+#[pyfunction]
+fn programming_models() -> Vec<ModelTuple> {
+    htp_frontend::models::models()
+        .iter()
+        .map(|m| {
+            let constructs = m.constructs.iter().map(|c| (c.name, c.summary)).collect();
+            let loops = m.loops.iter().map(|l| (l.name, l.summary)).collect();
+            (m.name, m.namespace, m.description, m.entry_decorator, constructs, loops)
+        })
+        .collect()
+}
+
+type ModelTuple = (&'static str, &'static str, &'static str, &'static str, Vec<(&'static str, &'static str)>, Vec<(&'static str, &'static str)>);
+
 /// Registers a target written in Python (see `python_target.rs`): the
 /// same registry and capability check as the in-tree backends.
 #[pyfunction]
@@ -420,6 +436,7 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(compile, module)?)?;
     module.add_function(wrap_pyfunction!(targets, module)?)?;
     module.add_function(wrap_pyfunction!(intrinsic_sets, module)?)?;
+    module.add_function(wrap_pyfunction!(programming_models, module)?)?;
     module.add_function(wrap_pyfunction!(supporting_targets, module)?)?;
     module.add_function(wrap_pyfunction!(version, module)?)?;
     module.add_function(wrap_pyfunction!(register_target, module)?)?;

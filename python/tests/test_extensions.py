@@ -263,3 +263,10 @@ def test_a_pdl_rewrite_creates_ops_of_an_irdl_dialect_in_the_tile_ir():
     line = SQUARES.splitlines().index("        y[i:i + 16, :] = t * t + t * x[i:i + 16, :]") + 1
     assert f".py:{line}:26: error: the 'testsquare' dialect is not available on target 'cpu'" \
         in message, message
+
+
+def test_programming_models_are_listed_and_none_is_registered_in_tree_yet():
+    # Models register in Rust (htp_frontend::models; WSP and CSP next):
+    # HTP's own kernel model is not one of them.
+    assert htp.models() == {}
+    assert any("model:kernel" in t.capabilities for t in htp.targets())
