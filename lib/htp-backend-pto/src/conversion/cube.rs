@@ -141,7 +141,7 @@ fn feeds_padded_transpose(op: OperationRef) -> bool {
 fn zero_fill<'c>(at: &At<'c>, buffer: Buffer<'c>) {
     let nz = Shape { layout: Layout::Nz, pad: Pad::Zero, valid: [Extent::Static(1), Extent::Static(1)], ..buffer.shape };
     let view = at.view(buffer, nz);
-    at.instr(pto::TFillPadOperation::name(), &[view.value, view.value], &[]);
+    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(view.value).src(view.value).build());
 }
 
 /// A zero tile on the cube is not materialised: it may only start a matmul
@@ -174,7 +174,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     // tile's own valid region), so pad a zero-padded view of the loaded tile
     // and hand on a fully valid view of the same bytes.
     let padded = at.view(source, Shape { pad: Pad::Zero, ..source.shape });
-    at.instr(pto::TFillPadOperation::name(), &[padded.value, padded.value], &[]);
+    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(padded.value).src(padded.value).build());
     k.bind(detach(op.result(0).unwrap().into()), at.view(padded, padded.shape.fully_valid()));
     Ok(())
 }
@@ -186,7 +186,7 @@ fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place)
         return Err("a matmul operand must come from a tile loaded (and possibly padded) in this kernel".into());
     }
     let l0 = at.alloc(Shape { place, pad: Pad::Null, ..operand.shape });
-    at.instr(pto::TMovOperation::name(), &[l0.value, operand.value], &[]);
+    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(l0.value).src(operand.value).build());
     k.free_popped(at, operand);
     Ok(l0)
 }
@@ -209,12 +209,12 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let dst = match accumulator {
         None => {
             let dst = fresh(k)?;
-            at.instr(pto::TMatmulOperation::name(), &[dst.value, left.value, right.value], &[]);
+            at.instruction(pto::TMatmulOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build());
             dst
         }
         Some(acc) if k.zeros.contains_key(&key(acc)) => {
             let dst = fresh(k)?;
-            at.instr(pto::TMatmulOperation::name(), &[dst.value, left.value, right.value], &[]);
+            at.instruction(pto::TMatmulOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build());
             dst
         }
         Some(acc) => {
@@ -239,7 +239,7 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
                     };
                     at.op("scf.if", &[first], &[], &[], vec![branch(pto::TMatmulOperation::name()), branch(pto::TMatmulAccOperation::name())]);
                 }
-                None => at.instr(pto::TMatmulAccOperation::name(), &[dst.value, left.value, right.value], &[]),
+                None => at.instruction(pto::TMatmulAccOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build()),
             }
             dst
         }

@@ -41,6 +41,8 @@ pub use htp_ir::builder::BodyBuilder as At;
 pub trait PtoOps<'c> {
     /// A PTO instruction: no results, operands in ISA order.
     fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]);
+    /// A PTO instruction built by its typed builder (`htp_dialects::ods::pto`).
+    fn instruction(&self, op: impl Into<melior::ir::Operation<'c>>);
     /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
     fn alloc(&self, shape: Shape<'c>) -> Buffer<'c>;
     /// `pto.tile_view`: the same bytes seen as another tile (other valid
@@ -51,6 +53,10 @@ pub trait PtoOps<'c> {
 impl<'c> PtoOps<'c> for At<'c> {
     fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]) {
         self.op(name, operands, &[], attributes, vec![]);
+    }
+
+    fn instruction(&self, op: impl Into<melior::ir::Operation<'c>>) {
+        self.place(op.into());
     }
 
     fn alloc(&self, shape: Shape<'c>) -> Buffer<'c> {
@@ -190,7 +196,7 @@ impl<'c> Kernel<'c> {
         let dir = super::attrs::cross_core(self.context, crossing.keyword());
         if crossing.producer() == self.core {
             let buffer = self.buffer(result)?;
-            at.instr(pto::TPushOperation::name(), &[buffer.value], &[("dir", dir)]);
+            at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(buffer.value).build());
             return Ok(());
         }
         let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
@@ -205,12 +211,12 @@ impl<'c> Kernel<'c> {
             };
         }
         let view = at.view(slot, self.popped_shape_with(tile, valid));
-        at.instr(pto::TPopOperation::name(), &[view.value], &[("dir", dir)]);
+        at.instruction(pto::TPopOperationBuilder::new(at.context, at.location).dir(dir).dst(view.value).build());
         match self.core {
             Core::Aiv => {
                 let copy = at.alloc(view.shape);
-                at.instr(pto::TMovOperation::name(), &[copy.value, view.value], &[]);
-                at.instr(pto::TFreeOperation::name(), &[], &[("dir", dir)]);
+                at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(copy.value).src(view.value).build());
+                at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(dir).build());
                 self.bind(result, copy);
             }
             Core::Aic => {
@@ -225,7 +231,7 @@ impl<'c> Kernel<'c> {
     pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
         if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
             self.popped.remove(index);
-            at.instr(pto::TFreeOperation::name(), &[], &[("dir", super::attrs::cross_core(self.context, "v2c"))]);
+            at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(super::attrs::cross_core(self.context, "v2c")).build());
         }
     }
 
@@ -528,7 +534,7 @@ impl<'c> Kernel<'c> {
             return Ok(buffer);
         }
         let copy = at.alloc(buffer.shape);
-        at.instr(pto::TMovOperation::name(), &[copy.value, buffer.value], &[]);
+        at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(copy.value).src(buffer.value).build());
         Ok(copy)
     }
 
@@ -584,14 +590,14 @@ impl<'c> Kernel<'c> {
                         });
                     }
                     let view = at.view(target, target.shape.with_valid(buffer.shape.valid));
-                    at.instr(pto::TMovOperation::name(), &[view.value, buffer.value], &[]);
+                    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(view.value).src(buffer.value).build());
                     continue;
                 }
                 if key(buffer.value) != key(target.value) {
                     if target.shape.place != super::buffer::Place::Vec {
                         return Err("a loop-carried accumulator must be updated in place (`acc += a @ b`)".into());
                     }
-                    at.instr(pto::TMovOperation::name(), &[target.value, buffer.value], &[]);
+                    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(target.value).src(buffer.value).build());
                 }
             } else {
                 scalars.push(self.value(operand)?);

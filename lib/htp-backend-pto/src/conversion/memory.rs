@@ -36,7 +36,7 @@ pub fn load<'c>(
         before(at, dst);
         let staged = at.alloc(column_in_rows(shape));
         let view = global_view(at, source, &indices, &staged.shape.valid, Layout::Nd, false, shape.element);
-        at.instr(pto::TLoadOperation::name(), &[staged.value, view], &[]);
+        at.instruction(pto::TLoadOperationBuilder::new(at.context, at.location).dst(staged.value).src(view).build());
         transpose_into(at, dst, staged);
         k.bind(detach(op.result(0).unwrap().into()), dst);
         return Ok(());
@@ -52,7 +52,7 @@ pub fn load<'c>(
     let view = global_view(at, source, &indices, &shape.valid, layout, transposed, shape.element);
     let dst = at.alloc(shape);
     before(at, dst);
-    at.instr(pto::TLoadOperation::name(), &[dst.value, view], &[]);
+    at.instruction(pto::TLoadOperationBuilder::new(at.context, at.location).dst(dst.value).src(view).build());
     k.bind(detach(op.result(0).unwrap().into()), dst);
     Ok(())
 }
@@ -77,12 +77,12 @@ pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c
         let staged = at.alloc(column_in_rows(buffer.shape));
         transpose_into(at, staged, buffer);
         let view = global_view(at, dest, &indices, &staged.shape.valid, Layout::Nd, false, element);
-        at.instr(pto::TStoreOperation::name(), &[view, staged.value], &[]);
+        at.instruction(pto::TStoreOperationBuilder::new(at.context, at.location).dst(view).src(staged.value).build());
         return Ok(());
     }
     let layout = if buffer.shape.is_column() { Layout::Dn } else { Layout::Nd };
     let view = global_view(at, dest, &indices, &buffer.shape.valid, layout, false, element);
-    at.instr(pto::TStoreOperation::name(), &[view, buffer.value], &[]);
+    at.instruction(pto::TStoreOperationBuilder::new(at.context, at.location).dst(view).src(buffer.value).build());
     Ok(())
 }
 

@@ -31,12 +31,12 @@ pub fn as_row<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
 pub fn transpose_into<'c>(at: &At<'c>, dst: Buffer<'c>, source: Buffer<'c>) {
     let vector = |b: &Buffer| b.shape.is_column() || b.shape.rows == 1;
     if vector(&source) && vector(&dst) {
-        at.instr(pto::TMovOperation::name(), &[as_row(at, dst).value, as_row(at, source).value], &[]);
+        at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).src(as_row(at, source).value).build());
         return;
     }
     let (dst, source) = (as_row(at, dst), as_row(at, source));
     let per_repeat = if bit_width(source.shape.element) == 8 { 32 } else { 16 };
     let scratch = Shape { rows: source.shape.cols, cols: round_up(source.shape.rows, per_repeat), layout: Layout::Nd, ..source.shape };
     let tmp = at.alloc(scratch.fully_valid());
-    at.instr(pto::TTransOperation::name(), &[dst.value, source.value, tmp.value], &[]);
+    at.instruction(pto::TTransOperationBuilder::new(at.context, at.location).dst(dst.value).src(source.value).tmp(tmp.value).build());
 }

@@ -92,7 +92,7 @@ fn gather<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let table_rows = at.value("memref.dim", &[table, offsets[0]], melior::ir::Type::index(at.context));
     let rows = Extent::Dynamic(table_rows);
     let view = memory::global_view(at, table, &offsets, &[rows, Extent::Static(tile.cols())], Layout::Nd, false, tile.element_type());
-    at.instr(pto::MGatherOperation::name(), &[dst.value, view, as_row(at, indices).value], &[]);
+    at.instruction(pto::MGatherOperationBuilder::new(at.context, at.location).dst(dst.value).table(view).idx(as_row(at, indices).value).build());
     k.bind(result(op), dst);
     Ok(())
 }
@@ -109,7 +109,7 @@ fn fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
         at.constant(value, tile.element_type())
     };
     let dst = destination(k, at, op, &extents_of(tile, &[])?)?;
-    at.instr(pto::TExpandSOperation::name(), &[as_row(at, dst).value, scalar], &[]);
+    at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).scalar(scalar).build());
     k.bind(result(op), dst);
     Ok(())
 }
@@ -157,7 +157,8 @@ fn propagate_nan<'c>(at: &At<'c>, dst: Buffer<'c>, b: Buffer<'c>) {
     let source = full_width(at, b);
     let mask = at.alloc(Shape::mask_for_rows(&source.shape));
     let into = mask_for_data(at, mask, &source.shape);
-    at.instr(pto::TCmpOperation::name(), &[into.value, source.value, source.value], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    let not_equal = attrs::cmp_mode(at.context, "ne");
+    at.instruction(pto::TCmpOperationBuilder::new(at.context, at.location).mode(not_equal).mask(into.value).src_0(source.value).src_1(source.value).build());
     select_into(at, dst, mask, b, dst);
 }
 
@@ -285,7 +286,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     }
     let shape = Shape { pad, ..source.shape.fully_valid() };
     let dst = at.alloc(shape);
-    at.instr(pto::TFillPadOperation::name(), &[dst.value, source.value], &[]);
+    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(dst.value).src(source.value).build());
     k.bind(result(op), dst);
     Ok(())
 }
@@ -300,9 +301,9 @@ fn pad_with_fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, 
     let value = k.value(operand(op, 1))?;
     let full = Shape { pad: Pad::Null, ..source.shape.fully_valid() };
     let dst = at.alloc(full);
-    at.instr(pto::TExpandSOperation::name(), &[as_row(at, dst).value, value], &[]);
+    at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).scalar(value).build());
     let inside = at.view(dst, Shape { valid: source.shape.valid, ..full });
-    at.instr(pto::TMovOperation::name(), &[inside.value, source.value], &[]);
+    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(inside.value).src(source.value).build());
     k.bind(result(op), dst);
     Ok(())
 }
@@ -343,7 +344,7 @@ fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let from_float = htp_ir::builder::is_float(source.shape.element);
     let mode = if to_int && from_float { "trunc" } else { "rint" };
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr(pto::TCvtOperation::name(), &[as_row(at, dst).value, as_row(at, source).value], &[("round", attrs::round_mode(at.context, mode))]);
+    at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).src(as_row(at, source).value).round(attrs::round_mode(at.context, mode)).build());
     k.bind(result(op), dst);
     Ok(())
 }
@@ -370,10 +371,10 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let zero = at.constant(IntegerAttribute::new(index, 0).into(), index);
     let extent = if axis == 0 { tile.rows() } else { tile.cols() };
     if extent == 1 {
-        at.instr(pto::TExpandSOperation::name(), &[as_row(at, indices).value, zero], &[]);
+        at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(as_row(at, indices).value).scalar(zero).build());
     } else if indices.shape.is_column() || indices.shape.rows == 1 {
         // Already one row (a column tile's indices run along its one row view).
-        at.instr(pto::TCiOperation::name(), &[as_row(at, indices).value, zero], &[]);
+        at.instruction(pto::TCiOperationBuilder::new(at.context, at.location).dst(as_row(at, indices).value).start(zero).build());
     } else {
         let per_block = 32 / (htp_ir::builder::bit_width(index) as i64 / 8);
         let length = super::buffer::round_up(extent, per_block);
@@ -386,7 +387,7 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
             pad: Pad::Null,
             ..indices.shape
         });
-        at.instr(pto::TCiOperation::name(), &[row.value, zero], &[]);
+        at.instruction(pto::TCiOperationBuilder::new(at.context, at.location).dst(row.value).start(zero).build());
         let line = if axis == 1 {
             row
         } else {
@@ -396,7 +397,7 @@ fn iota<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
         expand(at, indices, line);
     }
     if !direct {
-        at.instr(pto::TCvtOperation::name(), &[as_row(at, dst).value, as_row(at, indices).value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).src(as_row(at, indices).value).round(attrs::round_mode(at.context, "rint")).build());
     }
     k.bind(result(op), dst);
     Ok(())
@@ -456,24 +457,24 @@ fn compare<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Res
             return buffer;
         }
         let converted = at.alloc(Shape { element: f32_type, ..buffer.shape });
-        at.instr(pto::TCvtOperation::name(), &[converted.value, buffer.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+        at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(converted.value).src(buffer.value).round(attrs::round_mode(at.context, "rint")).build());
         converted
     };
     let source = to_f32(full_width(at, lhs));
     let dst = destination(k, at, op, &lhs.shape.valid)?;
     let mask = mask_for_data(at, dst, &source.shape);
     let rhs = operand(op, 1);
-    let mode_attr = [("mode", attrs::cmp_mode(at.context, mode))];
+    let mode = attrs::cmp_mode(at.context, mode);
     if TileType::try_from(rhs.r#type()).is_err() {
         let mut scalar = k.value(rhs)?;
         if in_f32 {
             scalar = at.value("arith.sitofp", &[scalar], f32_type);
         }
-        at.instr(pto::TCmpSOperation::name(), &[mask.value, source.value, scalar], &mode_attr);
+        at.instruction(pto::TCmpSOperationBuilder::new(at.context, at.location).mode(mode).mask(mask.value).src(source.value).scalar(scalar).build());
     } else {
         let other = to_f32(full_width(at, materialise(k, at, rhs)?));
         let other = retyped(at, other, source.shape);
-        at.instr(pto::TCmpOperation::name(), &[mask.value, source.value, other.value], &mode_attr);
+        at.instruction(pto::TCmpOperationBuilder::new(at.context, at.location).mode(mode).mask(mask.value).src_0(source.value).src_1(other.value).build());
     }
     k.bind(result(op), dst);
     Ok(())
@@ -512,7 +513,7 @@ fn select_into<'c>(at: &At<'c>, dst: Buffer<'c>, mask: Buffer<'c>, a: Buffer<'c>
         pad: Pad::Null,
         ..whole.shape
     });
-    at.instr(pto::TSelOperation::name(), &[whole.value, mask.value, a.value, b.value, tmp.value], &[]);
+    at.instruction(pto::TSelOperationBuilder::new(at.context, at.location).dst(whole.value).mask(mask.value).src_0(a.value).src_1(b.value).tmp(tmp.value).build());
 }
 
 pub(super) fn is_mask(tile: V) -> bool {
@@ -528,12 +529,13 @@ fn load_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     let bytes = k.buffer(result(op))?;
     let half_type = melior::ir::Type::float16(at.context);
     let half = at.alloc(Shape { element: half_type, ..bytes.shape });
-    at.instr(pto::TCvtOperation::name(), &[half.value, bytes.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(half.value).src(bytes.value).round(attrs::round_mode(at.context, "rint")).build());
     let mask = at.alloc(Shape::mask_for(result_tile(op)?, bytes.shape.valid));
     let source = full_width(at, half);
     let zero = at.number(half_type, 0.0);
     let into = mask_for_data(at, mask, &source.shape);
-    at.instr(pto::TCmpSOperation::name(), &[into.value, source.value, zero], &[("mode", attrs::cmp_mode(at.context, "ne"))]);
+    let not_equal = attrs::cmp_mode(at.context, "ne");
+    at.instruction(pto::TCmpSOperationBuilder::new(at.context, at.location).mode(not_equal).mask(into.value).src(source.value).scalar(zero).build());
     k.bind(result(op), mask);
     Ok(())
 }
@@ -553,13 +555,13 @@ fn store_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let half = Shape { element: half_type, ..bytes };
     let constant = |value: f64| {
         let filled = at.alloc(half.fully_valid());
-        at.instr(pto::TExpandSOperation::name(), &[filled.value, at.number(half_type, value)], &[]);
+        at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(filled.value).scalar(at.number(half_type, value)).build());
         filled
     };
     let (ones, zeros) = (constant(1.0), constant(0.0));
     let selected = at.alloc(half);
     select_into(at, selected, mask, ones, zeros);
     let out = at.alloc(bytes);
-    at.instr(pto::TCvtOperation::name(), &[out.value, selected.value], &[("round", attrs::round_mode(at.context, "rint"))]);
+    at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(out.value).src(selected.value).round(attrs::round_mode(at.context, "rint")).build());
     memory::store_buffer(k, at, op, out)
 }
