@@ -209,12 +209,12 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let dst = match accumulator {
         None => {
             let dst = fresh(k)?;
-            at.instruction(pto::TMatmulOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build());
+            super::instructions::matmul(at, false, dst.value, left.value, right.value);
             dst
         }
         Some(acc) if k.zeros.contains_key(&key(acc)) => {
             let dst = fresh(k)?;
-            at.instruction(pto::TMatmulOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build());
+            super::instructions::matmul(at, false, dst.value, left.value, right.value);
             dst
         }
         Some(acc) => {
@@ -228,18 +228,18 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
                     let i1 = Type::parse(at.context, "i1").unwrap();
                     let eq = IntegerAttribute::new(Type::parse(at.context, "i64").unwrap(), 0).into();
                     let first = at.value_with("arith.cmpi", &[induction, lower], i1, &[("predicate", eq)]);
-                    let branch = |name: &str| {
+                    let branch = |accumulate: bool| {
                         let region = Region::new();
                         let block = region.append_block(Block::new(&[]));
                         let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
                         let inner = At { block, ..*at };
-                        inner.instr(name, &[dst.value, left.value, right.value], &[]);
+                        super::instructions::matmul(&inner, accumulate, dst.value, left.value, right.value);
                         inner.op("scf.yield", &[], &[], &[], vec![]);
                         region
                     };
-                    at.op("scf.if", &[first], &[], &[], vec![branch(pto::TMatmulOperation::name()), branch(pto::TMatmulAccOperation::name())]);
+                    at.op("scf.if", &[first], &[], &[], vec![branch(false), branch(true)]);
                 }
-                None => at.instruction(pto::TMatmulAccOperationBuilder::new(at.context, at.location).acc(dst.value).left(left.value).right(right.value).build()),
+                None => super::instructions::matmul(at, true, dst.value, left.value, right.value),
             }
             dst
         }

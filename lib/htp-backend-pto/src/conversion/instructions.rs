@@ -1,92 +1,133 @@
-//! Which PTO instruction implements a tile op of a given kind: the names
-//! come from the `pto` dialect's ODS (`htp_dialects::ods::pto`), so an
-//! instruction the dialect lacks is a compile error here, and a kind with
-//! no instruction is a diagnostic instead of an unregistered op.
+//! The PTO instruction of a tile op of a given kind, built with the typed
+//! builders melior generates from the `pto` dialect's ODS
+//! (`htp_dialects::ods::pto`): a kind without an instruction is a
+//! diagnostic, an instruction the dialect lacks a compile error.
 
 use htp_dialects::ods::pto;
+use htp_ir::builder::V;
+
+use super::kernel::{At, PtoOps};
 
 fn none(what: &str, kind: &str) -> String {
     format!("PTO has no {what} instruction for '{kind}'")
 }
 
-/// `tile.<kind> tile, tile`: TADD, TSUB, TMUL, TDIV, TMAX, TMIN.
-pub fn binary(kind: &str) -> Result<&'static str, String> {
-    Ok(match kind {
-        "add" => pto::TAddOperation::name(),
-        "sub" => pto::TSubOperation::name(),
-        "mul" => pto::TMulOperation::name(),
-        "div" => pto::TDivOperation::name(),
-        "max" => pto::TMaxOperation::name(),
-        "min" => pto::TMinOperation::name(),
+/// `tile.<kind> a, b` into `dst`: TADD, TSUB, TMUL, TDIV, TMAX, TMIN.
+pub fn binary<'c>(at: &At<'c>, kind: &str, dst: V<'c>, a: V<'c>, b: V<'c>) -> Result<(), String> {
+    macro_rules! build {
+        ($builder:ident) => {
+            at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src_0(a).src_1(b).build())
+        };
+    }
+    match kind {
+        "add" => build!(TAddOperationBuilder),
+        "sub" => build!(TSubOperationBuilder),
+        "mul" => build!(TMulOperationBuilder),
+        "div" => build!(TDivOperationBuilder),
+        "max" => build!(TMaxOperationBuilder),
+        "min" => build!(TMinOperationBuilder),
         _ => return Err(none("tile-tile", kind)),
-    })
+    }
+    Ok(())
 }
 
-/// `tile.<kind> tile, scalar`: TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS.
-pub fn binary_scalar(kind: &str) -> Result<&'static str, String> {
-    Ok(match kind {
-        "add" => pto::TAddSOperation::name(),
-        "sub" => pto::TSubSOperation::name(),
-        "mul" => pto::TMulSOperation::name(),
-        "div" => pto::TDivSOperation::name(),
-        "max" => pto::TMaxSOperation::name(),
-        "min" => pto::TMinSOperation::name(),
+/// `tile.<kind> src, scalar` into `dst`: TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS.
+pub fn binary_scalar<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>, scalar: V<'c>) -> Result<(), String> {
+    macro_rules! build {
+        ($builder:ident) => {
+            at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).scalar(scalar).build())
+        };
+    }
+    match kind {
+        "add" => build!(TAddSOperationBuilder),
+        "sub" => build!(TSubSOperationBuilder),
+        "mul" => build!(TMulSOperationBuilder),
+        "div" => build!(TDivSOperationBuilder),
+        "max" => build!(TMaxSOperationBuilder),
+        "min" => build!(TMinSOperationBuilder),
         _ => return Err(none("tile-scalar", kind)),
-    })
+    }
+    Ok(())
 }
 
-/// `tile.<kind> tile`: TEXP, TLOG, TSQRT, TRSQRT, TABS, TNEG, TRELU, TRECIP.
-pub fn unary(kind: &str) -> Result<&'static str, String> {
-    Ok(match kind {
-        "exp" => pto::TExpOperation::name(),
-        "log" => pto::TLogOperation::name(),
-        "sqrt" => pto::TSqrtOperation::name(),
-        "rsqrt" => pto::TRsqrtOperation::name(),
-        "abs" => pto::TAbsOperation::name(),
-        "neg" => pto::TNegOperation::name(),
-        "relu" => pto::TReluOperation::name(),
-        "recip" => pto::TRecipOperation::name(),
+/// `tile.<kind> src` into `dst`: TEXP, TLOG, TSQRT, TRSQRT, TABS, TNEG, TRELU, TRECIP.
+pub fn unary<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>) -> Result<(), String> {
+    macro_rules! build {
+        ($builder:ident) => {
+            at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).build())
+        };
+    }
+    match kind {
+        "exp" => build!(TExpOperationBuilder),
+        "log" => build!(TLogOperationBuilder),
+        "sqrt" => build!(TSqrtOperationBuilder),
+        "rsqrt" => build!(TRsqrtOperationBuilder),
+        "abs" => build!(TAbsOperationBuilder),
+        "neg" => build!(TNegOperationBuilder),
+        "relu" => build!(TReluOperationBuilder),
+        "recip" => build!(TRecipOperationBuilder),
         _ => return Err(none("unary", kind)),
-    })
+    }
+    Ok(())
 }
 
-/// A reduction along each row: TROWSUM, TROWMAX, TROWMIN.
-pub fn row_reduce(kind: &str) -> Result<&'static str, String> {
-    Ok(match kind {
-        "sum" => pto::TRowSumOperation::name(),
-        "max" => pto::TRowMaxOperation::name(),
-        "min" => pto::TRowMinOperation::name(),
+/// A reduction along each row of `src` into `dst`, through `tmp`: TROWSUM, TROWMAX, TROWMIN.
+pub fn row_reduce<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>, tmp: V<'c>) -> Result<(), String> {
+    macro_rules! build {
+        ($builder:ident) => {
+            at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).tmp(tmp).build())
+        };
+    }
+    match kind {
+        "sum" => build!(TRowSumOperationBuilder),
+        "max" => build!(TRowMaxOperationBuilder),
+        "min" => build!(TRowMinOperationBuilder),
         _ => return Err(none("row reduction", kind)),
-    })
+    }
+    Ok(())
 }
 
-/// A reduction along each column: TCOLSUM, TCOLMAX, TCOLMIN.
-pub fn col_reduce(kind: &str) -> Result<&'static str, String> {
-    Ok(match kind {
-        "sum" => pto::TColSumOperation::name(),
-        "max" => pto::TColMaxOperation::name(),
-        "min" => pto::TColMinOperation::name(),
+/// A reduction along each column of `src` into `dst`: TCOLSUM, TCOLMAX, TCOLMIN.
+pub fn col_reduce<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>) -> Result<(), String> {
+    macro_rules! build {
+        ($builder:ident) => {
+            at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).build())
+        };
+    }
+    match kind {
+        "sum" => build!(TColSumOperationBuilder),
+        "max" => build!(TColMaxOperationBuilder),
+        "min" => build!(TColMinOperationBuilder),
         _ => return Err(none("column reduction", kind)),
-    })
+    }
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// `per_line` (a column: one value per row; or a row) expanded over `dst`:
+/// TROWEXPAND or TCOLEXPAND.
+pub fn expand<'c>(at: &At<'c>, per_column: bool, dst: V<'c>, per_line: V<'c>) {
+    if per_column {
+        at.instruction(pto::TRowExpandOperationBuilder::new(at.context, at.location).dst(dst).src(per_line).build());
+    } else {
+        at.instruction(pto::TColExpandOperationBuilder::new(at.context, at.location).dst(dst).src(per_line).build());
+    }
+}
 
-    #[test]
-    fn every_kind_names_a_registered_instruction() {
-        let context = htp_dialects::new_context();
-        let kinds = ["add", "sub", "mul", "div", "max", "min"];
-        let names = kinds
-            .iter()
-            .flat_map(|k| [binary(k), binary_scalar(k)])
-            .chain(["exp", "log", "sqrt", "rsqrt", "abs", "neg", "relu", "recip"].iter().map(|k| unary(k)))
-            .chain(["sum", "max", "min"].iter().flat_map(|k| [row_reduce(k), col_reduce(k)]));
-        for name in names {
-            let name = name.unwrap();
-            assert!(context.is_registered_operation(name), "{name}");
-        }
-        assert_eq!(binary("pow").unwrap_err(), "PTO has no tile-tile instruction for 'pow'");
+/// `src <kind> per_line` into `dst`, the per-line operand expanded on the
+/// fly: TROWEXPAND_OP / TCOLEXPAND_OP with the `kind` attribute.
+pub fn expand_binary<'c>(at: &At<'c>, per_column: bool, kind: melior::ir::Attribute<'c>, dst: V<'c>, src: V<'c>, per_line: V<'c>) {
+    if per_column {
+        at.instruction(pto::TRowExpandBinOperationBuilder::new(at.context, at.location).kind(kind).dst(dst).src_0(src).src_1(per_line).build());
+    } else {
+        at.instruction(pto::TColExpandBinOperationBuilder::new(at.context, at.location).kind(kind).dst(dst).src_0(src).src_1(per_line).build());
+    }
+}
+
+/// An accumulating (`accumulate`) or initialising matmul: TMATMUL_ACC or TMATMUL.
+pub fn matmul<'c>(at: &At<'c>, accumulate: bool, acc: V<'c>, left: V<'c>, right: V<'c>) {
+    if accumulate {
+        at.instruction(pto::TMatmulAccOperationBuilder::new(at.context, at.location).acc(acc).left(left).right(right).build());
+    } else {
+        at.instruction(pto::TMatmulOperationBuilder::new(at.context, at.location).acc(acc).left(left).right(right).build());
     }
 }

@@ -120,7 +120,7 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         let source = k.buffer(lhs)?;
         let scalar = k.value(rhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
-        at.instr(instructions::binary_scalar(kind)?, &[as_row(at, dst).value, as_row(at, source).value, scalar], &[]);
+        instructions::binary_scalar(at, kind, as_row(at, dst).value, as_row(at, source).value, scalar)?;
         k.bind(result(op), dst);
         return Ok(());
     }
@@ -134,14 +134,14 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         // into a full tile first.
         let source = materialise(k, at, lhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
-        let name = if per_line.shape.is_column() { pto::TRowExpandBinOperation::name() } else { pto::TColExpandBinOperation::name() };
-        at.instr(name, &[dst.value, source.value, per_line.value], &[("kind", attrs::expand_kind(at.context, kind))]);
+        let expand_kind = attrs::expand_kind(at.context, kind);
+        instructions::expand_binary(at, per_line.shape.is_column(), expand_kind, dst.value, source.value, per_line.value);
         k.bind(result(op), dst);
         return Ok(());
     }
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
-    at.instr(instructions::binary(kind)?, &[as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value], &[]);
+    instructions::binary(at, kind, as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value)?;
     if matches!(kind, "max" | "min") && htp_ir::builder::is_float(a.shape.element) {
         propagate_nan(at, dst, b);
     }
@@ -203,14 +203,13 @@ fn materialise<'c>(k: &mut Kernel<'c>, at: &At<'c>, tile: V<'c>) -> Result<Buffe
 }
 
 fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
-    let name = if per_line.shape.is_column() { pto::TRowExpandOperation::name() } else { pto::TColExpandOperation::name() };
-    at.instr(name, &[dst.value, per_line.value], &[]);
+    instructions::expand(at, per_line.shape.is_column(), dst.value, per_line.value);
 }
 
 fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr(instructions::unary(kind)?, &[as_row(at, dst).value, as_row(at, source).value], &[]);
+    instructions::unary(at, kind, as_row(at, dst).value, as_row(at, source).value)?;
     k.bind(result(op), dst);
     Ok(())
 }
@@ -233,7 +232,7 @@ fn row_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     }
     let dst = destination(k, at, op, &source.shape.valid)?;
     let scratch = at.alloc(source.shape);
-    at.instr(instructions::row_reduce(kind)?, &[dst.value, source.value, scratch.value], &[]);
+    instructions::row_reduce(at, kind, dst.value, source.value, scratch.value)?;
     k.bind(result(op), dst);
     Ok(())
 }
@@ -242,7 +241,7 @@ fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let kind = reduction_kind(op)?;
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instr(instructions::col_reduce(kind)?, &[dst.value, source.value], &[]);
+    instructions::col_reduce(at, kind, dst.value, source.value)?;
     k.bind(result(op), dst);
     Ok(())
 }
