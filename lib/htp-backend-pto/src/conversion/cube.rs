@@ -16,8 +16,8 @@ use super::kernel::{At, Kernel, PtoOps};
 use htp_ir::query::{has_single_use, key, single_user};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
-use htp_ir::builder::{detach, Builder};
-use htp_dialects::ods::pto;
+use htp_ir::builder::{detach, Builder, V};
+use htp_dialects::ods::{pto, tile, view};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {
@@ -158,13 +158,16 @@ fn zeros<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String>
 
 /// Zero padding of an L1 operand (TFILLPAD on an NZ tile, in place).
 fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
-    let source = k.buffer(detach(op.operand(0).unwrap()))?;
-    if pad_value(detach(op.operand(1).unwrap()))? != Pad::Zero {
+    let pad = view::<tile::PadOperation>(op).ok_or("not a tile.pad")?;
+    let error = |e: melior::Error| e.to_string();
+    let source = k.buffer(detach(pad.input().map_err(error)?))?;
+    let result: V = detach(pad.result().map_err(error)?.into());
+    if pad_value(detach(pad.value().map_err(error)?))? != Pad::Zero {
         return Err("on the cube core operand tiles can be padded only with zeros".into());
     }
     if source.shape.layout == Layout::Zn && feeds_transpose(op) {
         // Zero-filled before it was loaded (`zero_fill`).
-        k.bind(detach(op.result(0).unwrap().into()), at.view(source, Shape { pad: Pad::Zero, ..source.shape.fully_valid() }));
+        k.bind(result, at.view(source, Shape { pad: Pad::Zero, ..source.shape.fully_valid() }));
         return Ok(());
     }
     if source.shape.layout != Layout::Nz {
@@ -175,7 +178,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     // and hand on a fully valid view of the same bytes.
     let padded = at.view(source, Shape { pad: Pad::Zero, ..source.shape });
     at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(padded.value).src(padded.value).build());
-    k.bind(detach(op.result(0).unwrap().into()), at.view(padded, padded.shape.fully_valid()));
+    k.bind(result, at.view(padded, padded.shape.fully_valid()));
     Ok(())
 }
 
@@ -192,12 +195,14 @@ fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place)
 }
 
 fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
-    let result = detach(op.result(0).unwrap().into());
-    let left = k.buffer(detach(op.operand(0).unwrap()))?;
+    let product = view::<tile::MatmulOperation>(op).ok_or("not a tile.matmul")?;
+    let error = |e: melior::Error| e.to_string();
+    let result: V = detach(product.result().map_err(error)?.into());
+    let left = k.buffer(detach(product.lhs().map_err(error)?))?;
     let left = to_l0(k, at, left, Place::Left)?;
-    let right = k.buffer(detach(op.operand(1).unwrap()))?;
+    let right = k.buffer(detach(product.rhs().map_err(error)?))?;
     let right = to_l0(k, at, right, Place::Right)?;
-    let accumulator = (op.operand_count() > 2).then(|| detach(op.operand(2).unwrap()));
+    let accumulator = product.acc().ok().map(detach);
     let fresh = |k: &Kernel<'c>| -> Result<Buffer<'c>, String> {
         let tile = result_tile(op)?;
         let valid = match extents_of(tile, &[]) {

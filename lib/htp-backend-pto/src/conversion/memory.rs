@@ -3,13 +3,13 @@
 //! into / TSTORE from the tile's buffer.
 
 use htp_dialects::tile::TileType;
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 
 use super::buffer::{elements_per_block, extents_of, Buffer, Extent, Layout, Shape};
 use super::kernel::{At, Kernel, PtoOps};
 use super::relayout::transpose_into;
 use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
-use htp_dialects::ods::pto;
+use htp_dialects::ods::{pto, tile, view};
 
 /// `tile.load` into a buffer of the shape `shape_for` picks; `before` may
 /// add instructions between the buffer's allocation and the TLOAD.
@@ -20,12 +20,13 @@ pub fn load<'c>(
     shape_for: impl Fn(TileType<'c>, [Extent<'c>; 2]) -> Shape<'c>,
     before: impl Fn(&At<'c>, Buffer<'c>),
 ) -> Result<(), String> {
-    let old_source = detach(op.operand(0).unwrap());
-    let rank = shape_of(old_source.r#type()).len();
-    let old_indices: Vec<V> = (1..=rank).map(|i| detach(op.operand(i).unwrap())).collect();
-    let (source, indices) = k.gm_tensor(old_source, &old_indices)?;
-    let sizes: Vec<V> = (rank + 1..op.operand_count()).map(|i| k.value(detach(op.operand(i).unwrap()))).collect::<Result<_, _>>()?;
-    let tile = TileType::try_from(op.result(0).unwrap().r#type()).map_err(|_| "load of a non-tile")?;
+    let load = view::<tile::LoadOperation>(op).ok_or("not a tile.load")?;
+    let error = |e: melior::Error| e.to_string();
+    let old_indices: Vec<V> = load.indices().map_err(error)?.map(detach).collect();
+    let (source, indices) = k.gm_tensor(detach(load.source().map_err(error)?), &old_indices)?;
+    let sizes: Vec<V> = load.valid_sizes().map_err(error)?.map(|size| k.value(detach(size))).collect::<Result<_, _>>()?;
+    let result: V = detach(load.result().map_err(error)?.into());
+    let tile = TileType::try_from(result.r#type()).map_err(|_| "load of a non-tile")?;
     let shape = shape_for(tile, extents_of(tile, &sizes)?);
     // A one-column tile (DN) reads a column that is contiguous in GM (the
     // column of a tensor whose last dimension is 1) directly; a strided
@@ -38,7 +39,7 @@ pub fn load<'c>(
         let view = global_view(at, source, &indices, &staged.shape.valid, Layout::Nd, false, shape.element);
         at.instruction(pto::TLoadOperationBuilder::new(at.context, at.location).dst(staged.value).src(view).build());
         transpose_into(at, dst, staged);
-        k.bind(detach(op.result(0).unwrap().into()), dst);
+        k.bind(result, dst);
         return Ok(());
     }
     let layout = match shape.layout {
@@ -53,20 +54,22 @@ pub fn load<'c>(
     let dst = at.alloc(shape);
     before(at, dst);
     at.instruction(pto::TLoadOperationBuilder::new(at.context, at.location).dst(dst.value).src(view).build());
-    k.bind(detach(op.result(0).unwrap().into()), dst);
+    k.bind(result, dst);
     Ok(())
 }
 
 /// `tile.store`: TSTORE of the tile's valid region.
 pub fn store<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
-    let buffer: Buffer = k.buffer(detach(op.operand(0).unwrap()))?;
+    let store = view::<tile::StoreOperation>(op).ok_or("not a tile.store")?;
+    let buffer: Buffer = k.buffer(detach(store.value().map_err(|e| e.to_string())?))?;
     store_buffer(k, at, op, buffer)
 }
 
 /// `tile.store` of `buffer` (the stored tile, or its bytes for a mask).
 pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, buffer: Buffer<'c>) -> Result<(), String> {
-    let old_indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
-    let (dest, indices) = k.gm_tensor(detach(op.operand(1).unwrap()), &old_indices)?;
+    let store = view::<tile::StoreOperation>(op).ok_or("not a tile.store")?;
+    let old_indices: Vec<V> = store.indices().map(detach).collect();
+    let (dest, indices) = k.gm_tensor(detach(store.dest().map_err(|e| e.to_string())?), &old_indices)?;
     // The tensor's element type (the cube's fixpipe converts an f32
     // accumulator on the way out), or the bytes of a bool tensor.
     let tensor_element = htp_ir::builder::element_of(dest.r#type());
