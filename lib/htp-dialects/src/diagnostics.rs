@@ -86,6 +86,27 @@ pub fn collect_errors<T>(context: &Context, body: impl FnOnce() -> T) -> (T, Vec
     (result, errors)
 }
 
+/// `errors` as text, one per line, each with its position when it has one.
+pub fn joined(errors: &[MlirError]) -> String {
+    errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+}
+
+/// Why MLIR refused something: the messages of `errors`, without
+/// positions (the caller reports at its own location), `; `-separated.
+pub fn reasons(errors: Vec<MlirError>) -> String {
+    errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ")
+}
+
+/// Verifies `op` with its errors collected: `Err(reasons)` when invalid.
+pub fn verify<'c: 'a, 'a>(context: &Context, op: &impl melior::ir::operation::OperationLike<'c, 'a>) -> Result<(), String> {
+    let (valid, errors) = collect_errors(context, || op.verify());
+    if valid {
+        Ok(())
+    } else {
+        Err(reasons(errors))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

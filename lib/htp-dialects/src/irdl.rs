@@ -12,7 +12,7 @@ use melior::{
     Context,
 };
 
-use crate::diagnostics::collect_errors;
+use crate::diagnostics::{collect_errors, joined};
 
 /// One registered IRDL module: who gave it, the dialects it defines, its text.
 #[derive(Clone, Debug)]
@@ -43,30 +43,26 @@ fn dialect_names(module: &Module) -> Vec<String> {
     names
 }
 
-/// Parses `source` in `context` and loads its dialects; the errors MLIR
-/// reported otherwise.
-fn load(context: &Context, source: &str) -> Result<Vec<String>, String> {
-    let (loaded, errors) = collect_errors(context, || {
-        let module = Module::parse(context, source)?;
-        let names = dialect_names(&module);
-        let ok = unsafe { mlir_sys::mlirLoadIRDLDialects(module.to_raw()).value } != 0;
-        ok.then_some(names)
-    });
-    loaded.ok_or_else(|| {
-        let messages: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        if messages.is_empty() {
-            "MLIR could not load it".to_string()
-        } else {
-            messages.join("\n")
-        }
-    })
+/// Loads the dialects of the parsed IRDL `module` into its context; the
+/// errors MLIR reported otherwise.
+fn load(context: &Context, module: &Module) -> Result<(), String> {
+    let (loaded, errors) = collect_errors(context, || unsafe { mlir_sys::mlirLoadIRDLDialects(module.to_raw()).value } != 0);
+    if loaded {
+        Ok(())
+    } else if errors.is_empty() {
+        Err("MLIR could not load it".to_string())
+    } else {
+        Err(joined(&errors))
+    }
 }
 
 /// Loads every registered IRDL dialect into `context` (`new_context` does).
 pub fn load_registered(context: &Context) {
     for definition in definitions() {
         // Checked when it was registered, in a context like this one.
-        let _ = load(context, &definition.source);
+        if let Some(module) = Module::parse(context, &definition.source) {
+            let _ = load(context, &module);
+        }
     }
 }
 
@@ -75,13 +71,9 @@ pub fn load_registered(context: &Context) {
 /// the name clash) registers nothing.
 pub fn register(provider: &str, source: &str) -> Result<Vec<String>, String> {
     let context = crate::new_context();
-    let names = {
-        let (parsed, errors) = collect_errors(&context, || Module::parse(&context, source).map(|module| dialect_names(&module)));
-        parsed.ok_or_else(|| {
-            let message: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            format!("the IRDL of '{provider}' does not parse: {}", message.join("\n"))
-        })?
-    };
+    let (module, errors) = collect_errors(&context, || Module::parse(&context, source));
+    let module = module.ok_or_else(|| format!("the IRDL of '{provider}' does not parse: {}", joined(&errors)))?;
+    let names = dialect_names(&module);
     if names.is_empty() {
         return Err(format!("the IRDL of '{provider}' defines no dialect (expected `irdl.dialect @name {{ ... }}`)"));
     }
@@ -99,7 +91,7 @@ pub fn register(provider: &str, source: &str) -> Result<Vec<String>, String> {
             return Err(format!("the dialect '{name}' of '{provider}' is already a dialect of HTP or MLIR"));
         }
     }
-    load(&context, source).map_err(|message| format!("the IRDL of '{provider}' does not load: {message}"))?;
+    load(&context, &module).map_err(|message| format!("the IRDL of '{provider}' does not load: {message}"))?;
     let mut registered = DEFINITIONS.lock().map_err(|_| "the IRDL registry is poisoned".to_string())?;
     registered.push(Definition { provider: provider.into(), dialects: names.clone(), source: source.into() });
     Ok(names)

@@ -63,11 +63,7 @@ impl<'c> ConstructSite<'c, '_> {
         let op = self.builder(name, operands, results, attributes).build().map_err(|e| format!("cannot build {name}: {e}"))?;
         // A hook that builds an op its dialect rejects hears it here, at
         // the construct, not as an unverifiable module later.
-        let (valid, errors) = htp_dialects::diagnostics::collect_errors(self.context, || melior::ir::operation::OperationLike::verify(&op));
-        if !valid {
-            let why: Vec<String> = errors.into_iter().map(|e| e.message).collect();
-            return Err(format!("it built an invalid {name}: {}", why.join("; ")));
-        }
+        htp_dialects::diagnostics::verify(self.context, &op).map_err(|why| format!("it built an invalid {name}: {why}"))?;
         let block = unsafe { melior::ir::BlockRef::from_raw(self.block) };
         let op = melior::ir::block::BlockLike::append_operation(&block, op);
         Ok(melior::ir::operation::OperationLike::results(&op).map(|r| r.to_raw()).collect())

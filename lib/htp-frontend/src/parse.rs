@@ -70,11 +70,7 @@ fn decorator_kind(source: &PreparedSource, expr: &Expr) -> Option<KernelKind> {
         Expr::Name(n) => n.id.as_str(),
         Expr::Attribute(a) => {
             if let Expr::Name(alias) = &*a.value {
-                let namespace = match &source.namespaces {
-                    Some(map) => map.iter().find(|(name, _)| name == alias.id.as_str()).map(|(_, ns)| ns.as_str()),
-                    None => Some(alias.id.as_str()),
-                };
-                if let Some(model) = namespace.and_then(crate::models::model_in) {
+                if let Some(model) = source.namespace_of(alias.id.as_str()).and_then(crate::models::model_in) {
                     return (model.entry_decorator == a.attr.id.as_str()).then_some(KernelKind::Model(model.name));
                 }
             }

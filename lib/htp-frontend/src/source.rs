@@ -90,6 +90,16 @@ impl PreparedSource {
         }
     }
 
+    /// The HTP namespace a module-level name refers to: through the
+    /// namespaces the Python side reported, or, without them, the name
+    /// itself. None: the module maps the name to no namespace.
+    pub fn namespace_of<'a>(&'a self, name: &'a str) -> Option<&'a str> {
+        match &self.namespaces {
+            Some(map) => map.iter().find(|(alias, _)| alias == name).map(|(_, namespace)| namespace.as_str()),
+            None => Some(name),
+        }
+    }
+
     /// The user's file position of a byte offset in `parsed_text`.
     pub fn position(&self, offset: TextSize) -> Position {
         let offset = (u32::from(offset) as usize).min(self.parsed_text.len());

@@ -50,7 +50,7 @@ fn parse<'c>(context: &'c Context, source: &str) -> Result<Module<'c>, String> {
     let (module, errors) = htp_dialects::diagnostics::collect_errors(context, || {
         Module::parse(context, source).filter(|module| module.as_operation().verify())
     });
-    let module = module.ok_or_else(|| errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))?;
+    let module = module.ok_or_else(|| htp_dialects::diagnostics::joined(&errors))?;
     let mut patterns = 0;
     let mut op = module.body().first_operation();
     while let Some(current) = op {

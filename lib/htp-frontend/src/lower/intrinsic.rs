@@ -34,10 +34,7 @@ pub const MATH_CONSTANTS: &[&str] = &["pi", "e", "inf", "nan"];
 impl<'c> Lowerer<'c, '_> {
     /// Resolves `name` (not a local) through the source's namespaces.
     pub fn namespace(&self, name: &str, range: TextRange) -> LResult<Namespace> {
-        let resolved = match &self.source().namespaces {
-            Some(map) => map.iter().find(|(alias, _)| alias == name).map(|(_, namespace)| namespace.as_str()),
-            None => Some(name),
-        };
+        let resolved = self.source().namespace_of(name);
         match resolved {
             Some(HTP_NAMESPACE) => return Ok(Namespace::Htp),
             // `math` is not an HTP namespace; the Python side does not map it.

@@ -86,12 +86,9 @@ impl<'c> Lowerer<'c, '_> {
             return Err(self.internal(range, format!("{}.{name}(): its body block belongs to no op", model.namespace)));
         }
         let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-        let (valid, errors) = htp_dialects::diagnostics::collect_errors(self.ctx, || melior::ir::operation::OperationLike::verify(&op));
-        if !valid {
-            let why: Vec<String> = errors.into_iter().map(|e| e.message).collect();
-            return Err(self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): the loop it built is invalid: {}", model.namespace, why.join("; "))));
-        }
-        Ok(())
+        htp_dialects::diagnostics::verify(self.ctx, &op).map_err(|why| {
+            self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): the loop it built is invalid: {why}", model.namespace))
+        })
     }
 
     /// A construct's or loop's use must be inside a function of its model.

@@ -895,11 +895,10 @@ impl<'c> Lowerer<'c, '_> {
         let base = htp_dialects::tile::TileType::try_from(base).map_err(|_| self.internal(range, "a tile type"))?;
         let (laid_out, errors) = htp_dialects::diagnostics::collect_errors(self.ctx, || base.with_layout(self.ctx, Some(&axe)));
         let Some(laid_out) = laid_out.and_then(|t| t.layout()).and_then(|l| l.to_attribute(self.ctx)) else {
-            let why: Vec<String> = errors.into_iter().map(|e| e.message).collect();
             return Err(self.error(range, DiagnosticKind::Shape, format!(
                 "the layout facet '{name}' (from {}) gives a {ty} a layout that does not fit it: {}",
                 facet.provider,
-                why.join("; ")
+                htp_dialects::diagnostics::reasons(errors)
             )));
         };
         Ok(intern(laid_out.to_string()))
