@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 
 use htp_driver::{Argument, CompileError as DriverError, Request};
-use htp_frontend::{lower::types::Elem, ConstValue, Constants, DimSig, ParamKind, SourceText};
+use htp_api::{ConstValue, Constants, DimSig, Elem, ParamKind, SourceText};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::{exceptions::PyTypeError, prelude::*};
 
@@ -289,7 +289,7 @@ fn targets() -> Vec<(&'static str, &'static str, Vec<String>, ArchitectureTuple)
 /// registered intrinsic set.
 #[pyfunction]
 fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str)>)> {
-    htp_frontend::intrinsics::intrinsic_sets()
+    htp_api::intrinsics::intrinsic_sets()
         .iter()
         .map(|set| (set.namespace, set.description, set.intrinsics.iter().map(|i| (i.name, i.op, i.summary)).collect()))
         .collect()
@@ -299,7 +299,7 @@ fn intrinsic_sets() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'sta
 /// [(loop, summary)]) of every registered programming model.
 #[pyfunction]
 fn programming_models() -> Vec<ModelTuple> {
-    htp_frontend::models::models()
+    htp_api::models::models()
         .iter()
         .map(|m| {
             let constructs = m.constructs.iter().map(|c| (c.name, c.summary)).collect();

@@ -7,7 +7,7 @@
 
 use htp_api::{Artifact, Argument, Target};
 use htp_dialects::diagnostics::MlirError;
-use htp_frontend::{KernelSignature, SourceText};
+use htp_api::{KernelSignature, SourceText};
 use melior::{ir::Module, Context};
 use pyo3::prelude::*;
 

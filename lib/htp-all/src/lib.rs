@@ -61,7 +61,7 @@ mod tests {
 
     #[test]
     fn a_model_no_target_provides_is_refused_at_its_function() {
-        use htp_frontend::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
+        use htp_api::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
         fn nothing(_: &ConstructSite) -> Result<ModelValue, String> {
             Ok(ModelValue::None)
         }
@@ -77,11 +77,11 @@ mod tests {
         register_all().unwrap();
         register_model(&SKETCH).unwrap();
         let source = "import htp\nimport sketch\n\n@sketch.routine\ndef r(x: htp.Tensor[htp.f32, 16, 64]):\n    sketch.step()\n";
-        let sources = [htp_frontend::SourceText::new(source, "r.py", 1)];
+        let sources = [htp_api::SourceText::new(source, "r.py", 1)];
         let request = htp_driver::Request {
             sources: &sources,
             kernel: "r",
-            constants: htp_frontend::Constants::new(),
+            constants: htp_api::Constants::new(),
             target: "cpu",
             pipelines: &[],
             dump_ir: None,

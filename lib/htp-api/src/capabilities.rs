@@ -6,7 +6,7 @@
 
 use htp_dialects::diagnostics::{source_position, MlirError};
 use htp_dialects::ods::{tile, view};
-use htp_frontend::intrinsics::intrinsic_sets;
+use crate::intrinsics::intrinsic_sets;
 use melior::ir::{
     attribute::AttributeLike,
     block::BlockLike,
@@ -63,9 +63,9 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         let capability = match name.as_str() {
             "func.func" if op.attribute("htp.kernel").is_ok() => Some(KERNEL_MODEL.to_string()),
-            // A function of a registered programming model (`htp_frontend::models`).
-            "func.func" if op.attribute(htp_frontend::models::MODEL_ATTRIBUTE).is_ok() => op
-                .attribute(htp_frontend::models::MODEL_ATTRIBUTE)
+            // A function of a registered programming model (`crate::models`).
+            "func.func" if op.attribute(crate::models::MODEL_ATTRIBUTE).is_ok() => op
+                .attribute(crate::models::MODEL_ATTRIBUTE)
                 .ok()
                 .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
                 .map(|model| format!("model:{}", model.value())),

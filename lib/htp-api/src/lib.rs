@@ -2,15 +2,26 @@
 //! module and returns an [`Artifact`] that runs with [`Argument`]s; the
 //! [`registry`] is where targets register themselves and where the driver
 //! (which names no backend) finds them. In-tree backends use exactly this
-//! API, as a third-party crate would.
+//! API, as a third-party crate would. What the front end, the driver, the
+//! backends and the binding share lives here too, below all of them: a
+//! kernel's [`signature`], its [`SourceText`], element types ([`Elem`]),
+//! and the registries of [`intrinsics`] sets and programming [`models`].
 
 pub mod architecture;
 mod argument;
 pub mod capabilities;
+mod elem;
+pub mod intrinsics;
+pub mod models;
 pub mod registry;
+pub mod signature;
+mod source;
 mod target;
 
 pub use architecture::{Architecture, MemorySpace, ParallelLevel};
 pub use argument::Argument;
+pub use elem::Elem;
+pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, ParamSignature, TensorLayout};
+pub use source::SourceText;
 pub use registry::{find_target, register_target, targets};
 pub use target::{source_line, Artifact, Target};

@@ -3,7 +3,7 @@
 //! runs it, in this process or through a vendor runtime.
 
 use htp_dialects::diagnostics::MlirError;
-use htp_frontend::{KernelSignature, SourceText};
+use crate::{KernelSignature, SourceText};
 use melior::{ir::Module, Context};
 
 use crate::Argument;

@@ -3,7 +3,7 @@
 
 use htp_api::{Argument, Artifact, Target};
 use htp_dialects::diagnostics::MlirError;
-use htp_frontend::{KernelSignature, SourceText};
+use htp_api::{KernelSignature, SourceText};
 use melior::{ir::Module, Context};
 
 use crate::CompiledModule;

@@ -5,7 +5,7 @@
 //! `tile.intrinsic "pto.t<name>"` that only the PTO targets provide;
 //! `conversion/vector.rs` lowers it to the instruction itself.
 
-use htp_frontend::intrinsics::{Intrinsic, IntrinsicSet, IntrinsicShape};
+use htp_api::intrinsics::{Intrinsic, IntrinsicSet, IntrinsicShape};
 
 const ARITHMETIC: &[&str] = &["i32", "i16", "f16", "f32"];
 const FLOAT: &[&str] = &["f16", "f32"];

@@ -77,7 +77,7 @@ pub fn register() -> Result<(), String> {
     htp_transforms::register()?;
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
-    htp_frontend::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
+    htp_api::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
     htp_dialects::layout::register_facet(conversion::layouts::nz_facet())?;
     htp_api::register_target(&SIM)?;
     htp_api::register_target(&CHIP)

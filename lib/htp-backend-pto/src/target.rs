@@ -3,7 +3,7 @@
 
 use htp_api::{source_line, Argument, Artifact, Target};
 use htp_dialects::diagnostics::MlirError;
-use htp_frontend::{DimSig, KernelSignature, ParamKind, SourceText};
+use htp_api::{DimSig, KernelSignature, ParamKind, SourceText};
 use melior::{ir::Module, Context};
 
 use crate::{numpy_dtype, ArgumentInfo, Flavour};

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use htp_dialects::diagnostics::{MlirError, SourcePosition};
-use htp_frontend::SourceText;
+use htp_api::SourceText;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CompileError {

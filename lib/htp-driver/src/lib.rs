@@ -8,7 +8,8 @@ pub mod error;
 
 
 use htp_api::{find_target, Artifact};
-use htp_frontend::{import_python_sources, Constants, KernelSignature, SourceText};
+use htp_api::{Constants, KernelSignature, SourceText};
+use htp_frontend::import_python_sources;
 use melior::ir::Module;
 
 pub use error::CompileError;

@@ -37,9 +37,9 @@
 
 pub mod diagnostics;
 pub mod ffi;
-pub mod intrinsics;
+
 pub mod lower;
-pub mod models;
+
 pub mod mutators;
 pub mod parse;
 pub mod signature;
@@ -113,7 +113,7 @@ pub fn import_python_with<'c>(
     for dialect in ["builtin", "func", "arith", "scf", "memref", "tile"] {
         context.get_or_load_dialect(dialect);
     }
-    for model in models::models() {
+    for model in htp_api::models::models() {
         for dialect in model.dialects {
             context.get_or_load_dialect(dialect);
         }

@@ -6,7 +6,7 @@ use melior::ir::{operation::OperationLike, Type};
 
 use super::*;
 use crate::tests::{import_err, import_ok};
-use crate::models::{register_model, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
+use htp_api::models::{register_model, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
 
 fn twice(site: &ConstructSite) -> Result<ModelValue, String> {
     let [ModelValue::Value(value)] = site.positional else { return Err("takes one run-time f32 scalar".into()) };

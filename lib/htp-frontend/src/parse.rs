@@ -14,7 +14,7 @@ pub enum KernelKind {
     /// `@htp.func`: a helper inlined where it is called.
     Helper,
     /// `@<ns>.<decorator>` of a registered programming model (its name):
-    /// an entry function written in that model (`crate::models`).
+    /// an entry function written in that model (`htp_api::models`).
     Model(&'static str),
 }
 
@@ -70,7 +70,7 @@ fn decorator_kind(source: &PreparedSource, expr: &Expr) -> Option<KernelKind> {
         Expr::Name(n) => n.id.as_str(),
         Expr::Attribute(a) => {
             if let Expr::Name(alias) = &*a.value {
-                if let Some(model) = source.namespace_of(alias.id.as_str()).and_then(crate::models::model_in) {
+                if let Some(model) = source.namespace_of(alias.id.as_str()).and_then(htp_api::models::model_in) {
                     return (model.entry_decorator == a.attr.id.as_str()).then_some(KernelKind::Model(model.name));
                 }
             }

@@ -1,5 +1,5 @@
 //! Calls of intrinsics (`pto.add(a, b)`): namespace resolution and the
-//! `tile.intrinsic` op each call becomes (see `crate::intrinsics`).
+//! `tile.intrinsic` op each call becomes (see `htp_api::intrinsics`).
 
 use ruff_text_size::TextRange;
 
@@ -8,7 +8,7 @@ use super::types::ScalarTy;
 use super::value::Val;
 use super::{LResult, Lowerer};
 use crate::diagnostics::DiagnosticKind;
-use crate::intrinsics::{intrinsic_set, intrinsic_sets, IntrinsicSet, IntrinsicShape, HTP_NAMESPACE};
+use htp_api::intrinsics::{intrinsic_set, intrinsic_sets, IntrinsicSet, IntrinsicShape, HTP_NAMESPACE};
 
 /// What a module-level name used as `<name>.f(...)` refers to.
 pub enum Namespace {
@@ -21,8 +21,8 @@ pub enum Namespace {
     /// source comes with the kernel's.
     Helpers(String),
     /// A registered programming model's namespace: `<name>.f(...)` is one of
-    /// its constructs (`crate::models`).
-    Model(&'static crate::models::ProgrammingModel),
+    /// its constructs (`htp_api::models`).
+    Model(&'static htp_api::models::ProgrammingModel),
 }
 
 /// How the Python side names a module of helper intrinsics: `python:<set>`.
@@ -43,7 +43,7 @@ impl<'c> Lowerer<'c, '_> {
                 if let Some(set) = intrinsic_set(namespace) {
                     return Ok(Namespace::Intrinsics(set));
                 }
-                if let Some(model) = crate::models::model_in(namespace) {
+                if let Some(model) = htp_api::models::model_in(namespace) {
                     return Ok(Namespace::Model(model));
                 }
                 if let Some(set) = namespace.strip_prefix(HELPERS_PREFIX) {
@@ -54,7 +54,7 @@ impl<'c> Lowerer<'c, '_> {
         }
         let mut known = vec![HTP_NAMESPACE.to_string()];
         known.extend(intrinsic_sets().iter().map(|s| s.namespace.to_string()));
-        known.extend(crate::models::models().iter().map(|m| m.namespace.to_string()));
+        known.extend(htp_api::models::models().iter().map(|m| m.namespace.to_string()));
         Err(self.error(range, DiagnosticKind::UnknownName, format!(
             "'{name}' is not htp or an intrinsic module HTP knows (known: {}); kernels call htp's functions and intrinsics only",
             known.join(", ")

@@ -223,7 +223,7 @@ fn lower_entry<'c>(
             (Identifier::new(ctx, "llvm.emit_c_interface"), unit),
             // A kernel (tile IR), or a function of a programming model.
             match kernel.kind {
-                KernelKind::Model(model) => (Identifier::new(ctx, crate::models::MODEL_ATTRIBUTE), StringAttribute::new(ctx, model).into()),
+                KernelKind::Model(model) => (Identifier::new(ctx, htp_api::models::MODEL_ATTRIBUTE), StringAttribute::new(ctx, model).into()),
                 _ => (Identifier::new(ctx, "htp.kernel"), unit),
             },
             (Identifier::new(ctx, "htp.outputs"), lowerer.parse_attr(def.range, &format!("array<i64{}{outputs}>", if outputs.is_empty() { "" } else { ": " }))?),

@@ -10,7 +10,7 @@ use super::types::{Elem, ScalarTy};
 use super::value::Val;
 use super::{LResult, Lowerer};
 use crate::diagnostics::DiagnosticKind;
-use crate::models::{ConstructSite, ModelValue, ProgrammingModel};
+use htp_api::models::{ConstructSite, ModelValue, ProgrammingModel};
 
 impl<'c> Lowerer<'c, '_> {
     /// `<model>.<name>(args)` inside a function of `model`.

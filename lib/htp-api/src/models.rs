@@ -45,7 +45,8 @@ pub struct ConstructSite<'c, 'a> {
     pub location: Location<'c>,
     pub positional: &'a [ModelValue],
     pub keywords: &'a [(String, ModelValue)],
-    pub(crate) block: MlirBlock,
+    /// Where the construct's ops go (set by the front end).
+    pub block: MlirBlock,
 }
 
 impl<'c> ConstructSite<'c, '_> {

@@ -1,0 +1,163 @@
+//! A kernel's signature as callers and targets see it: its parameters
+//! (tensors, scalars, compile-time constants), and the constants an import
+//! specialises with. The front end reads them off annotations; targets and
+//! the binding read them here, without depending on the front end.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::Elem;
+
+/// A compile-time constant's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstValue {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl ConstValue {
+    /// Parses `16`, `-3`, `0.5`, `1e-6`, `True`/`False` (also `true`/`false`).
+    pub fn parse(text: &str) -> Option<ConstValue> {
+        let t = text.trim();
+        match t {
+            "True" | "true" => return Some(ConstValue::Bool(true)),
+            "False" | "false" => return Some(ConstValue::Bool(false)),
+            _ => {}
+        }
+        if let Ok(i) = t.parse::<i64>() {
+            return Some(ConstValue::Int(i));
+        }
+        t.parse::<f64>().ok().map(ConstValue::Float)
+    }
+}
+
+impl fmt::Display for ConstValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConstValue::Int(v) => write!(f, "{v}"),
+            ConstValue::Float(v) => write!(f, "{v:?}"),
+            ConstValue::Bool(v) => f.write_str(if *v { "True" } else { "False" }),
+        }
+    }
+}
+
+/// Values for the compile-time constant parameters (`htp.Const`) of the
+/// kernels being imported, by parameter name. A constant missing here takes
+/// its Python default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constants(pub BTreeMap<String, ConstValue>);
+
+impl Constants {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn insert(&mut self, name: &str, value: ConstValue) {
+        self.0.insert(name.to_string(), value);
+    }
+    pub fn get(&self, name: &str) -> Option<ConstValue> {
+        self.0.get(name).copied()
+    }
+    /// Parses `NAME=VALUE` (the `--htp-const` flag of htp-translate).
+    pub fn insert_assignment(&mut self, assignment: &str) -> Result<(), String> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("expected NAME=VALUE, got '{assignment}'"))?;
+        let value = ConstValue::parse(value).ok_or_else(|| format!("'{value}' is not an int, float or bool"))?;
+        self.insert(name.trim(), value);
+        Ok(())
+    }
+}
+
+/// One dimension of an annotated tensor shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DimSig {
+    Static(i64),
+    /// A size bound from the argument at call time.
+    Symbol(String),
+}
+
+/// How a tensor's elements lie in memory (`htp.layout(...)` in its
+/// annotation): the facet names tile layouts use, for whole tensors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TensorLayout {
+    /// C order (numpy's default): the last dimension is contiguous.
+    #[default]
+    RowMajor,
+    /// Fortran order (`np.asfortranarray`): the first dimension is
+    /// contiguous; `memref<..., strided<[1, ?, ...]>>`.
+    ColMajor,
+}
+
+impl TensorLayout {
+    /// The layout facet's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TensorLayout::RowMajor => "row_major",
+            TensorLayout::ColMajor => "col_major",
+        }
+    }
+
+    /// The memref layout of a rank-`rank` tensor (`""` for the identity).
+    pub fn memref_suffix(self, rank: usize) -> String {
+        match self {
+            TensorLayout::ColMajor if rank > 1 => {
+                let strides: Vec<&str> = std::iter::once("1").chain(std::iter::repeat_n("?", rank - 1)).collect();
+                format!(", strided<[{}]>", strides.join(", "))
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A global tensor, passed as a memref. `in_out`: declared `htp.InOut`
+    /// (an output whose elements the kernel does not write keep their values).
+    Tensor { elem: Elem, shape: Vec<DimSig>, is_output: bool, in_out: bool, layout: TensorLayout },
+    /// A run-time scalar.
+    Scalar { elem: Elem },
+    /// A compile-time constant, substituted at import (not a parameter of
+    /// the MLIR function).
+    Constant { value: ConstValue },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSignature {
+    pub name: String,
+    pub kind: ParamKind,
+    /// Position among the MLIR function's arguments (None for constants).
+    pub arg_index: Option<usize>,
+}
+
+/// An entry kernel as the caller sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelSignature {
+    pub name: String,
+    /// Every Python parameter, in order.
+    pub params: Vec<ParamSignature>,
+}
+
+impl KernelSignature {
+    /// MLIR argument indices of the output tensors.
+    pub fn outputs(&self) -> Vec<usize> {
+        self.tensor_arguments(|is_output, _| is_output)
+    }
+
+    /// MLIR argument indices of the `htp.InOut` tensors.
+    pub fn in_outs(&self) -> Vec<usize> {
+        self.tensor_arguments(|_, in_out| in_out)
+    }
+
+    /// MLIR argument indices of the tensors `wanted(is_output, in_out)` picks.
+    fn tensor_arguments(&self, wanted: impl Fn(bool, bool) -> bool) -> Vec<usize> {
+        self.params
+            .iter()
+            .filter_map(|p| match (&p.kind, p.arg_index) {
+                (ParamKind::Tensor { is_output, in_out, .. }, Some(i)) if wanted(*is_output, *in_out) => Some(i),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
