@@ -11,7 +11,8 @@ pub fn register_all() -> Result<(), String> {
     htp_pass::register_upstream_passes();
     htp_transforms::register()?;
     htp_backend_cpu::register()?;
-    htp_backend_pto::register()
+    htp_backend_pto::register()?;
+    htp_backend_sample::register()
 }
 
 #[cfg(test)]
@@ -23,9 +24,29 @@ mod tests {
         register_all().unwrap();
         register_all().unwrap();
         let names: Vec<_> = htp_api::targets().iter().map(|t| t.name()).collect();
-        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3"]);
+        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3", "sample"]);
         let pipelines: Vec<_> = htp_pass::pipelines().iter().map(|p| p.name).collect();
         assert_eq!(pipelines, ["htp-cpu-lowering", "htp-pto-lowering"]);
+    }
+
+    #[test]
+    fn every_dialect_is_registered_by_the_crate_that_owns_it() {
+        register_all().unwrap();
+        let registered: Vec<&str> = htp_dialects::dialects().iter().map(|(namespace, _)| *namespace).collect();
+        // The repository's dialects/ (also the CMake package's list, HTPDialects.def) ...
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dialects");
+        let listed = std::fs::read_to_string(root.join("HTPDialects.def")).unwrap();
+        for folder in std::fs::read_dir(&root).unwrap().flatten().filter(|e| e.path().is_dir()) {
+            let namespace = folder.file_name().to_string_lossy().into_owned();
+            assert!(registered.contains(&namespace.as_str()), "dialects/{namespace} is registered by no crate: {registered:?}");
+            assert!(listed.contains(&format!("HTP_DIALECT({namespace},")), "dialects/{namespace} is not in HTPDialects.def");
+        }
+        // ... and those crates keep beside them, registered the same way.
+        assert!(registered.contains(&"sample"), "{registered:?}");
+        let context = htp_dialects::new_context();
+        for namespace in registered {
+            assert!(context.get_or_load_dialect(namespace).namespace().is_ok(), "{namespace}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use htp_backend_pto::metrics::{evaluate, A2A3_CORES, MEMORIES};
 use htp_backend_pto::dialect::Location;
-use htp_dialects::new_context;
+
 use htp_frontend::{import_python_sources, Constants, SourceText};
 use melior::ir::Module;
 
@@ -18,7 +18,7 @@ fn lowered<'c>(context: &'c melior::Context, source: &str) -> Module<'c> {
 
 #[test]
 fn a_streaming_kernel_moves_each_element_once() {
-    let context = new_context();
+    let context = htp_backend_pto::new_context().unwrap();
     let module = lowered(
         &context,
         r#"
@@ -41,7 +41,7 @@ def vector_add(a: htp.Tensor[htp.f32, "N", 256], b: htp.Tensor[htp.f32, "N", 256
 
 #[test]
 fn a_blocked_gemm_reads_a_once_per_column_block() {
-    let context = new_context();
+    let context = htp_backend_pto::new_context().unwrap();
     let module = lowered(
         &context,
         r#"

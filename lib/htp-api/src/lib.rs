@@ -15,6 +15,7 @@ pub mod intrinsics;
 pub mod models;
 pub mod registry;
 pub mod signature;
+pub mod translation;
 mod source;
 mod target;
 

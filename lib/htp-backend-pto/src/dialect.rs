@@ -249,7 +249,7 @@ checked_type!(GlobalTensorType, htpTypeIsAPTOGlobalTensor);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use htp_dialects::new_context;
+
 
     fn parse<'c>(context: &'c Context, text: &str) -> TileType<'c> {
         TileType::try_from(Type::parse(context, text).unwrap()).unwrap()
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn builds_and_queries_a_tile_type() {
-        let context = new_context();
+        let context = crate::new_context().unwrap();
         let spec = TileSpec::new(Location::Vec, 16, 64, Type::float16(&context));
         let tile = TileType::new(&context, &spec).unwrap();
         assert_eq!((tile.location(), tile.rows(), tile.cols()), (Location::Vec, 16, 64));
@@ -269,7 +269,7 @@ mod tests {
 
     #[test]
     fn every_parameter_round_trips() {
-        let context = new_context();
+        let context = crate::new_context().unwrap();
         let mut spec = TileSpec::new(Location::Mat, 128, 64, Type::bfloat16(&context));
         spec.valid = [ValidSize::Dynamic, ValidSize::Static(48)];
         spec.blayout = BLayout::ColMajor;
@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn rejects_invalid_tiles_without_crashing() {
-        let context = new_context();
+        let context = crate::new_context().unwrap();
         context.attach_diagnostic_handler(|_| true);
         // 3 f32 columns are 12 bytes, not a multiple of 32.
         assert!(TileType::new(&context, &TileSpec::new(Location::Vec, 16, 3, Type::float32(&context))).is_none());
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn global_tensors() {
-        let context = new_context();
+        let context = crate::new_context().unwrap();
         let f32 = Type::float32(&context);
         let g = GlobalTensorType::new(&context, ValidSize::Dynamic, ValidSize::Static(1), f32, GTLayout::Dn).unwrap();
         assert_eq!((g.size(0), g.size(1), g.layout()), (ValidSize::Dynamic, ValidSize::Static(1), GTLayout::Dn));

@@ -5,7 +5,9 @@
 //! orchestration source and `manifest.json` (docs/targets/pto.md). The
 //! package runs through the Python module `htp.pto.runtime`.
 //!
-//! Layout: `dialect.rs` (typed access to the `pto` dialect's types),
+//! Layout: `build.rs` builds the `pto` dialect (`dialects/pto/`), which
+//! `register()` registers with the core; `ods.rs` (its typed ops),
+//! `dialect.rs` (typed access to the `pto` dialect's types),
 //! `conversion/` (tile -> pto), `transforms/` (placement, synchronisation),
 //! `emit/` (C++ writer, package, `htp-translate --pto-to-cpp`), `metrics/`
 //! (static traffic, sync and memory counts of a lowered program for one
@@ -17,8 +19,14 @@ pub mod dialect;
 pub mod emit;
 pub mod intrinsics;
 pub mod metrics;
+pub mod ods;
 mod target;
 pub mod transforms;
+
+/// Handle functions of the dialects this crate builds (`pto`; `build.rs`).
+pub mod handles {
+    include!(concat!(env!("OUT_DIR"), "/handles.rs"));
+}
 
 pub use emit::package::{package, ArgumentInfo, Package};
 pub use emit::translate::numpy_dtype;
@@ -72,15 +80,26 @@ impl Flavour {
 static SIM: PtoTarget = PtoTarget(Flavour::Sim);
 static CHIP: PtoTarget = PtoTarget(Flavour::Chip);
 
-/// Registers the backend's passes, its pipeline and its two targets.
+/// Registers the backend's dialect, passes, pipeline, intrinsic set,
+/// layout facet and its two targets.
 pub fn register() -> Result<(), String> {
+    for (namespace, handle) in handles::DIALECTS {
+        htp_dialects::register_dialect(namespace, *handle)?;
+    }
     htp_transforms::register()?;
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
     htp_api::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
     htp_dialects::layout::register_facet(conversion::layouts::nz_facet())?;
+    htp_api::translation::register_translation(&emit::translate::PTO_TO_CPP)?;
     htp_api::register_target(&SIM)?;
     htp_api::register_target(&CHIP)
+}
+
+/// A context that knows the backend's dialect (registered first).
+pub fn new_context() -> Result<Context, String> {
+    register()?;
+    Ok(htp_dialects::new_context())
 }
 
 /// Lowers `module` (tile IR, one kernel) in place.

@@ -1,4 +1,4 @@
-//! Typed op wrappers, accessors and builders for HTP's dialects, generated
+//! Typed op wrappers, accessors and builders for HTP's core dialects, generated
 //! from their ODS (`dialects/<ns>/<P>Ops.td`) by melior's `dialect!` macro:
 //! `tile::LoadOperation::source()`, `tile::RelayoutOperationBuilder`, ...
 //! in place of op names spelled as strings and operands read by index.
@@ -17,12 +17,6 @@ melior::dialect! {
     files: ["TileOps.td"],
     // Relative to the workspace root (where cargo runs rustc).
     include_directories: ["./dialects/tile", "./dialects"],
-}
-
-melior::dialect! {
-    name: "pto",
-    files: ["PTOOps.td"],
-    include_directories: ["./dialects/pto", "./dialects"],
 }
 
 /// `op` with its `operandSegmentSizes` set. melior 0.27's generated
@@ -46,9 +40,13 @@ pub trait Op<'c>: TryFrom<Operation<'c>> {
     fn op_name() -> &'static str;
 }
 
-macro_rules! ops {
+/// Makes each listed op wrapper of a `dialect!` module viewable with
+/// [`view`]: `ods_ods_ops!(tile: LoadOperation, StoreOperation, ...)`. Crates
+/// that own a dialect list theirs the same way.
+#[macro_export]
+macro_rules! ods_ops {
     ($module:ident: $($name:ident),* $(,)?) => {
-        $(impl<'c> Op<'c> for $module::$name<'c> {
+        $(impl<'c> $crate::ods::Op<'c> for $module::$name<'c> {
             fn op_name() -> &'static str {
                 $module::$name::name()
             }
@@ -56,13 +54,11 @@ macro_rules! ops {
     };
 }
 
-ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation, FillOperation, IotaOperation,
+ods_ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation, FillOperation, IotaOperation,
     AddOperation, SubOperation, MulOperation, DivOperation, MaxOperation, MinOperation, ExpOperation, LogOperation,
     SqrtOperation, RsqrtOperation, RecipOperation, AbsOperation, NegOperation, ReluOperation, RowReduceOperation,
     ColReduceOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
     CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, IntrinsicOperation);
-
-ops!(pto: AllocTileOperation, AvailableCoresOperation, BarrierOperation, CreateTensorOperation, GlobalViewOperation, MGatherOperation, SetFlagOperation, SubmitOperation, TAbsOperation, TAddOperation, TAddSOperation, TCiOperation, TCmpOperation, TCmpSOperation, TColExpandBinOperation, TColExpandOperation, TColMaxOperation, TColMinOperation, TColSumOperation, TCvtOperation, TDivOperation, TDivSOperation, TExpOperation, TExpandSOperation, TExtractOperation, TFillPadOperation, TFreeOperation, TLoadOperation, TLogOperation, TMatmulAccOperation, TMatmulOperation, TMaxOperation, TMaxSOperation, TMinOperation, TMinSOperation, TMovOperation, TMulOperation, TMulSOperation, TNegOperation, TPopOperation, TPushOperation, TRecipOperation, TReluOperation, TReshapeOperation, TRowExpandBinOperation, TRowExpandOperation, TRowMaxOperation, TRowMinOperation, TRowSumOperation, TRsqrtOperation, TSelOperation, TSqrtOperation, TStoreOperation, TSubOperation, TSubSOperation, TTransOperation, TileViewOperation, WaitFlagOperation);
 
 /// A typed view of an op its block owns (the wrapper is never dropped).
 pub struct View<T>(ManuallyDrop<T>);
@@ -96,14 +92,6 @@ mod tests {
     use super::*;
     use crate::new_context;
     use crate::tile::TileType;
-
-    #[test]
-    fn pto_op_names_come_from_its_ods() {
-        assert_eq!(pto::TLoadOperation::name(), "pto.tload");
-        assert_eq!(pto::TRowExpandBinOperation::name(), "pto.trowexpand_op");
-        assert_eq!(pto::TExpandSOperation::name(), "pto.texpands");
-        assert_eq!(pto::AvailableCoresOperation::name(), "pto.available_cores");
-    }
 
     #[test]
     fn builds_a_tile_op_and_views_it_in_its_block() {

@@ -36,10 +36,8 @@
 //! Every op has a `FileLineColLoc` in the user's file.
 
 pub mod diagnostics;
-pub mod ffi;
-
+pub mod translation;
 pub mod lower;
-
 pub mod mutators;
 pub mod parse;
 pub mod signature;
@@ -63,6 +61,12 @@ pub use source::SourceText;
 use lower::{lower_program, Program};
 use parse::{diagnostic, parse_kernels};
 use source::PreparedSource;
+
+/// Registers what the front end offers the tools: the `--import-python`
+/// translation.
+pub fn register() -> Result<(), String> {
+    htp_api::translation::register_translation(&translation::IMPORT_PYTHON)
+}
 
 /// A verified module and the signatures of its entry kernels.
 pub struct ImportedModule<'c> {

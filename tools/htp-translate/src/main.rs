@@ -1,13 +1,5 @@
-//! `htp-translate`: MLIR's `mlir-translate` with HTP's translations.
-
-// Links HTP's dialects and, through mlir-sys, MLIR's static libraries that
-// the C++ driver needs (an unreferenced crate would not be linked).
-extern crate htp_dialects;
-// Exports htpImportPython, called by the --import-python translation.
-extern crate htp_frontend;
-// Exports htpTranslatePtoToCpp, called by the --pto-to-cpp translation.
-extern crate htp_backend_pto;
-extern crate htp_all;
+//! `htp-translate`: MLIR's `mlir-translate` with HTP's translations (every
+//! one in `htp_api::translation`'s registry).
 
 use std::ffi::{c_char, c_int};
 
@@ -16,9 +8,9 @@ unsafe extern "C" {
 }
 
 fn main() {
-    // The intrinsic sets, passes and targets `--import-python` and the
-    // emitters resolve names through.
-    if let Err(message) = htp_all::register_all() {
+    // The front end's importer, then every in-tree extension's passes,
+    // targets, dialects and translations.
+    if let Err(message) = htp_frontend::register().and_then(|()| htp_all::register_all()) {
         eprintln!("htp-translate: error: {message}");
         std::process::exit(1);
     }

@@ -17,7 +17,8 @@ use htp_ir::query::{has_single_use, key, single_user};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
 use htp_ir::builder::{detach, Builder, V};
-use htp_dialects::ods::{pto, tile, view};
+use crate::ods::pto;
+use htp_dialects::ods::{tile, view};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
     match kind {

@@ -3,7 +3,7 @@
 //! (`htp_dialects::ods::pto`): a kind without an instruction is a
 //! diagnostic, an instruction the dialect lacks a compile error.
 
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 use htp_ir::builder::V;
 
 use super::kernel::{At, PtoOps};

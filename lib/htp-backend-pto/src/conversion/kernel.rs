@@ -29,7 +29,7 @@ use super::tasks::{Core, Plan};
 use super::{cube, vector};
 use htp_ir::builder::{detach, function as function_builder, parse_type, shape_of, Builder, V};
 use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 pub use htp_pass::Failure;
 

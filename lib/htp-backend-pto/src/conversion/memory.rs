@@ -9,7 +9,8 @@ use super::buffer::{elements_per_block, extents_of, Buffer, Extent, Layout, Shap
 use super::kernel::{At, Kernel, PtoOps};
 use super::relayout::transpose_into;
 use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
-use htp_dialects::ods::{pto, tile, view};
+use crate::ods::pto;
+use htp_dialects::ods::{tile, view};
 
 /// `tile.load` into a buffer of the shape `shape_for` picks; `before` may
 /// add instructions between the buffer's allocation and the TLOAD.

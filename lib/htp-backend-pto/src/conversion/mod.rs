@@ -58,7 +58,7 @@ unsafe extern "C" fn create() -> MlirPass {
         "ConvertTileToPto",
         &[
             htp_dialects::handles::tile(),
-            htp_dialects::handles::pto(),
+            crate::handles::pto(),
             melior::dialect::DialectHandle::arith(),
             melior::dialect::DialectHandle::scf(),
             melior::dialect::DialectHandle::func(),

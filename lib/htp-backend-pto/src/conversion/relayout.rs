@@ -6,7 +6,7 @@
 use super::buffer::{round_up, Buffer, Extent, Layout, Shape};
 use super::kernel::{At, PtoOps};
 use htp_ir::builder::bit_width;
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 /// A one-column buffer seen as one row, so elementwise instructions (which
 /// want ND tiles) apply to per-row values.

@@ -25,7 +25,7 @@ use super::split::{Crossing, Split};
 use super::kernel::{At, Failure};
 use htp_ir::query::key;
 use htp_ir::builder::{detach, Builder, V};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Core {

@@ -13,7 +13,7 @@ use super::kernel::{At, Kernel, PtoOps};
 use htp_ir::query::{defining_op, key, single_user};
 use super::{attrs, memory};
 use htp_ir::builder::{bit_width, detach, shape_of, Builder, V};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 use super::instructions;
 

@@ -18,7 +18,7 @@ use crate::dialect::root_alloc;
 
 use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
 use crate::Flavour;
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 /// Names of the kernel's parameters, in order (tensors, scalars, then the
 /// task's `task_begin`/`task_end` when it runs a chunk of the outer loop).

@@ -13,7 +13,7 @@ use melior::ir::{
 
 use super::{kernel, orchestration, writer};
 use crate::Flavour;
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 /// A generated package: relative path -> contents.
 pub struct Package {

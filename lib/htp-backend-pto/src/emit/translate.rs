@@ -8,43 +8,37 @@
 //! the front end put on the argument locations, dtypes and shapes from the
 //! memref types (dynamic sizes print as "?").
 
-use std::{cell::RefCell, collections::HashMap, ffi::c_void, mem::ManuallyDrop};
+use std::{cell::RefCell, collections::HashMap};
+
+use htp_api::translation::{Direction, Translation, TranslationOption, TranslationOptions};
 
 use melior::ir::{
     attribute::StringAttribute, block::BlockLike, operation::OperationLike, r#type::{DimSize, MemRefType}, Module,
     OperationRef, RegionLike, ShapedTypeLike, TypeLike, ValueLike,
 };
-use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 
 use crate::{package, ArgumentInfo, Flavour};
 
-/// # Safety
-/// `module` must be a live `builtin.module`; `callback` is called with the
-/// text (possibly in pieces) and `user_data`.
-#[no_mangle]
-pub unsafe extern "C" fn htpTranslatePtoToCpp(
-    module: MlirOperation,
-    chip: bool,
-    callback: MlirStringCallback,
-    user_data: *mut c_void,
-) -> MlirLogicalResult {
-    // Borrowed, not owned: the caller destroys the module.
-    let module = ManuallyDrop::new(Module::from_raw(mlir_sys::mlirModuleFromOperation(module)));
-    let flavour = if chip { Flavour::Chip } else { Flavour::Sim };
-    // A panic must not unwind into MLIR's C++: it becomes the error below.
-    let result = htp_pass::catch_quietly(|| translate(&module, flavour))
-        .unwrap_or_else(|what| Err(format!("internal error while writing the package: {what} (this is a bug in HTP)")));
-    let text = match result {
-        Ok(text) => text,
-        Err(message) => {
-            htp_ir::query::emit_error(module.as_operation().location(), &format!("--pto-to-cpp: {message}"));
-            return mlir_sys::MlirLogicalResult { value: 0 };
-        }
+/// `--pto-to-cpp [--pto-target pto-a2a3sim|pto-a2a3]`.
+pub static PTO_TO_CPP: Translation = Translation {
+    name: "pto-to-cpp",
+    description: "Write the PTO-ISA C++ kernels, orchestration and manifest of a module lowered to pto",
+    options: &[TranslationOption {
+        name: "pto-target",
+        description: "Target of --pto-to-cpp: pto-a2a3sim (default) or pto-a2a3",
+        default: "pto-a2a3sim",
+        repeatable: false,
+    }],
+    direction: Direction::FromMlir(export),
+};
+
+fn export(module: &Module, options: &TranslationOptions) -> Result<String, String> {
+    let flavour = match options.get("pto-target").unwrap_or("pto-a2a3sim") {
+        "pto-a2a3sim" => Flavour::Sim,
+        "pto-a2a3" => Flavour::Chip,
+        other => return Err(format!("--pto-target must be pto-a2a3sim or pto-a2a3, got '{other}'")),
     };
-    if let Some(callback) = callback {
-        callback(MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }, user_data);
-    }
-    MlirLogicalResult { value: 1 }
+    translate(module, flavour)
 }
 
 fn translate(module: &Module, flavour: Flavour) -> Result<String, String> {

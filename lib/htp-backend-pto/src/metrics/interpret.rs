@@ -21,7 +21,7 @@ use melior::ir::{
 use super::{function, scalar, Cores, Metrics};
 use crate::dialect::{GlobalTensorType, TileType, ValidSize};
 use htp_ir::query::key;
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 /// Which GM buffer a tensor is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

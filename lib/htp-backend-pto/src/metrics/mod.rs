@@ -23,7 +23,7 @@ use melior::ir::{
 };
 
 use crate::dialect::{Location, TileType};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 /// How many cores of each kind the orchestration may fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

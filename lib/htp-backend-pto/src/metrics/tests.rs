@@ -1,5 +1,5 @@
 use super::*;
-use htp_dialects::new_context;
+
 use melior::ir::Module;
 
 /// A hand-written two-task program: each task copies rows [lo, hi) of x to
@@ -55,7 +55,7 @@ fn peaks(vec: i64, mat: i64, left: i64, right: i64, acc: i64) -> Vec<(Location, 
 
 #[test]
 fn counts_a_hand_written_program_as_executed() {
-    let context = new_context();
+    let context = crate::new_context().unwrap();
     let module = parse(&context, COPY);
     // 20 rows: tasks [0, 16) and [16, 20); tiles of 8, 8 and 4 rows.
     let metrics = evaluate(module.as_operation(), &[vec![20, 64], vec![20, 64]], &[], A2A3_CORES).unwrap();
@@ -86,7 +86,7 @@ fn counts_a_hand_written_program_as_executed() {
 
 #[test]
 fn wrong_arguments_and_unknown_ops_are_errors() {
-    let context = new_context();
+    let context = crate::new_context().unwrap();
     let module = parse(&context, COPY);
     let op = module.as_operation();
     assert!(evaluate(op, &[vec![20, 64]], &[], A2A3_CORES).unwrap_err().contains("fewer tensor shapes"));

@@ -26,7 +26,7 @@ use mlir_sys::MlirPass;
 use htp_ir::builder::detach;
 use htp_ir::query::{ancestor_in, op_key, preorder_positions, uses};
 use htp_pass::{pass_type_id, PassDefinition};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "pto-allocate-tiles",
@@ -37,7 +37,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "PtoAllocateTiles", &[htp_dialects::handles::pto()])
+    DEFINITION.external(run, pass_type_id!(), "PtoAllocateTiles", &[crate::handles::pto()])
 }
 
 /// TASSIGN offsets are multiples of 32 bytes.

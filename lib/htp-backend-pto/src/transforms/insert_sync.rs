@@ -42,7 +42,7 @@ use htp_ir::builder::{detach, named, parse_attribute, V};
 use htp_ir::query::{op_key, preorder_positions};
 use crate::dialect::root_alloc;
 use htp_pass::{pass_type_id, PassDefinition};
-use htp_dialects::ods::pto;
+use crate::ods::pto;
 
 pub const DEFINITION: PassDefinition = PassDefinition {
     argument: "pto-insert-sync",
@@ -57,7 +57,7 @@ pub const DEFINITION: PassDefinition = PassDefinition {
 };
 
 unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "PtoInsertSync", &[htp_dialects::handles::pto()])
+    DEFINITION.external(run, pass_type_id!(), "PtoInsertSync", &[crate::handles::pto()])
 }
 
 /// Synchronises a `pto.core` kernel (other functions are left alone).

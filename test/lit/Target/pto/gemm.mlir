@@ -60,5 +60,5 @@
 // CHECK:      {"name": "a", "kind": "tensor", "dtype": "float16", "shape": ["?", "?"], "direction": "in"},
 
 // UNLOWERED: error: --pto-to-cpp: no pto.orchestration function: lower the module with the PTO pipeline first
-// TARGET: error: --pto-target must be pto-a2a3sim or pto-a2a3, got 'a5'
+// TARGET: error: --pto-to-cpp: --pto-target must be pto-a2a3sim or pto-a2a3, got 'a5'
 // UNPLACED: error: --pto-to-cpp: an unplaced tile: run pto-allocate-tiles before emitting C++

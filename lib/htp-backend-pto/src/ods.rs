@@ -1,0 +1,24 @@
+//! Typed op wrappers, accessors and builders of the `pto` dialect,
+//! generated from its ODS (`dialects/pto/PTOOps.td`) by melior's `dialect!`
+//! macro, and viewable in place with `htp_dialects::ods::view`.
+
+melior::dialect! {
+    name: "pto",
+    files: ["PTOOps.td"],
+    include_directories: ["./dialects/pto", "./dialects"],
+}
+
+htp_dialects::ods_ops!(pto: AllocTileOperation, AvailableCoresOperation, BarrierOperation, CreateTensorOperation, GlobalViewOperation, MGatherOperation, SetFlagOperation, SubmitOperation, TAbsOperation, TAddOperation, TAddSOperation, TCiOperation, TCmpOperation, TCmpSOperation, TColExpandBinOperation, TColExpandOperation, TColMaxOperation, TColMinOperation, TColSumOperation, TCvtOperation, TDivOperation, TDivSOperation, TExpOperation, TExpandSOperation, TExtractOperation, TFillPadOperation, TFreeOperation, TLoadOperation, TLogOperation, TMatmulAccOperation, TMatmulOperation, TMaxOperation, TMaxSOperation, TMinOperation, TMinSOperation, TMovOperation, TMulOperation, TMulSOperation, TNegOperation, TPopOperation, TPushOperation, TRecipOperation, TReluOperation, TReshapeOperation, TRowExpandBinOperation, TRowExpandOperation, TRowMaxOperation, TRowMinOperation, TRowSumOperation, TRsqrtOperation, TSelOperation, TSqrtOperation, TStoreOperation, TSubOperation, TSubSOperation, TTransOperation, TileViewOperation, WaitFlagOperation);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pto_op_names_come_from_its_ods() {
+        assert_eq!(pto::TLoadOperation::name(), "pto.tload");
+        assert_eq!(pto::TRowExpandBinOperation::name(), "pto.trowexpand_op");
+        assert_eq!(pto::TExpandSOperation::name(), "pto.texpands");
+        assert_eq!(pto::AvailableCoresOperation::name(), "pto.available_cores");
+    }
+}
