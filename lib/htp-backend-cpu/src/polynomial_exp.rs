@@ -12,7 +12,7 @@
 //! `exp(x)` is +inf from `ln(FLT_MAX)` up and NaN stays NaN.
 
 use htp_ir::builder::{detach, Builder, Emitter, V};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -22,23 +22,13 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-polynomial-exp",
-    description: "Expand math.exp on f32/f16/bf16 into a vectorisable polynomial (the cpu target)",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuPolynomialExp",
-        &[melior::dialect::DialectHandle::arith(), melior::dialect::DialectHandle::func()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-polynomial-exp", "func.func"> {
+        summary: "Expand math.exp on f32/f16/bf16 into a vectorisable polynomial (the cpu target)",
+        dialects: [arith, func],
+        run: run,
+    }
 }
 
 /// About how many ops (constants aside) one f32 `math.exp` becomes; the

@@ -10,7 +10,7 @@
 
 use htp_ir::builder::{detach, Builder, Emitter};
 use htp_ir::query::{defining_op, has_single_use};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         block::BlockLike,
@@ -19,23 +19,13 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-store-in-place",
-    description: "Compute a stored tile's linalg.generic straight into the destination view (no temporary + copy)",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuStoreInPlace",
-        &[melior::dialect::DialectHandle::linalg()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-store-in-place", "func.func"> {
+        summary: "Compute a stored tile's linalg.generic straight into the destination view (no temporary + copy)",
+        dialects: [linalg],
+        run: run,
+    }
 }
 
 /// Whether `store` is in `generic`'s block, or nested in it through

@@ -20,6 +20,8 @@ unsafe extern "C" {
         description: *const c_char,
         definition: *const std::ffi::c_void,
         create: unsafe extern "C" fn(*const std::ffi::c_void, mlir_sys::MlirStringRef, *mut mlir_sys::MlirStringRef) -> MlirPass,
+        declared: *const mlir_sys::MlirStringRef,
+        count: usize,
     );
     fn htpRegisterPassPipeline(name: *const c_char, description: *const c_char, passes: *const c_char);
 }
@@ -87,12 +89,21 @@ pub fn register_passes(passes: &'static [PassDefinition]) -> Result<(), String> 
         } else {
             let text = |s: &str| CString::new(s).expect("pass names have no NUL");
             let (name, description) = (text(pass.argument), text(pass.description));
+            // (name, description, default, what a value is) of each option, for --help; static strings.
+            let declared: Vec<mlir_sys::MlirStringRef> = pass
+                .options
+                .iter()
+                .flat_map(|o| [o.name, o.description, o.default, o.expected])
+                .map(|s| mlir_sys::MlirStringRef { data: s.as_ptr() as *const c_char, length: s.len() })
+                .collect();
             unsafe {
                 htpRegisterPassWithOptions(
                     name.as_ptr(),
                     description.as_ptr(),
                     pass as *const PassDefinition as *const std::ffi::c_void,
                     crate::options::htp_pass_create_with_options,
+                    declared.as_ptr(),
+                    pass.options.len(),
                 )
             }
         }
