@@ -25,7 +25,7 @@ use melior::{
     ir::{
         attribute::{ArrayAttribute, DenseI32ArrayAttribute},
         block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         Attribute, Block, BlockRef, Location, OperationRef, Region, RegionLike, Type, ValueLike,
     },
     Context,
@@ -45,14 +45,7 @@ htp_pass::pass! {
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
     let budget = options.max_body_ops.get();
-    let mut generics: Vec<OperationRef<'c, 'c>> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("linalg.generic") {
-            generics.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for generic in generics {
+    for generic in htp_ir::query::ops_named(function, "linalg.generic") {
         if let Some(plan) = Plan::of(context, generic, budget) {
             htp_pass::processing(generic.location());
             plan.apply(context, generic);

@@ -14,7 +14,7 @@ use htp_pass::Failure;
 use melior::{
     ir::{
         block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         OperationRef, ValueLike,
     },
     Context,
@@ -47,14 +47,7 @@ fn only_ifs_between(generic: OperationRef, store: OperationRef) -> bool {
 }
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let mut stores: Vec<OperationRef<'c, 'c>> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("bufferization.materialize_in_destination") {
-            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for store in stores {
+    for store in htp_ir::query::ops_named(function, "bufferization.materialize_in_destination") {
         let (Ok(value), Ok(view)) = (store.operand(0), store.operand(1)) else { continue };
         let (value, view) = (detach(value), detach(view));
         if !htp_ir::builder::is_memref(view.r#type()) || !has_single_use(value) {
