@@ -121,26 +121,22 @@ fn quoted(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The JSON of the module `source` parses to.
+    fn json_of(source: &str) -> String {
+        let context = htp_dialects::new_context();
+        let module = melior::ir::Module::parse(&context, source).expect("valid module");
+        to_json(module.as_operation())
+    }
+
     #[test]
     fn a_fused_location_gives_its_first_file_position() {
-        let context = htp_dialects::new_context();
-        let module = melior::ir::Module::parse(
-            &context,
-            "func.func @f() { return loc(fused[\"a\", \"k.py\":4:2, \"k.py\":5:1]) }",
-        )
-        .expect("valid module");
-        assert!(to_json(module.as_operation()).contains("\"location\":[\"k.py\",4,2]"), "{}", to_json(module.as_operation()));
+        let json = json_of("func.func @f() { return loc(fused[\"a\", \"k.py\":4:2, \"k.py\":5:1]) }");
+        assert!(json.contains("\"location\":[\"k.py\",4,2]"), "{json}");
     }
 
     #[test]
     fn a_function_round_trips_as_json_with_ids_types_attributes_and_locations() {
-        let context = htp_dialects::new_context();
-        let module = melior::ir::Module::parse(
-            &context,
-            "func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }",
-        )
-        .expect("valid module");
-        let json = to_json(module.as_operation());
+        let json = json_of("func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }");
         assert!(json.starts_with("{\"name\":\"builtin.module\""), "{json}");
         assert!(json.contains("{\"name\":\"func.func\""), "{json}");
         assert!(json.contains("\"sym_name\":\"\\\"f\\\"\""), "{json}");
