@@ -12,7 +12,7 @@
 //! "file:line:col".
 
 use htp_ir::builder::{detach, Builder, Emitter, V};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
@@ -23,7 +23,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
 use htp_dialects::ods::{tile, view};
 use htp_dialects::tile::{TileType, ValidSize};
@@ -38,27 +37,12 @@ pub const NON_POSITIVE_STEP: &str = "range() step must be positive, and this run
 /// The module attribute listing each site's "file:line:col".
 pub const SITES_ATTRIBUTE: &str = "htp.index_sites";
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "tile-check-bounds",
-    description: "Check every tile load and store on a memref against the tensor's bounds at run time (CPU)",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "TileCheckBounds",
-        &[
-            htp_dialects::handles::tile(),
-            melior::dialect::DialectHandle::arith(),
-            melior::dialect::DialectHandle::scf(),
-            melior::dialect::DialectHandle::func(),
-            melior::dialect::DialectHandle::memref(),
-        ],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"tile-check-bounds", "builtin.module"> {
+        summary: "Check every tile load and store on a memref against the tensor's bounds at run time (CPU)",
+        dialects: [tile, arith, scf, func, memref],
+        run: run,
+    }
 }
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {

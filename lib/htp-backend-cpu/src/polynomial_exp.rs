@@ -12,33 +12,23 @@
 //! `exp(x)` is +inf from `ln(FLT_MAX)` up and NaN stays NaN.
 
 use htp_ir::builder::{detach, Builder, Emitter, V};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         attribute::IntegerAttribute,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         r#type::IntegerType,
         OperationRef, Type, ValueLike,
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-polynomial-exp",
-    description: "Expand math.exp on f32/f16/bf16 into a vectorisable polynomial (the cpu target)",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuPolynomialExp",
-        &[melior::dialect::DialectHandle::arith(), melior::dialect::DialectHandle::func()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-polynomial-exp", "func.func"> {
+        summary: "Expand math.exp on f32/f16/bf16 into a vectorisable polynomial (the cpu target)",
+        dialects: [arith, func],
+        run: run,
+    }
 }
 
 /// About how many ops (constants aside) one f32 `math.exp` becomes; the
@@ -57,14 +47,7 @@ const LN2_LO: f64 = -2.121_944_400_546_905_8e-4;
 const P: [f64; 6] = [1.987_569_150_0e-4, 1.398_199_950_7e-3, 8.333_451_907_3e-3, 4.166_579_589_4e-2, 1.666_666_545_9e-1, 5.000_000_120_1e-1];
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let mut exps: Vec<OperationRef<'c, 'c>> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("math.exp") && op.result(0).is_ok_and(|r| is_small_float(r.r#type())) {
-            exps.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for op in exps {
+    for op in htp_ir::query::ops_named_where(function, "math.exp", |op| op.result(0).is_ok_and(|r| is_small_float(r.r#type()))) {
         htp_pass::processing(op.location());
         let at = Emitter { context, block: op.block().expect("an op in a block"), anchor: op, location: op.location() };
         let x = detach(op.operand(0).expect("math.exp has an operand"));

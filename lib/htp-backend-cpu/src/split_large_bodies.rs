@@ -20,52 +20,32 @@ use std::collections::HashMap;
 
 use htp_ir::builder::{affine_map, detach, element_of, shape_of, tensor_type, Builder, Emitter, V, DYNAMIC};
 use htp_ir::query::key;
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         attribute::{ArrayAttribute, DenseI32ArrayAttribute},
         block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         Attribute, Block, BlockRef, Location, OperationRef, Region, RegionLike, Type, ValueLike,
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-split-large-bodies",
-    description: "Split elementwise linalg.generic bodies larger than a budget into several generics in sequence (linear LLVM compile time)",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[htp_pass::PassOption {
-        name: "max-body-ops",
-        description: "the largest body weight (ops, math.exp counted as its polynomial) left in one generic",
-        default: "1024",
-    }],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuSplitLargeBodies",
-        &[melior::dialect::DialectHandle::linalg(), melior::dialect::DialectHandle::tensor()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-split-large-bodies", "func.func"> {
+        summary: "Split elementwise linalg.generic bodies larger than a budget into several generics in sequence (linear LLVM compile time)",
+        dialects: [linalg, tensor],
+        options: Options {
+            #[option("max-body-ops", default = "1024", "the largest body weight (ops, math.exp counted as its polynomial) left in one generic")]
+            max_body_ops: std::num::NonZeroUsize,
+        },
+        run: run,
+    }
 }
 
-fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let budget = match htp_pass::option("max-body-ops").map(|text| text.parse::<usize>()) {
-        Some(Ok(budget)) if budget > 0 => budget,
-        _ => return Err((function.location(), "cpu-split-large-bodies: max-body-ops must be a positive integer".into())),
-    };
-    let mut generics: Vec<OperationRef<'c, 'c>> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("linalg.generic") {
-            generics.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for generic in generics {
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
+    let budget = options.max_body_ops.get();
+    for generic in htp_ir::query::ops_named(function, "linalg.generic") {
         if let Some(plan) = Plan::of(context, generic, budget) {
             htp_pass::processing(generic.location());
             plan.apply(context, generic);

@@ -10,32 +10,22 @@
 
 use htp_ir::builder::{detach, Builder, Emitter};
 use htp_ir::query::{defining_op, has_single_use};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         OperationRef, ValueLike,
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-store-in-place",
-    description: "Compute a stored tile's linalg.generic straight into the destination view (no temporary + copy)",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuStoreInPlace",
-        &[melior::dialect::DialectHandle::linalg()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-store-in-place", "func.func"> {
+        summary: "Compute a stored tile's linalg.generic straight into the destination view (no temporary + copy)",
+        dialects: [linalg],
+        run: run,
+    }
 }
 
 /// Whether `store` is in `generic`'s block, or nested in it through
@@ -57,14 +47,7 @@ fn only_ifs_between(generic: OperationRef, store: OperationRef) -> bool {
 }
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let mut stores: Vec<OperationRef<'c, 'c>> = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("bufferization.materialize_in_destination") {
-            stores.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for store in stores {
+    for store in htp_ir::query::ops_named(function, "bufferization.materialize_in_destination") {
         let (Ok(value), Ok(view)) = (store.operand(0), store.operand(1)) else { continue };
         let (value, view) = (detach(value), detach(view));
         if !htp_ir::builder::is_memref(view.r#type()) || !has_single_use(value) {

@@ -21,7 +21,7 @@
 //! the loops.
 
 use htp_ir::builder::{detach, element_of, Builder, Emitter, V};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         block::BlockLike,
@@ -30,29 +30,13 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "cpu-vectorize-matmul",
-    description: "Run bufferized tile matmuls as a register-blocked, vectorised micro-kernel (the cpu target)",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "CpuVectorizeMatmul",
-        &[
-            // melior has no handle function for vector; MLIR's C API does.
-            melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__vector__()),
-            melior::dialect::DialectHandle::scf(),
-            melior::dialect::DialectHandle::memref(),
-            melior::dialect::DialectHandle::func(),
-        ],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"cpu-vectorize-matmul", "builtin.module"> {
+        summary: "Run bufferized tile matmuls as a register-blocked, vectorised micro-kernel (the cpu target)",
+        dialects: [vector, scf, memref, func],
+        run: run,
+    }
 }
 
 /// Rows of C kept in registers.

@@ -8,22 +8,16 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
-
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 
 use crate::ods::sample;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "sample-count-tile-ops",
-    description: "Put sample.kernel_info {tile_ops = N} first in each kernel (the sample backend)",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "SampleCountTileOps", &[crate::handles::sample()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"sample-count-tile-ops", "builtin.module"> {
+        summary: "Put sample.kernel_info {tile_ops = N} first in each kernel (the sample backend)",
+        dialects: [crate::handles::sample],
+        run: run,
+    }
 }
 
 /// The number of `tile` ops nested in `op`'s regions.

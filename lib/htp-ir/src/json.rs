@@ -45,73 +45,48 @@ impl JsonWriter {
             None => self.out.push_str("null"),
         }
         self.out.push_str(",\"operands\":[");
-        for index in 0..op.operand_count() {
-            if index > 0 {
-                self.out.push(',');
-            }
-            let id = op.operand(index).map(|v| self.id(v)).unwrap_or_default();
-            let _ = write!(self.out, "\"{id}\"");
-        }
+        self.list(0..op.operand_count(), |w, index| {
+            let id = op.operand(index).map(|v| w.id(v)).unwrap_or_default();
+            let _ = write!(w.out, "\"{id}\"");
+        });
         self.out.push_str("],\"results\":[");
-        for index in 0..op.result_count() {
-            if index > 0 {
-                self.out.push(',');
-            }
-            if let Ok(result) = op.result(index) {
-                self.value(result.into());
-            }
-        }
+        self.list(op.results(), |w, result| w.value(result.into()));
         self.out.push_str("],\"attributes\":{");
         let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
-        for index in 0..count {
+        self.list(0..count, |w, index| {
             let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), index) };
             let key = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
             let key = unsafe { std::slice::from_raw_parts(key.data as *const u8, key.length) };
             let attribute = unsafe { Attribute::from_raw(named.attribute) };
+            let _ = write!(w.out, "{}:{}", quoted(&String::from_utf8_lossy(key)), quoted(&attribute.to_string()));
+        });
+        self.out.push_str("},\"regions\":[");
+        self.list(op.regions(), |w, region| {
+            w.out.push('[');
+            w.list(std::iter::successors(region.first_block(), |block| block.next_in_region()), |w, block| {
+                w.out.push_str("{\"arguments\":[");
+                w.list(0..block.argument_count(), |w, index| {
+                    if let Ok(argument) = block.argument(index) {
+                        w.value(argument.into());
+                    }
+                });
+                w.out.push_str("],\"ops\":[");
+                w.list(std::iter::successors(block.first_operation(), |op| op.next_in_block()), |w, nested| w.op(nested));
+                w.out.push_str("]}");
+            });
+            w.out.push(']');
+        });
+        self.out.push_str("]}");
+    }
+
+    /// Writes `items` comma-separated, each with `write`.
+    fn list<T>(&mut self, items: impl IntoIterator<Item = T>, mut write: impl FnMut(&mut Self, T)) {
+        for (index, item) in items.into_iter().enumerate() {
             if index > 0 {
                 self.out.push(',');
             }
-            let _ = write!(self.out, "{}:{}", quoted(&String::from_utf8_lossy(key)), quoted(&attribute.to_string()));
+            write(self, item);
         }
-        self.out.push_str("},\"regions\":[");
-        for (r, region) in op.regions().enumerate() {
-            if r > 0 {
-                self.out.push(',');
-            }
-            self.out.push('[');
-            let mut block = region.first_block();
-            let mut first_block = true;
-            while let Some(current) = block {
-                if !first_block {
-                    self.out.push(',');
-                }
-                first_block = false;
-                self.out.push_str("{\"arguments\":[");
-                for index in 0..current.argument_count() {
-                    if index > 0 {
-                        self.out.push(',');
-                    }
-                    if let Ok(argument) = current.argument(index) {
-                        self.value(argument.into());
-                    }
-                }
-                self.out.push_str("],\"ops\":[");
-                let mut inner = current.first_operation();
-                let mut first_op = true;
-                while let Some(nested) = inner {
-                    if !first_op {
-                        self.out.push(',');
-                    }
-                    first_op = false;
-                    self.op(nested);
-                    inner = nested.next_in_block();
-                }
-                self.out.push_str("]}");
-                block = current.next_in_region();
-            }
-            self.out.push(']');
-        }
-        self.out.push_str("]}");
     }
 }
 
@@ -146,26 +121,22 @@ fn quoted(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The JSON of the module `source` parses to.
+    fn json_of(source: &str) -> String {
+        let context = htp_dialects::new_context();
+        let module = melior::ir::Module::parse(&context, source).expect("valid module");
+        to_json(module.as_operation())
+    }
+
     #[test]
     fn a_fused_location_gives_its_first_file_position() {
-        let context = htp_dialects::new_context();
-        let module = melior::ir::Module::parse(
-            &context,
-            "func.func @f() { return loc(fused[\"a\", \"k.py\":4:2, \"k.py\":5:1]) }",
-        )
-        .expect("valid module");
-        assert!(to_json(module.as_operation()).contains("\"location\":[\"k.py\",4,2]"), "{}", to_json(module.as_operation()));
+        let json = json_of("func.func @f() { return loc(fused[\"a\", \"k.py\":4:2, \"k.py\":5:1]) }");
+        assert!(json.contains("\"location\":[\"k.py\",4,2]"), "{json}");
     }
 
     #[test]
     fn a_function_round_trips_as_json_with_ids_types_attributes_and_locations() {
-        let context = htp_dialects::new_context();
-        let module = melior::ir::Module::parse(
-            &context,
-            "func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }",
-        )
-        .expect("valid module");
-        let json = to_json(module.as_operation());
+        let json = json_of("func.func @f(%a: f32) -> f32 { %b = arith.addf %a, %a : f32 loc(\"k.py\":3:7) \n return %b : f32 }");
         assert!(json.starts_with("{\"name\":\"builtin.module\""), "{json}");
         assert!(json.contains("{\"name\":\"func.func\""), "{json}");
         assert!(json.contains("\"sym_name\":\"\\\"f\\\"\""), "{json}");

@@ -116,3 +116,26 @@ pub fn kernel_functions<'c>(module: OperationRef<'c, '_>) -> Vec<OperationRef<'c
     }
     kernels
 }
+
+/// The ops named `name` under `root` (itself included) that `keep`
+/// accepts, in pre-order: a pass's work list, collected before it rewrites
+/// any of them.
+pub fn ops_named_where<'c>(root: OperationRef<'c, '_>, name: &str, keep: impl Fn(OperationRef<'c, 'c>) -> bool) -> Vec<OperationRef<'c, 'c>> {
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok(name) {
+            // The walk's references live as long as the IR they walk.
+            let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+            if keep(op) {
+                found.push(op);
+            }
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Every op named `name` under `root`, in pre-order ([`ops_named_where`]).
+pub fn ops_named<'c>(root: OperationRef<'c, '_>, name: &str) -> Vec<OperationRef<'c, 'c>> {
+    ops_named_where(root, name, |_| true)
+}

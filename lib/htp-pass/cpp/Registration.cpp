@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/Pass.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 extern "C" void htpRegisterExternalPass(MlirPass (*create)(void)) {
   mlir::registerPass([create]() -> std::unique_ptr<mlir::Pass> {
@@ -19,15 +22,33 @@ extern "C" void htpRegisterExternalPass(MlirPass (*create)(void)) {
   });
 }
 
+namespace {
+// A Rust pass's options as MLIR's, for --help only: Rust parses the values.
+struct DeclaredOptions : mlir::detail::PassOptions {
+  std::vector<std::unique_ptr<Option<std::string>>> options;
+};
+} // namespace
+
 // Registers a Rust pass that has options: MLIR cannot give an external pass
 // options, so `name{key=value ...}` is registered as a pipeline entry that
 // hands the option text to Rust, which creates the pass with the values set
-// (or returns a null pass and a message for an unknown option).
+// (or returns a null pass and a message for an unknown option or a bad
+// value). `declared` holds (name, description, default, what a value is) of each of the
+// `count` options, listed under the pass in --help; its strings live as
+// long as the process.
 extern "C" void htpRegisterPassWithOptions(
     const char *name, const char *description, const void *definition,
-    MlirPass (*create)(const void *, MlirStringRef, MlirStringRef *)) {
+    MlirPass (*create)(const void *, MlirStringRef, MlirStringRef *),
+    const MlirStringRef *declared, size_t count) {
   auto *argument = new std::string(name);
   auto *help = new std::string(description);
+  auto *shown = new DeclaredOptions();
+  for (size_t i = 0; i < count; ++i) {
+    auto text = [&](size_t field) { return llvm::StringRef(declared[4 * i + field].data, declared[4 * i + field].length); };
+    auto *help = new std::string(text(1).str() + (text(2).empty() ? "" : " (default: " + text(2).str() + ")"));
+    shown->options.push_back(std::make_unique<mlir::detail::PassOptions::Option<std::string>>(
+        *shown, text(0), llvm::cl::desc(*help), llvm::cl::value_desc(text(3)), llvm::cl::init(text(2).str())));
+  }
   mlir::registerPassPipeline(
       *argument, *help,
       [definition, create](mlir::OpPassManager &pm, llvm::StringRef options,
@@ -39,7 +60,7 @@ extern "C" void htpRegisterPassWithOptions(
         pm.addPass(std::unique_ptr<mlir::Pass>(unwrap(pass)));
         return mlir::success();
       },
-      [](llvm::function_ref<void(const mlir::detail::PassOptions &)>) {});
+      [shown](llvm::function_ref<void(const mlir::detail::PassOptions &)> print) { print(*shown); });
 }
 
 // Registers `name` as a pipeline whose passes are `passes` (the text inside

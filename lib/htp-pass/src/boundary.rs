@@ -19,8 +19,9 @@ use mlir_sys::MlirLocation;
 /// source, through the op's location).
 pub type Failure<'c> = (Location<'c>, String);
 
-/// What a Rust pass does to the op it runs on (a module or a function).
-pub type PassBody = for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>) -> Result<(), Failure<'c>>;
+/// What a Rust pass does to the op it runs on (a module or a function),
+/// given its options `O` (`()` for a pass without any).
+pub type PassBody<O> = for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, &O) -> Result<(), Failure<'c>>;
 
 thread_local! {
     /// The location of the op the running pass works on (see [`processing`]);
@@ -41,14 +42,19 @@ pub fn processing(location: Location) {
 
 /// Every HTP Rust pass: its body runs on the anchor op; a failure becomes
 /// an error diagnostic at its location and fails the pass.
-#[derive(Clone)]
-pub struct RustPass {
-    pub body: PassBody,
-    /// This instance's option values (`crate::options`).
-    pub options: crate::options::OptionValues,
+pub struct RustPass<O> {
+    pub body: PassBody<O>,
+    /// This instance's options (`crate::options`).
+    pub options: O,
 }
 
-impl<'c> RunExternalPass<'c> for RustPass {
+impl<O: Clone> Clone for RustPass<O> {
+    fn clone(&self) -> Self {
+        RustPass { body: self.body, options: self.options.clone() }
+    }
+}
+
+impl<'c, O: Clone> RunExternalPass<'c> for RustPass<O> {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
@@ -57,8 +63,8 @@ impl<'c> RunExternalPass<'c> for RustPass {
         let context_ref = op.context();
         let context = unsafe { context_ref.to_ref() };
         CURRENT.with(|current| current.set(op.location().to_raw()));
-        let body = self.body;
-        let failure = match catch_quietly(|| crate::options::with_running(&self.options, || body(context, op))) {
+        let (body, options) = (self.body, &self.options);
+        let failure = match catch_quietly(|| body(context, op, options)) {
             Ok(Ok(())) => None,
             Ok(Err((location, message))) => Some((location, message)),
             Err(what) => {

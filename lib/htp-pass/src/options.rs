@@ -1,12 +1,16 @@
-//! Pass options: a Rust pass declares `PassOption`s; `name{key=value ...}`
-//! in a pipeline sets them for that instance (MLIR's syntax), and the body
-//! reads them with [`option`]. MLIR's C API cannot give an external pass
-//! options, so a pass that declares some is registered as a pipeline entry
-//! that parses the text itself (`cpp/Registration.cpp`) and creates the
-//! pass with the values set ([`create_with_options`]).
+//! Typed pass options. A pass declares its options once, as a struct in
+//! [`crate::pass!`]: each field has a type, the option's name, its default
+//! and a description. `name{key=value ...}` in a pipeline (MLIR's syntax)
+//! is parsed into that struct when the pass is created, and the body gets
+//! the struct. A value of the wrong type or an unknown key is an error of
+//! the pipeline, with a message naming the pass and the option.
+//!
+//! MLIR's C API cannot give an external pass options, so a pass that
+//! declares some is registered as a pipeline entry that hands the option
+//! text to Rust (`cpp/Registration.cpp`, [`htp_pass_create_with_options`]).
 
-use std::cell::RefCell;
 use std::ffi::c_char;
+use std::num::{NonZeroU32, NonZeroU64, NonZeroUsize};
 
 use mlir_sys::{MlirPass, MlirStringRef};
 
@@ -17,64 +21,92 @@ use crate::PassDefinition;
 pub struct PassOption {
     pub name: &'static str,
     pub description: &'static str,
-    /// The value when the pipeline does not set it; empty for an option
-    /// the pass needs a value of (it fails, saying so, without one).
+    /// The value (as option text) when the pipeline does not set it; empty
+    /// for an option the pass needs a value of (it fails, saying so,
+    /// without one).
     pub default: &'static str,
+    /// What a value is (its type's [`OptionType::EXPECTED`]), for `--help`.
+    pub expected: &'static str,
 }
 
-/// Values of an instance's options (every declared one, defaults filled in).
-pub type OptionValues = Vec<(&'static str, String)>;
-
-thread_local! {
-    /// Values for the next pass `PassDefinition::external` creates on this thread.
-    static PENDING: RefCell<Option<OptionValues>> = const { RefCell::new(None) };
-    /// Values of the pass whose body runs on this thread.
-    static RUNNING: RefCell<OptionValues> = const { RefCell::new(Vec::new()) };
+/// A type an option's value can have: how its text parses.
+pub trait OptionType: Sized {
+    /// What a valid value is, for the error ("must be {EXPECTED}").
+    const EXPECTED: &'static str;
+    fn parse_option(text: &str) -> Option<Self>;
 }
 
-/// The value of option `name` of the running pass (its default when the
-/// pipeline did not set it); `None` for a name the pass does not declare.
-pub fn option(name: &str) -> Option<String> {
-    RUNNING.with(|values| values.borrow().iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()))
-}
-
-/// A boolean option (`true`/`false`, `1`/`0`); `default` if it is neither.
-pub fn flag(name: &str, default: bool) -> bool {
-    match option(name).as_deref() {
-        Some("true" | "1") => true,
-        Some("false" | "0") => false,
-        _ => default,
+impl OptionType for bool {
+    const EXPECTED: &'static str = "true or false";
+    fn parse_option(text: &str) -> Option<Self> {
+        match text {
+            "true" | "1" => Some(true),
+            "false" | "0" => Some(false),
+            _ => None,
+        }
     }
 }
 
-pub(crate) fn take_pending(definition: &PassDefinition) -> OptionValues {
-    PENDING.with(|pending| pending.borrow_mut().take()).unwrap_or_else(|| defaults(definition))
+impl OptionType for String {
+    const EXPECTED: &'static str = "a string";
+    fn parse_option(text: &str) -> Option<Self> {
+        Some(text.to_string())
+    }
 }
 
-pub(crate) fn with_running<R>(values: &OptionValues, body: impl FnOnce() -> R) -> R {
-    let previous = RUNNING.with(|running| running.replace(values.clone()));
-    let result = body();
-    RUNNING.with(|running| *running.borrow_mut() = previous);
-    result
+macro_rules! integer_options {
+    ($expected:literal: $($ty:ty),*) => {$(
+        impl OptionType for $ty {
+            const EXPECTED: &'static str = $expected;
+            fn parse_option(text: &str) -> Option<Self> {
+                text.parse().ok()
+            }
+        }
+    )*};
 }
 
-fn defaults(definition: &PassDefinition) -> OptionValues {
-    definition.options.iter().map(|o| (o.name, o.default.to_string())).collect()
+integer_options!("an integer": i32, i64);
+integer_options!("a non-negative integer": u32, u64, usize);
+integer_options!("a positive integer": NonZeroU32, NonZeroU64, NonZeroUsize);
+
+/// The options of a pass: a struct [`crate::pass!`] declares (or `()` for
+/// none), parsed from MLIR's option text.
+pub trait PassOptions: Sized + Clone + 'static {
+    /// The declared options, in order (for `--help` and errors).
+    const DECLARED: &'static [PassOption];
+    /// Parses `key=value key2=value2` for the pass `argument`; options the
+    /// text leaves out take their defaults.
+    fn parse(argument: &str, text: &str) -> Result<Self, String>;
 }
 
-/// `key=value key2=value2` (MLIR's option text) checked against the
-/// definition's options.
-pub fn parse(definition: &PassDefinition, text: &str) -> Result<OptionValues, String> {
-    let mut values = defaults(definition);
+impl PassOptions for () {
+    const DECLARED: &'static [PassOption] = &[];
+    fn parse(argument: &str, text: &str) -> Result<Self, String> {
+        values(argument, Self::DECLARED, text).map(|_| ())
+    }
+}
+
+/// The text of each declared option (`key=value` from `text`, else its
+/// default), in declaration order. A bare `key` means `key=true`.
+pub fn values(argument: &str, declared: &[PassOption], text: &str) -> Result<Vec<String>, String> {
+    let mut values: Vec<String> = declared.iter().map(|o| o.default.to_string()).collect();
     for item in text.split_whitespace() {
         let (key, value) = item.split_once('=').unwrap_or((item, "true"));
-        let Some(slot) = values.iter_mut().find(|(name, _)| *name == key) else {
-            let known: Vec<&str> = definition.options.iter().map(|o| o.name).collect();
-            return Err(format!("'{}' has no option '{key}' (its options: {})", definition.argument, known.join(", ")));
+        let Some(index) = declared.iter().position(|o| o.name == key) else {
+            if declared.is_empty() {
+                return Err(format!("'{argument}' takes no options (given '{key}')"));
+            }
+            let known: Vec<&str> = declared.iter().map(|o| o.name).collect();
+            return Err(format!("'{argument}' has no option '{key}' (its options: {})", known.join(", ")));
         };
-        slot.1 = value.to_string();
+        values[index] = value.to_string();
     }
     Ok(values)
+}
+
+/// `text` as a `T`, or the error for option `name` of pass `argument`.
+pub fn typed<T: OptionType>(argument: &str, name: &str, text: &str) -> Result<T, String> {
+    T::parse_option(text).ok_or_else(|| format!("{argument}: {name} must be {}, got '{text}'", T::EXPECTED))
 }
 
 /// Called by the C++ registration for `name{options}`: the pass with its
@@ -93,13 +125,8 @@ pub unsafe extern "C" fn htp_pass_create_with_options(definition: *const std::ff
     } else {
         String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(options.data as *const u8, options.length) }).into_owned()
     };
-    match parse(definition, &text) {
-        Ok(values) => {
-            PENDING.with(|pending| *pending.borrow_mut() = Some(values));
-            let pass = unsafe { (definition.create_raw)() };
-            PENDING.with(|pending| pending.borrow_mut().take());
-            pass
-        }
+    match (definition.create_with_options)(&text) {
+        Ok(pass) => pass,
         Err(message) => {
             let leaked: &'static str = Box::leak(message.into_boxed_str());
             unsafe { *error = MlirStringRef { data: leaked.as_ptr() as *const c_char, length: leaked.len() } };

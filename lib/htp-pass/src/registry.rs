@@ -20,6 +20,8 @@ unsafe extern "C" {
         description: *const c_char,
         definition: *const std::ffi::c_void,
         create: unsafe extern "C" fn(*const std::ffi::c_void, mlir_sys::MlirStringRef, *mut mlir_sys::MlirStringRef) -> MlirPass,
+        declared: *const mlir_sys::MlirStringRef,
+        count: usize,
     );
     fn htpRegisterPassPipeline(name: *const c_char, description: *const c_char, passes: *const c_char);
 }
@@ -70,34 +72,51 @@ pub fn register_passes(passes: &'static [PassDefinition]) -> Result<(), String> 
         if registry.pipelines.contains_key(pass.argument) {
             return Err(format!("pass '{}' conflicts with a pipeline of the same name", pass.argument));
         }
-        match registry.passes.get(pass.argument) {
-            Some(existing) if std::ptr::eq(*existing, pass) => continue,
-            Some(existing) if existing.create_raw as usize == pass.create_raw as usize => continue,
-            Some(existing) => {
-                return Err(format!(
-                    "two passes claim the name '{}': \"{}\" and \"{}\"",
-                    pass.argument, existing.description, pass.description
-                ))
-            }
-            None => {}
+        let same = |existing: &&PassDefinition| std::ptr::eq(*existing, pass) || existing.create_raw as usize == pass.create_raw as usize;
+        let conflict =
+            |existing: &&PassDefinition| format!("two passes claim the name '{}': \"{}\" and \"{}\"", pass.argument, existing.description, pass.description);
+        if already_registered(registry.passes.get(pass.argument), same, conflict)? {
+            continue;
         }
         registry.passes.insert(pass.argument, pass);
         if pass.options.is_empty() {
             unsafe { htpRegisterExternalPass(pass.create_raw) }
         } else {
-            let text = |s: &str| CString::new(s).expect("pass names have no NUL");
-            let (name, description) = (text(pass.argument), text(pass.description));
+            let (name, description) = (c_text(pass.argument), c_text(pass.description));
+            // (name, description, default, what a value is) of each option, for --help; static strings.
+            let declared: Vec<mlir_sys::MlirStringRef> = pass
+                .options
+                .iter()
+                .flat_map(|o| [o.name, o.description, o.default, o.expected])
+                .map(|s| mlir_sys::MlirStringRef { data: s.as_ptr() as *const c_char, length: s.len() })
+                .collect();
             unsafe {
                 htpRegisterPassWithOptions(
                     name.as_ptr(),
                     description.as_ptr(),
                     pass as *const PassDefinition as *const std::ffi::c_void,
                     crate::options::htp_pass_create_with_options,
+                    declared.as_ptr(),
+                    pass.options.len(),
                 )
             }
         }
     }
     Ok(())
+}
+
+/// Whether a name already holds this entry (`Ok(true)`: nothing to do) or
+/// is free (`Ok(false)`); another entry under it is the `conflict` error.
+fn already_registered<T>(existing: Option<&T>, same: impl FnOnce(&T) -> bool, conflict: impl FnOnce(&T) -> String) -> Result<bool, String> {
+    match existing {
+        Some(existing) if same(existing) => Ok(true),
+        Some(existing) => Err(conflict(existing)),
+        None => Ok(false),
+    }
+}
+
+fn c_text(text: &str) -> CString {
+    CString::new(text).expect("pass and pipeline names, descriptions and texts have no NUL")
 }
 
 /// Registers a named pipeline. Its passes must already be registered
@@ -108,19 +127,12 @@ pub fn register_pipeline(pipeline: PipelineDefinition) -> Result<(), String> {
     if registry.passes.contains_key(pipeline.name) {
         return Err(format!("pipeline '{}' conflicts with a pass of the same name", pipeline.name));
     }
-    match registry.pipelines.get(pipeline.name) {
-        Some(existing) if *existing == pipeline => return Ok(()),
-        Some(existing) => {
-            return Err(format!(
-                "two pipelines claim the name '{}': '{}' and '{}'",
-                pipeline.name, existing.passes, pipeline.passes
-            ))
-        }
-        None => {}
+    let conflict = |existing: &PipelineDefinition| format!("two pipelines claim the name '{}': '{}' and '{}'", pipeline.name, existing.passes, pipeline.passes);
+    if already_registered(registry.pipelines.get(pipeline.name), |existing| *existing == pipeline, conflict)? {
+        return Ok(());
     }
     registry.pipelines.insert(pipeline.name, pipeline);
-    let text = |s: &str| CString::new(s).expect("pipeline strings have no NUL");
-    let (name, description, passes) = (text(pipeline.name), text(pipeline.description), text(pipeline.passes));
+    let (name, description, passes) = (c_text(pipeline.name), c_text(pipeline.description), c_text(pipeline.passes));
     unsafe { htpRegisterPassPipeline(name.as_ptr(), description.as_ptr(), passes.as_ptr()) }
     Ok(())
 }

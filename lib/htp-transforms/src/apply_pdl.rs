@@ -8,26 +8,24 @@
 
 use std::sync::Mutex;
 
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, OperationRef},
     Context,
 };
-use mlir_sys::MlirPass;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "htp-apply-pdl",
-    description: "Apply a registered set of PDL rewrite patterns greedily (rewrites registered by extensions)",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[
-        htp_pass::PassOption { name: "patterns", description: "the name of a registered PDL pattern set", default: "" },
-        htp_pass::PassOption { name: "file", description: "a file of pdl.pattern ops (instead of a registered set)", default: "" },
-    ],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "HtpApplyPdl", &[melior::dialect::DialectHandle::pdl()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"htp-apply-pdl", "builtin.module"> {
+        summary: "Apply a registered set of PDL rewrite patterns greedily (rewrites registered by extensions)",
+        dialects: [pdl],
+        options: Options {
+            #[option("patterns", default = "", "the name of a registered PDL pattern set")]
+            patterns: String,
+            #[option("file", default = "", "a file of pdl.pattern ops (instead of a registered set)")]
+            file: String,
+        },
+        run: run,
+    }
 }
 
 /// A registered pattern set: its name, who registered it, its PDL text.
@@ -89,9 +87,8 @@ pub fn pattern_sets() -> Vec<(String, String)> {
     PATTERN_SETS.lock().map(|sets| sets.iter().map(|s| (s.name.clone(), s.provider.clone())).collect()).unwrap_or_default()
 }
 
-fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let name = htp_pass::option("patterns").unwrap_or_default();
-    let file = htp_pass::option("file").unwrap_or_default();
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
+    let (name, file) = (&options.patterns, &options.file);
     let source = match (name.is_empty(), file.is_empty()) {
         (false, true) => find(&name).map(|set| set.source).ok_or_else(|| {
             let known: Vec<String> = pattern_sets().into_iter().map(|(name, _)| name).collect();

@@ -5,44 +5,48 @@
 //! serial (`htp.range(..., parallel=False)`). A target's pipeline names its level; its
 //! runtime reads the layout to cut the loop into chunks.
 
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{operation::OperationLike, OperationRef},
     Context,
 };
-use mlir_sys::MlirPass;
 
 use crate::distribution::distribute;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "tile-distribute-outer-loop",
-    description: "Distribute each kernel's independent outer loop over a parallel level (an Axe layout of its trips, htp.distribution)",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[
-        htp_pass::PassOption { name: "level", description: "the parallel level of the target's architecture model (an identifier)", default: "" },
-        htp_pass::PassOption { name: "units", description: "how many units the level has, or ? (known at run time)", default: "?" },
-    ],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "TileDistributeOuterLoop", &[htp_dialects::handles::layout()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"tile-distribute-outer-loop", "builtin.module"> {
+        summary: "Distribute each kernel's independent outer loop over a parallel level (an Axe layout of its trips, htp.distribution)",
+        dialects: [layout],
+        options: Options {
+            #[option("level", default = "", "the parallel level of the target's architecture model (an identifier)")]
+            level: String,
+            #[option("units", default = "?", "how many units the level has, or ? (known at run time)")]
+            units: Units,
+        },
+        run: run,
+    }
 }
 
-fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let level = htp_pass::option("level").unwrap_or_default();
-    if level.is_empty() {
+/// How many units a level has: a positive number, or `?` (known at run time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Units(pub Option<i64>);
+
+impl htp_pass::OptionType for Units {
+    const EXPECTED: &'static str = "a positive integer or ?";
+    fn parse_option(text: &str) -> Option<Self> {
+        match text {
+            "?" => Some(Units(None)),
+            _ => text.parse().ok().filter(|n| *n > 0).map(|n| Units(Some(n))),
+        }
+    }
+}
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
+    if options.level.is_empty() {
         return Err((module.location(), "tile-distribute-outer-loop: give the parallel level, level=<name>".into()));
     }
-    let units = match htp_pass::option("units").as_deref() {
-        None | Some("?") => None,
-        Some(text) => match text.parse::<i64>() {
-            Ok(n) if n > 0 => Some(n),
-            _ => return Err((module.location(), format!("tile-distribute-outer-loop: units must be a positive integer or ?, got '{text}'"))),
-        },
-    };
     for kernel in htp_ir::query::kernel_functions(module) {
-        distribute(context, kernel, &level, units)?;
+        distribute(context, kernel, &options.level, options.units.0)?;
     }
     Ok(())
 }

@@ -17,7 +17,7 @@
 //! CPU backend calls them from its thread pool.
 
 use htp_ir::builder::{detach, Builder, Emitter};
-use htp_pass::{pass_type_id, Failure, PassDefinition};
+use htp_pass::Failure;
 use melior::{
     ir::{
         attribute::{FlatSymbolRefAttribute, StringAttribute, TypeAttribute},
@@ -28,7 +28,6 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
 use crate::loop_independence::independent_outer_loop;
 
@@ -38,21 +37,12 @@ pub const ATTRIBUTE: &str = "htp.parallel_chunks";
 pub const BOUNDS_SUFFIX: &str = "__bounds";
 pub const CHUNK_SUFFIX: &str = "__chunk";
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "tile-outline-parallel-chunks",
-    description: "Add <k>__bounds and <k>__chunk functions for kernels whose outer loop has independent iterations",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        run,
-        pass_type_id!(),
-        "TileOutlineParallelChunks",
-        &[htp_dialects::handles::tile(), melior::dialect::DialectHandle::memref()],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"tile-outline-parallel-chunks", "builtin.module"> {
+        summary: "Add <k>__bounds and <k>__chunk functions for kernels whose outer loop has independent iterations",
+        dialects: [tile, memref],
+        run: run,
+    }
 }
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {

@@ -23,23 +23,17 @@ use melior::{
         BlockRef, OperationRef, RegionLike, Type, Value, ValueLike,
     },
 };
-use mlir_sys::MlirPass;
 
-use htp_pass::{pass_type_id, PassDefinition};
 
 /// The attribute this pass attaches to each function.
 pub const ATTRIBUTE: &str = "tile.peak_live_bytes";
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "tile-peak-live-bytes",
-    description: "Attach each function's peak live on-chip tile bytes as `tile.peak_live_bytes`",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "TilePeakLiveBytes", &[htp_dialects::handles::tile()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"tile-peak-live-bytes", "func.func"> {
+        summary: "Attach each function's peak live on-chip tile bytes as `tile.peak_live_bytes`",
+        dialects: [tile],
+        run: run,
+    }
 }
 
 /// Attaches the peak to the function.

@@ -2,7 +2,14 @@
 // RUN: htp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(cpu-split-large-bodies))' | FileCheck %s --check-prefix=DEFAULT
 // RUN: not htp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(cpu-split-large-bodies{max-body-ops=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: cpu-split-large-bodies: max-body-ops must be a positive integer
+// BAD: error: cpu-split-large-bodies: max-body-ops must be a positive integer, got '0'
+// A typed option: a value that is not a number is an error of the pipeline, naming the option.
+// RUN: not htp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(cpu-split-large-bodies{max-body-ops=lots}))' 2>&1 | FileCheck %s --check-prefix=NOTNUMBER
+// NOTNUMBER: error: cpu-split-large-bodies: max-body-ops must be a positive integer, got 'lots'
+// --help lists the option with its type and default.
+// RUN: htp-opt --help | FileCheck %s --check-prefix=HELP
+// HELP: --cpu-split-large-bodies
+// HELP-NEXT: --max-body-ops=<a positive integer> - the largest body weight (ops, math.exp counted as its polynomial) left in one generic (default: 1024)
 
 // A body of weight 45 (math.exp counts 40) with a budget of 42: two generics over the same space. The
 // first yields what the second reads (%a2, and %s of the first slice is

@@ -4,6 +4,9 @@
 // An option the pass does not have is a pipeline error naming the options it has.
 // RUN: not htp-opt %s --pass-pipeline='builtin.module(func.func(pto-insert-sync{unknown=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: 'pto-insert-sync' has no option 'unknown' (its options: transitive-order)
+// A flag takes true or false (or 1, 0); anything else is an error of the pipeline.
+// RUN: not htp-opt %s --pass-pipeline='builtin.module(func.func(pto-insert-sync{transitive-order=maybe}))' 2>&1 | FileCheck %s --check-prefix=NOTFLAG
+// NOTFLAG: error: pto-insert-sync: transitive-order must be true or false, got 'maybe'
 
 // load -> exp -> store in a loop: MTE2->V and V->MTE3 flags inside the body;
 // the next iteration's TLOAD/TEXP reuse bytes the previous TEXP/TSTORE read,

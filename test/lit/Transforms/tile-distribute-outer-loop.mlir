@@ -5,6 +5,8 @@
 
 // NOLEVEL: error: tile-distribute-outer-loop: give the parallel level, level=<name>
 // UNITS: error: tile-distribute-outer-loop: units must be a positive integer or ?, got '0'
+// RUN: not htp-opt %s --pass-pipeline='builtin.module(tile-distribute-outer-loop{level=core units=many})' 2>&1 | FileCheck %s --check-prefix=UNITS-TYPE
+// UNITS-TYPE: error: tile-distribute-outer-loop: units must be a positive integer or ?, got 'many'
 
 // An independent outer loop: blocks of its trips over the level's units.
 // CHECK-LABEL: func.func @rows

@@ -30,34 +30,16 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::{MlirOperation, MlirPass};
+use mlir_sys::MlirOperation;
 
-use htp_pass::{pass_type_id, PassDefinition};
 use htp_ir::builder::{detach, tensor_type, Emitter, DYNAMIC, V};
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "convert-tile-to-linalg",
-    description: "Lower tile ops to tensors with linalg, tensor, memref and bufferization ops",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        convert_module,
-        pass_type_id!(),
-        "ConvertTileToLinalg",
-        &[
-            htp_dialects::handles::tile(),
-            melior::dialect::DialectHandle::arith(),
-            melior::dialect::DialectHandle::linalg(),
-            melior::dialect::DialectHandle::tensor(),
-            melior::dialect::DialectHandle::memref(),
-            unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__math__()) },
-            unsafe { melior::dialect::DialectHandle::from_raw(mlir_sys::mlirGetDialectHandle__bufferization__()) },
-        ],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"convert-tile-to-linalg", "builtin.module"> {
+        summary: "Lower tile ops to tensors with linalg, tensor, memref and bufferization ops",
+        dialects: [tile, arith, linalg, tensor, memref, math, bufferization],
+        run: convert_module,
+    }
 }
 
 

@@ -5,23 +5,25 @@ use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Type, ValueLi
 
 use htp_ir::builder::{bit_width, is_float, BodyBuilder, Builder, V};
 
+/// Each tile binary op and its arith op on floats and on integers.
+const BINARY: [(&str, &str, &str); 6] = [
+    ("add", "arith.addf", "arith.addi"),
+    ("sub", "arith.subf", "arith.subi"),
+    ("mul", "arith.mulf", "arith.muli"),
+    ("div", "arith.divf", "arith.divsi"),
+    ("max", "arith.maximumf", "arith.maxsi"),
+    ("min", "arith.minimumf", "arith.minsi"),
+];
+
 /// The arith op for a tile binary op (`add`, `sub`, ...) on `element`.
 pub fn binary(kind: &str, element: Type) -> &'static str {
-    let float = is_float(element);
-    match (kind, float) {
-        ("add", true) => "arith.addf",
-        ("add", false) => "arith.addi",
-        ("sub", true) => "arith.subf",
-        ("sub", false) => "arith.subi",
-        ("mul", true) => "arith.mulf",
-        ("mul", false) => "arith.muli",
-        ("div", true) => "arith.divf",
-        ("div", false) => "arith.divsi",
-        ("max", true) => "arith.maximumf",
-        ("max", false) => "arith.maxsi",
-        ("min", true) => "arith.minimumf",
-        ("min", false) => "arith.minsi",
-        _ => unreachable!("not a tile binary op: {kind}"),
+    let Some(&(_, float, integer)) = BINARY.iter().find(|(name, _, _)| *name == kind) else {
+        unreachable!("not a tile binary op: {kind}")
+    };
+    if is_float(element) {
+        float
+    } else {
+        integer
     }
 }
 

@@ -1,6 +1,6 @@
 //! The PTO instruction of a tile op of a given kind, built with the typed
 //! builders melior generates from the `pto` dialect's ODS
-//! (`htp_dialects::ods::pto`): a kind without an instruction is a
+//! (`crate::ods::pto`): a kind without an instruction is a
 //! diagnostic, an instruction the dialect lacks a compile error.
 
 use crate::ods::pto;

@@ -41,7 +41,7 @@ pub use htp_ir::builder::BodyBuilder as At;
 pub trait PtoOps<'c> {
     /// A PTO instruction: no results, operands in ISA order.
     fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]);
-    /// A PTO instruction built by its typed builder (`htp_dialects::ods::pto`).
+    /// A PTO instruction built by its typed builder (`crate::ods::pto`).
     fn instruction(&self, op: impl Into<melior::ir::Operation<'c>>);
     /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
     fn alloc(&self, shape: Shape<'c>) -> Buffer<'c>;

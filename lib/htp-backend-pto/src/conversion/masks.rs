@@ -8,7 +8,7 @@
 use htp_dialects::tile::{TileType, ValidSize};
 use melior::{
     ir::{
-        operation::{OperationLike, WalkOrder, WalkResult},
+        operation::OperationLike,
         OperationRef, ValueLike,
     },
     Context,
@@ -20,14 +20,7 @@ use htp_ir::builder::{detach, parse_type, Builder, Emitter, V};
 use htp_ir::query::defining_op;
 
 pub fn broadcast_compares_first<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let mut broadcasts = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("tile.broadcast") && is_mask(detach(op.result(0).unwrap().into())) {
-            broadcasts.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for broadcast in broadcasts {
+    for broadcast in htp_ir::query::ops_named_where(function, "tile.broadcast", |op| is_mask(detach(op.result(0).unwrap().into()))) {
         let source = detach(broadcast.operand(0).unwrap());
         let Some(compare) = defining_op(source).filter(|op| op.name().as_string_ref().as_str() == Ok("tile.cmp")) else {
             return Err((

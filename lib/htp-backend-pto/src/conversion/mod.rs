@@ -39,32 +39,14 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
-use htp_pass::{pass_type_id, PassDefinition};
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "convert-tile-to-pto",
-    description: "Lower tile kernels to PTO-ISA kernels (AIV/AIC) and a pto-runtime orchestration",
-    anchor: "builtin.module",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(
-        convert_module,
-        pass_type_id!(),
-        "ConvertTileToPto",
-        &[
-            htp_dialects::handles::tile(),
-            crate::handles::pto(),
-            melior::dialect::DialectHandle::arith(),
-            melior::dialect::DialectHandle::scf(),
-            melior::dialect::DialectHandle::func(),
-            melior::dialect::DialectHandle::memref(),
-        ],
-    )
+htp_pass::pass! {
+    pub DEFINITION = Pass<"convert-tile-to-pto", "builtin.module"> {
+        summary: "Lower tile kernels to PTO-ISA kernels (AIV/AIC) and a pto-runtime orchestration",
+        dialects: [tile, crate::handles::pto, arith, scf, func, memref],
+        run: convert_module,
+    }
 }
 
 

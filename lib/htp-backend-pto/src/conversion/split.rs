@@ -180,14 +180,7 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
 /// `tile.matmul a, b, acc` with `acc` made by vector work becomes
 /// `tile.add acc, (tile.matmul a, b)`.
 fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
-    let mut matmuls = Vec::new();
-    function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("tile.matmul") && op.operand_count() == 3 {
-            matmuls.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    for matmul in matmuls {
+    for matmul in htp_ir::query::ops_named_where(function, "tile.matmul", |op| op.operand_count() == 3) {
         let acc = detach(matmul.operand(2).unwrap());
         if cube_accumulator(acc, matmul) {
             continue;

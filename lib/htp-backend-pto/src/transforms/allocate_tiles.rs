@@ -21,23 +21,17 @@ use melior::{
         Location, OperationRef, ValueLike,
     },
 };
-use mlir_sys::MlirPass;
 
 use htp_ir::builder::detach;
 use htp_ir::query::{ancestor_in, op_key, preorder_positions, uses};
-use htp_pass::{pass_type_id, PassDefinition};
 use crate::ods::pto;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "pto-allocate-tiles",
-    description: "Place PTO tile buffers in UB/L1/L0 at static offsets, checking each memory's capacity",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "PtoAllocateTiles", &[crate::handles::pto()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"pto-allocate-tiles", "func.func"> {
+        summary: "Place PTO tile buffers in UB/L1/L0 at static offsets, checking each memory's capacity",
+        dialects: [crate::handles::pto],
+        run: run,
+    }
 }
 
 /// TASSIGN offsets are multiples of 32 bytes.

@@ -36,36 +36,30 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirPass;
 
 use htp_ir::builder::{detach, named, parse_attribute, V};
 use htp_ir::query::{op_key, preorder_positions};
 use crate::dialect::root_alloc;
-use htp_pass::{pass_type_id, PassDefinition};
 use crate::ods::pto;
 
-pub const DEFINITION: PassDefinition = PassDefinition {
-    argument: "pto-insert-sync",
-    description: "Insert PTO pipe synchronisation (set/wait flags, V barriers) between conflicting instructions",
-    anchor: "func.func",
-    create_raw: create,
-    options: &[htp_pass::PassOption {
-        name: "transitive-order",
-        description: "omit a flag or barrier that transitive order already implies (false: one per conflict, for debugging synchronisation)",
-        default: "true",
-    }],
-};
-
-unsafe extern "C" fn create() -> MlirPass {
-    DEFINITION.external(run, pass_type_id!(), "PtoInsertSync", &[crate::handles::pto()])
+htp_pass::pass! {
+    pub DEFINITION = Pass<"pto-insert-sync", "func.func"> {
+        summary: "Insert PTO pipe synchronisation (set/wait flags, V barriers) between conflicting instructions",
+        dialects: [crate::handles::pto],
+        options: Options {
+            #[option("transitive-order", default = "true", "omit a flag or barrier that transitive order already implies (false: one per conflict, for debugging synchronisation)")]
+            transitive_order: bool,
+        },
+        run: run,
+    }
 }
 
 /// Synchronises a `pto.core` kernel (other functions are left alone).
-fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &Options) -> Result<(), htp_pass::Failure<'c>> {
     if function.attribute("pto.core").is_err() {
         return Ok(());
     }
-    let mut state = Sync { context, flags: Vec::new(), transitive: htp_pass::flag("transitive-order", true) };
+    let mut state = Sync { context, flags: Vec::new(), transitive: options.transitive_order };
     let body = function.region(0).unwrap().first_block().unwrap();
     let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
     state.block(body).and_then(|_| state.assign_event_ids(function)).map_err(|message| (function.location(), message))
