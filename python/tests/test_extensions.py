@@ -270,3 +270,128 @@ def test_programming_models_are_listed_and_none_is_registered_in_tree_yet():
     # HTP's own kernel model is not one of them.
     assert htp.models() == {}
     assert any("model:kernel" in t.capabilities for t in htp.targets())
+
+
+# --- the extension API's contracts (htp.extensions.Registry) ---------------
+
+import types  # noqa: E402
+
+
+def _module(name, register):
+    module = types.ModuleType(name)
+    module.register = register
+    return module
+
+
+def test_a_pipeline_takes_a_list_of_passes():
+    htp.extensions.Registry("test_list_pipeline").pipeline("test-list-pipeline", ["canonicalize", "cse"])
+    assert ("test-list-pipeline", "registered by test_list_pipeline", "canonicalize,cse") in htp.extensions.pipelines()
+
+    def register(registry):
+        registry.pipeline("test-list-pipeline-2", ["canonicalize"], "one pass")
+    htp.extensions.load(_module("test_list_pipeline_ext", register))
+    assert ("test-list-pipeline-2", "one pass", "canonicalize") in htp.extensions.pipelines()
+    with pytest.raises(TypeError, match="a list of strings"):
+        htp.extensions.Registry("x").pipeline("test-list-pipeline-3", ["canonicalize", 3])
+
+
+class _Noop(__import__("ast").NodeTransformer):
+    pass
+
+
+def _register_everything(registry, prefix):
+    helpers = types.ModuleType(f"{prefix}_helpers")
+    registry.layout(f"{prefix}_facet", lambda rows, cols, bits: None)
+    registry.pipeline(f"{prefix}-pipeline", "canonicalize")
+    registry.dialect(SQUARE_IRDL.replace("@testsquare", f"@{prefix}dialect"))
+    registry.rewrite(f"{prefix}-rewrite", SQUARE_PDL)
+    registry.intrinsics(helpers, f"{prefix}_set")
+    registry.mutator(_Noop, pipeline=f"{prefix}-pipeline")
+    registry.target(f"{prefix}-target", description="x", capabilities=["model:kernel", f"layout:{prefix}_facet"],
+                    emitter=ext.emit, runner="copy_only_target")
+    return helpers
+
+
+def _nothing_registered(prefix, helpers):
+    assert f"{prefix}_facet" not in htp.layouts()
+    assert not any(name.startswith(prefix) for name, _, _ in htp.extensions.pipelines())
+    assert not any(name.startswith(prefix) for name, _ in htp.extensions.dialects())
+    assert f"{prefix}-target" not in [t.name for t in htp.targets()]
+    assert f"{prefix}_set" not in htp.intrinsic_sets()
+    assert not hasattr(helpers, "__htp_namespace__")
+    assert _Noop not in htp.mutators.registered()
+    assert f"{prefix}_ext" not in htp.extensions.loaded()
+
+
+def test_an_extension_whose_register_fails_part_way_registers_nothing():
+    seen = {}
+
+    def register(registry):
+        seen["helpers"] = _register_everything(registry, "txfail")
+        raise RuntimeError("the extension's own bug")
+    with pytest.raises(RuntimeError, match="own bug"):
+        htp.extensions.load(_module("txfail_ext", register))
+    _nothing_registered("txfail", seen["helpers"])
+
+
+def test_an_extension_with_one_invalid_registration_registers_nothing():
+    seen = {}
+
+    def register(registry):
+        seen["helpers"] = _register_everything(registry, "txbad")
+        registry.pipeline("test-ext-cleanup", "cse")  # taken, with other passes
+    with pytest.raises(htp.TargetError, match="two pipelines claim the name 'test-ext-cleanup'"):
+        htp.extensions.load(_module("txbad_ext", register))
+    _nothing_registered("txbad", seen["helpers"])
+
+    def register_ok(registry):
+        seen["helpers"] = _register_everything(registry, "txok")
+    htp.extensions.load(_module("txok_ext", register_ok))
+    assert "txok_facet" in htp.layouts() and "txok-target" in [t.name for t in htp.targets()]
+    assert "txok_set" in htp.intrinsic_sets()
+    htp.mutators.unregister(_Noop)
+
+
+@pytest.mark.parametrize("capability,why", [
+    ("op:tile.lod", "'tile.lod' is not a tile op"),
+    ("op:arith.addf", "'arith.addf' is not a tile op"),
+    ("dtype:f33", "'f33' is not an element type"),
+    ("layout:no_such_facet", "'no_such_facet' is not a registered layout facet"),
+    ("intrinsic:pto.nope", "'pto.nope' is not the instruction of a registered intrinsic set"),
+    ("dialect:nosuchdialect", "'nosuchdialect' is not a dialect HTP knows"),
+    ("model:wsp", "the programming model 'wsp' is not registered"),
+    ("tile.add", "has no kind"),
+    ("opp:tile.add", "'opp:' is not a kind of capability"),
+])
+def test_a_capability_naming_nothing_known_is_refused_with_the_valid_forms(capability, why):
+    with pytest.raises(htp.TargetError) as info:
+        htp.extensions.Registry("caps").target("caps-target", description="x", capabilities=["model:kernel", capability],
+                                              emitter=ext.emit, runner="copy_only_target")
+    message = str(info.value)
+    assert f"target 'caps-target' of 'caps' declares capabilities HTP does not know ('{capability}': " in message
+    assert why in message, message
+    for form in ("op:tile.<op>", "dtype:<element type>", "layout:<facet>", "intrinsic:<set>.<instruction>",
+                 "model:kernel", "dialect:<namespace>"):
+        assert form in message, message
+    assert "caps-target" not in [t.name for t in htp.targets()]
+
+
+def test_known_capabilities_and_prefixes_are_accepted():
+    htp.extensions.Registry("caps_ok").target(
+        "caps-ok", description="x", emitter=ext.emit, runner="copy_only_target",
+        capabilities=["model:kernel", "op:tile.add", "op:tile.*", "dtype:bf16", "dtype:*", "intrinsic:pto.tadd",
+                      "intrinsic:pto.*", "dialect:testsquare", "layout:nz", "layout:axe", "layout:*"])
+    assert "caps-ok" in [t.name for t in htp.targets()]
+
+
+def test_python_intrinsic_sets_are_listed_and_may_not_take_a_taken_name():
+    sets = htp.intrinsic_sets()
+    assert sets["testext"]["affine"][0] == "@htp.func copy_only_target.affine"
+    assert "pto" in sets
+    helpers = types.ModuleType("clashing_helpers")
+    for taken in ("pto", "testext", "htp"):
+        with pytest.raises(htp.TargetError, match=f"the intrinsic set name '{taken}' of 'clash' is taken"):
+            htp.extensions.Registry("clash").intrinsics(helpers, taken)
+    assert not hasattr(helpers, "__htp_namespace__")
+    # the same module under its own name again is a no-op
+    htp.extensions.Registry("again").intrinsics(ext, "testext")
