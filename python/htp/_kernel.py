@@ -105,7 +105,7 @@ class CompiledKernel:
         try:
             return self._call(self.kernel._bind(args, kwargs, caller), caller)
         except CompileError as error:
-            raise _for_user(error, caller) from None
+            raise _for_user(error, caller) from error.__cause__
         except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
@@ -269,7 +269,14 @@ class Kernel:
             # one file each, in <dir>/<kernel>-<target>/.
             dump = os.environ.get("HTP_DUMP_IR")
             dump = os.path.join(dump, f"{self.name}-{target}") if dump else None
-            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
+            try:
+                raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
+            except CompileError as error:
+                # An extension emitter's own exception: chained, with its traceback.
+                cause = _extensions.take_emitter_failure(target, self.name)
+                if cause is None:
+                    raise
+                raise type(error)(str(error)) from cause
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled
@@ -285,7 +292,7 @@ class Kernel:
             }
             return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
-            raise _for_user(error, caller) from None
+            raise _for_user(error, caller) from error.__cause__
         except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None

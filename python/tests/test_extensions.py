@@ -395,3 +395,57 @@ def test_python_intrinsic_sets_are_listed_and_may_not_take_a_taken_name():
     assert not hasattr(helpers, "__htp_namespace__")
     # the same module under its own name again is a no-op
     htp.extensions.Registry("again").intrinsics(ext, "testext")
+
+
+def _refusing_emitter(ir_json, kernel):
+    """Refuses the first tile.add at its location, like HTP's own diagnostics."""
+    def ops(op):
+        yield op
+        for region in op["regions"]:
+            for block in region:
+                for inner in block["ops"]:
+                    yield from ops(inner)
+    add = next(op for op in ops(json.loads(ir_json)) if op["name"] == "tile.add")
+    file, line, column = add["location"]
+    raise htp.CompileError(f"{file}:{line}:{column}: error: the refusing target cannot add")
+
+
+def _crashing_emitter(ir_json, kernel):
+    return {}["no such key"]
+
+
+htp.extensions.Registry("test_emitters").target(
+    "refusing", description="refuses tile.add", capabilities=["model:kernel", "op:tile.*", "dtype:*"],
+    emitter=_refusing_emitter, runner="copy_only_target")
+htp.extensions.Registry("test_emitters").target(
+    "crashing", description="an emitter with a bug", capabilities=["model:kernel", "op:tile.*", "dtype:*"],
+    emitter=_crashing_emitter, runner="copy_only_target")
+
+
+def test_an_emitters_compile_error_prints_like_htps_own():
+    with pytest.raises(htp.CompileError) as info:
+        add_one.compile("refusing")
+    line = add_one.function.__code__.co_firstlineno + 3  # @htp.kernel, def, for, the add
+    source = "        y[i:i + 16, :] = x[i:i + 16, :] + 1.0"
+    column = source.index("x[i:i + 16, :] + 1.0") + 1
+    assert str(info.value) == (f"{__file__}:{line}:{column}: error: the refusing target cannot add\n"
+                               f"  {source}\n  {' ' * (column - 1)}^"), str(info.value)
+    # the same form as a diagnostic of HTP's own (the capability check)
+    with pytest.raises(htp.CompileError) as own:
+        add_one.compile("copy-only")
+    assert str(own.value).splitlines()[1:] == str(info.value).splitlines()[1:]
+
+
+def test_another_exception_of_an_emitter_keeps_its_traceback_and_names_the_target():
+    with pytest.raises(htp.CompileError) as info:
+        copy.compile("crashing")
+    assert "target 'crashing': its emitter failed: KeyError" in str(info.value)
+    cause = info.value.__cause__
+    assert isinstance(cause, KeyError)
+    import traceback
+    assert "_crashing_emitter" in "".join(traceback.format_tb(cause.__traceback__))
+    # through a call too
+    x = np.zeros((16, 64), np.float32)
+    with pytest.raises(htp.CompileError) as called:
+        htp.compile(copy, "crashing")(x)
+    assert isinstance(called.value.__cause__, KeyError)
