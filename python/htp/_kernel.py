@@ -225,7 +225,16 @@ class Kernel:
         them ask for (``htp.extensions``)."""
         mutators = _mutators.registered() + self._mutators
         changed: List[type] = []
-        sources = [_source_of(function, mutators, changed) for function in _callees(self.function)]
+        sources = []
+        # Callees are found from each function's names after the mutators
+        # ran: a mutator may introduce calls (of an intrinsic set, a helper).
+        found = [self.function]
+        for function in found:
+            names: List[str] = []
+            sources.append(_source_of(function, mutators, changed, names))
+            for callee in _named_callees(function, names):
+                if callee not in found:
+                    found.append(callee)
         return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
@@ -323,20 +332,31 @@ def func(function: Callable) -> Helper:
     return Helper(_require_function(function, "@htp.func"))
 
 
+def _named_callees(function: Callable, extra_names: Sequence[str] = ()) -> List[Callable]:
+    """The kernels and helpers ``function`` names (its code's names plus
+    ``extra_names``, those of its mutated source), directly or through a
+    Python intrinsic set (``<module>.<helper>``)."""
+    names = list(function.__code__.co_names) + [n for n in extra_names if n not in function.__code__.co_names]
+    found = []
+    for name in names:
+        target = function.__globals__.get(name)
+        candidates = [target]
+        if _extensions.is_intrinsic_module(target):
+            candidates = [getattr(target, attribute, None) for attribute in names]
+        for candidate in candidates:
+            if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
+                found.append(candidate.function)
+    return found
+
+
 def _callees(function: Callable) -> List[Callable]:
-    """`function` and, transitively, the kernels and helpers it names,
-    directly or through a Python intrinsic set (``<module>.<helper>``)."""
+    """`function` and, transitively, the kernels and helpers it names (before
+    any mutator; ``Kernel.sources`` also reads the mutated names)."""
     found = [function]
     for current in found:
-        names = current.__code__.co_names
-        for name in names:
-            target = current.__globals__.get(name)
-            candidates = [target]
-            if _extensions.is_intrinsic_module(target):
-                candidates = [getattr(target, attribute, None) for attribute in names]
-            for candidate in candidates:
-                if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
-                    found.append(candidate.function)
+        for callee in _named_callees(current):
+            if callee not in found:
+                found.append(callee)
     return found
 
 
@@ -368,7 +388,11 @@ def _lines_of(function: Callable) -> tuple:
     return result
 
 
-def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None) -> tuple:
+def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None,
+               names: Optional[List[str]] = None) -> tuple:
+    """(text, file, first line, namespaces) of ``function`` after the
+    mutators; ``names`` receives the names and attributes of the mutated
+    source when a mutator changed it."""
     lines, first_line, file_name = _lines_of(function)
     text = "".join(lines)
     namespaces = _namespaces(function)
@@ -389,6 +413,12 @@ def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[L
         before = after
     if before == original_dump:
         return text, file_name, first_line, namespaces
+    if names is not None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                names.append(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.append(node.attr)
     before, after = original.body[0], tree.body[0] if tree.body else None
     if not isinstance(after, ast.FunctionDef) or after.name != before.name:
         names = ", ".join(m.__name__ for m in mutators)

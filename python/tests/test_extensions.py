@@ -449,3 +449,31 @@ def test_another_exception_of_an_emitter_keeps_its_traceback_and_names_the_targe
     with pytest.raises(htp.CompileError) as called:
         htp.compile(copy, "crashing")(x)
     assert isinstance(called.value.__cause__, KeyError)
+
+
+def test_a_mutator_may_introduce_a_call_of_an_intrinsic_set_the_body_did_not_name():
+    source = '''
+import ast
+import htp
+from htp import f32
+import copy_only_target as tx
+
+
+class UseTwice(ast.NodeTransformer):
+    """`double(t)` -> `tx.twice(t)`."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "double":
+            func = ast.Attribute(value=ast.Name(id="tx", ctx=ast.Load()), attr="twice", ctx=ast.Load())
+            return ast.copy_location(ast.Call(func=func, args=node.args, keywords=[]), node)
+        return node
+
+
+@htp.kernel(mutators=[UseTwice])
+def doubled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = double(x[:, :])
+'''
+    kernel = kernel_from(source, "doubled")
+    x = np.random.default_rng(4).standard_normal((16, 64)).astype(np.float32)
+    np.testing.assert_allclose(kernel(x), x + x, rtol=1e-6)
