@@ -89,7 +89,12 @@ class CompiledKernel:
     def _run_package(self, call_arguments):
         # The target names the module that runs its packages (its
         # `run_package(directory, tensors, scalars)`): htp knows no backend.
-        runner = importlib.import_module(self._compiled.runner())
+        name = self._compiled.runner()
+        try:
+            runner = importlib.import_module(name)
+        except ImportError as error:
+            raise TargetError(f"error: cannot run {self.kernel.name} on {self.target}: its runner module '{name}' "
+                              f"cannot be imported ({type(error).__name__}: {error})") from None
         problem = runner.find_runtime()
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
@@ -238,12 +243,27 @@ class Kernel:
         return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
-        """The registered targets whose capabilities cover what this kernel
-        needs (its intrinsics, programming model): where it can compile."""
+        """The registered targets this kernel compiles for (with these
+        compile-time constants): those whose capabilities cover what it
+        needs after its mutators' pipelines, and whose lowering (memory
+        capacities, an emitter) accepts it. Each candidate is compiled (and
+        kept: a later ``compile`` for it is free); an error in the kernel
+        itself is raised."""
         try:
-            return list(_htp.supporting_targets(self.sources(), self.name, dict(constants)))
+            sources, pipelines = self._sources_and_pipelines()
+            candidates = list(_htp.supporting_targets(sources, self.name, dict(constants)))
         except CompileError as error:
             raise error.with_traceback(None) from None
+        if pipelines:  # the pipelines may change what the kernel needs
+            candidates = [name for name, _, _, _ in _htp.targets()]
+        found = []
+        for target in candidates:
+            try:
+                self.compile(target, **constants)
+            except CompileError:  # refused by the check or the target (TargetError too)
+                continue
+            found.append(target)
+        return found
 
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants

@@ -405,7 +405,9 @@ def _refusing_emitter(ir_json, kernel):
             for block in region:
                 for inner in block["ops"]:
                     yield from ops(inner)
-    add = next(op for op in ops(json.loads(ir_json)) if op["name"] == "tile.add")
+    add = next((op for op in ops(json.loads(ir_json)) if op["name"] == "tile.add"), None)
+    if add is None:
+        return {}
     file, line, column = add["location"]
     raise htp.CompileError(f"{file}:{line}:{column}: error: the refusing target cannot add")
 
@@ -477,3 +479,59 @@ def doubled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
     kernel = kernel_from(source, "doubled")
     x = np.random.default_rng(4).standard_normal((16, 64)).astype(np.float32)
     np.testing.assert_allclose(kernel(x), x + x, rtol=1e-6)
+
+
+def test_a_target_whose_runner_module_cannot_be_imported_is_refused_at_registration():
+    with pytest.raises(htp.TargetError, match="target 'no-runner': its runner module 'htp_no_such_runner' cannot be imported"):
+        htp.extensions.Registry("runnerless").target("no-runner", description="x", capabilities=["model:kernel"],
+                                                    emitter=ext.emit, runner="htp_no_such_runner")
+    with pytest.raises(htp.TargetError, match="its runner module 'json' has no find_runtime\\(\\) and no run_package\\(\\)"):
+        htp.extensions.Registry("runnerless").target("no-runner", description="x", capabilities=["model:kernel"],
+                                                    emitter=ext.emit, runner="json")
+    assert "no-runner" not in [t.name for t in htp.targets()]
+
+
+def test_a_runner_module_gone_at_call_time_is_a_target_error_naming_it(monkeypatch):
+    compiled = copy.compile("copy-only")
+    import importlib as _importlib
+    real = _importlib.import_module
+    monkeypatch.setattr(_importlib, "import_module",
+                        lambda name, *a: (_ for _ in ()).throw(ModuleNotFoundError(f"No module named '{name}'"))
+                        if name == "copy_only_target" else real(name, *a))
+    with pytest.raises(htp.TargetError, match="its runner module 'copy_only_target' cannot be imported") as info:
+        compiled(np.zeros((16, 64), np.float32))
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+class _ToSquares(__import__("ast").NodeTransformer):
+    """`square(t)` -> `t * t` (and the test-square rewrite makes it testsquare.square)."""
+
+    def visit_Call(self, node):
+        import ast
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "square":
+            return ast.BinOp(left=node.args[0], op=ast.Mult(), right=node.args[0])
+        return node
+
+
+def test_which_targets_can_run_a_kernel_follows_mutator_pipelines_and_the_targets_own_refusals():
+    htp.extensions.Registry("test_squares_mutator").mutator(_ToSquares, pipeline="test-square")
+    try:
+        source = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def squared(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    t = x[:, :]
+    y[:, :] = square(t)
+'''
+        kernel = kernel_from(source, "squared")
+        # the capabilities of the unmutated kernel would fit cpu; its rewritten IR needs dialect:testsquare
+        assert "cpu" not in kernel.targets()
+        assert "caps-ok" in kernel.targets()  # it lists dialect:testsquare
+    finally:
+        htp.mutators.unregister(_ToSquares)
+    # an emitter that refuses the kernel: not listed
+    assert "refusing" not in add_one.targets() and "cpu" in add_one.targets()
+    assert "refusing" in copy.targets()
