@@ -89,7 +89,12 @@ class CompiledKernel:
     def _run_package(self, call_arguments):
         # The target names the module that runs its packages (its
         # `run_package(directory, tensors, scalars)`): htp knows no backend.
-        runner = importlib.import_module(self._compiled.runner())
+        name = self._compiled.runner()
+        try:
+            runner = importlib.import_module(name)
+        except ImportError as error:
+            raise TargetError(f"error: cannot run {self.kernel.name} on {self.target}: its runner module '{name}' "
+                              f"cannot be imported ({type(error).__name__}: {error})") from None
         problem = runner.find_runtime()
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
@@ -105,7 +110,7 @@ class CompiledKernel:
         try:
             return self._call(self.kernel._bind(args, kwargs, caller), caller)
         except CompileError as error:
-            raise _for_user(error, caller) from None
+            raise _for_user(error, caller) from error.__cause__
         except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
@@ -225,16 +230,40 @@ class Kernel:
         them ask for (``htp.extensions``)."""
         mutators = _mutators.registered() + self._mutators
         changed: List[type] = []
-        sources = [_source_of(function, mutators, changed) for function in _callees(self.function)]
+        sources = []
+        # Callees are found from each function's names after the mutators
+        # ran: a mutator may introduce calls (of an intrinsic set, a helper).
+        found = [self.function]
+        for function in found:
+            names: List[str] = []
+            sources.append(_source_of(function, mutators, changed, names))
+            for callee in _named_callees(function, names):
+                if callee not in found:
+                    found.append(callee)
         return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
-        """The registered targets whose capabilities cover what this kernel
-        needs (its intrinsics, programming model): where it can compile."""
+        """The registered targets this kernel compiles for (with these
+        compile-time constants): those whose capabilities cover what it
+        needs after its mutators' pipelines, and whose lowering (memory
+        capacities, an emitter) accepts it. Each candidate is compiled (and
+        kept: a later ``compile`` for it is free); an error in the kernel
+        itself is raised."""
         try:
-            return list(_htp.supporting_targets(self.sources(), self.name, dict(constants)))
+            sources, pipelines = self._sources_and_pipelines()
+            candidates = list(_htp.supporting_targets(sources, self.name, dict(constants)))
         except CompileError as error:
             raise error.with_traceback(None) from None
+        if pipelines:  # the pipelines may change what the kernel needs
+            candidates = [name for name, _, _, _ in _htp.targets()]
+        found = []
+        for target in candidates:
+            try:
+                self.compile(target, **constants)
+            except CompileError:  # refused by the check or the target (TargetError too)
+                continue
+            found.append(target)
+        return found
 
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
@@ -269,7 +298,14 @@ class Kernel:
             # one file each, in <dir>/<kernel>-<target>/.
             dump = os.environ.get("HTP_DUMP_IR")
             dump = os.path.join(dump, f"{self.name}-{target}") if dump else None
-            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
+            try:
+                raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
+            except CompileError as error:
+                # An extension emitter's own exception: chained, with its traceback.
+                cause = _extensions.take_emitter_failure(target, self.name)
+                if cause is None:
+                    raise
+                raise type(error)(str(error)) from cause
             compiled = CompiledKernel(self, raw, target, constants)
             self._cache[key] = compiled
         return compiled
@@ -285,7 +321,7 @@ class Kernel:
             }
             return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
-            raise _for_user(error, caller) from None
+            raise _for_user(error, caller) from error.__cause__
         except (IndexError, ZeroDivisionError, ValueError) as error:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
@@ -316,20 +352,31 @@ def func(function: Callable) -> Helper:
     return Helper(_require_function(function, "@htp.func"))
 
 
+def _named_callees(function: Callable, extra_names: Sequence[str] = ()) -> List[Callable]:
+    """The kernels and helpers ``function`` names (its code's names plus
+    ``extra_names``, those of its mutated source), directly or through a
+    Python intrinsic set (``<module>.<helper>``)."""
+    names = list(function.__code__.co_names) + [n for n in extra_names if n not in function.__code__.co_names]
+    found = []
+    for name in names:
+        target = function.__globals__.get(name)
+        candidates = [target]
+        if _extensions.is_intrinsic_module(target):
+            candidates = [getattr(target, attribute, None) for attribute in names]
+        for candidate in candidates:
+            if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
+                found.append(candidate.function)
+    return found
+
+
 def _callees(function: Callable) -> List[Callable]:
-    """`function` and, transitively, the kernels and helpers it names,
-    directly or through a Python intrinsic set (``<module>.<helper>``)."""
+    """`function` and, transitively, the kernels and helpers it names (before
+    any mutator; ``Kernel.sources`` also reads the mutated names)."""
     found = [function]
     for current in found:
-        names = current.__code__.co_names
-        for name in names:
-            target = current.__globals__.get(name)
-            candidates = [target]
-            if _extensions.is_intrinsic_module(target):
-                candidates = [getattr(target, attribute, None) for attribute in names]
-            for candidate in candidates:
-                if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
-                    found.append(candidate.function)
+        for callee in _named_callees(current):
+            if callee not in found:
+                found.append(callee)
     return found
 
 
@@ -361,7 +408,11 @@ def _lines_of(function: Callable) -> tuple:
     return result
 
 
-def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None) -> tuple:
+def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None,
+               names: Optional[List[str]] = None) -> tuple:
+    """(text, file, first line, namespaces) of ``function`` after the
+    mutators; ``names`` receives the names and attributes of the mutated
+    source when a mutator changed it."""
     lines, first_line, file_name = _lines_of(function)
     text = "".join(lines)
     namespaces = _namespaces(function)
@@ -382,6 +433,12 @@ def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[L
         before = after
     if before == original_dump:
         return text, file_name, first_line, namespaces
+    if names is not None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                names.append(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.append(node.attr)
     before, after = original.body[0], tree.body[0] if tree.body else None
     if not isinstance(after, ast.FunctionDef) or after.name != before.name:
         names = ", ".join(m.__name__ for m in mutators)

@@ -52,8 +52,25 @@ def targets() -> List[TargetInfo]:
 
 
 def intrinsic_sets():
-    """``{namespace: {name: (instruction, summary)}}`` of every registered intrinsic set."""
-    return {namespace: {name: (op, summary) for name, op, summary in members} for namespace, _, members in _htp.intrinsic_sets()}
+    """``{namespace: {name: (instruction, summary)}}`` of every registered
+    intrinsic set: those registered in Rust (the instruction is the
+    ``tile.intrinsic`` callee, ``pto.tadd``) and those of ``@htp.func``
+    compositions registered from Python (``registry.intrinsics``; the
+    instruction is ``"@htp.func <module>.<helper>"``, the summary the first
+    line of its docstring)."""
+    from . import extensions
+    from ._kernel import Helper
+
+    sets = {namespace: {name: (op, summary) for name, op, summary in members}
+            for namespace, _, members in _htp.intrinsic_sets()}
+    for namespace, module in extensions.python_intrinsic_sets().items():
+        helpers = {}
+        for name, value in sorted(vars(module).items()):
+            if isinstance(value, Helper):
+                summary = (value.function.__doc__ or "").strip().splitlines()
+                helpers[name] = (f"@htp.func {module.__name__}.{name}", summary[0] if summary else "")
+        sets[namespace] = helpers
+    return sets
 
 
 def models():

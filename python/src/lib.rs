@@ -424,6 +424,55 @@ fn layouts() -> Vec<(String, String, String)> {
     htp_dialects::layout::facets().into_iter().map(|f| (f.name, f.description, f.provider)).collect()
 }
 
+/// Whether `name` is an operation of a dialect HTP's contexts register
+/// (`tile.add`, `arith.addf`; an IRDL dialect's ops are loaded, not
+/// registered: see `known_dialect`). Checks capability names.
+#[pyfunction]
+fn known_operation(name: &str) -> bool {
+    htp_dialects::new_context().is_registered_operation(name)
+}
+
+/// Whether HTP's contexts know the dialect `name` (HTP's, MLIR's, or one
+/// registered in IRDL). Checks capability names.
+#[pyfunction]
+fn known_dialect(name: &str) -> bool {
+    if htp_dialects::irdl::registered().iter().any(|(dialect, _)| dialect == name) {
+        return true;
+    }
+    let context = htp_dialects::new_context();
+    let name = mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+    unsafe { !mlir_sys::mlirContextGetOrLoadDialect(context.to_raw(), name).ptr.is_null() }
+}
+
+/// Why `source` is not an MLIR module that parses and verifies in HTP's
+/// contexts, or None: lets an extension's IRDL and PDL be checked before
+/// anything of the extension is registered (registration is all or nothing).
+#[pyfunction]
+fn module_error(source: &str) -> Option<String> {
+    use melior::ir::{operation::OperationLike, Module};
+    let context = htp_dialects::new_context();
+    let (module, errors) = htp_dialects::diagnostics::collect_errors(&context, || {
+        Module::parse(&context, source).filter(|module| module.as_operation().verify())
+    });
+    match module {
+        Some(_) => None,
+        None if errors.is_empty() => Some("it does not parse".to_string()),
+        None => Some(htp_dialects::diagnostics::joined(&errors)),
+    }
+}
+
+/// (name, provider) of every registered PDL pattern set.
+#[pyfunction]
+fn pdl_pattern_sets() -> Vec<(String, String)> {
+    htp_transforms::apply_pdl::pattern_sets()
+}
+
+/// The names of every registered pass (a pipeline may not take one).
+#[pyfunction]
+fn pass_names() -> Vec<&'static str> {
+    htp_pass::registered_passes().into_iter().map(|p| p.argument).collect()
+}
+
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
@@ -447,5 +496,10 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(register_pdl_patterns, module)?)?;
     module.add_function(wrap_pyfunction!(register_layout_facet, module)?)?;
     module.add_function(wrap_pyfunction!(layouts, module)?)?;
+    module.add_function(wrap_pyfunction!(known_operation, module)?)?;
+    module.add_function(wrap_pyfunction!(known_dialect, module)?)?;
+    module.add_function(wrap_pyfunction!(pass_names, module)?)?;
+    module.add_function(wrap_pyfunction!(module_error, module)?)?;
+    module.add_function(wrap_pyfunction!(pdl_pattern_sets, module)?)?;
     Ok(())
 }

@@ -51,7 +51,6 @@ impl Target for PythonTarget {
         _sources: &[SourceText],
         _stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        let error = |message: String| vec![MlirError { position: None, message }];
         if let Some(pipeline) = &self.pipeline {
             htp_pass::dump::run_pipeline_collecting(context, module, pipeline, &format!("target '{}'", self.name))?;
         }
@@ -65,20 +64,37 @@ impl Target for PythonTarget {
         });
         match files {
             Ok(files) => Ok(Box::new(PythonPackage { files, runner: self.runner })),
-            // An emitter refuses with htp.CompileError("file:line:col: error: ..."): pass its text on.
-            Err(e) => Python::attach(|py| Err(error(emitter_message(py, &e, self.name)))),
+            // An emitter refuses with htp.CompileError("file:line:col: error: ..."):
+            // positioned, so the driver renders it like its own (excerpt, caret).
+            Err(e) => Python::attach(|py| Err(vec![emitter_error(py, &e, self.name)])),
         }
     }
 }
 
-fn emitter_message(py: Python<'_>, error: &PyErr, target: &str) -> String {
+/// The diagnostic of an emitter's exception: a located `CompileError`
+/// (`file:line:col: error: message`) at its position, anything else an
+/// unlocated error naming the target and the exception (the Python side
+/// chains the exception itself, `htp.extensions`).
+fn emitter_error(py: Python<'_>, error: &PyErr, target: &str) -> MlirError {
     let text = error.value(py).to_string();
-    let located = text.split(": error: ").next().is_some_and(|head| head.matches(':').count() >= 2);
-    if located {
-        text
-    } else {
-        format!("error: target '{target}': its emitter failed: {}: {text}", error.get_type(py).name().map(|n| n.to_string()).unwrap_or_default())
+    if let Some((position, message)) = located(&text) {
+        // The driver adds the excerpt: drop one the emitter wrote itself.
+        let lines: Vec<&str> = message.lines().collect();
+        let keep = if lines.len() >= 3 && lines[lines.len() - 1].trim() == "^" { lines.len() - 2 } else { lines.len() };
+        return MlirError { position: Some(position), message: lines[..keep].join("\n") };
     }
+    let kind = error.get_type(py).name().map(|n| n.to_string()).unwrap_or_default();
+    MlirError { position: None, message: format!("target '{target}': its emitter failed: {kind}: {text}") }
+}
+
+/// `file:line:col: error: message` split into its position and message.
+fn located(text: &str) -> Option<(htp_dialects::diagnostics::SourcePosition, &str)> {
+    let (head, message) = text.split_once(": error: ")?;
+    let mut parts = head.rsplitn(3, ':');
+    let column = parts.next()?.trim().parse().ok()?;
+    let line = parts.next()?.trim().parse().ok()?;
+    let file = parts.next()?.to_string();
+    Some((htp_dialects::diagnostics::SourcePosition { file, line, column }, message))
 }
 
 struct PythonPackage {
@@ -95,5 +111,18 @@ impl Artifact for PythonPackage {
     }
     fn runner(&self) -> Option<&'static str> {
         Some(self.runner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::located;
+
+    #[test]
+    fn a_located_message_is_split_into_position_and_message() {
+        let (position, message) = located("/a/b:c.py:12:5: error: no such op").unwrap();
+        assert_eq!((position.file.as_str(), position.line, position.column, message), ("/a/b:c.py", 12, 5, "no such op"));
+        assert!(located("error: no position").is_none());
+        assert!(located("target x: error: y").is_none());
     }
 }

@@ -200,3 +200,32 @@ def test_a_kernel_defined_with_exec_of_named_text_compiles():
     exec(compile(EXEC_SOURCE, name, "exec"), namespace)
     x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
     np.testing.assert_array_equal(namespace["doubled"](x), x * 2.0)
+
+
+def test_an_error_inside_a_helper_notes_the_call_in_the_kernel():
+    from sources import kernel_from
+
+    source = '''
+import htp
+from htp import f32
+
+@htp.func
+def inner(t):
+    return t + undefined_name
+
+@htp.func
+def outer(t):
+    return inner(t) * 2.0
+
+@htp.kernel
+def k(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = outer(x[:, :])
+'''
+    with pytest.raises(htp.CompileError) as info:
+        kernel_from(source, "k").compile("cpu")
+    lines = str(info.value).splitlines()
+    assert lines[0].endswith(".py:7:16: error: unknown name 'undefined_name'"), lines
+    assert lines[1:3] == ["    return t + undefined_name", "               ^"], lines
+    file = lines[0].split(":7:16:")[0]
+    # the helper's call in the helper that called it, then the kernel's call
+    assert lines[3:] == [f"note: called from {file}:11:12", f"note: called from {file}:15:15"], lines

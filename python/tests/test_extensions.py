@@ -270,3 +270,318 @@ def test_programming_models_are_listed_and_none_is_registered_in_tree_yet():
     # HTP's own kernel model is not one of them.
     assert htp.models() == {}
     assert any("model:kernel" in t.capabilities for t in htp.targets())
+
+
+# --- the extension API's contracts (htp.extensions.Registry) ---------------
+
+import types  # noqa: E402
+
+
+def _module(name, register):
+    module = types.ModuleType(name)
+    module.register = register
+    return module
+
+
+def test_a_pipeline_takes_a_list_of_passes():
+    htp.extensions.Registry("test_list_pipeline").pipeline("test-list-pipeline", ["canonicalize", "cse"])
+    assert ("test-list-pipeline", "registered by test_list_pipeline", "canonicalize,cse") in htp.extensions.pipelines()
+
+    def register(registry):
+        registry.pipeline("test-list-pipeline-2", ["canonicalize"], "one pass")
+    htp.extensions.load(_module("test_list_pipeline_ext", register))
+    assert ("test-list-pipeline-2", "one pass", "canonicalize") in htp.extensions.pipelines()
+    with pytest.raises(TypeError, match="a list of strings"):
+        htp.extensions.Registry("x").pipeline("test-list-pipeline-3", ["canonicalize", 3])
+
+
+class _Noop(__import__("ast").NodeTransformer):
+    pass
+
+
+def _register_everything(registry, prefix):
+    helpers = types.ModuleType(f"{prefix}_helpers")
+    registry.layout(f"{prefix}_facet", lambda rows, cols, bits: None)
+    registry.pipeline(f"{prefix}-pipeline", "canonicalize")
+    registry.dialect(SQUARE_IRDL.replace("@testsquare", f"@{prefix}dialect"))
+    registry.rewrite(f"{prefix}-rewrite", SQUARE_PDL)
+    registry.intrinsics(helpers, f"{prefix}_set")
+    registry.mutator(_Noop, pipeline=f"{prefix}-pipeline")
+    registry.target(f"{prefix}-target", description="x", capabilities=["model:kernel", f"layout:{prefix}_facet"],
+                    emitter=ext.emit, runner="copy_only_target")
+    return helpers
+
+
+def _nothing_registered(prefix, helpers):
+    assert f"{prefix}_facet" not in htp.layouts()
+    assert not any(name.startswith(prefix) for name, _, _ in htp.extensions.pipelines())
+    assert not any(name.startswith(prefix) for name, _ in htp.extensions.dialects())
+    assert f"{prefix}-target" not in [t.name for t in htp.targets()]
+    assert f"{prefix}_set" not in htp.intrinsic_sets()
+    assert not hasattr(helpers, "__htp_namespace__")
+    assert _Noop not in htp.mutators.registered()
+    assert f"{prefix}_ext" not in htp.extensions.loaded()
+
+
+def test_an_extension_whose_register_fails_part_way_registers_nothing():
+    seen = {}
+
+    def register(registry):
+        seen["helpers"] = _register_everything(registry, "txfail")
+        raise RuntimeError("the extension's own bug")
+    with pytest.raises(RuntimeError, match="own bug"):
+        htp.extensions.load(_module("txfail_ext", register))
+    _nothing_registered("txfail", seen["helpers"])
+
+
+def test_an_extension_with_one_invalid_registration_registers_nothing():
+    seen = {}
+
+    def register(registry):
+        seen["helpers"] = _register_everything(registry, "txbad")
+        registry.pipeline("test-ext-cleanup", "cse")  # taken, with other passes
+    with pytest.raises(htp.TargetError, match="two pipelines claim the name 'test-ext-cleanup'"):
+        htp.extensions.load(_module("txbad_ext", register))
+    _nothing_registered("txbad", seen["helpers"])
+
+    def register_ok(registry):
+        seen["helpers"] = _register_everything(registry, "txok")
+    htp.extensions.load(_module("txok_ext", register_ok))
+    assert "txok_facet" in htp.layouts() and "txok-target" in [t.name for t in htp.targets()]
+    assert "txok_set" in htp.intrinsic_sets()
+    htp.mutators.unregister(_Noop)
+
+
+@pytest.mark.parametrize("capability,why", [
+    ("op:tile.lod", "'tile.lod' is not a tile op"),
+    ("op:arith.addf", "'arith.addf' is not a tile op"),
+    ("dtype:f33", "'f33' is not an element type"),
+    ("layout:no_such_facet", "'no_such_facet' is not a registered layout facet"),
+    ("intrinsic:pto.nope", "'pto.nope' is not the instruction of a registered intrinsic set"),
+    ("dialect:nosuchdialect", "'nosuchdialect' is not a dialect HTP knows"),
+    ("model:wsp", "the programming model 'wsp' is not registered"),
+    ("tile.add", "has no kind"),
+    ("opp:tile.add", "'opp:' is not a kind of capability"),
+])
+def test_a_capability_naming_nothing_known_is_refused_with_the_valid_forms(capability, why):
+    with pytest.raises(htp.TargetError) as info:
+        htp.extensions.Registry("caps").target("caps-target", description="x", capabilities=["model:kernel", capability],
+                                              emitter=ext.emit, runner="copy_only_target")
+    message = str(info.value)
+    assert f"target 'caps-target' of 'caps' declares capabilities HTP does not know ('{capability}': " in message
+    assert why in message, message
+    for form in ("op:tile.<op>", "dtype:<element type>", "layout:<facet>", "intrinsic:<set>.<instruction>",
+                 "model:kernel", "dialect:<namespace>"):
+        assert form in message, message
+    assert "caps-target" not in [t.name for t in htp.targets()]
+
+
+def test_known_capabilities_and_prefixes_are_accepted():
+    # Checked without registering (a registered target's capabilities would
+    # show in every later diagnostic): the capabilities pass, the runner fails.
+    with pytest.raises(htp.TargetError, match="its runner module 'htp_no_such_runner' cannot be imported"):
+        htp.extensions.Registry("caps_ok").target(
+            "caps-ok", description="x", emitter=ext.emit, runner="htp_no_such_runner",
+            capabilities=["model:kernel", "op:tile.add", "op:tile.*", "dtype:bf16", "dtype:*", "intrinsic:pto.tadd",
+                          "intrinsic:pto.*", "dialect:testsquare", "layout:nz", "layout:axe", "layout:*"])
+
+
+def test_python_intrinsic_sets_are_listed_and_may_not_take_a_taken_name():
+    sets = htp.intrinsic_sets()
+    assert sets["testext"]["affine"][0] == "@htp.func copy_only_target.affine"
+    assert "pto" in sets
+    helpers = types.ModuleType("clashing_helpers")
+    for taken in ("pto", "testext", "htp"):
+        with pytest.raises(htp.TargetError, match=f"the intrinsic set name '{taken}' of 'clash' is taken"):
+            htp.extensions.Registry("clash").intrinsics(helpers, taken)
+    assert not hasattr(helpers, "__htp_namespace__")
+    # the same module under its own name again is a no-op
+    htp.extensions.Registry("again").intrinsics(ext, "testext")
+
+
+def _refusing_emitter(ir_json, kernel):
+    """Refuses the first tile.add at its location, like HTP's own diagnostics."""
+    def ops(op):
+        yield op
+        for region in op["regions"]:
+            for block in region:
+                for inner in block["ops"]:
+                    yield from ops(inner)
+    add = next((op for op in ops(json.loads(ir_json)) if op["name"] == "tile.add"), None)
+    if add is None:
+        return {}
+    file, line, column = add["location"]
+    raise htp.CompileError(f"{file}:{line}:{column}: error: the refusing target cannot add")
+
+
+def _crashing_emitter(ir_json, kernel):
+    return {}["no such key"]
+
+
+htp.extensions.Registry("test_emitters").target(
+    "refusing", description="refuses tile.add",
+    capabilities=["model:kernel", "op:tile.load", "op:tile.store", "op:tile.add", "dtype:f32", "dtype:index"],
+    emitter=_refusing_emitter, runner="copy_only_target")
+htp.extensions.Registry("test_emitters").target(
+    "crashing", description="an emitter with a bug",
+    capabilities=["model:kernel", "op:tile.load", "op:tile.store", "dtype:f32", "dtype:index"],
+    emitter=_crashing_emitter, runner="copy_only_target")
+
+
+def test_an_emitters_compile_error_prints_like_htps_own():
+    with pytest.raises(htp.CompileError) as info:
+        add_one.compile("refusing")
+    line = add_one.function.__code__.co_firstlineno + 3  # @htp.kernel, def, for, the add
+    source = "        y[i:i + 16, :] = x[i:i + 16, :] + 1.0"
+    column = source.index("x[i:i + 16, :] + 1.0") + 1
+    assert str(info.value) == (f"{__file__}:{line}:{column}: error: the refusing target cannot add\n"
+                               f"  {source}\n  {' ' * (column - 1)}^"), str(info.value)
+    # the same form as a diagnostic of HTP's own (the capability check)
+    with pytest.raises(htp.CompileError) as own:
+        add_one.compile("copy-only")
+    assert str(own.value).splitlines()[1:] == str(info.value).splitlines()[1:]
+
+
+def test_another_exception_of_an_emitter_keeps_its_traceback_and_names_the_target():
+    with pytest.raises(htp.CompileError) as info:
+        copy.compile("crashing")
+    assert "target 'crashing': its emitter failed: KeyError" in str(info.value)
+    cause = info.value.__cause__
+    assert isinstance(cause, KeyError)
+    import traceback
+    assert "_crashing_emitter" in "".join(traceback.format_tb(cause.__traceback__))
+    # through a call too
+    x = np.zeros((16, 64), np.float32)
+    with pytest.raises(htp.CompileError) as called:
+        htp.compile(copy, "crashing")(x)
+    assert isinstance(called.value.__cause__, KeyError)
+
+
+def test_a_mutator_may_introduce_a_call_of_an_intrinsic_set_the_body_did_not_name():
+    source = '''
+import ast
+import htp
+from htp import f32
+import copy_only_target as tx
+
+
+class UseTwice(ast.NodeTransformer):
+    """`double(t)` -> `tx.twice(t)`."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "double":
+            func = ast.Attribute(value=ast.Name(id="tx", ctx=ast.Load()), attr="twice", ctx=ast.Load())
+            return ast.copy_location(ast.Call(func=func, args=node.args, keywords=[]), node)
+        return node
+
+
+@htp.kernel(mutators=[UseTwice])
+def doubled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    y[:, :] = double(x[:, :])
+'''
+    kernel = kernel_from(source, "doubled")
+    x = np.random.default_rng(4).standard_normal((16, 64)).astype(np.float32)
+    np.testing.assert_allclose(kernel(x), x + x, rtol=1e-6)
+
+
+def test_a_target_whose_runner_module_cannot_be_imported_is_refused_at_registration():
+    with pytest.raises(htp.TargetError, match="target 'no-runner': its runner module 'htp_no_such_runner' cannot be imported"):
+        htp.extensions.Registry("runnerless").target("no-runner", description="x", capabilities=["model:kernel"],
+                                                    emitter=ext.emit, runner="htp_no_such_runner")
+    with pytest.raises(htp.TargetError, match="its runner module 'json' has no find_runtime\\(\\) and no run_package\\(\\)"):
+        htp.extensions.Registry("runnerless").target("no-runner", description="x", capabilities=["model:kernel"],
+                                                    emitter=ext.emit, runner="json")
+    assert "no-runner" not in [t.name for t in htp.targets()]
+
+
+def test_a_runner_module_gone_at_call_time_is_a_target_error_naming_it(monkeypatch):
+    compiled = copy.compile("copy-only")
+    import importlib as _importlib
+    real = _importlib.import_module
+    monkeypatch.setattr(_importlib, "import_module",
+                        lambda name, *a: (_ for _ in ()).throw(ModuleNotFoundError(f"No module named '{name}'"))
+                        if name == "copy_only_target" else real(name, *a))
+    with pytest.raises(htp.TargetError, match="its runner module 'copy_only_target' cannot be imported") as info:
+        compiled(np.zeros((16, 64), np.float32))
+    assert info.value.__cause__ is None and info.value.__suppress_context__
+
+
+class _ToSquares(__import__("ast").NodeTransformer):
+    """`square(t)` -> `t * t` (and the test-square rewrite makes it testsquare.square)."""
+
+    def visit_Call(self, node):
+        import ast
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "square":
+            return ast.BinOp(left=node.args[0], op=ast.Mult(), right=node.args[0])
+        return node
+
+
+def test_which_targets_can_run_a_kernel_follows_mutator_pipelines_and_the_targets_own_refusals():
+    registry = htp.extensions.Registry("test_squares_mutator")
+    registry.target("squares-ok", description="x", emitter=ext.emit, runner="copy_only_target",
+                    capabilities=["model:kernel", "op:tile.load", "op:tile.store", "dtype:f32", "dtype:index",
+                                  "dialect:testsquare"])
+    registry.mutator(_ToSquares, pipeline="test-square")
+    try:
+        source = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def squared(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    t = x[:, :]
+    y[:, :] = square(t)
+'''
+        kernel = kernel_from(source, "squared")
+        # the capabilities of the unmutated kernel would fit cpu; its rewritten IR needs dialect:testsquare
+        assert "cpu" not in kernel.targets()
+        assert "squares-ok" in kernel.targets()  # it lists dialect:testsquare
+    finally:
+        htp.mutators.unregister(_ToSquares)
+    # an emitter that refuses the kernel: not listed
+    assert "refusing" not in add_one.targets() and "cpu" in add_one.targets()
+    assert "refusing" in copy.targets()
+
+
+def test_the_docs_examples_run(tmp_path, monkeypatch):
+    """docs/extending.md, "Worked examples, one per kind": the blocks run in
+    order as one extension module (the runner block as its own module)."""
+    import importlib
+    import re
+
+    docs = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "extending.md")
+    text = open(docs, encoding="utf-8").read()
+    section = text.split("### Worked examples, one per kind", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 7, len(blocks)
+    body = []
+    for block in blocks:
+        module = re.match(r"# module: (\w+)", block)
+        if module:
+            (tmp_path / f"{module.group(1)}.py").write_text(block)
+        else:
+            body.append(block)
+    body.append('''
+@htp.kernel
+def doc_kernel(x: htp.Tensor["f32", 16, 64], y: htp.Out["f32", 16, 64]):
+    t = x[:, :]
+    y[:, :] = doc_nn.relu(doc_square(t))
+''')
+    (tmp_path / "doc_extension.py").write_text("\n".join(body).replace('htp.Tensor["f32"', "htp.Tensor[htp.f32")
+                                             .replace('htp.Out["f32"', "htp.Out[htp.f32"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    doc = importlib.import_module("doc_extension")
+    assert "doc-copy" in [t.name for t in htp.targets()]
+    assert ("doc-cleanup", "canonicalize, then cse", "canonicalize,cse") in htp.extensions.pipelines()
+    assert "doc_nn" in htp.intrinsic_sets() and "doc_panels16" in htp.layouts()
+    assert ("docsq", "doc_ext") in htp.extensions.dialects()
+    try:
+        x = np.random.default_rng(5).standard_normal((16, 64)).astype(np.float32)
+        np.testing.assert_allclose(doc.doc_kernel(x), np.maximum(x * x, 0.0), rtol=1e-6)
+        compiled = copy.compile("doc-copy")
+        assert list(compiled.files) == ["copy.json"]
+        np.testing.assert_array_equal(compiled(x), x)
+    finally:
+        htp.mutators.unregister(doc.ExpandSquare)

@@ -526,6 +526,18 @@ impl<'c> Lowerer<'c, '_> {
         self.call_stack.pop();
         self.src = saved_src;
         self.env = saved_env;
+        // An error inside the callee also names the call that inlined it
+        // (a note after its excerpt; nested calls add one note each).
+        let result = result.map_err(|mut error| {
+            let site = self.error(range, error.kind, String::new());
+            let excerpt = error.excerpt();
+            if !excerpt.is_empty() {
+                error.message = format!("{}\n{excerpt}", error.message);
+                error.source_line.clear();
+            }
+            error.message = format!("{}\nnote: called from {}:{}:{}", error.message, site.file, site.line, site.col);
+            error
+        });
         Ok(result?.unwrap_or(Val::NoneV))
     }
 }
