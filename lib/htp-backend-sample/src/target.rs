@@ -77,8 +77,17 @@ impl Target for SampleTarget {
         "the sample backend (tests the backend recipe): counts tile ops, then runs on cpu"
     }
 
+    /// A small subset of what the base target runs: f32 elementwise
+    /// kernels. Kept narrow on purpose: a target lists only what it has
+    /// been tested on, and a test backend should not appear among the
+    /// targets users are pointed to for anything else.
     fn capabilities(&self) -> Vec<String> {
-        base().map(|target| target.capabilities()).unwrap_or_default()
+        const OPS: [&str; 7] = ["load", "store", "add", "sub", "mul", "exp", "broadcast"];
+        ["model:kernel", "dtype:f32", "layout:row_major"]
+            .into_iter()
+            .map(String::from)
+            .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
+            .collect()
     }
 
     fn architecture(&self) -> Architecture {

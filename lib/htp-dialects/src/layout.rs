@@ -63,12 +63,12 @@ pub struct Axe {
 }
 
 impl Axe {
-    /// Row-major `rows x cols` (PTO's ND).
+    /// Row-major `rows x cols`.
     pub fn row_major(rows: i64, cols: i64) -> Self {
         Axe { dims: vec![vec![Part::memory(rows, cols)], vec![Part::memory(cols, 1)]], replicas: vec![], offset: 0 }
     }
 
-    /// Column-major `rows x cols` (PTO's DN).
+    /// Column-major `rows x cols`.
     pub fn col_major(rows: i64, cols: i64) -> Self {
         Axe { dims: vec![vec![Part::memory(rows, 1)], vec![Part::memory(cols, rows)]], replicas: vec![], offset: 0 }
     }
@@ -280,13 +280,13 @@ pub fn classify(layout: &Axe, rows: i64, cols: i64, element_bits: u32) -> Option
 pub fn register_core_facets() -> Result<(), String> {
     register_facet(Facet {
         name: "row_major".into(),
-        description: "rows one after another, each row contiguous (PTO's ND)".into(),
+        description: "rows one after another, each row contiguous".into(),
         provider: "htp".into(),
         build: Arc::new(|rows, cols, _| Ok(Some(Axe::row_major(rows, cols)))),
     })?;
     register_facet(Facet {
         name: "col_major".into(),
-        description: "columns one after another, each column contiguous (PTO's DN)".into(),
+        description: "columns one after another, each column contiguous".into(),
         provider: "htp".into(),
         build: Arc::new(|rows, cols, _| Ok(Some(Axe::col_major(rows, cols)))),
     })
