@@ -15,6 +15,7 @@ from . import extensions, mutators
 from ._htp import version
 from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, layouts, models, targets
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
+from ._models import model
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
     Const,
@@ -70,6 +71,7 @@ __all__ = [
     "layout",
     "layouts",
     "kernel",
+    "model",
     "models",
     "mutators",
     "extensions",

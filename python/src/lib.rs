@@ -309,6 +309,18 @@ fn programming_models() -> Vec<ModelTuple> {
         .collect()
 }
 
+/// The block constructs (`with <ns>.<name>(...):`) of the model `name`.
+#[pyfunction]
+fn programming_model_blocks(name: &str) -> Vec<&'static str> {
+    htp_api::models::model_named(name).map(|m| m.blocks.iter().map(|b| b.name).collect()).unwrap_or_default()
+}
+
+/// The types (parameter annotations `<ns>.<Name>`) of the model `name`.
+#[pyfunction]
+fn programming_model_types(name: &str) -> Vec<&'static str> {
+    htp_api::models::model_named(name).map(|m| m.types.iter().map(|t| t.name).collect()).unwrap_or_default()
+}
+
 type ModelTuple = (&'static str, &'static str, &'static str, &'static str, Vec<(&'static str, &'static str)>, Vec<(&'static str, &'static str)>);
 
 /// Registers a target written in Python (see `python_target.rs`): the
@@ -486,6 +498,8 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(targets, module)?)?;
     module.add_function(wrap_pyfunction!(intrinsic_sets, module)?)?;
     module.add_function(wrap_pyfunction!(programming_models, module)?)?;
+    module.add_function(wrap_pyfunction!(programming_model_blocks, module)?)?;
+    module.add_function(wrap_pyfunction!(programming_model_types, module)?)?;
     module.add_function(wrap_pyfunction!(supporting_targets, module)?)?;
     module.add_function(wrap_pyfunction!(version, module)?)?;
     module.add_function(wrap_pyfunction!(register_target, module)?)?;

@@ -12,7 +12,8 @@ pub fn register_all() -> Result<(), String> {
     htp_transforms::register()?;
     htp_backend_cpu::register()?;
     htp_backend_pto::register()?;
-    htp_backend_sample::register()
+    htp_backend_sample::register()?;
+    htp_model_sample::register()
 }
 
 #[cfg(test)]
@@ -83,7 +84,7 @@ mod tests {
     #[test]
     fn a_model_no_target_provides_is_refused_at_its_function() {
         use htp_api::models::{register_model, Construct, ConstructSite, ModelValue, ProgrammingModel};
-        fn nothing(_: &ConstructSite) -> Result<ModelValue, String> {
+        fn nothing<'c>(_: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
             Ok(ModelValue::None)
         }
         static SKETCH: ProgrammingModel = ProgrammingModel {
@@ -94,6 +95,9 @@ mod tests {
             dialects: &[],
             constructs: &[Construct { name: "step", summary: "nothing", lower: nothing }],
             loops: &[],
+            blocks: &[],
+            types: &[],
+            pipeline: None,
         };
         register_all().unwrap();
         register_model(&SKETCH).unwrap();

@@ -16,96 +16,165 @@ use std::collections::BTreeMap;
 use std::sync::RwLock;
 
 use melior::{
-    ir::{operation::OperationBuilder, Attribute, Identifier, Location, Type, Value, ValueLike},
+    ir::{
+        block::BlockLike, operation::OperationBuilder, operation::OperationLike, Attribute, Block, BlockRef, Identifier, Location,
+        OperationRef, Region, RegionLike, Type, Value,
+    },
     Context,
 };
-use mlir_sys::{MlirBlock, MlirValue};
 
 use crate::intrinsics::HTP_NAMESPACE;
 
+/// A run-time value of the program being lowered. Values live in the
+/// module's blocks, which outlive every hook, so they carry the context's
+/// lifetime only.
+pub type ModelIr<'c> = Value<'c, 'c>;
+
 /// A value a construct receives or returns.
 #[derive(Clone, Debug)]
-pub enum ModelValue {
+pub enum ModelValue<'c> {
     Int(i64),
     Float(f64),
     Bool(bool),
     Str(String),
-    /// A run-time value: a tile, a tensor (memref) or a scalar.
-    Value(MlirValue),
+    /// A run-time value: a tile, a tensor (memref), a scalar, or a value of
+    /// a type the model's dialect defines (a channel, a task handle, ...).
+    Value(ModelIr<'c>),
     /// A function of the program named by the argument (`wsp.launch(k, ...)`):
     /// an `@htp.kernel` is also a symbol of the module.
     Function(String),
+    /// A Python tuple of values (`(a, b)` as an argument).
+    Tuple(Vec<ModelValue<'c>>),
+    /// A block of a tensor, as `x[i:i + 16, :]` names it (an argument only):
+    /// the tensor, not a tile loaded from it.
+    View(TensorView<'c>),
     None,
+}
+
+/// One extent of a tensor view: known now, or an `index` value.
+#[derive(Clone, Copy, Debug)]
+pub enum ViewExtent<'c> {
+    Static(i64),
+    Dynamic(ModelIr<'c>),
+}
+
+/// `tensor[...]` as a construct receives it: where the block starts in
+/// each of the tensor's dimensions (`index` values), the block's rows and
+/// columns (its last two dimensions), and how many of them are inside the
+/// tensor (fewer at a ragged edge).
+#[derive(Clone, Debug)]
+pub struct TensorView<'c> {
+    /// The tensor (a memref argument of the function).
+    pub tensor: ModelIr<'c>,
+    pub offsets: Vec<ModelIr<'c>>,
+    pub shape: [i64; 2],
+    pub valid: [ViewExtent<'c>; 2],
 }
 
 /// Where a construct is being lowered: its arguments, and a builder that
 /// inserts ops where the construct stands, located at it.
+#[derive(Clone, Copy)]
 pub struct ConstructSite<'c, 'a> {
     pub context: &'c Context,
     pub location: Location<'c>,
-    pub positional: &'a [ModelValue],
-    pub keywords: &'a [(String, ModelValue)],
-    /// Where the construct's ops go (set by the front end).
-    pub block: MlirBlock,
+    pub positional: &'a [ModelValue<'c>],
+    pub keywords: &'a [(String, ModelValue<'c>)],
+    /// For a loop or block construct: the values, on entry, of the
+    /// variables of the enclosing function its body reassigns. The loop op
+    /// carries them (as `scf.for`'s iter_args do): see [`LoopBody`].
+    pub carried: &'a [ModelIr<'c>],
+    block: BlockRef<'c, 'c>,
 }
 
-impl<'c> ConstructSite<'c, '_> {
+impl<'c, 'a> ConstructSite<'c, 'a> {
+    /// A site whose ops go at the end of `block` (the front end makes it).
+    pub fn new(
+        context: &'c Context,
+        location: Location<'c>,
+        positional: &'a [ModelValue<'c>],
+        keywords: &'a [(String, ModelValue<'c>)],
+        carried: &'a [ModelIr<'c>],
+        block: BlockRef<'c, 'c>,
+    ) -> Self {
+        Self { context, location, positional, keywords, carried, block }
+    }
+
     /// An op `name` at the construct with these operands, results, attributes.
-    fn builder(&self, name: &str, operands: &[MlirValue], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> OperationBuilder<'c> {
-        let operands: Vec<Value<'c, '_>> = operands.iter().map(|v| unsafe { Value::from_raw(*v) }).collect();
+    fn builder(&self, name: &str, operands: &[ModelIr<'c>], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> OperationBuilder<'c> {
         let attributes: Vec<(Identifier<'c>, Attribute<'c>)> = attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        OperationBuilder::new(name, self.location).add_operands(&operands).add_results(results).add_attributes(&attributes)
+        OperationBuilder::new(name, self.location).add_operands(operands).add_results(results).add_attributes(&attributes)
     }
 
     /// Builds `name` with these operands, result types and attributes at the
     /// construct; its results. An op MLIR cannot build, or one that does
     /// not verify, is an error (a diagnostic at the construct).
-    pub fn emit(&self, name: &str, operands: &[MlirValue], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> Result<Vec<MlirValue>, String> {
+    pub fn emit(&self, name: &str, operands: &[ModelIr<'c>], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> Result<Vec<ModelIr<'c>>, String> {
         let op = self.builder(name, operands, results, attributes).build().map_err(|e| format!("cannot build {name}: {e}"))?;
-        // A hook that builds an op its dialect rejects hears it here, at
+        // Verified in place (a terminator's verifier looks at its parent),
+        // so a hook that builds an op its dialect rejects hears it here, at
         // the construct, not as an unverifiable module later.
-        htp_dialects::diagnostics::verify(self.context, &op).map_err(|why| format!("it built an invalid {name}: {why}"))?;
-        let block = unsafe { melior::ir::BlockRef::from_raw(self.block) };
-        let op = melior::ir::block::BlockLike::append_operation(&block, op);
-        Ok(melior::ir::operation::OperationLike::results(&op).map(|r| r.to_raw()).collect())
+        let op = self.block.append_operation(op);
+        if let Err(why) = htp_dialects::diagnostics::verify(self.context, &op) {
+            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            return Err(format!("it built an invalid {name}: {why}"));
+        }
+        Ok(results_of(op))
+    }
+
+    /// The same site, building at the end of `block` instead (the body of
+    /// a region op the hook built: a nested loop, a terminator).
+    pub fn within(&self, block: BlockRef<'c, 'c>) -> ConstructSite<'c, 'a> {
+        ConstructSite { block, ..*self }
     }
 
     /// Builds `name` with one region of one block whose arguments have
-    /// `block_arguments` types (a loop op); its results and that block, where
-    /// the front end lowers the loop's body. The op is verified once the body
-    /// is in (by the front end), not here.
+    /// `block_arguments` types (a loop op); the op and that block, where
+    /// the front end lowers the loop's body. The op is verified once the
+    /// body is in (by the front end), not here.
     pub fn emit_loop(
         &self,
         name: &str,
-        operands: &[MlirValue],
+        operands: &[ModelIr<'c>],
         results: &[Type<'c>],
         attributes: &[(&str, Attribute<'c>)],
         block_arguments: &[Type<'c>],
-    ) -> Result<(Vec<MlirValue>, MlirBlock), String> {
-        use melior::ir::{block::BlockLike, operation::OperationLike, Block, Region, RegionLike};
+    ) -> Result<(OperationRef<'c, 'c>, BlockRef<'c, 'c>), String> {
         let region = Region::new();
         let body = region.append_block(Block::new(&block_arguments.iter().map(|t| (*t, self.location)).collect::<Vec<_>>()));
-        let body = body.to_raw();
-        let op = self
-            .builder(name, operands, results, attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|e| format!("cannot build {name}: {e}"))?;
-        let block = unsafe { melior::ir::BlockRef::from_raw(self.block) };
-        let op = block.append_operation(op);
-        Ok((op.results().map(|r| r.to_raw()).collect(), body))
+        // The block lives in the region, which the op takes over below.
+        let body = unsafe { BlockRef::from_raw(body.to_raw()) };
+        let op = self.builder(name, operands, results, attributes).add_regions([region]).build().map_err(|e| format!("cannot build {name}: {e}"))?;
+        let op = self.block.append_operation(op);
+        Ok((unsafe { OperationRef::from_raw(op.to_raw()) }, body))
     }
 
     /// The keyword argument `name`, if given.
-    pub fn keyword(&self, name: &str) -> Option<&ModelValue> {
+    pub fn keyword(&self, name: &str) -> Option<&ModelValue<'c>> {
         self.keywords.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// The types of the carried values, in order (what a loop op's extra
+    /// results and block arguments are).
+    pub fn carried_types(&self) -> Vec<Type<'c>> {
+        use melior::ir::ValueLike;
+        self.carried.iter().map(|value| value.r#type()).collect()
     }
 }
 
+/// The results of `op`, as values of the program.
+pub fn results_of<'c>(op: OperationRef<'c, '_>) -> Vec<ModelIr<'c>> {
+    op.results().map(|result| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&result)) }).collect()
+}
+
+/// The arguments of `block`, as values of the program.
+pub fn arguments_of<'c>(block: BlockRef<'c, 'c>) -> Vec<ModelIr<'c>> {
+    (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| unsafe { Value::from_raw(melior::ir::ValueLike::to_raw(&a)) }).collect()
+}
+
 /// Lowers one construct: builds its ops at the site; what it returns (a
-/// run-time value, a constant, or nothing). An `Err` is a diagnostic at
-/// the construct's line.
-pub type ConstructLowering = fn(&ConstructSite) -> Result<ModelValue, String>;
+/// run-time value, a constant, a tuple, or nothing). An `Err` is a
+/// diagnostic at the construct's line.
+pub type ConstructLowering = for<'c, 'a> fn(&ConstructSite<'c, 'a>) -> Result<ModelValue<'c>, String>;
 
 /// `<namespace>.<name>(...)` in a model function.
 #[derive(Clone, Copy)]
@@ -122,20 +191,31 @@ impl std::fmt::Debug for Construct {
     }
 }
 
-/// What a loop constructor built: the block the loop's body goes in, the
-/// values the loop's target names (one name: the first), and the op (with
-/// no operands) that ends the block, if its dialect wants one.
-pub struct LoopBody {
-    pub block: MlirBlock,
-    pub target: Vec<MlirValue>,
+/// What a loop (or block) constructor built.
+pub struct LoopBody<'c> {
+    /// Where the loop's body goes.
+    pub block: BlockRef<'c, 'c>,
+    /// The values the loop's target names: one per name of
+    /// `for i, j in ...` (one name binds the first; a block construct
+    /// binds none).
+    pub target: Vec<ModelIr<'c>>,
+    /// The block arguments standing for `site.carried`, in order: the
+    /// variables' values inside the body.
+    pub carried: Vec<ModelIr<'c>>,
+    /// The op results standing for `site.carried` after the loop.
+    pub results: Vec<ModelIr<'c>>,
+    /// The op that ends the block, if its dialect wants one; it gets the
+    /// carried variables' values at the end of the body as operands.
     pub terminator: Option<&'static str>,
 }
 
-/// `for <name> in <namespace>.<constructor>(...)`: builds the loop op (with
+/// `for <names> in <namespace>.<constructor>(...)` or
+/// `with <namespace>.<constructor>(...)`: builds the region op (with
 /// `ConstructSite::emit_loop`) and says where its body goes.
-pub type LoopLowering = fn(&ConstructSite) -> Result<LoopBody, String>;
+pub type LoopLowering = for<'c, 'a> fn(&ConstructSite<'c, 'a>) -> Result<LoopBody<'c>, String>;
 
-/// A loop constructor of a model (`for t in wsp.tiles(n)`).
+/// A loop constructor of a model (`for t in wsp.tiles(n)`), or a block
+/// construct (`with csp.process(...):`, `with wsp.when(c):`).
 #[derive(Clone, Copy)]
 pub struct LoopConstructor {
     pub name: &'static str,
@@ -146,6 +226,24 @@ pub struct LoopConstructor {
 impl std::fmt::Debug for LoopConstructor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LoopConstructor").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// A type a model defines, usable as a parameter annotation of its
+/// functions' helpers (`ch: toy.Channel`): a value passed there must have
+/// the MLIR type `matches` accepts.
+#[derive(Clone, Copy)]
+pub struct ModelType {
+    /// `<namespace>.<name>` in an annotation.
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Whether a value of MLIR type `ty` is one of these.
+    pub matches: for<'c> fn(Type<'c>) -> bool,
+}
+
+impl std::fmt::Debug for ModelType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelType").field("name", &self.name).finish_non_exhaustive()
     }
 }
 
@@ -164,6 +262,15 @@ pub struct ProgrammingModel {
     pub constructs: &'static [Construct],
     /// `for x in <namespace>.<name>(...)` loops.
     pub loops: &'static [LoopConstructor],
+    /// `with <namespace>.<name>(...):` blocks.
+    pub blocks: &'static [LoopConstructor],
+    /// Types its helpers' parameters may be annotated with.
+    pub types: &'static [ModelType],
+    /// Passes (MLIR pipeline text, inside `builtin.module(...)`) the driver
+    /// runs on every target before the capability check when a program
+    /// uses the model: where a model lowers its constructs into what
+    /// targets know (or marks what they must provide).
+    pub pipeline: Option<&'static str>,
 }
 
 impl ProgrammingModel {
@@ -173,6 +280,14 @@ impl ProgrammingModel {
 
     pub fn loop_constructor(&self, name: &str) -> Option<&'static LoopConstructor> {
         self.loops.iter().find(|l| l.name == name)
+    }
+
+    pub fn block_construct(&self, name: &str) -> Option<&'static LoopConstructor> {
+        self.blocks.iter().find(|b| b.name == name)
+    }
+
+    pub fn model_type(&self, name: &str) -> Option<&'static ModelType> {
+        self.types.iter().find(|t| t.name == name)
     }
 }
 
@@ -207,6 +322,11 @@ pub fn register_model(model: &'static ProgrammingModel) -> Result<(), String> {
 /// The model whose Python namespace is `namespace`.
 pub fn model_in(namespace: &str) -> Option<&'static ProgrammingModel> {
     MODELS.read().unwrap_or_else(|poisoned| poisoned.into_inner()).values().find(|m| m.namespace == namespace).copied()
+}
+
+/// The model named `name` (the capability `model:<name>`).
+pub fn model_named(name: &str) -> Option<&'static ProgrammingModel> {
+    MODELS.read().unwrap_or_else(|poisoned| poisoned.into_inner()).get(name).copied()
 }
 
 /// Every registered model, by name.

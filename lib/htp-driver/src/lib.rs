@@ -82,7 +82,9 @@ fn guarded_compile(request: &Request) -> Result<CompiledKernel, CompileError> {
 /// needs (`request.target` is ignored): which targets can run it.
 pub fn supporting_targets(request: &Request) -> Result<Vec<&'static str>, CompileError> {
     let context = htp_dialects::new_context();
-    let (module, _) = import(&context, request)?;
+    let (mut module, _) = import(&context, request)?;
+    run_requested_pipelines(&context, &mut module, request)?;
+    run_model_pipelines(&context, &mut module, request)?;
     Ok(htp_api::capabilities::targets_for(&module))
 }
 
@@ -111,6 +113,7 @@ fn compile_and_dump(request: &Request) -> Result<CompiledKernel, CompileError> {
         CompileError::Source(format!("error: no @htp.kernel named '{}' in the given sources", request.kernel))
     })?;
     run_requested_pipelines(&context, &mut module, request)?;
+    run_model_pipelines(&context, &mut module, request)?;
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     htp_api::capabilities::check(&module, target).map_err(|error| CompileError::from_mlir(&[error], request.sources))?;
     let artifact = target
@@ -125,6 +128,27 @@ fn compile_and_dump(request: &Request) -> Result<CompiledKernel, CompileError> {
 fn run_requested_pipelines(context: &melior::Context, module: &mut Module, request: &Request) -> Result<(), CompileError> {
     for pipeline in request.pipelines {
         htp_pass::dump::run_pipeline_collecting(context, module, pipeline, "an extension's pipeline")
+            .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
+    }
+    Ok(())
+}
+
+/// Runs the pipeline of each programming model the module's functions are
+/// written in (`htp.model = "<name>"`), once each, in name order: what a
+/// model does on every target before the capability check.
+fn run_model_pipelines(context: &melior::Context, module: &mut Module, request: &Request) -> Result<(), CompileError> {
+    use melior::ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike};
+    let mut used = std::collections::BTreeSet::new();
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        if let Some(name) = current.attribute(htp_api::models::MODEL_ATTRIBUTE).ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+            used.insert(name.value().to_string());
+        }
+        op = current.next_in_block();
+    }
+    for name in used {
+        let Some(pipeline) = htp_api::models::model_named(&name).and_then(|model| model.pipeline) else { continue };
+        htp_pass::dump::run_pipeline_collecting(context, module, pipeline, &format!("the '{name}' programming model's pipeline"))
             .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
     }
     Ok(())

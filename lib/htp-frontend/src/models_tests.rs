@@ -6,16 +6,16 @@ use melior::ir::{operation::OperationLike, Type};
 
 use super::*;
 use crate::tests::{import_err, import_ok};
-use htp_api::models::{register_model, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
+use htp_api::models::{arguments_of, register_model, results_of, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
 
-fn twice(site: &ConstructSite) -> Result<ModelValue, String> {
+fn twice<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
     let [ModelValue::Value(value)] = site.positional else { return Err("takes one run-time f32 scalar".into()) };
     let f32 = Type::float32(site.context);
     let sum = site.emit("arith.addf", &[*value, *value], &[f32], &[])?;
     Ok(ModelValue::Value(sum[0]))
 }
 
-fn launch(site: &ConstructSite) -> Result<ModelValue, String> {
+fn launch<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
     let Some((ModelValue::Function(kernel), tensors)) = site.positional.split_first() else {
         return Err("takes a kernel, then its tensors".into());
     };
@@ -32,7 +32,7 @@ fn launch(site: &ConstructSite) -> Result<ModelValue, String> {
 }
 
 /// `for t in toy.each(n)`: an `scf.for` from 0 to `n` (an index) by 1.
-fn each(site: &ConstructSite) -> Result<LoopBody, String> {
+fn each<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
     let index = Type::index(site.context);
     let stop = match site.positional {
         [ModelValue::Value(v)] => *v,
@@ -44,18 +44,21 @@ fn each(site: &ConstructSite) -> Result<LoopBody, String> {
     };
     let zero = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 0).into())])?[0];
     let one = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 1).into())])?[0];
-    let (_, block) = site.emit_loop("scf.for", &[zero, stop, one], &[], &[], &[index])?;
-    let induction = unsafe { mlir_sys::mlirBlockGetArgument(block, 0) };
-    Ok(LoopBody { block, target: vec![induction], terminator: Some("scf.yield") })
+    let carried = site.carried_types();
+    let mut operands = vec![zero, stop, one];
+    operands.extend_from_slice(site.carried);
+    let block_types: Vec<Type> = std::iter::once(index).chain(carried.iter().copied()).collect();
+    let (op, block) = site.emit_loop("scf.for", &operands, &carried, &[], &block_types)?;
+    let arguments = arguments_of(block);
+    Ok(LoopBody { block, target: vec![arguments[0]], carried: arguments[1..].to_vec(), results: results_of(op), terminator: Some("scf.yield") })
 }
 
 /// A loop constructor that forgets the terminator its op needs.
-fn broken(site: &ConstructSite) -> Result<LoopBody, String> {
+fn broken<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
     let index = Type::index(site.context);
     let zero = site.emit("arith.constant", &[], &[index], &[("value", melior::ir::attribute::IntegerAttribute::new(index, 0).into())])?[0];
     let (_, block) = site.emit_loop("scf.for", &[zero, zero, zero], &[], &[], &[index])?;
-    let induction = unsafe { mlir_sys::mlirBlockGetArgument(block, 0) };
-    Ok(LoopBody { block, target: vec![induction], terminator: None })
+    Ok(LoopBody { block, target: arguments_of(block), carried: vec![], results: vec![], terminator: None })
 }
 
 static TOY: ProgrammingModel = ProgrammingModel {
@@ -72,6 +75,9 @@ static TOY: ProgrammingModel = ProgrammingModel {
         LoopConstructor { name: "each", summary: "0 .. n", lower: each },
         LoopConstructor { name: "broken", summary: "builds an invalid loop", lower: broken },
     ],
+    blocks: &[],
+    types: &[],
+    pipeline: None,
 };
 
 const PROGRAM: &str = r#"
@@ -124,9 +130,11 @@ fn model_errors_are_located() {
 #[test]
 fn model_loop_errors_are_located() {
     register_model(&TOY).unwrap();
-    let carried = import_err(&PROGRAM.replace("        u = toy.twice(s)", "        t = toy.twice(s)"));
-    assert!(carried.message.contains("'t' is assigned inside a toy.each loop but defined before it"), "{carried}");
-    assert_eq!(carried.line, 14, "{carried}");
+    // A variable of the function reassigned in the body is carried through
+    // the loop op the constructor built (its iter_args) and out of it.
+    let carried = import_ok(&PROGRAM.replace("        u = toy.twice(s)", "        t = t + toy.twice(s)"));
+    assert!(carried.contains("iter_args("), "{carried}");
+    assert!(carried.contains("scf.yield %"), "{carried}");
     let unknown = import_err(&PROGRAM.replace("toy.each(4)", "toy.every(4)"));
     assert!(unknown.message.contains("the programming model 'toy' has no loop 'every' (it has: each, broken)"), "{unknown}");
     let broken = import_err(&PROGRAM.replace("toy.each(4)", "toy.broken()"));
@@ -146,8 +154,11 @@ fn names_are_unique_across_models_and_intrinsic_sets() {
         dialects: &[],
         constructs: &[],
         loops: &[],
+        blocks: &[],
+        types: &[],
+        pipeline: None,
     };
     assert!(register_model(&CLASH).unwrap_err().contains("two programming models claim"));
-    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[] };
+    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[], blocks: &[], types: &[], pipeline: None };
     assert!(register_model(&KERNEL).is_err());
 }

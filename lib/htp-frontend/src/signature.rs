@@ -17,6 +17,9 @@ pub enum Annotation {
     Const(Option<ConstType>),
     /// `htp.Tile` or no annotation (helpers only): any value.
     Any,
+    /// `<namespace>.<Name>`, not one of HTP's: a type a programming model
+    /// defines (helpers of its functions only), resolved when lowered.
+    Model { namespace: String, name: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +87,14 @@ pub fn parse_annotation(expr: &Expr) -> Result<Annotation, String> {
         Some("float") => Ok(Annotation::Scalar(Elem::F32)),
         Some("int") => Ok(Annotation::Scalar(Elem::I64)),
         Some("bool") => Ok(Annotation::Scalar(Elem::I1)),
-        Some(name) => Elem::from_name(name).map(Annotation::Scalar).ok_or_else(|| FORMS.to_string()),
+        Some(name) => match (Elem::from_name(name), expr) {
+            (Some(elem), _) => Ok(Annotation::Scalar(elem)),
+            (None, Expr::Attribute(a)) => match &*a.value {
+                Expr::Name(namespace) => Ok(Annotation::Model { namespace: namespace.id.to_string(), name: a.attr.id.to_string() }),
+                _ => Err(FORMS.to_string()),
+            },
+            (None, _) => Err(FORMS.to_string()),
+        },
         None => Err(FORMS.into()),
     }
 }

@@ -509,6 +509,34 @@ impl<'c> Lowerer<'c, '_> {
                         "argument '{pname}' of {name}(): expected a {elem} scalar, got {}", value.describe()
                     )))
                 }
+                (Annotation::Model { namespace, name: type_name }, v) => {
+                    let (a, model) = match (p.parameter.annotation(), self.namespace(namespace, range)) {
+                        (Some(a), Ok(super::intrinsic::Namespace::Model(model))) => (a, model),
+                        (Some(a), _) => {
+                            return Err(callee_err(a.range(), DiagnosticKind::Invalid, format!(
+                                "'{namespace}.{type_name}' is not a type: expected htp.Tensor[dtype, dims...], a scalar type, htp.Const or a programming model's type"
+                            )))
+                        }
+                        (None, _) => return Err(self.internal(range, "an annotation that is not there")),
+                    };
+                    let Some(model_type) = model.model_type(type_name) else {
+                        let names: Vec<&str> = model.types.iter().map(|t| t.name).collect();
+                        return Err(callee_err(a.range(), DiagnosticKind::UnknownName, format!(
+                            "the programming model '{}' has no type '{type_name}' (it has: {})",
+                            model.name,
+                            if names.is_empty() { "none".into() } else { names.join(", ") }
+                        )));
+                    };
+                    let fits = match v {
+                        Val::Model(raw) => (model_type.matches)(melior::ir::ValueLike::r#type(&unsafe { melior::ir::Value::from_raw(*raw) })),
+                        _ => false,
+                    };
+                    if !fits {
+                        return Err(self.error(arg_range, DiagnosticKind::Type, format!(
+                            "argument '{pname}' of {name}(): expected a {namespace}.{type_name}, got {}", v.describe()
+                        )));
+                    }
+                }
                 (Annotation::Const(_), v) if !v.is_const() => {
                     return Err(self.error(arg_range, DiagnosticKind::Type, format!(
                         "argument '{pname}' of {name}() is a compile-time constant, got {}", v.describe()

@@ -169,6 +169,12 @@ fn lower_entry<'c>(
                     p.name
                 )))
             }
+            Annotation::Model { namespace, name } => {
+                return Err(err(p.range, DiagnosticKind::Invalid, format!(
+                    "parameter '{}' of an entry function is a {namespace}.{name}: entry functions take tensors, scalars and constants from their caller (a model's types are for the parameters of functions it calls)",
+                    p.name
+                )))
+            }
         };
         let arg_index = arg_ty.map(|ty| {
             arg_types.push(ty);

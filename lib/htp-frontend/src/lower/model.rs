@@ -1,18 +1,49 @@
 //! Constructs of registered programming models (`wsp.launch(k, x)`):
 //! arguments lowered as in any call (a bare name of a program function is
 //! that function), the model's hook builds its ops at the call's location.
+//! Loop constructors (`for i, j in m.grid(...)`) and block constructs
+//! (`with m.scope(...):`) build a region op the body is lowered into; the
+//! variables of the enclosing function the body reassigns are carried
+//! through the op (its hook receives their values and says which block
+//! arguments and results stand for them).
 
-use melior::ir::{Type, Value, ValueLike};
-use ruff_python_ast::{Expr, ExprCall, StmtFor};
+use melior::ir::{block::BlockLike, BlockRef, Type, Value, ValueLike};
+use mlir_sys::MlirValue;
+use ruff_python_ast::{Expr, ExprCall, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::types::{Elem, ScalarTy};
+use super::types::{Elem, ScalarTy, TileTy};
 use super::value::Val;
 use super::{LResult, Lowerer};
 use crate::diagnostics::DiagnosticKind;
-use htp_api::models::{ConstructSite, ModelValue, ProgrammingModel};
+use htp_api::models::{ConstructSite, LoopBody, LoopConstructor, ModelIr, ModelValue, ProgrammingModel, TensorView, ViewExtent};
+
+/// Which region construct is lowered: a loop (`for`) or a block (`with`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum RegionKind {
+    Loop,
+    Block,
+}
+
+impl RegionKind {
+    fn word(self) -> &'static str {
+        match self {
+            RegionKind::Loop => "loop",
+            RegionKind::Block => "block",
+        }
+    }
+}
+
+/// A value of the program from the front end's raw handle.
+fn ir<'c>(raw: MlirValue) -> ModelIr<'c> {
+    unsafe { Value::from_raw(raw) }
+}
 
 impl<'c> Lowerer<'c, '_> {
+    fn site_block(&self) -> BlockRef<'c, 'c> {
+        unsafe { BlockRef::from_raw(self.block) }
+    }
+
     /// `<model>.<name>(args)` inside a function of `model`.
     pub fn construct(&mut self, model: &'static ProgrammingModel, name: &str, call: &ExprCall, name_range: TextRange, range: TextRange) -> LResult<Val> {
         let Some(construct) = model.construct(name) else {
@@ -23,72 +54,121 @@ impl<'c> Lowerer<'c, '_> {
         };
         self.require_model(model, name, range)?;
         let (positional, keywords) = self.model_arguments(call)?;
-        let site = ConstructSite {
-            context: self.ctx,
-            location: self.loc(range),
-            positional: &positional,
-            keywords: &keywords,
-            block: self.block,
-        };
+        let site = ConstructSite::new(self.ctx, self.loc(range), &positional, &keywords, &[], self.site_block());
         let result = (construct.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
         self.model_result(result, range)
     }
 
-    /// `for <target> in <model>.<name>(args): body`: the model's loop
-    /// constructor builds the loop op; the body is lowered into its block
-    /// with `target` bound to the loop's value. Variables of the enclosing
-    /// function cannot be reassigned inside (nothing is carried out).
-    pub fn model_loop(&mut self, model: &'static ProgrammingModel, name: &str, call: &ExprCall, target: &str, f: &StmtFor) -> LResult<()> {
-        let range = f.iter.range();
-        let Some(constructor) = model.loop_constructor(name) else {
-            let names: Vec<&str> = model.loops.iter().map(|l| l.name).collect();
-            return Err(self.error(call.func.range(), DiagnosticKind::UnknownName, format!(
-                "the programming model '{}' has no loop '{name}' (it has: {})", model.name, if names.is_empty() { "none".into() } else { names.join(", ") }
-            )));
+    /// The constructor `name` of `model` for a `for` (loops) or `with` (blocks).
+    fn region_constructor(&self, model: &'static ProgrammingModel, name: &str, kind: RegionKind, range: TextRange) -> LResult<&'static LoopConstructor> {
+        let (found, all) = match kind {
+            RegionKind::Loop => (model.loop_constructor(name), model.loops),
+            RegionKind::Block => (model.block_construct(name), model.blocks),
         };
-        self.require_model(model, name, range)?;
+        found.ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|l| l.name).collect();
+            self.error(range, DiagnosticKind::UnknownName, format!(
+                "the programming model '{}' has no {} '{name}' (it has: {})",
+                model.name,
+                kind.word(),
+                if names.is_empty() { "none".into() } else { names.join(", ") }
+            ))
+        })
+    }
+
+    /// `for <targets> in <model>.<name>(args): body` (`kind` Loop) or
+    /// `with <model>.<name>(args): body` (Block): the model's constructor
+    /// builds the region op; the body is lowered into its block with the
+    /// targets bound to the values it names, and the enclosing function's
+    /// variables the body reassigns carried through the op.
+    pub fn model_region(
+        &mut self,
+        model: &'static ProgrammingModel,
+        name: &str,
+        call: &ExprCall,
+        targets: &[String],
+        body: &[Stmt],
+        kind: RegionKind,
+        range: TextRange,
+    ) -> LResult<()> {
+        let iter_range = call.range();
+        let constructor = self.region_constructor(model, name, kind, call.func.range())?;
+        self.require_model(model, name, iter_range)?;
         let mut assigned = Vec::new();
-        super::stmt::assigned_names(&f.body, &mut assigned);
-        if let Some(outer) = assigned.iter().find(|n| n.as_str() != target && self.env.contains_key(n.as_str())) {
-            return Err(self.error(f.range, DiagnosticKind::Unsupported, format!(
-                "'{outer}' is assigned inside a {}.{name} loop but defined before it: a model's loop carries no values out", model.namespace
-            )));
-        }
-        let (positional, keywords) = self.model_arguments(call)?;
-        let site = ConstructSite { context: self.ctx, location: self.loc(range), positional: &positional, keywords: &keywords, block: self.block };
-        let body = (constructor.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
-        let saved_block = std::mem::replace(&mut self.block, body.block);
-        let saved_env = self.env.clone();
-        if let Some(value) = body.target.first() {
-            let bound = self.model_result(ModelValue::Value(*value), range);
-            match bound {
-                Ok(bound) => {
-                    self.env.insert(target.to_string(), bound);
-                }
-                Err(e) => {
-                    self.block = saved_block;
-                    self.env = saved_env;
-                    return Err(e);
-                }
+        super::stmt::assigned_names(body, &mut assigned);
+        let mut carried = Vec::new();
+        for variable in assigned.iter().filter(|n| !targets.contains(n)) {
+            if let Some(value) = self.env.get(variable).cloned() {
+                let (raw, ty) = self.materialize(variable, &value, range)?;
+                carried.push((variable.clone(), ty, raw));
             }
         }
-        let lowered = self.lower_stmts(&f.body).and_then(|_| match body.terminator {
-            Some(terminator) => self.emit(f.range, super::builder::OpSpec::new(terminator, &[], &[])).map(|_| ()),
-            None => Ok(()),
-        });
+        let (positional, keywords) = self.model_arguments(call)?;
+        let initial: Vec<ModelIr<'c>> = carried.iter().map(|(_, _, raw)| ir(*raw)).collect();
+        let site = ConstructSite::new(self.ctx, self.loc(iter_range), &positional, &keywords, &initial, self.site_block());
+        let located = |this: &Self, message: String| this.error(iter_range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace));
+        let built: LoopBody<'c> = (constructor.lower)(&site).map_err(|message| located(self, message))?;
+        if built.carried.len() != carried.len() || built.results.len() != carried.len() {
+            return Err(located(self, format!(
+                "it carries {} of the {} variables its body reassigns ({}): a model's {} must carry every one",
+                built.carried.len().min(built.results.len()),
+                carried.len(),
+                carried.iter().map(|(n, _, _)| format!("'{n}'")).collect::<Vec<_>>().join(", "),
+                kind.word()
+            )));
+        }
+        if built.target.len() < targets.len() {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "{}.{name}() gives {} value(s) per iteration, but the loop names {}", model.namespace, built.target.len(), targets.len()
+            )));
+        }
+        let saved_block = std::mem::replace(&mut self.block, built.block.to_raw());
+        let saved_env = self.env.clone();
+        let lowered = self.lower_region_body(&built, targets, &carried, body, range, iter_range);
         self.block = saved_block;
         self.env = saved_env;
         lowered?;
-        // Verify the loop op (the body block's parent) now that its body is
-        // in, so a constructor's mistake is located at the loop.
-        let raw = unsafe { mlir_sys::mlirBlockGetParentOperation(body.block) };
-        if raw.ptr.is_null() {
-            return Err(self.internal(range, format!("{}.{name}(): its body block belongs to no op", model.namespace)));
+        // Verify the region op (the body block's parent) now that its body
+        // is in, so a constructor's mistake is located at the construct.
+        let Some(op) = built.block.parent_operation() else {
+            return Err(self.internal(iter_range, format!("{}.{name}(): its body block belongs to no op", model.namespace)));
+        };
+        htp_dialects::diagnostics::verify(self.ctx, &op).map_err(|why| located(self, format!("the {} it built is invalid: {why}", kind.word())))?;
+        for ((variable, ty, _), result) in carried.iter().zip(&built.results) {
+            self.env.insert(variable.clone(), ty.val(result.to_raw()));
         }
-        let op = unsafe { melior::ir::OperationRef::from_raw(raw) };
-        htp_dialects::diagnostics::verify(self.ctx, &op).map_err(|why| {
-            self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): the loop it built is invalid: {why}", model.namespace))
-        })
+        Ok(())
+    }
+
+    /// The body of a model's region op: targets bound, carried variables
+    /// bound to their block arguments, the terminator yielding them.
+    fn lower_region_body(
+        &mut self,
+        built: &LoopBody<'c>,
+        targets: &[String],
+        carried: &[(String, super::stmt::Carried, MlirValue)],
+        body: &[Stmt],
+        range: TextRange,
+        iter_range: TextRange,
+    ) -> LResult<()> {
+        for (target, value) in targets.iter().zip(&built.target) {
+            let bound = self.model_result(ModelValue::Value(*value), iter_range)?;
+            self.env.insert(target.clone(), bound);
+        }
+        for ((variable, ty, _), argument) in carried.iter().zip(&built.carried) {
+            self.env.insert(variable.clone(), ty.val(argument.to_raw()));
+        }
+        self.lower_stmts(body)?;
+        let mut yields = Vec::new();
+        for (variable, ty, _) in carried {
+            let value = self.env.get(variable).cloned().unwrap_or(Val::NoneV);
+            yields.push(self.coerce(variable, &value, *ty, range, "before the construct")?);
+        }
+        match built.terminator {
+            Some(terminator) => self.emit(range, super::builder::OpSpec::new(terminator, &yields, &[])).map(|_| ()),
+            None if yields.is_empty() => Ok(()),
+            None => Err(self.internal(iter_range, "a region op that carries variables needs a terminator")),
+        }
     }
 
     /// A construct's or loop's use must be inside a function of its model.
@@ -104,7 +184,7 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     /// A call's arguments as a model's hooks take them.
-    fn model_arguments(&mut self, call: &ExprCall) -> LResult<(Vec<ModelValue>, Vec<(String, ModelValue)>)> {
+    fn model_arguments(&mut self, call: &ExprCall) -> LResult<(Vec<ModelValue<'c>>, Vec<(String, ModelValue<'c>)>)> {
         let mut positional = Vec::new();
         for argument in call.arguments.args.iter() {
             positional.push(self.model_argument(argument)?);
@@ -120,55 +200,88 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     /// A construct's argument: a program function by name, or a lowered value.
-    fn model_argument(&mut self, argument: &Expr) -> LResult<ModelValue> {
+    fn model_argument(&mut self, argument: &Expr) -> LResult<ModelValue<'c>> {
         if let Expr::Name(name) = argument {
             if !self.env.contains_key(name.id.as_str()) && self.program.kernel(name.id.as_str()).is_some() {
                 return Ok(ModelValue::Function(name.id.to_string()));
             }
         }
-        Ok(match self.lower_expr(argument)? {
+        // `x[i:i + 16, :]` of a tensor: the view, not a tile loaded from it.
+        if let Expr::Subscript(subscript) = argument {
+            if let Val::Tensor(tensor) = self.lower_expr(&subscript.value)? {
+                return self.model_view(&tensor, &subscript.slice);
+            }
+        }
+        let value = self.lower_expr(argument)?;
+        self.model_value(value, argument.range())
+    }
+
+    /// A tensor's block as a construct's argument.
+    fn model_view(&mut self, tensor: &super::value::TensorV, slice: &Expr) -> LResult<ModelValue<'c>> {
+        let access = self.access(tensor, slice)?;
+        // The leading dimensions of the front end's view that the tensor
+        // does not have (a 1-D tensor is viewed as 1xN).
+        let added = access.indices.len() - tensor.user_rank;
+        let offsets = access.indices[added..].iter().map(|raw| ir(*raw)).collect();
+        let mut dynamic = access.valid_values.iter();
+        let mut extent = |valid: super::types::Valid| match valid {
+            super::types::Valid::Static(n) => Some(ViewExtent::Static(n)),
+            super::types::Valid::Dynamic => dynamic.next().map(|raw| ViewExtent::Dynamic(ir(*raw))),
+        };
+        let (Some(rows), Some(cols)) = (extent(access.valid[0]), extent(access.valid[1])) else {
+            return Err(self.internal(slice.range(), "a view whose run-time valid sizes are missing"));
+        };
+        Ok(ModelValue::View(TensorView { tensor: ir(tensor.value), offsets, shape: access.shape, valid: [rows, cols] }))
+    }
+
+    fn model_value(&self, value: Val, range: TextRange) -> LResult<ModelValue<'c>> {
+        Ok(match value {
             Val::Int(v) => ModelValue::Int(v),
             Val::Float(v) => ModelValue::Float(v),
             Val::Bool(v) => ModelValue::Bool(v),
             Val::Str(v) => ModelValue::Str(v),
             Val::NoneV => ModelValue::None,
-            Val::Scalar(v, _) | Val::Tile(v, _) => ModelValue::Value(v),
-            Val::Tensor(tensor) => ModelValue::Value(tensor.value),
+            Val::Scalar(v, _) | Val::Tile(v, _) | Val::Model(v) => ModelValue::Value(ir(v)),
+            Val::Tensor(tensor) => ModelValue::Value(ir(tensor.value)),
+            Val::Tuple(items) => ModelValue::Tuple(items.into_iter().map(|item| self.model_value(item, range)).collect::<LResult<_>>()?),
             other => {
-                return Err(self.error(argument.range(), DiagnosticKind::Type, format!(
+                return Err(self.error(range, DiagnosticKind::Type, format!(
                     "a programming model's construct cannot take {}", other.describe()
                 )))
             }
         })
     }
 
-    /// What a construct returned, as a value of the kernel language.
-    fn model_result(&self, result: ModelValue, range: TextRange) -> LResult<Val> {
+    /// What a construct returned, as a value of the kernel language: a
+    /// constant, a scalar, a tile, a value of the model's own type, a tuple.
+    fn model_result(&self, result: ModelValue<'c>, range: TextRange) -> LResult<Val> {
         Ok(match result {
             ModelValue::Int(v) => Val::Int(v),
             ModelValue::Float(v) => Val::Float(v),
             ModelValue::Bool(v) => Val::Bool(v),
             ModelValue::Str(v) => Val::Str(v),
             ModelValue::None => Val::NoneV,
+            ModelValue::Tuple(items) => Val::Tuple(items.into_iter().map(|item| self.model_result(item, range)).collect::<LResult<_>>()?),
             ModelValue::Value(value) => {
-                let ty: Type = unsafe { Value::from_raw(value) }.r#type();
+                let ty: Type = value.r#type();
                 let text = ty.to_string();
-                let scalar = if text == "index" {
-                    Some(ScalarTy::Index)
-                } else {
-                    ["f32", "f16", "bf16", "i64", "i32", "i16", "i8", "i1"]
-                        .iter()
-                        .filter_map(|name| Elem::from_name(name))
-                        .find(|elem| elem.mlir() == text)
-                        .map(ScalarTy::Elem)
-                };
-                match scalar {
-                    Some(scalar) => Val::Scalar(value, scalar),
-                    None => return Err(self.internal(range, format!("a construct returned a value of type {text}: constructs return scalars or nothing"))),
+                if text == "index" {
+                    return Ok(Val::Scalar(value.to_raw(), ScalarTy::Index));
+                }
+                if let Some(elem) = Elem::from_name(&text) {
+                    return Ok(Val::Scalar(value.to_raw(), ScalarTy::Elem(elem)));
+                }
+                match TileTy::of(ty) {
+                    Some(Ok(tile)) => Val::Tile(value.to_raw(), tile),
+                    Some(Err(what)) => return Err(self.error(range, DiagnosticKind::Unsupported, format!("a construct returned {what}"))),
+                    None if text.starts_with("memref<") => {
+                        return Err(self.error(range, DiagnosticKind::Unsupported, format!("a construct returned a tensor ({text}): constructs take tensors, they do not make them")))
+                    }
+                    None => Val::Model(value.to_raw()),
                 }
             }
             ModelValue::Function(name) => return Err(self.internal(range, format!("a construct returned the function {name}"))),
+            ModelValue::View(_) => return Err(self.internal(range, "a construct returned a tensor view (views are arguments only)")),
         })
     }
-
 }

@@ -13,6 +13,7 @@ use ruff_python_ast::{ElifElseClause, Expr, ExprCall, Stmt, StmtFor, StmtIf};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::builder::OpSpec;
+use super::model::RegionKind;
 use super::types::{Elem, ScalarTy, TileTy};
 use super::value::Val;
 use super::{Env, LResult, Lowerer};
@@ -31,9 +32,12 @@ enum LoopDistribution {
 
 /// The MLIR type of a carried variable.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Carried {
+pub(super) enum Carried {
     Scalar(ScalarTy),
     Tile(TileTy),
+    /// A value of a programming model's own type (the uniqued type's
+    /// pointer: equal pointers, equal types).
+    Model(*const std::ffi::c_void),
 }
 
 impl Carried {
@@ -41,21 +45,30 @@ impl Carried {
         match v {
             Val::Scalar(_, t) => Some(Carried::Scalar(*t)),
             Val::Tile(_, t) => Some(Carried::Tile(*t)),
+            Val::Model(raw) => Some(Carried::Model(model_type(*raw))),
             _ => None,
         }
     }
-    fn val(self, raw: MlirValue) -> Val {
+    pub(super) fn val(self, raw: MlirValue) -> Val {
         match self {
             Carried::Scalar(t) => Val::Scalar(raw, t),
             Carried::Tile(t) => Val::Tile(raw, t),
+            Carried::Model(_) => Val::Model(raw),
         }
     }
     fn describe(self) -> String {
         match self {
             Carried::Scalar(t) => format!("a {t} scalar"),
             Carried::Tile(t) => format!("a {t}"),
+            Carried::Model(ty) => format!("a value of type {}", unsafe { Type::from_raw(mlir_sys::MlirType { ptr: ty }) }),
         }
     }
+}
+
+/// The MLIR type of a model value.
+fn model_type(raw: MlirValue) -> *const std::ffi::c_void {
+    use melior::ir::TypeLike;
+    unsafe { melior::ir::Value::from_raw(raw) }.r#type().to_raw().ptr
 }
 
 /// Where the statement kinds a kernel cannot contain are named.
@@ -109,6 +122,7 @@ pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
                     assigned_names(&c.body, out);
                 }
             }
+            Stmt::With(w) => assigned_names(&w.body, out),
             _ => {}
         }
     }
@@ -161,6 +175,7 @@ impl<'c> Lowerer<'c, '_> {
             }
             Stmt::Pass(_) => Ok(()),
             Stmt::For(f) => self.lower_for(f),
+            Stmt::With(w) => self.lower_with(w),
             Stmt::If(i) => self.lower_if(i),
             Stmt::Return(r) => Err(self.unsupported(r.range, "return inside a loop or branch (return once, at the end of a helper)")),
             other => Err(self.unsupported(other.range(), unsupported_stmt(other))),
@@ -203,10 +218,11 @@ impl<'c> Lowerer<'c, '_> {
 
     /// A carried variable's value as an MLIR value: Python numbers become
     /// index (int), f32 (float) or i1 (bool).
-    fn materialize(&self, name: &str, v: &Val, range: TextRange) -> LResult<(MlirValue, Carried)> {
+    pub(super) fn materialize(&self, name: &str, v: &Val, range: TextRange) -> LResult<(MlirValue, Carried)> {
         match v {
             Val::Scalar(x, t) => Ok((*x, Carried::Scalar(*t))),
             Val::Tile(x, t) => Ok((*x, Carried::Tile(*t))),
+            Val::Model(x) => Ok((*x, Carried::Model(model_type(*x)))),
             Val::Int(_) => Ok((self.scalar_for(v, ScalarTy::Index, range)?, Carried::Scalar(ScalarTy::Index))),
             Val::Float(_) => Ok((self.scalar_for(v, ScalarTy::Elem(Elem::F32), range)?, Carried::Scalar(ScalarTy::Elem(Elem::F32)))),
             Val::Bool(_) => Ok((self.scalar_for(v, ScalarTy::Elem(Elem::I1), range)?, Carried::Scalar(ScalarTy::Elem(Elem::I1)))),
@@ -217,12 +233,16 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     /// `v` converted to the carried type `ty` (Python numbers take it).
-    fn coerce(&self, name: &str, v: &Val, ty: Carried, range: TextRange, place: &str) -> LResult<MlirValue> {
+    pub(super) fn coerce(&self, name: &str, v: &Val, ty: Carried, range: TextRange, place: &str) -> LResult<MlirValue> {
         match (v, ty) {
             (Val::Scalar(x, t), Carried::Scalar(want)) if *t == want => Ok(*x),
             (Val::Tile(x, t), Carried::Tile(want)) if *t == want => Ok(*x),
+            (Val::Model(x), Carried::Model(want)) if model_type(*x) == want => Ok(*x),
             (c, Carried::Scalar(want)) if c.is_const() => self.scalar_for(c, want, range),
             (c, Carried::Tile(want)) if c.is_const() => self.splat(c, &want, range),
+            (c, Carried::Model(_)) if c.is_const() => Err(self.error(range, DiagnosticKind::Type, format!(
+                "'{name}' is {} {place} but {} elsewhere: a variable keeps one type", ty.describe(), c.describe()
+            ))),
             (other, _) => Err(self.error(range, DiagnosticKind::Type, format!(
                 "'{name}' is {} {place} but {} elsewhere: a variable keeps one type (shape, element type, valid region and layout) across loop iterations and branches",
                 ty.describe(), other.describe()
@@ -243,29 +263,26 @@ impl<'c> Lowerer<'c, '_> {
         match c {
             Carried::Scalar(t) => self.scalar_ty(range, t),
             Carried::Tile(t) => self.tile_ty(range, &t),
+            Carried::Model(ty) => Ok(unsafe { Type::from_raw(mlir_sys::MlirType { ptr: ty }) }),
         }
     }
 
     fn lower_for(&mut self, f: &StmtFor) -> LResult<()> {
-        let Expr::Name(target) = &*f.target else {
-            return Err(self.unsupported(f.target.range(), "a loop target other than a single name"));
-        };
         if !f.orelse.is_empty() {
             return Err(self.unsupported(f.range, "for ... else"));
         }
         let Expr::Call(call) = &*f.iter else {
             return Err(self.unsupported(f.iter.range(), "iterating over anything but range(...)"));
         };
-        // `for t in <model>.<loop>(...)`: a programming model's loop constructor.
-        if let Expr::Attribute(a) = &*call.func {
-            if let Expr::Name(m) = &*a.value {
-                if !self.env.contains_key(m.id.as_str()) {
-                    if let Ok(super::intrinsic::Namespace::Model(model)) = self.namespace(m.id.as_str(), m.range) {
-                        return self.model_loop(model, a.attr.id.as_str(), call, target.id.as_str(), f);
-                    }
-                }
-            }
+        // `for t in <model>.<loop>(...)` (or `for i, j in ...`): a
+        // programming model's loop constructor.
+        if let Some((model, name)) = self.model_call(call) {
+            let targets = self.loop_targets(&f.target)?;
+            return self.model_region(model, name, call, &targets, &f.body, RegionKind::Loop, f.range);
         }
+        let Expr::Name(target) = &*f.target else {
+            return Err(self.unsupported(f.target.range(), "a loop target other than a single name"));
+        };
         let fname = match &*call.func {
             Expr::Name(n) => n.id.as_str(),
             Expr::Attribute(a) => a.attr.id.as_str(),
@@ -358,6 +375,54 @@ impl<'c> Lowerer<'c, '_> {
             self.env.insert(n.clone(), c.val(r));
         }
         Ok(())
+    }
+
+    /// `<model>.<name>(...)` when `call` is a construct of a registered
+    /// programming model (its namespace not shadowed by a variable).
+    fn model_call<'e>(&self, call: &'e ExprCall) -> Option<(&'static htp_api::models::ProgrammingModel, &'e str)> {
+        let Expr::Attribute(a) = &*call.func else { return None };
+        let Expr::Name(m) = &*a.value else { return None };
+        if self.env.contains_key(m.id.as_str()) {
+            return None;
+        }
+        match self.namespace(m.id.as_str(), m.range) {
+            Ok(super::intrinsic::Namespace::Model(model)) => Some((model, a.attr.id.as_str())),
+            _ => None,
+        }
+    }
+
+    /// The names a model loop binds: `i` or `i, j` (a tuple of names).
+    fn loop_targets(&self, target: &Expr) -> LResult<Vec<String>> {
+        match target {
+            Expr::Name(name) => Ok(vec![name.id.to_string()]),
+            Expr::Tuple(tuple) => tuple
+                .elts
+                .iter()
+                .map(|element| match element {
+                    Expr::Name(name) => Ok(name.id.to_string()),
+                    other => Err(self.unsupported(other.range(), "a loop target other than names")),
+                })
+                .collect(),
+            other => Err(self.unsupported(other.range(), "a loop target other than a name or a tuple of names")),
+        }
+    }
+
+    /// `with <model>.<name>(...):` — a programming model's block construct.
+    fn lower_with(&mut self, with: &ruff_python_ast::StmtWith) -> LResult<()> {
+        let [item] = with.items.as_slice() else {
+            return Err(self.unsupported(with.range, "a with statement of several items"));
+        };
+        let construct = match &item.context_expr {
+            Expr::Call(call) => self.model_call(call).map(|found| (call, found)),
+            _ => None,
+        };
+        let Some((call, (model, name))) = construct else {
+            return Err(self.unsupported(with.range, "a with statement (only a programming model's block constructs, `with <model>.<block>(...):`)"));
+        };
+        if let Some(vars) = &item.optional_vars {
+            return Err(self.unsupported(vars.range(), "`as` in a model's block construct"));
+        }
+        self.model_region(model, name, call, &[], &with.body, RegionKind::Block, with.range)
     }
 
     /// The keywords of `htp.range(start, stop, step, grain=G, parallel=B)`:

@@ -117,6 +117,25 @@ impl fmt::Display for TileTy {
     }
 }
 
+impl TileTy {
+    /// The tile type `ty` is, when it is a `!tile.tile` without a layout
+    /// (a value a model's construct made). `Err` for a laid-out tile, whose
+    /// layout the front end cannot take over yet.
+    pub fn of(ty: Type) -> Option<Result<TileTy, String>> {
+        use htp_dialects::tile::{TileType, ValidSize};
+        let tile = TileType::try_from(ty).ok()?;
+        if tile.layout().is_some() {
+            return Some(Err(format!("a tile with a layout ({ty})")));
+        }
+        let elem = Elem::from_name(&tile.element_type().to_string())?;
+        let valid = |dim| match tile.valid_size(dim) {
+            ValidSize::Static(n) => Valid::Static(n),
+            ValidSize::Dynamic => Valid::Dynamic,
+        };
+        Some(Ok(TileTy { shape: [tile.rows(), tile.cols()], elem, valid: [valid(0), valid(1)], layout: None }))
+    }
+}
+
 /// Parses a type string HTP generated itself; failure is an HTP bug.
 pub fn parse_type<'c>(context: &'c Context, text: &str) -> Result<Type<'c>, String> {
     Type::parse(context, text).ok_or_else(|| format!("internal error: MLIR rejected the type `{text}`"))

@@ -3,6 +3,7 @@
 //! (kept as raw handles so that they can live in the environment across
 //! the blocks of nested loops and branches).
 
+use melior::ir::ValueLike;
 use mlir_sys::MlirValue;
 
 use super::types::{Elem, ScalarTy, TileTy};
@@ -51,6 +52,9 @@ pub enum Val {
     Scalar(MlirValue, ScalarTy),
     Tile(MlirValue, TileTy),
     Tensor(TensorV),
+    /// A value of a type a programming model defines (a channel, a task
+    /// handle): made and consumed by its constructs only.
+    Model(MlirValue),
 }
 
 impl Val {
@@ -67,6 +71,7 @@ impl Val {
             Val::Scalar(_, ty) => format!("a {ty} scalar"),
             Val::Tile(_, ty) => format!("a {ty}"),
             Val::Tensor(t) => format!("the tensor '{}' [{}, {}]", t.name, t.elem, t.shape_text.join(", ")),
+            Val::Model(v) => format!("a value of type {}", unsafe { melior::ir::Value::from_raw(*v) }.r#type()),
         }
     }
 
