@@ -265,10 +265,14 @@ def test_a_pdl_rewrite_creates_ops_of_an_irdl_dialect_in_the_tile_ir():
         in message, message
 
 
-def test_programming_models_are_listed_and_none_is_registered_in_tree_yet():
-    # Models register in Rust (htp_frontend::models; WSP and CSP next):
-    # HTP's own kernel model is not one of them.
-    assert htp.models() == {}
+def test_programming_models_are_listed_with_their_parts():
+    # Models register in Rust (htp_api::models; the sample model's crate in
+    # tree, WSP and CSP next): HTP's own kernel model is not one of them.
+    models = htp.models()
+    assert "kernel" not in models
+    namespace, _, decorator, constructs, loops = models["sample"]
+    assert (namespace, decorator) == ("sample", "program")
+    assert "cell" in constructs and "grid" in loops
     assert any("model:kernel" in t.capabilities for t in htp.targets())
 
 

@@ -54,9 +54,10 @@ impl<'c> Lowerer<'c, '_> {
         }
         let mut known = vec![HTP_NAMESPACE.to_string()];
         known.extend(intrinsic_sets().iter().map(|s| s.namespace.to_string()));
-        known.extend(htp_api::models::models().iter().map(|m| m.namespace.to_string()));
+        let models: Vec<String> = htp_api::models::models().iter().map(|m| m.namespace.to_string()).collect();
+        let models = if models.is_empty() { String::new() } else { format!("; programming models: {}", models.join(", ")) };
         Err(self.error(range, DiagnosticKind::UnknownName, format!(
-            "'{name}' is not htp or an intrinsic module HTP knows (known: {}); kernels call htp's functions and intrinsics only",
+            "'{name}' is not htp or an intrinsic module HTP knows (known: {}{models}); kernels call htp's functions, intrinsics and their model's constructs only",
             known.join(", ")
         )))
     }
