@@ -110,4 +110,17 @@ fn an_extension_adds_a_capability_and_a_stage_to_cpu() {
     // Other targets are unchanged: PTO still refuses the op.
     let error = compile("pto-a2a3sim").err().expect("refused").to_string();
     assert!(error.contains("the 'twice' dialect is not available on target 'pto-a2a3sim' (targets that provide it: cpu)"), "{error}");
+
+    // The same extension on a PTO target: its pipeline runs in parts, the stage first.
+    let pto = TargetExtension {
+        target: "pto-a2a3sim".into(),
+        name: "twice-on-pto".into(),
+        capabilities: vec!["dialect:twice".into()],
+        stages: vec![("before-lowering".into(), "htp-apply-pdl{patterns=test-twice-to-tile}".into()), ("before-emit".into(), "cse".into())],
+    };
+    htp_api::register_target_extension(pto).unwrap();
+    let compiled = compile("pto-a2a3sim").unwrap_or_else(|e| panic!("{e}"));
+    let files = compiled.artifact.files();
+    assert!(files.iter().any(|f| f.path == "manifest.json" && f.as_text().is_some()), "{:?}", files.iter().map(|f| &f.path).collect::<Vec<_>>());
+    assert!(files.iter().any(|f| f.path.starts_with("kernels/") && f.as_text().is_some_and(|t| t.contains("TADD"))));
 }

@@ -142,3 +142,12 @@ pub fn lower_for(context: &Context, module: &mut Module, target: &str) -> Result
     run(module, PLACE_AND_SYNC)?;
     stages(module, &EXTENSION_POINTS[2])
 }
+
+#[cfg(test)]
+mod extension_point_tests {
+    /// The pipeline run in parts around the extension points is the whole one.
+    #[test]
+    fn the_parts_around_the_extension_points_make_the_pipeline() {
+        assert_eq!(format!("{},{}", super::TO_PTO, super::PLACE_AND_SYNC), super::PIPELINE.passes);
+    }
+}
