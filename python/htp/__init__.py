@@ -13,7 +13,8 @@ arrays. See docs/language.md for the language.
 
 from . import extensions, mutators
 from ._htp import version
-from ._targets import Architecture, MemorySpace, ParallelLevel, TargetInfo, intrinsic_sets, layouts, models, targets
+from ._targets import (Architecture, MemorySpace, NeighbourAccess, ParallelLevel, TargetInfo, TileArray, TileKind,
+                       intrinsic_sets, layouts, models, targets)
 from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
 from ._models import model
 from .errors import ArgumentError, CompileError, TargetError
@@ -54,6 +55,9 @@ __all__ = [
     "Architecture",
     "MemorySpace",
     "ParallelLevel",
+    "TileArray",
+    "TileKind",
+    "NeighbourAccess",
     "Tensor",
     "Tile",
     "bf16",

@@ -71,7 +71,8 @@ class CompiledKernel:
         self.parameters = [Parameter(*p) for p in compiled.signature()]
         self.ir = dict(compiled.stages())
         #: (relative path -> contents) of the package a vendor runtime runs
-        #: (PTO targets); empty for the CPU.
+        #: (PTO targets); empty for the CPU. Contents are ``str`` for text
+        #: files and ``bytes`` for binary ones.
         self.files = dict(compiled.files())
 
     def write_package(self, directory) -> str:
@@ -79,11 +80,15 @@ class CompiledKernel:
         if not self.files:
             raise ValueError(f"target {self.target!r} runs in this process and makes no package")
         root = os.path.abspath(os.fspath(directory))
-        for relative, text in self.files.items():
+        for relative, contents in self.files.items():
             path = os.path.join(root, relative)
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            if isinstance(contents, bytes):
+                with open(path, "wb") as handle:
+                    handle.write(contents)
+            else:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(contents)
         return root
 
     def _run_package(self, call_arguments):
@@ -99,7 +104,8 @@ class CompiledKernel:
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
                                "(compiling works without it: see CompiledKernel.write_package)")
-        digest = hashlib.sha256("".join(k + v for k, v in sorted(self.files.items())).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(b"".join(k.encode() + (v if isinstance(v, bytes) else v.encode())
+                                         for k, v in sorted(self.files.items()))).hexdigest()[:16]
         directory = self.write_package(cache_directory("packages", f"{self.kernel.name}-{digest}"))
         tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
         scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]

@@ -83,7 +83,7 @@ class Registry:
             self._staged.append(action)
 
     def target(self, name: str, *, description: str, capabilities: Sequence[str],
-               emitter: Callable[[str, str], Dict[str, str]], runner: str,
+               emitter: Callable[[str, str], Dict[str, Union[str, bytes]]], runner: str,
                pipeline: Union[None, str, Sequence[str]] = None, architecture=None) -> None:
         """A target named ``name``. ``capabilities``: what it provides
         (``model:kernel``, ``dtype:f32``, ``op:tile.add``, ... see
@@ -93,7 +93,8 @@ class Registry:
         provide it. ``pipeline`` (registered names or passes: a string as
         inside ``builtin.module(...)``, or a list of them) lowers the tile
         IR first; ``emitter(ir_json, kernel_name)`` returns ``{relative
-        path: text}``; ``runner`` names an importable module with
+        path: contents}``, ``str`` for a text file, ``bytes`` for a binary
+        one; ``runner`` names an importable module with
         ``find_runtime()`` and ``run_package(directory, tensors, scalars)``.
         An emitter refuses a kernel by raising
         ``htp.CompileError("file:line:col: error: ...")`` (shown like HTP's
@@ -104,6 +105,21 @@ class Registry:
         self._add("target", name, description=description, capabilities=list(capabilities), emitter=emitter,
                   runner=runner, pipeline=_passes(pipeline) if pipeline is not None else None,
                   architecture=architecture)
+
+    def extend_target(self, target: str, name: Optional[str] = None, *, capabilities: Sequence[str] = (),
+                      stages: Sequence[tuple] = ()) -> None:
+        """Extends the registered target ``target`` (``cpu``, a PTO target,
+        a Python target) without editing it: it then provides
+        ``capabilities`` (the capability check counts them as its own) and
+        runs each of ``stages``, ``(point, pipeline)`` with ``pipeline``
+        registered names or passes (a string, or a list), at that named
+        point of its pipeline (``extension_points(target)``: ``cpu`` has
+        ``before-lowering``, ``after-tile-to-linalg``, ``before-llvm``). A
+        programming model adds ``model:<name>`` to a target this way and
+        lowers its functions away at ``before-lowering``. ``name``
+        defaults to the extension's."""
+        self._add("target-extension", name or self.extension, target=target, capabilities=list(capabilities),
+                  stages=[(point, _passes(pipeline)) for point, pipeline in stages])
 
     def layout(self, name: str, build: Callable[[int, int, int], Optional[list]], description: str = "") -> None:
         """A layout facet named ``name`` (``htp.relayout(tile, name)`` in a
@@ -296,6 +312,24 @@ def _check(extension: str, actions: List[tuple]) -> None:
                         problem = (f"target '{name}': the parallel level '{level_name}' needs a name that is an "
                                    "identifier other than 'm' and 'iter' (layouts name it as an axis)")
             targets.setdefault(name, arguments["description"])
+        elif kind == "target-extension":
+            target = arguments["target"]
+            points = _htp.extension_points(target)
+            if points is None and target in targets:
+                points = [(point, "") for point in _PYTHON_TARGET_POINTS]  # a target of these actions
+            known = [point for point, _ in points or []]
+            bad = [(c, _capability_problem(c, known_facets, known_dialects)) for c in arguments["capabilities"]]
+            bad = [(c, why) for c, why in bad if why]
+            if points is None:
+                problem = f"target extension '{name}': no target named '{target}' (known: {', '.join(targets)})"
+            elif bad:
+                listed = "; ".join(f"'{c}': {why}" for c, why in bad)
+                problem = f"target extension '{name}' of '{extension}' declares capabilities HTP does not know ({listed})"
+            else:
+                for point, _ in arguments["stages"]:
+                    if problem is None and point not in known:
+                        problem = (f"target extension '{name}': target '{target}' has no extension point '{point}' "
+                                   f"(its points: {', '.join(known) or 'none'})")
         elif kind in ("pipeline", "rewrite"):
             text = arguments.get("passes", f"htp-apply-pdl{{patterns={name}}}")
             if checking and name in passes:
@@ -369,7 +403,11 @@ def _runner_problem(target: str, runner) -> Optional[str]:
 
 #: Commit order: what MLIR may still refuse first (nothing else is
 #: registered yet if it does), then what the checks fully cover.
-_ORDER = {"dialect": 0, "rewrite": 1, "pipeline": 2, "layout": 3, "target": 4, "intrinsics": 5, "mutator": 6}
+_ORDER = {"dialect": 0, "rewrite": 1, "pipeline": 2, "layout": 3, "target": 4, "target-extension": 5, "intrinsics": 6,
+          "mutator": 7}
+
+#: The extension points of targets written in Python (python/src/python_target.rs).
+_PYTHON_TARGET_POINTS = ("before-lowering", "before-emit")
 
 
 def _transact(extension: str, actions: List[tuple]) -> None:
@@ -399,6 +437,8 @@ def _commit(extension: str, action: tuple) -> None:
         memories = [tuple(memory) for memory in architecture.memories] if architecture else []
         _htp.register_target(name, a["description"], a["capabilities"], _emitter_for(name, a["emitter"]),
                              a["runner"], a["pipeline"], levels, memories)
+    elif kind == "target-extension":
+        _htp.register_target_extension(a["target"], name, a["capabilities"], a["stages"])
     elif kind == "layout":
         _htp.register_layout_facet(name, a["description"], extension, a["build"])
     elif kind == "pipeline":
@@ -527,6 +567,22 @@ def loaded() -> List[str]:
 def dialects() -> List[tuple]:
     """(dialect, extension) of every dialect extensions defined in IRDL."""
     return list(_htp.irdl_dialects())
+
+
+def extension_points(target: str) -> List[tuple]:
+    """(point, description) of the named points of ``target``'s pipeline
+    where ``registry.extend_target`` stages run; a TargetError for a target
+    that is not registered."""
+    points = _htp.extension_points(target)
+    if points is None:
+        raise TargetError(f"error: unknown target '{target}'")
+    return list(points)
+
+
+def target_extensions() -> List[tuple]:
+    """(target, name, capabilities, [(point, pipeline)]) of every
+    registered target extension."""
+    return list(_htp.target_extensions())
 
 
 def pipelines() -> List[tuple]:

@@ -71,9 +71,21 @@ impl Compiled {
     }
 
     /// (relative path, contents) of the package a vendor runtime runs
-    /// (PTO targets); empty for the CPU.
-    fn files(&self) -> Vec<(String, String)> {
-        self.kernel.artifact.files()
+    /// (PTO targets); empty for the CPU. Contents are `str` for text files,
+    /// `bytes` for binary ones.
+    fn files(&self, py: Python<'_>) -> PyResult<Vec<(String, Py<PyAny>)>> {
+        self.kernel
+            .artifact
+            .files()
+            .into_iter()
+            .map(|file| {
+                let contents = match file.contents {
+                    htp_api::FileContents::Text(text) => text.into_pyobject(py)?.into_any().unbind(),
+                    htp_api::FileContents::Binary(bytes) => pyo3::types::PyBytes::new(py, &bytes).into_any().unbind(),
+                };
+                Ok((file.path, contents))
+            })
+            .collect()
     }
 
     /// The Python module that runs the package (`run_package(directory,
@@ -268,8 +280,35 @@ fn supporting_targets(
 }
 
 /// A target's architecture model: ([(level, count, description)],
-/// [(memory, bytes or None, alignment, description)]).
-type ArchitectureTuple = (Vec<(&'static str, u64, &'static str)>, Vec<(&'static str, Option<u64>, u64, &'static str)>);
+/// [(memory, bytes or None, alignment, description)], its tile array or None).
+type ArchitectureTuple = (Vec<(&'static str, u64, &'static str)>, Vec<MemoryTuple>, Option<ArrayTuple>);
+
+type MemoryTuple = (&'static str, Option<u64>, u64, &'static str);
+
+/// (columns, [row kinds], [(kind, description, computes, [memory], dma in,
+/// dma out, locks)], [(from, to, [direction])], [((column, row), kind)]).
+type ArrayTuple = (
+    u32,
+    Vec<&'static str>,
+    Vec<(&'static str, &'static str, bool, Vec<MemoryTuple>, u32, u32, u32)>,
+    Vec<(&'static str, &'static str, Vec<&'static str>)>,
+    Vec<((u32, u32), &'static str)>,
+);
+
+fn memory_tuple(m: &htp_api::MemorySpace) -> MemoryTuple {
+    (m.name, m.bytes, m.alignment, m.description)
+}
+
+fn array_tuple(array: &htp_api::TileArray) -> ArrayTuple {
+    let kinds = array
+        .kinds
+        .iter()
+        .map(|k| (k.name, k.description, k.computes, k.memories.iter().map(memory_tuple).collect(), k.dma.input, k.dma.output, k.locks))
+        .collect();
+    let neighbours = array.neighbours.iter().map(|n| (n.from, n.to, n.directions.iter().map(|d| d.name()).collect())).collect();
+    let exceptions = array.exceptions.iter().map(|(at, kind)| ((at.column, at.row), *kind)).collect();
+    (array.columns, array.rows.clone(), kinds, neighbours, exceptions)
+}
 
 /// (name, description, capabilities, architecture) of every registered target.
 #[pyfunction]
@@ -279,8 +318,8 @@ fn targets() -> Vec<(&'static str, &'static str, Vec<String>, ArchitectureTuple)
         .map(|t| {
             let model = t.architecture();
             let levels = model.levels.iter().map(|l| (l.name, l.count, l.description)).collect();
-            let memories = model.memories.iter().map(|m| (m.name, m.bytes, m.alignment, m.description)).collect();
-            (t.name(), t.description(), t.capabilities(), (levels, memories))
+            let memories = model.memories.iter().map(memory_tuple).collect();
+            (t.name(), t.description(), htp_api::capabilities::provided(*t), (levels, memories, model.array.as_ref().map(array_tuple)))
         })
         .collect()
 }
@@ -348,6 +387,7 @@ fn register_target(
             .into_iter()
             .map(|(name, bytes, alignment, description)| htp_api::MemorySpace { name: leak(name), bytes, alignment, description: leak(description) })
             .collect(),
+        array: None,
     };
     let target = python_target::PythonTarget {
         name: leak(name),
@@ -359,6 +399,28 @@ fn register_target(
         architecture,
     };
     htp_api::register_target(Box::leak(Box::new(target))).map_err(TargetError::new_err)
+}
+
+/// Adds `capabilities` and `stages` ((point, pipeline)) to the registered
+/// target `target` as its extension `name` (`htp_api::extensions`).
+#[pyfunction]
+fn register_target_extension(target: String, name: String, capabilities: Vec<String>, stages: Vec<(String, String)>) -> PyResult<()> {
+    htp_api::register_target_extension(htp_api::TargetExtension { target, name, capabilities, stages }).map_err(TargetError::new_err)
+}
+
+/// (name, description) of the extension points of the target `target`
+/// (None: no such target).
+#[pyfunction]
+fn extension_points(target: &str) -> Option<Vec<(&'static str, &'static str)>> {
+    let target = htp_api::find_target(target).ok()?;
+    Some(target.extension_points().iter().map(|p| (p.name, p.description)).collect())
+}
+
+/// (target, name, capabilities, [(point, pipeline)]) of every registered
+/// target extension.
+#[pyfunction]
+fn target_extensions() -> Vec<(String, String, Vec<String>, Vec<(String, String)>)> {
+    htp_api::extensions::all_target_extensions().into_iter().map(|e| (e.target, e.name, e.capabilities, e.stages)).collect()
 }
 
 /// Registers a named pipeline (`passes` as inside `builtin.module(...)`),
@@ -504,6 +566,9 @@ fn _htp(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(version, module)?)?;
     module.add_function(wrap_pyfunction!(register_target, module)?)?;
     module.add_function(wrap_pyfunction!(register_pipeline, module)?)?;
+    module.add_function(wrap_pyfunction!(register_target_extension, module)?)?;
+    module.add_function(wrap_pyfunction!(extension_points, module)?)?;
+    module.add_function(wrap_pyfunction!(target_extensions, module)?)?;
     module.add_function(wrap_pyfunction!(pipelines, module)?)?;
     module.add_function(wrap_pyfunction!(register_irdl, module)?)?;
     module.add_function(wrap_pyfunction!(irdl_dialects, module)?)?;

@@ -5,11 +5,15 @@
 //! and packages the files the emitter returns; its runner module runs them
 //! (`run_package(directory, tensors, scalars)`, as for PTO packages).
 
-use htp_api::{Artifact, Argument, Target};
+use htp_api::{Artifact, Argument, PackageFile, Target};
 use htp_dialects::diagnostics::MlirError;
 use htp_api::{KernelSignature, SourceText};
 use melior::{ir::Module, Context};
 use pyo3::prelude::*;
+
+/// The point between a Python target's pipeline and its emitter.
+pub const BEFORE_EMIT: htp_api::ExtensionPoint =
+    htp_api::ExtensionPoint { name: "before-emit", description: "the emitter's input: tile IR after the target's pipeline" };
 
 pub struct PythonTarget {
     pub name: &'static str,
@@ -17,7 +21,8 @@ pub struct PythonTarget {
     pub capabilities: Vec<String>,
     /// Passes run before the emitter (as inside `builtin.module(...)`).
     pub pipeline: Option<String>,
-    /// `emitter(ir_json: str, kernel: str) -> dict[str, str]` (path -> text).
+    /// `emitter(ir_json: str, kernel: str) -> dict[str, str | bytes]` (path ->
+    /// text, or bytes for a binary file).
     pub emitter: Py<PyAny>,
     /// The module whose `run_package` runs the files.
     pub runner: &'static str,
@@ -39,6 +44,12 @@ impl Target for PythonTarget {
         self.architecture.clone()
     }
 
+    /// `before-lowering` (tile IR, before the target's pipeline) and
+    /// `before-emit` (the emitter's input, after it).
+    fn extension_points(&self) -> Vec<htp_api::ExtensionPoint> {
+        vec![htp_api::BEFORE_LOWERING, BEFORE_EMIT]
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "emitter-input"
     }
@@ -51,15 +62,25 @@ impl Target for PythonTarget {
         _sources: &[SourceText],
         _stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        htp_api::extensions::run_stages(context, module, self.name, htp_api::BEFORE_LOWERING.name)?;
         if let Some(pipeline) = &self.pipeline {
             htp_pass::dump::run_pipeline_collecting(context, module, pipeline, &format!("target '{}'", self.name))?;
         }
+        htp_api::extensions::run_stages(context, module, self.name, BEFORE_EMIT.name)?;
         let json = htp_ir::json::to_json(module.as_operation());
         // The compile runs on the driver's thread without the GIL: take it.
-        let files = Python::attach(|py| -> PyResult<Vec<(String, String)>> {
+        let files = Python::attach(|py| -> PyResult<Vec<PackageFile>> {
             let returned = self.emitter.call1(py, (json, kernel.name.clone()))?;
-            let mut files: Vec<(String, String)> = returned.extract::<std::collections::HashMap<String, String>>(py)?.into_iter().collect();
-            files.sort();
+            let returned = returned.extract::<std::collections::HashMap<String, Bound<'_, PyAny>>>(py)?;
+            let mut files = Vec::with_capacity(returned.len());
+            for (path, contents) in returned {
+                // `str`: a text file; `bytes`: a binary one.
+                files.push(match contents.cast::<pyo3::types::PyBytes>() {
+                    Ok(bytes) => PackageFile::binary(path, bytes.as_bytes()),
+                    Err(_) => PackageFile::text(path, contents.extract::<String>()?),
+                });
+            }
+            files.sort_by(|a, b| a.path.cmp(&b.path));
             Ok(files)
         });
         match files {
@@ -98,7 +119,7 @@ fn located(text: &str) -> Option<(htp_dialects::diagnostics::SourcePosition, &st
 }
 
 struct PythonPackage {
-    files: Vec<(String, String)>,
+    files: Vec<PackageFile>,
     runner: &'static str,
 }
 
@@ -106,7 +127,7 @@ impl Artifact for PythonPackage {
     unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
         Err(format!("a package runs through its runner module '{}'", self.runner))
     }
-    fn files(&self) -> Vec<(String, String)> {
+    fn files(&self) -> Vec<PackageFile> {
         self.files.clone()
     }
     fn runner(&self) -> Option<&'static str> {

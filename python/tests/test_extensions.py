@@ -589,3 +589,125 @@ def doc_kernel(x: htp.Tensor["f32", 16, 64], y: htp.Out["f32", 16, 64]):
         np.testing.assert_array_equal(compiled(x), x)
     finally:
         htp.mutators.unregister(doc.ExpandSquare)
+
+
+# --- target extensions and binary package files ------------------------------
+
+TWICE_IRDL = """
+irdl.dialect @testtwice {
+  irdl.operation @double {
+    %any = irdl.any
+    irdl.operands(x: %any)
+    irdl.results(y: %any)
+  }
+}
+"""
+
+#: Stands for a front end producing the op: tile.add(t, t) -> testtwice.double(t).
+FORM_TWICE_PDL = """
+pdl.pattern @form : benefit(1) {
+  %type = pdl.type
+  %x = pdl.operand
+  %add = pdl.operation "tile.add"(%x, %x : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+  pdl.rewrite %add {
+    %double = pdl.operation "testtwice.double"(%x : !pdl.value) -> (%type : !pdl.type)
+    pdl.replace %add with %double
+  }
+}
+"""
+
+#: The extension's lowering: testtwice.double(t) -> tile.add(t, t).
+TWICE_TO_TILE_PDL = """
+pdl.pattern @lower : benefit(1) {
+  %type = pdl.type
+  %x = pdl.operand
+  %double = pdl.operation "testtwice.double"(%x : !pdl.value) -> (%type : !pdl.type)
+  pdl.rewrite %double {
+    %add = pdl.operation "tile.add"(%x, %x : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+    pdl.replace %double with %add
+  }
+}
+"""
+
+DOUBLED = '''
+import htp
+from htp import f32
+
+@htp.kernel
+def doubled(x: htp.Tensor[f32, 16, 64], y: htp.Out[f32, 16, 64]):
+    t = x[:, :]
+    y[:, :] = t + t
+'''
+
+
+def test_an_extension_adds_a_capability_and_a_stage_to_the_cpu_target():
+    registry = htp.extensions.Registry("test_twice_extension")
+    registry.dialect(TWICE_IRDL)
+    registry.rewrite("test-form-twice", FORM_TWICE_PDL)
+    registry.rewrite("test-twice-to-tile", TWICE_TO_TILE_PDL)
+    sources, _ = kernel_from(DOUBLED, "doubled")._sources_and_pipelines()
+    with pytest.raises(htp.CompileError, match="the 'testtwice' dialect is not available on target 'cpu'"):
+        htp._htp.compile(sources, "doubled", {}, "cpu", ["test-form-twice"])
+    assert [p for p, _ in htp.extensions.extension_points("cpu")] == \
+        ["before-lowering", "after-tile-to-linalg", "before-llvm"]
+    with pytest.raises(htp.TargetError, match="target 'cpu' has no extension point 'nowhere'"):
+        registry.extend_target("cpu", "bad", capabilities=["dialect:testtwice"], stages=[("nowhere", "cse")])
+    with pytest.raises(htp.TargetError, match="no target named 'tpu'"):
+        registry.extend_target("tpu", capabilities=["dialect:testtwice"])
+    with pytest.raises(htp.TargetError, match="capabilities HTP does not know"):
+        registry.extend_target("cpu", capabilities=["dialect:nosuch"])
+    registry.extend_target("cpu", capabilities=["dialect:testtwice"],
+                           stages=[("before-lowering", "test-twice-to-tile")])
+    assert ("cpu", "test_twice_extension", ["dialect:testtwice"], [("before-lowering", "test-twice-to-tile")]) \
+        in htp.extensions.target_extensions()
+    assert "dialect:testtwice" in {t.name: t for t in htp.targets()}["cpu"].capabilities
+    compiled = htp._htp.compile(sources, "doubled", {}, "cpu", ["test-form-twice"])
+    assert "testtwice.double" in dict(compiled.stages())["tile"]
+    x = np.random.default_rng(3).standard_normal((16, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    compiled.run([x, y])
+    np.testing.assert_array_equal(y, x + x)
+    # The PTO targets are not extended: they still refuse it.
+    with pytest.raises(htp.CompileError, match="not available on target 'pto-a2a3sim' \\(targets that provide it: cpu"):
+        htp._htp.compile(sources, "doubled", {}, "pto-a2a3sim", ["test-form-twice"])
+
+
+BLOB = bytes(range(256)) + b"\x00\xff\r\n"
+
+
+def _emit_with_blob(ir_json, kernel):
+    return {"ir.json": ir_json, "data/blob.bin": BLOB}
+
+
+htp.extensions.Registry("test_binary_files").target(
+    "test-binary", description="copies f32 tensors; its package holds a binary file",
+    capabilities=["model:kernel", "op:tile.load", "op:tile.store", "dtype:f32", "dtype:index"],
+    emitter=_emit_with_blob, runner="copy_only_target")
+
+
+def test_a_package_holds_binary_files_next_to_text_files(tmp_path):
+    compiled = copy.compile("test-binary")
+    assert compiled.files["data/blob.bin"] == BLOB
+    assert isinstance(compiled.files["ir.json"], str)
+    root = compiled.write_package(tmp_path / "package")
+    assert (tmp_path / "package" / "data" / "blob.bin").read_bytes() == BLOB
+    assert (tmp_path / "package" / "ir.json").read_text(encoding="utf-8") == compiled.files["ir.json"]
+    assert root == str(tmp_path / "package")
+    x = np.random.default_rng(4).standard_normal((32, 64)).astype(np.float32)
+    np.testing.assert_array_equal(compiled(x), x)
+
+
+def test_the_pto_clusters_are_a_tile_array_shown_read_only():
+    info = {t.name: t for t in htp.targets()}
+    assert info["cpu"].architecture.array is None and info["copy-only"].architecture.array is None
+    model = info["pto-a2a3sim"].architecture
+    array = model.array
+    assert isinstance(array, htp.TileArray)
+    assert (array.columns, array.rows) == (24, ("aic", "aiv", "aiv"))
+    assert len(array.tiles("aiv")) == 48 and array.kind_at(5, 0).name == "aic"
+    ub = {m.name: m for m in model.memories}["ub"]
+    assert array.kind("aiv").memories == (ub,)
+    assert [m.name for m in array.kind("aic").memories] == ["l1", "l0a", "l0b", "l0c"]
+    assert array.addressable(3, 1) == [(3, 1)]  # no shared memory between cores
+    with pytest.raises(IndexError, match="outside the 24x3 array"):
+        array.kind_at(24, 0)

@@ -43,6 +43,16 @@ pub fn provides(provided: &[String], capability: &str) -> bool {
     provided.iter().any(|p| p == capability || p.strip_suffix('*').is_some_and(|prefix| capability.starts_with(prefix)))
 }
 
+/// What `target` provides: its own capabilities and those of its
+/// registered extensions (`crate::extensions`).
+pub fn provided(target: &dyn Target) -> Vec<String> {
+    let mut provided = target.capabilities();
+    for extension in crate::extensions::target_extensions(target.name()) {
+        provided.extend(extension.capabilities);
+    }
+    provided
+}
+
 /// Dialects every target's input may use without declaring them: the tile
 /// dialect and the upstream dialects the front end builds kernels with.
 const CORE_DIALECTS: &[&str] = &["builtin", "func", "arith", "scf", "memref", "math", "tile"];
@@ -156,12 +166,12 @@ fn element_type(ty: melior::ir::Type) -> Option<String> {
 /// Checks `module`'s needs against `target`: the first unmet one is an error
 /// at its op's location.
 pub fn check(module: &Module, target: &dyn Target) -> Result<(), MlirError> {
-    let provided = target.capabilities();
-    let Some(unmet) = needs(module).into_iter().find(|need| !provides(&provided, &need.capability)) else {
+    let available = provided(target);
+    let Some(unmet) = needs(module).into_iter().find(|need| !provides(&available, &need.capability)) else {
         return Ok(());
     };
     let providers: Vec<&str> =
-        targets().into_iter().filter(|t| provides(&t.capabilities(), &unmet.capability)).map(|t| t.name()).collect();
+        targets().into_iter().filter(|t| provides(&provided(*t), &unmet.capability)).map(|t| t.name()).collect();
     let offer = if providers.is_empty() {
         "no registered target provides it".to_string()
     } else {
@@ -210,8 +220,8 @@ pub fn targets_for(module: &Module) -> Vec<&'static str> {
     targets()
         .into_iter()
         .filter(|t| {
-            let provided = t.capabilities();
-            needed.iter().all(|n| provides(&provided, n))
+            let available = provided(*t);
+            needed.iter().all(|n| provides(&available, n))
         })
         .map(|t| t.name())
         .collect()

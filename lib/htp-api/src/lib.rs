@@ -10,6 +10,7 @@
 pub mod architecture;
 mod argument;
 pub mod capabilities;
+pub mod extensions;
 mod elem;
 pub mod intrinsics;
 pub mod models;
@@ -19,10 +20,11 @@ pub mod translation;
 mod source;
 mod target;
 
-pub use architecture::{Architecture, MemorySpace, ParallelLevel};
+pub use architecture::{Architecture, DmaChannels, Direction, MemorySpace, NeighbourAccess, ParallelLevel, TileArray, TileCoord, TileKind};
 pub use argument::Argument;
 pub use elem::Elem;
 pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, ParamSignature, TensorLayout};
 pub use source::SourceText;
+pub use extensions::{register_target_extension, ExtensionPoint, TargetExtension, BEFORE_LOWERING};
 pub use registry::{find_target, register_target, targets};
-pub use target::{source_line, Artifact, Target};
+pub use target::{source_line, Artifact, FileContents, PackageFile, Target};

@@ -24,6 +24,9 @@ pub fn register_target(target: &'static dyn Target) -> Result<(), String> {
             ));
         }
     }
+    if let Some(array) = target.architecture().array {
+        array.validate().map_err(|e| format!("target '{}': its tile array: {e}", target.name()))?;
+    }
     let mut targets = TARGETS.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(existing) = targets.iter().find(|t| t.name() == target.name()) {
         if std::ptr::addr_eq(*existing as *const dyn Target, target as *const dyn Target) {

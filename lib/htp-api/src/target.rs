@@ -8,6 +8,48 @@ use melior::{ir::Module, Context};
 
 use crate::Argument;
 
+/// What a package file holds: text (sources, manifests; written as UTF-8)
+/// or bytes (binaries, data).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileContents {
+    Text(String),
+    Binary(Vec<u8>),
+}
+
+/// One file of a package: its path relative to the package's directory and
+/// its contents.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackageFile {
+    pub path: String,
+    pub contents: FileContents,
+}
+
+impl PackageFile {
+    pub fn text(path: impl Into<String>, text: impl Into<String>) -> Self {
+        PackageFile { path: path.into(), contents: FileContents::Text(text.into()) }
+    }
+
+    pub fn binary(path: impl Into<String>, bytes: impl Into<Vec<u8>>) -> Self {
+        PackageFile { path: path.into(), contents: FileContents::Binary(bytes.into()) }
+    }
+
+    /// The bytes written to disk (a text file's UTF-8).
+    pub fn bytes(&self) -> &[u8] {
+        match &self.contents {
+            FileContents::Text(text) => text.as_bytes(),
+            FileContents::Binary(bytes) => bytes,
+        }
+    }
+
+    /// The text of a text file; `None` for a binary one.
+    pub fn as_text(&self) -> Option<&str> {
+        match &self.contents {
+            FileContents::Text(text) => Some(text),
+            FileContents::Binary(_) => None,
+        }
+    }
+}
+
 /// Runs a compiled kernel.
 pub trait Artifact {
     /// Runs the kernel on `arguments` (the MLIR function's arguments in
@@ -17,9 +59,9 @@ pub trait Artifact {
     /// Buffers must match the kernel's parameter types and stay valid.
     unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String>;
 
-    /// The files of a package a vendor runtime builds and runs (relative
-    /// path, contents); empty for targets that run in this process.
-    fn files(&self) -> Vec<(String, String)> {
+    /// The files of a package a vendor runtime builds and runs (text or
+    /// binary); empty for targets that run in this process.
+    fn files(&self) -> Vec<PackageFile> {
         Vec::new()
     }
 
@@ -50,6 +92,12 @@ pub trait Target: Sync + Send {
     /// capacities (`architecture.rs`). Empty when a target declares none.
     fn architecture(&self) -> crate::Architecture {
         crate::Architecture::default()
+    }
+    /// The named points of its pipeline where target extensions' stages run
+    /// (`crate::extensions`); the target runs them there with
+    /// [`crate::extensions::run_stages`]. None by default.
+    fn extension_points(&self) -> Vec<crate::ExtensionPoint> {
+        Vec::new()
     }
     /// The name of the IR stage the module is in after [`Target::compile`].
     fn lowered_stage(&self) -> &'static str;

@@ -54,19 +54,46 @@ pub const TILE_LOWERING: &str = tile_lowering!();
 /// MLIR's part, from linalg on tensors to the LLVM dialect. One-shot
 /// bufferization may yield fresh buffers from loops (loop-carried tiles) and
 /// bufferizes function boundaries (helper functions taking tiles);
-/// ownership-based deallocation frees every temporary. (A macro so that
-/// [`PIPELINE`] can be one constant string.)
-macro_rules! upstream_lowering {
+/// ownership-based deallocation frees every temporary. (Macros so that
+/// [`PIPELINE`] can be one constant string.) Its first part ends in
+/// bufferized loops (the `before-llvm` extension point), the second
+/// converts them to the LLVM dialect.
+macro_rules! upstream_to_loops {
     () => {
         "canonicalize,cse,linalg-fuse-elementwise-ops,func.func(cpu-split-large-bodies,cpu-store-in-place),\
          one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops},cpu-vectorize-matmul,\
-         func.func(convert-linalg-to-loops,cpu-polynomial-exp),buffer-deallocation-pipeline,\
-         expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
+         func.func(convert-linalg-to-loops,cpu-polynomial-exp),buffer-deallocation-pipeline"
+    };
+}
+
+macro_rules! loops_to_llvm {
+    () => {
+        "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
          convert-to-llvm,reconcile-unrealized-casts"
     };
 }
 
+macro_rules! upstream_lowering {
+    () => {
+        concat!(upstream_to_loops!(), ",", loops_to_llvm!())
+    };
+}
+
 pub const UPSTREAM_LOWERING: &str = upstream_lowering!();
+
+/// The named points of the CPU pipeline where target extensions' stages
+/// run (`htp_api::extensions`), in pipeline order.
+pub const EXTENSION_POINTS: [htp_api::ExtensionPoint; 3] = [
+    htp_api::BEFORE_LOWERING,
+    htp_api::ExtensionPoint {
+        name: "after-tile-to-linalg",
+        description: "linalg/tensor/bufferization ops on tensors (plus scf, memref views), after convert-tile-to-linalg, before fusion and bufferization",
+    },
+    htp_api::ExtensionPoint {
+        name: "before-llvm",
+        description: "bufferized loops (scf, memref, arith, math, vector, func), after deallocation, before the conversion to the LLVM dialect",
+    },
+];
 
 /// The whole pipeline, from tile IR to the LLVM dialect.
 pub const PIPELINE: PipelineDefinition = PipelineDefinition {
@@ -76,6 +103,9 @@ pub const PIPELINE: PipelineDefinition = PipelineDefinition {
 };
 
 static CPU: CpuTarget = CpuTarget;
+
+/// The registered target's name (extensions of it run in [`compile`]).
+pub const TARGET_NAME: &str = "cpu";
 
 /// Registers the backend's pass, its pipeline and the `cpu` target.
 pub fn register() -> Result<(), String> {
@@ -107,12 +137,27 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
     register().map_err(|message| vec![MlirError { position: None, message }])?;
     htp_pass::register_upstream_passes();
 
+    let extended = !htp_api::extensions::target_extensions(TARGET_NAME).is_empty();
+    let stages = |module: &mut Module, point: &htp_api::ExtensionPoint| htp_api::extensions::run_stages(context, module, TARGET_NAME, point.name);
+    if extended {
+        stages(module, &EXTENSION_POINTS[0])?;
+    }
     let functions = mark_public_functions(context, module);
     let (valid, errors) = collect_errors(context, || module.as_operation().verify());
     if !valid {
         return Err(if errors.is_empty() { vec![MlirError { position: None, message: "lowering to LLVM failed".into() }] } else { errors });
     }
-    PIPELINE.run(context, module, "lowering to LLVM")?;
+    if extended {
+        // The same passes as PIPELINE, with the extensions' stages between.
+        let run = |module: &mut Module, passes: &str| htp_pass::dump::run_pipeline_collecting(context, module, passes, "lowering to LLVM");
+        run(module, TILE_LOWERING)?;
+        stages(module, &EXTENSION_POINTS[1])?;
+        run(module, upstream_to_loops!())?;
+        stages(module, &EXTENSION_POINTS[2])?;
+        run(module, loops_to_llvm!())?;
+    } else {
+        PIPELINE.run(context, module, "lowering to LLVM")?;
+    }
     let index_sites = module
         .as_operation()
         .attribute(check_bounds::SITES_ATTRIBUTE)

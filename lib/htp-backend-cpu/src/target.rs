@@ -20,7 +20,7 @@ impl Artifact for CpuArtifact {
 
 impl Target for CpuTarget {
     fn name(&self) -> &'static str {
-        "cpu"
+        crate::TARGET_NAME
     }
 
     fn description(&self) -> &'static str {
@@ -46,7 +46,14 @@ impl Target for CpuTarget {
                 description: "a CPU core (htp-runtime's pool; HTP_NUM_THREADS)",
             }],
             memories: vec![htp_api::MemorySpace { name: "host", bytes: None, alignment: 64, description: "host memory" }],
+            array: None,
         }
+    }
+
+    /// `before-lowering` (tile IR), `after-tile-to-linalg` (tensors),
+    /// `before-llvm` (bufferized loops): `crate::EXTENSION_POINTS`.
+    fn extension_points(&self) -> Vec<htp_api::ExtensionPoint> {
+        crate::EXTENSION_POINTS.to_vec()
     }
 
     fn lowered_stage(&self) -> &'static str {

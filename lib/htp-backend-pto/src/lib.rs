@@ -102,8 +102,52 @@ pub fn new_context() -> Result<Context, String> {
     Ok(htp_dialects::new_context())
 }
 
+/// The passes of [`PIPELINE`] before and after the `after-tile-to-pto`
+/// extension point.
+const TO_PTO: &str = "convert-tile-to-pto";
+const PLACE_AND_SYNC: &str = "func.func(pto-allocate-tiles,pto-insert-sync)";
+
+/// The named points of the PTO pipeline where target extensions' stages
+/// run (`htp_api::extensions`), in pipeline order.
+pub const EXTENSION_POINTS: [htp_api::ExtensionPoint; 3] = [
+    htp_api::BEFORE_LOWERING,
+    htp_api::ExtensionPoint {
+        name: "after-tile-to-pto",
+        description: "PTO kernels (pto.core, unplaced pto.alloc_tile buffers) and their orchestration, after convert-tile-to-pto, before placement and synchronisation",
+    },
+    htp_api::ExtensionPoint {
+        name: "before-emit",
+        description: "placed, synchronised PTO kernels and orchestration, before the package is written",
+    },
+];
+
 /// Lowers `module` (tile IR, one kernel) in place.
 pub fn lower(context: &Context, module: &mut Module) -> Result<(), Vec<MlirError>> {
     register().map_err(|message| vec![MlirError { position: None, message }])?;
     PIPELINE.run(context, module, "the PTO lowering")
+}
+
+/// [`lower`] for the registered target `target`, running its extensions'
+/// stages at [`EXTENSION_POINTS`].
+pub fn lower_for(context: &Context, module: &mut Module, target: &str) -> Result<(), Vec<MlirError>> {
+    if htp_api::extensions::target_extensions(target).is_empty() {
+        return lower(context, module);
+    }
+    register().map_err(|message| vec![MlirError { position: None, message }])?;
+    let stages = |module: &mut Module, point: &htp_api::ExtensionPoint| htp_api::extensions::run_stages(context, module, target, point.name);
+    let run = |module: &mut Module, passes: &str| htp_pass::dump::run_pipeline_collecting(context, module, passes, "the PTO lowering");
+    stages(module, &EXTENSION_POINTS[0])?;
+    run(module, TO_PTO)?;
+    stages(module, &EXTENSION_POINTS[1])?;
+    run(module, PLACE_AND_SYNC)?;
+    stages(module, &EXTENSION_POINTS[2])
+}
+
+#[cfg(test)]
+mod extension_point_tests {
+    /// The pipeline run in parts around the extension points is the whole one.
+    #[test]
+    fn the_parts_around_the_extension_points_make_the_pipeline() {
+        assert_eq!(format!("{},{}", super::TO_PTO, super::PLACE_AND_SYNC), super::PIPELINE.passes);
+    }
 }

@@ -1,7 +1,7 @@
 //! The registered PTO targets: lower, then write the package pto-runtime
 //! builds and runs (through the Python module `htp.pto.runtime`).
 
-use htp_api::{source_line, Argument, Artifact, Target};
+use htp_api::{source_line, Argument, Artifact, PackageFile, Target};
 use htp_dialects::diagnostics::MlirError;
 use htp_api::{DimSig, KernelSignature, ParamKind, SourceText};
 use melior::{ir::Module, Context};
@@ -14,7 +14,7 @@ pub struct PtoTarget(pub Flavour);
 
 /// The package's files, and the lowered module's text (for metrics).
 struct PtoPackage {
-    files: Vec<(String, String)>,
+    files: Vec<PackageFile>,
     lowered: String,
 }
 
@@ -23,7 +23,7 @@ impl Artifact for PtoPackage {
         Err("a PTO package runs through pto-runtime (htp.pto.runtime), not in this process".into())
     }
 
-    fn files(&self) -> Vec<(String, String)> {
+    fn files(&self) -> Vec<PackageFile> {
         self.files.clone()
     }
 
@@ -62,6 +62,12 @@ impl Target for PtoTarget {
         crate::architecture::a2a3()
     }
 
+    /// `before-lowering` (tile IR), `after-tile-to-pto` (unplaced PTO),
+    /// `before-emit` (placed, synchronised PTO): `crate::EXTENSION_POINTS`.
+    fn extension_points(&self) -> Vec<htp_api::ExtensionPoint> {
+        crate::EXTENSION_POINTS.to_vec()
+    }
+
     fn lowered_stage(&self) -> &'static str {
         "pto"
     }
@@ -74,14 +80,16 @@ impl Target for PtoTarget {
         sources: &[SourceText],
         stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        crate::lower(context, module)?;
+        crate::lower_for(context, module, self.name())?;
         let mut stages = stages.to_vec();
         let lowered = module.as_operation().to_string();
         stages.push(("pto".into(), lowered.clone()));
         let lines = |file: &str, line: u32| source_line(sources, file, line);
         let package = crate::package(module, &kernel.name, &argument_infos(kernel), self.0, &lines, &stages)
             .map_err(|message| vec![MlirError { position: None, message }])?;
-        Ok(Box::new(PtoPackage { files: package.files, lowered }))
+        // The package's files are text (sources, manifest, IR).
+        let files = package.files.into_iter().map(|(path, text)| PackageFile::text(path, text)).collect();
+        Ok(Box::new(PtoPackage { files, lowered }))
     }
 }
 

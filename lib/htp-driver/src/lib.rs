@@ -154,28 +154,135 @@ fn run_model_pipelines(context: &melior::Context, module: &mut Module, request: 
     Ok(())
 }
 
-/// Removes the kernels other than `kernel` that nothing calls: the sources
-/// hold every kernel the requested one calls (already inlined into it), and
-/// a target must not compile or package kernels the program does not run.
+/// Removes the functions the program's entry `kernel` (a kernel or a
+/// model function) does not reach ([`reachable_functions`]): the sources
+/// hold every kernel and helper, and a target must not compile or package
+/// functions the program does not run. What survives is the entry and
+/// every function it refers to, directly or through those it reaches.
 fn drop_other_kernels(module: &mut Module, kernel: &str) {
-    use melior::ir::{
-        attribute::{FlatSymbolRefAttribute, StringAttribute},
-        block::BlockLike,
-        operation::{OperationLike, WalkOrder, WalkResult},
-    };
-    let mut called = std::collections::HashSet::new();
-    module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        if let Some(callee) = op.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()) {
-            called.insert(callee.value().to_string());
-        }
-        WalkResult::Advance
-    });
+    use melior::ir::{block::BlockLike, operation::OperationLike};
+    let reached = reachable_functions(module, kernel);
+    if !reached.contains(kernel) {
+        // No such entry: the caller reports it; keep the module as it is.
+        return;
+    }
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value().to_string());
-        if current.attribute("htp.kernel").is_ok() && name.as_deref().is_some_and(|n| n != kernel && !called.contains(n)) {
+        let is_function = current.name().as_string_ref().as_str() == Ok("func.func");
+        if is_function && symbol_name(current).is_some_and(|n| !reached.contains(&n)) {
             unsafe { mlir_sys::mlirOperationDestroy(current.to_raw()) };
         }
+    }
+}
+
+/// The `sym_name` of `op`, if it defines a symbol.
+fn symbol_name(op: melior::ir::OperationRef) -> Option<String> {
+    use melior::ir::{attribute::StringAttribute, operation::OperationLike};
+    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value().to_string())
+}
+
+/// The symbols of `module`'s top level that `entry` reaches: `entry`, every
+/// symbol any op in it refers to (a `SymbolRefAttr` anywhere in an op's
+/// attributes — `callee`, a model op's `kernels = [@a, @b]`, nested in
+/// arrays and dictionaries — as MLIR's `SymbolTable::getSymbolUses` finds
+/// them), and so on from those. Empty when `entry` is not a symbol of it.
+pub fn reachable_functions(module: &Module, entry: &str) -> std::collections::BTreeSet<String> {
+    use melior::ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    };
+    let mut symbols = std::collections::HashMap::new();
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        if let Some(name) = symbol_name(current) {
+            symbols.insert(name, current);
+        }
+        op = current.next_in_block();
+    }
+    let mut reached = std::collections::BTreeSet::new();
+    let mut pending = vec![entry.to_string()];
+    while let Some(name) = pending.pop() {
+        let Some(symbol) = symbols.get(&name) else { continue };
+        if !reached.insert(name) {
+            continue;
+        }
+        symbol.walk(WalkOrder::PreOrder, |nested| {
+            let raw = nested.to_raw();
+            for index in 0..unsafe { mlir_sys::mlirOperationGetNumAttributes(raw) } {
+                let named = unsafe { mlir_sys::mlirOperationGetAttribute(raw, index) };
+                symbol_uses(named.attribute, &mut pending);
+            }
+            WalkResult::Advance
+        });
+    }
+    reached
+}
+
+/// The root references of the symbol references in `attribute` (itself,
+/// or nested in arrays and dictionaries).
+fn symbol_uses(attribute: mlir_sys::MlirAttribute, found: &mut Vec<String>) {
+    let text = |s: mlir_sys::MlirStringRef| unsafe {
+        String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
+    };
+    unsafe {
+        if mlir_sys::mlirAttributeIsAFlatSymbolRef(attribute) {
+            found.push(text(mlir_sys::mlirFlatSymbolRefAttrGetValue(attribute)));
+        } else if mlir_sys::mlirAttributeIsASymbolRef(attribute) {
+            found.push(text(mlir_sys::mlirSymbolRefAttrGetRootReference(attribute)));
+        } else if mlir_sys::mlirAttributeIsAArray(attribute) {
+            for index in 0..mlir_sys::mlirArrayAttrGetNumElements(attribute) {
+                symbol_uses(mlir_sys::mlirArrayAttrGetElement(attribute, index), found);
+            }
+        } else if mlir_sys::mlirAttributeIsADictionary(attribute) {
+            for index in 0..mlir_sys::mlirDictionaryAttrGetNumElements(attribute) {
+                symbol_uses(mlir_sys::mlirDictionaryAttrGetElement(attribute, index).attribute, found);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::{block::BlockLike, operation::OperationLike};
+
+    fn functions(module: &Module) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut op = module.body().first_operation();
+        while let Some(current) = op {
+            names.extend(symbol_name(current));
+            op = current.next_in_block();
+        }
+        names
+    }
+
+    #[test]
+    fn a_model_function_keeps_the_kernels_it_names_by_any_attribute() {
+        let context = htp_dialects::new_context();
+        context.set_allow_unregistered_dialects(true);
+        let mut module = Module::parse(
+            &context,
+            r#"
+            func.func @producer() attributes {htp.kernel} { return }
+            func.func @consumer() attributes {htp.kernel} { func.call @helper() : () -> () return }
+            func.func private @helper() attributes {htp.helper}
+            func.func @unused() attributes {htp.kernel} { return }
+            func.func @other_entry() attributes {htp.model = "m"} { "m.launch"() {kernel = @unused} : () -> () return }
+            func.func @pipeline() attributes {htp.model = "m"} {
+              "m.graph"() {tasks = [@producer, {then = @consumer}]} : () -> ()
+              return
+            }
+            "#,
+        )
+        .unwrap();
+        let reached: Vec<String> = reachable_functions(&module, "pipeline").into_iter().collect();
+        assert_eq!(reached, ["consumer", "helper", "pipeline", "producer"]);
+        drop_other_kernels(&mut module, "pipeline");
+        assert_eq!(functions(&module), ["producer", "consumer", "helper", "pipeline"]);
+        assert!(module.as_operation().verify());
+        // A kernel alone keeps only what it calls.
+        drop_other_kernels(&mut module, "producer");
+        assert_eq!(functions(&module), ["producer"]);
     }
 }
