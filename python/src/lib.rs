@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 
 use htp_driver::{Argument, CompileError as DriverError, Request};
-use htp_api::{ConstValue, Constants, DimSig, Elem, ParamKind, SourceText};
+use htp_api::{ConstValue, Constants, DimSig, Elem, ParamKind, RunError, RunErrorKind, SourceText};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::{exceptions::PyTypeError, prelude::*};
 
@@ -141,17 +141,15 @@ impl Compiled {
         // an abort or a PanicException.
         let run = move || {
             htp_pass::catch_quietly(|| call.run())
-                .unwrap_or_else(|what| Err(format!("error: internal error while running the kernel: {what} (this is a bug in HTP)")))
+                .unwrap_or_else(|what| Err(format!("error: internal error while running the kernel: {what} (this is a bug in HTP)").into()))
         };
-        py.detach(run).map_err(|message| {
-            if message.contains("error: index out of bounds") {
-                pyo3::exceptions::PyIndexError::new_err(message)
-            } else if message.contains("error: integer division or modulo by zero") {
-                pyo3::exceptions::PyZeroDivisionError::new_err(message)
-            } else if message.contains("error: range() step must be positive") {
-                pyo3::exceptions::PyValueError::new_err(message)
-            } else {
-                pyo3::exceptions::PyRuntimeError::new_err(message)
+        py.detach(run).map_err(|error| {
+            let message = error.message;
+            match error.kind {
+                RunErrorKind::OutOfBounds => pyo3::exceptions::PyIndexError::new_err(message),
+                RunErrorKind::DivisionByZero => pyo3::exceptions::PyZeroDivisionError::new_err(message),
+                RunErrorKind::InvalidValue => pyo3::exceptions::PyValueError::new_err(message),
+                RunErrorKind::Failed => pyo3::exceptions::PyRuntimeError::new_err(message),
             }
         })
     }
@@ -169,7 +167,7 @@ struct SendCall<'a> {
 unsafe impl Send for SendCall<'_> {}
 
 impl SendCall<'_> {
-    fn run(self) -> Result<(), String> {
+    fn run(self) -> Result<(), RunError> {
         unsafe { self.artifact.run(self.kernel, self.arguments) }
     }
 }

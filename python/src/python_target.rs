@@ -124,8 +124,8 @@ struct PythonPackage {
 }
 
 impl Artifact for PythonPackage {
-    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
-        Err(format!("a package runs through its runner module '{}'", self.runner))
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        Err(format!("a package runs through its runner module '{}'", self.runner).into())
     }
     fn files(&self) -> Vec<PackageFile> {
         self.files.clone()

@@ -27,4 +27,4 @@ pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, P
 pub use source::SourceText;
 pub use extensions::{register_target_extension, ExtensionPoint, TargetExtension, BEFORE_LOWERING};
 pub use registry::{find_target, register_target, targets};
-pub use target::{source_line, Artifact, FileContents, PackageFile, Target};
+pub use target::{source_line, Artifact, FileContents, PackageFile, RunError, RunErrorKind, Target};

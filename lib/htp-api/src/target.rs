@@ -50,6 +50,47 @@ impl PackageFile {
     }
 }
 
+/// What made a run fail, so a binding can raise the matching exception
+/// (Python's `IndexError`, `ZeroDivisionError`, `ValueError`) without
+/// reading the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunErrorKind {
+    /// An access outside a tensor, found by a run-time check.
+    OutOfBounds,
+    /// An integer division or remainder by zero.
+    DivisionByZero,
+    /// A run-time value the program cannot take (a loop step that is not positive).
+    InvalidValue,
+    /// Anything else (the runtime failed, a package did not run).
+    Failed,
+}
+
+/// A failed run: its kind and the message for the user (with the
+/// file:line:col of the check that failed, when there is one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    pub kind: RunErrorKind,
+    pub message: String,
+}
+
+impl RunError {
+    pub fn new(kind: RunErrorKind, message: impl Into<String>) -> Self {
+        Self { kind, message: message.into() }
+    }
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> Self {
+        Self { kind: RunErrorKind::Failed, message }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// Runs a compiled kernel.
 pub trait Artifact {
     /// Runs the kernel on `arguments` (the MLIR function's arguments in
@@ -57,7 +98,7 @@ pub trait Artifact {
     ///
     /// # Safety
     /// Buffers must match the kernel's parameter types and stay valid.
-    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String>;
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), RunError>;
 
     /// The files of a package a vendor runtime builds and runs (text or
     /// binary); empty for targets that run in this process.

@@ -30,12 +30,69 @@ use htp_dialects::tile::{TileType, ValidSize};
 /// The runtime function an out-of-bounds access calls.
 pub const ERROR_FUNCTION: &str = "htpRuntimeError";
 
-/// The messages of the two kinds of site (after "file:line:col: error: ").
-pub const OUT_OF_BOUNDS: &str = "index out of bounds: this tile access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)";
-pub const DIVISION_BY_ZERO: &str = "integer division or modulo by zero at run time (or i64's smallest value divided by -1)";
-pub const NON_POSITIVE_STEP: &str = "range() step must be positive, and this run-time step is not (HTP ran the loop zero times)";
-/// The module attribute listing each site's "file:line:col".
+/// What a run-time check site checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    OutOfBounds,
+    DivisionByZero,
+    NonPositiveStep,
+}
+
+impl SiteKind {
+    const ALL: [SiteKind; 3] = [SiteKind::OutOfBounds, SiteKind::DivisionByZero, SiteKind::NonPositiveStep];
+
+    /// Its message (after "file:line:col: error: ").
+    pub fn message(self) -> &'static str {
+        match self {
+            SiteKind::OutOfBounds => "index out of bounds: this tile access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)",
+            SiteKind::DivisionByZero => "integer division or modulo by zero at run time (or i64's smallest value divided by -1)",
+            SiteKind::NonPositiveStep => "range() step must be positive, and this run-time step is not (HTP ran the loop zero times)",
+        }
+    }
+
+    /// The kind of error a failed check is for the caller.
+    pub fn run_error(self) -> htp_api::RunErrorKind {
+        match self {
+            SiteKind::OutOfBounds => htp_api::RunErrorKind::OutOfBounds,
+            SiteKind::DivisionByZero => htp_api::RunErrorKind::DivisionByZero,
+            SiteKind::NonPositiveStep => htp_api::RunErrorKind::InvalidValue,
+        }
+    }
+
+    /// Its code in the sites attribute (its position in `ALL`).
+    fn code(self) -> i64 {
+        Self::ALL.iter().position(|k| *k == self).unwrap_or(0) as i64
+    }
+
+    fn from_code(code: i64) -> Option<SiteKind> {
+        usize::try_from(code).ok().and_then(|i| Self::ALL.get(i)).copied()
+    }
+}
+
+/// The module attribute listing each site: `[kind code, "file:line:col: error: message"]`.
 pub const SITES_ATTRIBUTE: &str = "htp.index_sites";
+
+/// One site as the attribute holds it.
+fn site_attribute<'c>(context: &'c Context, op: OperationRef, kind: SiteKind) -> Attribute<'c> {
+    let i64_type = melior::ir::r#type::IntegerType::new(context, 64).into();
+    let code = melior::ir::attribute::IntegerAttribute::new(i64_type, kind.code()).into();
+    let message = StringAttribute::new(context, &site_message(op, kind.message())).into();
+    ArrayAttribute::new(context, &[code, message]).into()
+}
+
+/// The sites of a module checked by this pass, in id order: each one's kind
+/// and message.
+pub fn sites(module: OperationRef) -> Vec<(SiteKind, String)> {
+    let Some(sites) = module.attribute(SITES_ATTRIBUTE).ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else { return Vec::new() };
+    (0..sites.len())
+        .filter_map(|i| {
+            let site = ArrayAttribute::try_from(sites.element(i).ok()?).ok()?;
+            let code = melior::ir::attribute::IntegerAttribute::try_from(site.element(0).ok()?).ok()?.value();
+            let message = StringAttribute::try_from(site.element(1).ok()?).ok()?.value().to_string();
+            Some((SiteKind::from_code(code)?, message))
+        })
+        .collect()
+}
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"tile-check-bounds", "builtin.module"> {
@@ -72,20 +129,19 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     for op in accesses {
         htp_pass::processing(op.location());
         check(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site_message(op, OUT_OF_BOUNDS));
+        sites.push(site_attribute(context, op, SiteKind::OutOfBounds));
     }
     for op in divisions {
         htp_pass::processing(op.location());
         check_division(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site_message(op, DIVISION_BY_ZERO));
+        sites.push(site_attribute(context, op, SiteKind::DivisionByZero));
     }
     for op in loops {
         htp_pass::processing(op.location());
         check_step(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
-        sites.push(site_message(op, NON_POSITIVE_STEP));
+        sites.push(site_attribute(context, op, SiteKind::NonPositiveStep));
     }
     declare_error_function(context, module);
-    let sites: Vec<Attribute> = sites.iter().map(|s| StringAttribute::new(context, s).into()).collect();
     let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };
     module.set_discardable_attribute(SITES_ATTRIBUTE, ArrayAttribute::new(context, &sites).into());
     Ok(())
@@ -299,7 +355,7 @@ pub(crate) fn declare_error_function<'c>(context: &'c Context, module: Operation
 /// file:line:col) on the enclosing module, declares the error function, and
 /// returns the site id; for lowerings that check inside the code they build
 /// (a gather's row indices).
-pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, message: &str) -> Option<i64> {
+pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, kind: SiteKind) -> Option<i64> {
     let mut module = op.parent_operation()?;
     while module.name().as_string_ref().as_str() != Ok("builtin.module") {
         module = module.parent_operation()?;
@@ -311,7 +367,7 @@ pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, messa
         .and_then(|a| ArrayAttribute::try_from(a).ok())
         .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
         .unwrap_or_default();
-    sites.push(StringAttribute::new(context, &site_message(op, message)).into());
+    sites.push(site_attribute(context, op, kind));
     declare_error_function(context, module);
     let id = sites.len() as i64 - 1;
     let mut module = unsafe { OperationRefMut::from_raw(module.to_raw()) };

@@ -124,9 +124,9 @@ pub struct CompiledModule {
     functions: Vec<String>,
     /// Kernels whose outer loop runs in chunks on every core.
     chunked: std::collections::HashMap<String, parallel::Chunked>,
-    /// The message ("file:line:col: error: ...") of each run-time check site
-    /// (`tile-check-bounds`).
-    index_sites: Vec<String>,
+    /// The kind and message ("file:line:col: error: ...") of each run-time
+    /// check site (`tile-check-bounds`).
+    index_sites: Vec<(check_bounds::SiteKind, String)>,
 }
 
 /// Lowers `module` to LLVM (in place) and JIT-compiles it. Every public
@@ -158,17 +158,7 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
     } else {
         PIPELINE.run(context, module, "lowering to LLVM")?;
     }
-    let index_sites = module
-        .as_operation()
-        .attribute(check_bounds::SITES_ATTRIBUTE)
-        .ok()
-        .and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok())
-        .map(|sites| {
-            (0..sites.len())
-                .filter_map(|i| sites.element(i).ok().and_then(|s| StringAttribute::try_from(s).ok()).map(|s| s.value().to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let index_sites = check_bounds::sites(module.as_operation());
     let distributions = distributions(module);
     let engine = jit(module);
     let chunked = functions
@@ -239,15 +229,18 @@ impl CompiledModule {
     /// rank, static sizes) and stay valid and unaliased by Rust references
     /// during the call; scalars must have the parameter's type. The binding
     /// layer checks these against the kernel's signature before calling.
-    pub unsafe fn call(&self, function: &str, arguments: &[Argument]) -> Result<(), String> {
+    pub unsafe fn call(&self, function: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
         if !self.functions.iter().any(|f| f == function) {
-            return Err(format!("no compiled function named '{function}'"));
+            return Err(format!("no compiled function named '{function}'").into());
         }
         runtime::take_index_error();
         unsafe { self.run(function, arguments) }?;
         match runtime::take_index_error() {
             None => Ok(()),
-            Some(site) => Err(self.index_sites.get(site).cloned().unwrap_or_else(|| "error: a run-time check failed".into())),
+            Some(site) => Err(match self.index_sites.get(site) {
+                Some((kind, message)) => htp_api::RunError::new(kind.run_error(), message.clone()),
+                None => String::from("error: a run-time check failed").into(),
+            }),
         }
     }
 

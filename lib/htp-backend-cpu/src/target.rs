@@ -13,7 +13,7 @@ pub struct CpuTarget;
 struct CpuArtifact(CompiledModule);
 
 impl Artifact for CpuArtifact {
-    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String> {
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
         unsafe { self.0.call(kernel, arguments) }
     }
 }

@@ -19,8 +19,8 @@ struct PtoPackage {
 }
 
 impl Artifact for PtoPackage {
-    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), String> {
-        Err("a PTO package runs through pto-runtime (htp.pto.runtime), not in this process".into())
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        Err(String::from("a PTO package runs through pto-runtime (htp.pto.runtime), not in this process").into())
     }
 
     fn files(&self) -> Vec<PackageFile> {

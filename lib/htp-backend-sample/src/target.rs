@@ -59,7 +59,7 @@ struct Counted {
 }
 
 impl Artifact for Counted {
-    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), String> {
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
         unsafe { self.inner.run(kernel, arguments) }
     }
 

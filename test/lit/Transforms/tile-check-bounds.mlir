@@ -2,7 +2,7 @@
 
 // Each access gets a site (its file:line:col) and a check: start >= 0,
 // extent >= 0 and start + extent <= the dimension, per view dimension.
-// CHECK: module attributes {htp.index_sites = ["{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: integer division or modulo by zero{{.*}}", "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: range() step must be positive{{.*}}"]}
+// CHECK: module attributes {htp.index_sites = {{\[}}[0, "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}"], [0, "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: index out of bounds{{.*}}"], [1, "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: integer division or modulo by zero{{.*}}"], [2, "{{.*}}tile-check-bounds.mlir:{{[0-9]+}}:{{[0-9]+}}: error: range() step must be positive{{.*}}"]]}
 // CHECK: func.func private @htpRuntimeError(i64)
 // CHECK-LABEL: func.func @copy
 // A load outside reports its site and reads from the origin, with no rows.

@@ -151,7 +151,7 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let read = if memref { "memref.load" } else { "tensor.extract" };
     // Row indices come from data: each is checked against the source (an
     // index outside reports the site and reads element [0, 0] instead).
-    let site = if memref { crate::check_bounds::add_site(e.context, op, crate::check_bounds::OUT_OF_BOUNDS) } else { None };
+    let site = if memref { crate::check_bounds::add_site(e.context, op, crate::check_bounds::SiteKind::OutOfBounds) } else { None };
     let extents = [0, 1].map(|d| e.value(if memref { "memref.dim" } else { "tensor.dim" }, &[source, e.index(d)], index));
     let i1 = Type::from(melior::ir::r#type::IntegerType::new(e.context, 1));
     let i64_type = Type::from(melior::ir::r#type::IntegerType::new(e.context, 64));
