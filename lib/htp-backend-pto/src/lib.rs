@@ -20,6 +20,7 @@ pub mod emit;
 pub mod intrinsics;
 pub mod metrics;
 pub mod ods;
+pub mod ops;
 mod target;
 pub mod transforms;
 
