@@ -14,10 +14,14 @@ import ast
 import hashlib
 import importlib
 import inspect
+import json
 import linecache
 import os
 import re
+import shutil
 import sys
+import tempfile
+import threading
 import textwrap
 import types
 import weakref
@@ -58,6 +62,15 @@ class Parameter:
         return f"{self.name}: {self.kind} {self.dtype!r}"
 
 
+def _complete_package(directory: str) -> bool:
+    """Whether ``directory`` holds a package whose manifest reads whole."""
+    try:
+        with open(os.path.join(directory, "manifest.json"), encoding="utf-8") as handle:
+            return isinstance(json.load(handle), dict)
+    except (OSError, ValueError):
+        return False
+
+
 class CompiledKernel:
     """A kernel compiled for one target with fixed compile-time constants.
 
@@ -74,6 +87,9 @@ class CompiledKernel:
         #: (PTO targets); empty for the CPU. Contents are ``str`` for text
         #: files and ``bytes`` for binary ones.
         self.files = dict(compiled.files())
+        # The package's directory in the cache, once it is written (`_package_directory`).
+        self._package = None
+        self._package_lock = threading.Lock()
 
     def write_package(self, directory) -> str:
         """Write the package (PTO targets) into ``directory``; returns its path."""
@@ -91,6 +107,36 @@ class CompiledKernel:
                     handle.write(contents)
         return root
 
+    def _package_directory(self) -> str:
+        """The package in the cache (``packages/<kernel>-<digest>``), written
+        once per compiled kernel: into a temporary directory beside it, then
+        renamed into place, so concurrent callers (threads or processes)
+        never see a partial package; one already there with a complete
+        manifest is reused."""
+        with self._package_lock:
+            if self._package is not None:
+                return self._package
+            digest = hashlib.sha256(b"".join(k.encode() + (v if isinstance(v, bytes) else v.encode())
+                                             for k, v in sorted(self.files.items()))).hexdigest()[:16]
+            final = cache_directory("packages", f"{self.kernel.name}-{digest}")
+            if not _complete_package(final):
+                parent = os.path.dirname(final)
+                os.makedirs(parent, exist_ok=True)
+                temporary = tempfile.mkdtemp(prefix=f".{os.path.basename(final)}.", dir=parent)
+                try:
+                    self.write_package(temporary)
+                    try:
+                        os.rename(temporary, final)
+                    except OSError:
+                        if not _complete_package(final):
+                            # Left half-written by an older writer: replace it.
+                            shutil.rmtree(final, ignore_errors=True)
+                            os.rename(temporary, final)
+                finally:
+                    shutil.rmtree(temporary, ignore_errors=True)
+            self._package = final
+            return final
+
     def _run_package(self, call_arguments):
         # The target names the module that runs its packages (its
         # `run_package(directory, tensors, scalars)`): htp knows no backend.
@@ -104,9 +150,7 @@ class CompiledKernel:
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
                                "(compiling works without it: see CompiledKernel.write_package)")
-        digest = hashlib.sha256(b"".join(k.encode() + (v if isinstance(v, bytes) else v.encode())
-                                         for k, v in sorted(self.files.items()))).hexdigest()[:16]
-        directory = self.write_package(cache_directory("packages", f"{self.kernel.name}-{digest}"))
+        directory = self._package_directory()
         tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
         scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]
         runner.run_package(directory, tensors, scalars)

@@ -106,9 +106,9 @@ fn pto(examples: &Path) {
             htp_backend_pto::lower(&context, &mut module).expect("the PTO lowering succeeds on the examples");
             passes.push(start.elapsed().as_secs_f64());
             let start = Instant::now();
-            let arguments = htp_backend_pto::argument_infos(&imported.kernels[0]);
+            let dim_names = htp_backend_pto::dim_names(&imported.kernels[0]);
             let lines = |_: &str, _: u32| None;
-            let package = htp_backend_pto::package(&module, name, &arguments, htp_backend_pto::Flavour::Sim, &lines, &[]).expect("package");
+            let package = htp_backend_pto::package(&module, name, &dim_names, htp_backend_pto::Flavour::Sim, &lines, &[]).expect("package");
             emit.push(start.elapsed().as_secs_f64());
             bytes = package.files.iter().filter(|(path, _)| path.ends_with(".cpp")).map(|(_, text)| text.len()).sum();
         }

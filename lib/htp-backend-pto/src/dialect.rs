@@ -330,9 +330,9 @@ pub fn root_alloc<'c>(tile: htp_ir::builder::V<'c>) -> Option<melior::ir::Operat
     let mut current = tile;
     loop {
         let op = htp_ir::query::defining_op(current)?;
-        match op.name().as_string_ref().as_str() {
-            Ok("pto.tile_view") => current = unsafe { melior::ir::Value::from_raw(op.operand(0).ok()?.to_raw()) },
-            Ok("pto.alloc_tile") => return Some(op),
+        match crate::ops::PtoOp::of(op) {
+            Some(crate::ops::PtoOp::TileView) => current = unsafe { melior::ir::Value::from_raw(op.operand(0).ok()?.to_raw()) },
+            Some(crate::ops::PtoOp::AllocTile) => return Some(op),
             _ => return None,
         }
     }

@@ -20,6 +20,7 @@ pub mod emit;
 pub mod intrinsics;
 pub mod metrics;
 pub mod ods;
+pub mod ops;
 mod target;
 pub mod transforms;
 
@@ -28,9 +29,8 @@ pub mod handles {
     include!(concat!(env!("OUT_DIR"), "/handles.rs"));
 }
 
-pub use emit::package::{package, ArgumentInfo, Package};
-pub use emit::translate::numpy_dtype;
-pub use target::{argument_infos, PtoTarget};
+pub use emit::package::{arguments_of, numpy_dtype, package, ArgumentInfo, Dim, DimNames, Manifest, Package};
+pub use target::{dim_names, PtoTarget};
 
 use htp_dialects::diagnostics::MlirError;
 use htp_pass::{PassDefinition, PipelineDefinition};

@@ -6,7 +6,7 @@ use htp_dialects::diagnostics::MlirError;
 use htp_api::{DimSig, KernelSignature, ParamKind, SourceText};
 use melior::{ir::Module, Context};
 
-use crate::{numpy_dtype, ArgumentInfo, Flavour};
+use crate::Flavour;
 
 /// Ascend A2/A3 through PTO-ISA and pto-runtime: compiles to a package
 /// (kernels, orchestration, manifest) that pto-runtime builds and runs.
@@ -85,7 +85,7 @@ impl Target for PtoTarget {
         let lowered = module.as_operation().to_string();
         stages.push(("pto".into(), lowered.clone()));
         let lines = |file: &str, line: u32| source_line(sources, file, line);
-        let package = crate::package(module, &kernel.name, &argument_infos(kernel), self.0, &lines, &stages)
+        let package = crate::package(module, &kernel.name, &dim_names(kernel), self.0, &lines, &stages)
             .map_err(|message| vec![MlirError { position: None, message }])?;
         // The package's files are text (sources, manifest, IR).
         let files = package.files.into_iter().map(|(path, text)| PackageFile::text(path, text)).collect();
@@ -93,31 +93,18 @@ impl Target for PtoTarget {
     }
 }
 
-/// The manifest's argument list of a kernel (its tensors and scalars, in order).
-pub fn argument_infos(kernel: &KernelSignature) -> Vec<ArgumentInfo> {
-    let mut arguments: Vec<(usize, ArgumentInfo)> = kernel
-        .params
-        .iter()
-        .filter_map(|p| {
-            let index = p.arg_index?;
-            let numpy = |mlir: &str| numpy_dtype(mlir).unwrap_or("bool").to_string();
-            let info = match &p.kind {
-                ParamKind::Tensor { elem, shape, .. } => {
-                    let dims: Vec<String> = shape
-                        .iter()
-                        .map(|d| match d {
-                            DimSig::Static(n) => n.to_string(),
-                            DimSig::Symbol(s) => format!("\"{s}\""),
-                        })
-                        .collect();
-                    ArgumentInfo { name: p.name.clone(), kind: "tensor", dtype: numpy(elem.mlir()), shape_json: format!("[{}]", dims.join(", ")) }
-                }
-                ParamKind::Scalar { elem } => ArgumentInfo { name: p.name.clone(), kind: "scalar", dtype: numpy(elem.mlir()), shape_json: String::new() },
-                ParamKind::Constant { .. } => return None,
-            };
-            Some((index, info))
-        })
-        .collect();
-    arguments.sort_by_key(|(i, _)| *i);
-    arguments.into_iter().map(|(_, a)| a).collect()
+/// The names a kernel's signature gives its tensors' run-time sizes
+/// (`a: f32[N, 256]`): `(argument, dimension) -> "N"`, for
+/// [`crate::emit::package::arguments_of`] (the IR spells them `?`).
+pub fn dim_names(kernel: &KernelSignature) -> impl Fn(usize, usize) -> Option<String> + '_ {
+    move |argument, dim| {
+        let param = kernel.params.iter().find(|p| p.arg_index == Some(argument))?;
+        match &param.kind {
+            ParamKind::Tensor { shape, .. } => match shape.get(dim)? {
+                DimSig::Symbol(name) => Some(name.clone()),
+                DimSig::Static(_) => None,
+            },
+            _ => None,
+        }
+    }
 }

@@ -12,18 +12,20 @@ use melior::ir::{
 };
 
 use super::buffer::{extents_of, Buffer, Extent, Layout, Pad, Place, Shape};
-use super::kernel::{At, Kernel, PtoOps};
+use super::state::{At, Kernel, PtoOps};
 use htp_ir::query::{has_single_use, key, single_user};
 use super::memory;
 use super::vector::{pad_value, result_tile, set_valid};
 use htp_ir::builder::{detach, Builder, V};
 use crate::ods::pto;
+use crate::ops::TileOp;
+use super::buffer::whole_fractals;
 use htp_dialects::ods::{tile, view};
 
-pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
     match kind {
-        "constant" => zeros(k, op),
-        "load" => {
+        TileOp::Constant => zeros(k, op),
+        TileOp::Load => {
             let transposed = feeds_transpose(op);
             let padded_transposed = feeds_padded_transpose(op);
             // Few-row or narrow operands of a cube-only kernel become whole
@@ -55,40 +57,23 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
                 },
             )
         }
-        "transpose" => {
-            let source = k.buffer(detach(op.operand(0).unwrap()))?;
+        TileOp::Transpose => {
+            let transpose = view::<tile::TransposeOperation>(op).ok_or("not a tile.transpose")?;
+            let error = |e: melior::Error| e.to_string();
+            let source = k.buffer(detach(transpose.input().map_err(error)?))?;
             if source.shape.layout != Layout::Zn {
                 return Err("the cube transposes an operand only as it is loaded from GM (transpose a loaded tile directly)".into());
             }
-            k.bind(detach(op.result(0).unwrap().into()), source);
+            k.bind(detach(transpose.result().map_err(error)?.into()), source);
             Ok(())
         }
-        "pad" => pad(k, at, op),
-        "relayout" => super::layouts::relayout(k, op),
-        "matmul" => matmul(k, at, op),
-        "store" => memory::store(k, at, op),
-        "set_valid" => set_valid(k, at, op),
-        other => Err(format!("tile.{other} cannot run on the cube core")),
+        TileOp::Pad => pad(k, at, op),
+        TileOp::Relayout => super::layouts::relayout(k, op),
+        TileOp::Matmul => matmul(k, at, op),
+        TileOp::Store => memory::store(k, at, op),
+        TileOp::SetValid => set_valid(k, at, op),
+        other => Err(format!("{} cannot run on the cube core", other.name())),
     }
-}
-
-/// In a cluster task the cores hand tiles over in one shape, and cube tiles
-/// are whole fractals: a matmul operand there (loaded, or made by vector
-/// work) must be too — the limit, said at the user's line.
-pub fn whole_fractals(tile: TileType) -> Result<(), String> {
-    let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
-    if tile.rows() % 16 == 0 && tile.cols() % unit == 0 {
-        return Ok(());
-    }
-    Err(format!(
-        "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
-         one shape), matmul operands and results must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
-         columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
-         cube-only kernel pads any shape)",
-        tile.rows(),
-        tile.cols(),
-        tile.element_type()
-    ))
 }
 
 /// The L0C accumulator for a matmul result tile: whole fractals in a
@@ -122,17 +107,17 @@ fn rounded(shape: Shape<'_>) -> Shape<'_> {
 
 /// The single user of `op`'s result, if it has exactly one.
 fn result_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    single_user(detach(op.result(0).unwrap().into()))
+    single_user(detach(op.result(0).ok()?.into()))
 }
 
 fn feeds_transpose(op: OperationRef) -> bool {
-    result_user(op).is_some_and(|u| u.name().as_string_ref().as_str() == Ok("tile.transpose"))
+    result_user(op).is_some_and(|u| TileOp::of(u) == Some(TileOp::Transpose))
 }
 
 /// `transpose(pad(load))`: the load becomes the transposed (ZN) operand,
 /// zero-filled first because the cube cannot pad a ZN tile after the fact.
 fn feeds_padded_transpose(op: OperationRef) -> bool {
-    result_user(op).is_some_and(|pad| pad.name().as_string_ref().as_str() == Ok("tile.pad") && feeds_transpose(pad))
+    result_user(op).is_some_and(|pad| TileOp::of(pad) == Some(TileOp::Pad) && feeds_transpose(pad))
 }
 
 /// Zeroes an L1 buffer before a load fills its valid part. TFILLPAD on L1
@@ -153,7 +138,7 @@ fn zeros<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String>
     if zero != Some(true) {
         return Err("the cube core has no way to fill a tile; only zeros that start a matmul accumulation are allowed".into());
     }
-    k.zeros.insert(key(detach(op.result(0).unwrap().into())), result_tile(op)?);
+    k.zeros.insert(key(detach(op.result(0).map_err(|e| e.to_string())?.into())), result_tile(op)?);
     Ok(())
 }
 
@@ -231,8 +216,8 @@ fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
             match k.zero_on_entry.get(&key(dst.value)).copied() {
                 // Zero on the loop's first trip: TMATMUL then, TMATMUL_ACC after.
                 Some((induction, lower)) => {
-                    let i1 = Type::parse(at.context, "i1").unwrap();
-                    let eq = IntegerAttribute::new(Type::parse(at.context, "i64").unwrap(), 0).into();
+                    let i1 = melior::ir::r#type::IntegerType::new(at.context, 1).into();
+                    let eq = IntegerAttribute::new(melior::ir::r#type::IntegerType::new(at.context, 64).into(), 0).into();
                     let first = at.value_with("arith.cmpi", &[induction, lower], i1, &[("predicate", eq)]);
                     let branch = |accumulate: bool| {
                         let region = Region::new();

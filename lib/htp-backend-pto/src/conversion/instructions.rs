@@ -4,69 +4,70 @@
 //! diagnostic, an instruction the dialect lacks a compile error.
 
 use crate::ods::pto;
+use crate::ops::TileOp;
 use htp_ir::builder::V;
 
-use super::kernel::{At, PtoOps};
+use super::state::{At, PtoOps};
 
 fn none(what: &str, kind: &str) -> String {
     format!("PTO has no {what} instruction for '{kind}'")
 }
 
 /// `tile.<kind> a, b` into `dst`: TADD, TSUB, TMUL, TDIV, TMAX, TMIN.
-pub fn binary<'c>(at: &At<'c>, kind: &str, dst: V<'c>, a: V<'c>, b: V<'c>) -> Result<(), String> {
+pub fn binary<'c>(at: &At<'c>, kind: TileOp, dst: V<'c>, a: V<'c>, b: V<'c>) -> Result<(), String> {
     macro_rules! build {
         ($builder:ident) => {
             at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src_0(a).src_1(b).build())
         };
     }
     match kind {
-        "add" => build!(TAddOperationBuilder),
-        "sub" => build!(TSubOperationBuilder),
-        "mul" => build!(TMulOperationBuilder),
-        "div" => build!(TDivOperationBuilder),
-        "max" => build!(TMaxOperationBuilder),
-        "min" => build!(TMinOperationBuilder),
-        _ => return Err(none("tile-tile", kind)),
+        TileOp::Add => build!(TAddOperationBuilder),
+        TileOp::Sub => build!(TSubOperationBuilder),
+        TileOp::Mul => build!(TMulOperationBuilder),
+        TileOp::Div => build!(TDivOperationBuilder),
+        TileOp::Max => build!(TMaxOperationBuilder),
+        TileOp::Min => build!(TMinOperationBuilder),
+        _ => return Err(none("tile-tile", kind.mnemonic())),
     }
     Ok(())
 }
 
 /// `tile.<kind> src, scalar` into `dst`: TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS.
-pub fn binary_scalar<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>, scalar: V<'c>) -> Result<(), String> {
+pub fn binary_scalar<'c>(at: &At<'c>, kind: TileOp, dst: V<'c>, src: V<'c>, scalar: V<'c>) -> Result<(), String> {
     macro_rules! build {
         ($builder:ident) => {
             at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).scalar(scalar).build())
         };
     }
     match kind {
-        "add" => build!(TAddSOperationBuilder),
-        "sub" => build!(TSubSOperationBuilder),
-        "mul" => build!(TMulSOperationBuilder),
-        "div" => build!(TDivSOperationBuilder),
-        "max" => build!(TMaxSOperationBuilder),
-        "min" => build!(TMinSOperationBuilder),
-        _ => return Err(none("tile-scalar", kind)),
+        TileOp::Add => build!(TAddSOperationBuilder),
+        TileOp::Sub => build!(TSubSOperationBuilder),
+        TileOp::Mul => build!(TMulSOperationBuilder),
+        TileOp::Div => build!(TDivSOperationBuilder),
+        TileOp::Max => build!(TMaxSOperationBuilder),
+        TileOp::Min => build!(TMinSOperationBuilder),
+        _ => return Err(none("tile-scalar", kind.mnemonic())),
     }
     Ok(())
 }
 
 /// `tile.<kind> src` into `dst`: TEXP, TLOG, TSQRT, TRSQRT, TABS, TNEG, TRELU, TRECIP.
-pub fn unary<'c>(at: &At<'c>, kind: &str, dst: V<'c>, src: V<'c>) -> Result<(), String> {
+pub fn unary<'c>(at: &At<'c>, kind: TileOp, dst: V<'c>, src: V<'c>) -> Result<(), String> {
     macro_rules! build {
         ($builder:ident) => {
             at.instruction(pto::$builder::new(at.context, at.location).dst(dst).src(src).build())
         };
     }
     match kind {
-        "exp" => build!(TExpOperationBuilder),
-        "log" => build!(TLogOperationBuilder),
-        "sqrt" => build!(TSqrtOperationBuilder),
-        "rsqrt" => build!(TRsqrtOperationBuilder),
-        "abs" => build!(TAbsOperationBuilder),
-        "neg" => build!(TNegOperationBuilder),
-        "relu" => build!(TReluOperationBuilder),
-        "recip" => build!(TRecipOperationBuilder),
-        _ => return Err(none("unary", kind)),
+        TileOp::Exp => build!(TExpOperationBuilder),
+        TileOp::Log => build!(TLogOperationBuilder),
+        TileOp::Sqrt => build!(TSqrtOperationBuilder),
+        TileOp::Rsqrt => build!(TRsqrtOperationBuilder),
+        TileOp::Abs => build!(TAbsOperationBuilder),
+        TileOp::Neg => build!(TNegOperationBuilder),
+        TileOp::Relu => build!(TReluOperationBuilder),
+        TileOp::Recip => build!(TRecipOperationBuilder),
+        _ => return Err(none("unary", kind.mnemonic())),
     }
     Ok(())
 }

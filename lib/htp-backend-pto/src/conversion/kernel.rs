@@ -16,94 +16,22 @@ use melior::{
         attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationRef},
-        Attribute, Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
+        Block, BlockRef, Location, Operation, Region, RegionLike, Type, ValueLike,
     },
     Context,
 };
 
-use std::rc::Rc;
 
 use super::buffer::{Buffer, Shape};
+use super::cores::Core;
 use super::split::Split;
-use super::tasks::{Core, Plan};
+use super::state::{positive_step, unit_row_view, At, Failure, Kernel, PtoOps};
+use super::tasks::Plan;
 use super::{cube, vector};
-use htp_ir::builder::{detach, function as function_builder, parse_type, shape_of, Builder, V};
-use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
 use crate::ods::pto;
-
-pub use htp_pass::Failure;
-
-/// Appends ops to a block at one location (the shared append builder, with
-/// the PTO-specific helpers below).
-pub use htp_ir::builder::BodyBuilder as At;
-
-/// The PTO-specific ops a conversion appends through [`At`].
-pub trait PtoOps<'c> {
-    /// A PTO instruction: no results, operands in ISA order.
-    fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]);
-    /// A PTO instruction built by its typed builder (`crate::ods::pto`).
-    fn instruction(&self, op: impl Into<melior::ir::Operation<'c>>);
-    /// `pto.alloc_tile` for `shape`; placement comes later (pto-allocate-tiles).
-    fn alloc(&self, shape: Shape<'c>) -> Buffer<'c>;
-    /// `pto.tile_view`: the same bytes seen as another tile (other valid
-    /// region, pad value or shape), as two TASSIGNs to one address.
-    fn view(&self, of: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c>;
-}
-
-impl<'c> PtoOps<'c> for At<'c> {
-    fn instr(&self, name: &str, operands: &[V<'c>], attributes: &[(&str, Attribute<'c>)]) {
-        self.op(name, operands, &[], attributes, vec![]);
-    }
-
-    fn instruction(&self, op: impl Into<melior::ir::Operation<'c>>) {
-        self.place(op.into());
-    }
-
-    fn alloc(&self, shape: Shape<'c>) -> Buffer<'c> {
-        let ty = parse_type(self.context, &shape.type_text());
-        let value = self.value(pto::AllocTileOperation::name(), &shape.dynamic_valid(), ty);
-        Buffer { value, shape }
-    }
-
-    fn view(&self, of: Buffer<'c>, shape: Shape<'c>) -> Buffer<'c> {
-        let ty = parse_type(self.context, &shape.type_text());
-        let mut operands = vec![of.value];
-        operands.extend(shape.dynamic_valid());
-        let value = self.value(pto::TileViewOperation::name(), &operands, ty);
-        Buffer { value, shape }
-    }
-}
-
-pub struct Kernel<'c> {
-    pub context: &'c Context,
-    pub core: Core,
-    /// Old (tile-level) value -> new value, for everything but tiles.
-    values: HashMap<usize, V<'c>>,
-    /// Old tile value -> its buffer.
-    buffers: HashMap<usize, Buffer<'c>>,
-    /// Old tile value -> the loop-carried buffer its op should write into.
-    in_place: HashMap<usize, Buffer<'c>>,
-    /// Old tile values that are all zeros and were never materialised (cube
-    /// accumulators start as "no value yet": the first matmul overwrites).
-    pub zeros: HashMap<usize, TileType<'c>>,
-    /// Loop-carried accumulators that are zero on the first trip of their
-    /// loop: carried buffer -> (loop induction variable, lower bound).
-    pub zero_on_entry: HashMap<usize, (V<'c>, V<'c>)>,
-    /// Carried accumulators whose loop has not been built yet.
-    zero_pending: Vec<usize>,
-    /// Broadcasts left for their single user to fuse: result -> source buffer.
-    pub deferred: HashMap<usize, Buffer<'c>>,
-    /// The loop whose bounds become the task's [lo, hi) arguments.
-    outer_loop: Option<usize>,
-    /// For one side of a cluster task: the split, the slot this core pops
-    /// into, and the popped L1 tiles not yet freed.
-    split: Option<Rc<Split<'c>>>,
-    slot: Option<Buffer<'c>>,
-    popped: Vec<usize>,
-    /// Buffers of `if` tile results whose valid size is only known in the
-    /// branch taken: each branch yields its extents as extra results.
-    ragged_if_results: Vec<usize>,
-}
+use crate::ops::{TileOp, CORE_ATTRIBUTE, FIFO_ATTRIBUTE};
+use htp_ir::builder::{detach, function as function_builder, parse_type, Builder, V};
+use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
 
 impl<'c> Kernel<'c> {
     /// Builds `func.func @<plan.name>_<core>` from `function` (a tile kernel).
@@ -134,10 +62,10 @@ impl<'c> Kernel<'c> {
             .iter()
             .chain(&plan.scalars)
             .map(|&index| {
-                let argument = old_entry.argument(index).unwrap();
-                (argument.r#type(), htp_ir::query::value_location(argument.into()))
+                let argument = old_entry.argument(index).map_err(|e| (location, e.to_string()))?;
+                Ok((argument.r#type(), htp_ir::query::value_location(argument.into())))
             })
-            .collect();
+            .collect::<Result<_, Failure<'c>>>()?;
         if let Some(fifo) = plan.fifo {
             let ring = parse_type(context, &format!("memref<{}xf32>", fifo.bytes() / 4));
             inputs.insert(fifo.position, (ring, Location::name(context, "fifo", location)));
@@ -145,22 +73,23 @@ impl<'c> Kernel<'c> {
         if plan.outer_loop.is_some() {
             inputs.extend([(Type::index(context), location), (Type::index(context), location)]);
         }
-        let core_attribute = ("pto.core", StringAttribute::new(context, core.keyword()).into());
+        let core_attribute = (CORE_ATTRIBUTE, StringAttribute::new(context, core.keyword()).into());
         let (new_function, block) = function_builder(context, location, &plan.kernel_name(core), &inputs, core_attribute);
         let mut position = 0;
         for &index in plan.tensors.iter().chain(&plan.scalars) {
             if plan.fifo.is_some_and(|f| f.position == position) {
                 position += 1;
             }
-            let old = old_entry.argument(index).unwrap();
-            kernel.values.insert(key(detach(old.into())), detach(block.argument(position).unwrap().into()));
+            let old = old_entry.argument(index).map_err(|e| (location, e.to_string()))?;
+            let new = block.argument(position).map_err(|e| (location, e.to_string()))?;
+            kernel.values.insert(key(detach(old.into())), detach(new.into()));
             position += 1;
         }
         if let (Some(fifo), Some(split)) = (plan.fifo, plan.split.as_ref()) {
             // Both kernels declare the same pipes: [ring argument, c2v slot, v2c slot].
             let attribute = melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[fifo.position as i64, fifo.c2v_slot, fifo.v2c_slot]);
             let mut new_ref = unsafe { melior::ir::operation::OperationRefMut::from_raw(new_function.to_raw()) };
-            melior::ir::operation::OperationMutLike::set_attribute(&mut new_ref, "pto.fifo", attribute.into());
+            melior::ir::operation::OperationMutLike::set_attribute(&mut new_ref, FIFO_ATTRIBUTE, attribute.into());
             kernel.slot = kernel.consumer_slot(&kernel.at(block, location), split);
         }
         kernel.convert_block(old_entry, block, &[])?;
@@ -227,69 +156,6 @@ impl<'c> Kernel<'c> {
         Ok(())
     }
 
-    /// Frees the pipe slot `buffer` was popped into, once it has been read.
-    pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
-        if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
-            self.popped.remove(index);
-            at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(super::attrs::cross_core(self.context, "v2c")).build());
-        }
-    }
-
-    /// Whether this kernel computes `op` (always, unless it is one side of
-    /// a cluster task).
-    fn runs(&self, op: OperationRef<'c, 'c>) -> bool {
-        self.split.as_ref().is_none_or(|s| s.op_on(op, self.core))
-    }
-
-    /// Whether this kernel holds the loop-carried tile `value`.
-    fn holds(&self, value: V<'c>) -> bool {
-        self.split.as_ref().is_none_or(|s| s.carried_on(value, self.core))
-    }
-
-    pub fn at(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> At<'c> {
-        At { context: self.context, block, location }
-    }
-
-    /// The new value for an old non-tile value.
-    /// Whether this kernel is one side of a cluster task (tiles cross
-    /// between the cores with shapes both sides agree on).
-    pub fn is_cluster(&self) -> bool {
-        self.split.is_some()
-    }
-
-    pub fn value(&self, old: V<'c>) -> Result<V<'c>, String> {
-        self.values.get(&key(old)).copied().ok_or_else(|| "a value defined outside the kernel".to_string())
-    }
-
-    /// The GM tensor and offsets a tile load or store addresses: a 1-D
-    /// tensor, which the front end views as `1 x N` (`memref.expand_shape`),
-    /// is addressed directly (rank 1, the column offset only), since a
-    /// `pto.global_view` takes a rank-1 source as one row.
-    pub fn gm_tensor(&self, old: V<'c>, indices: &[V<'c>]) -> Result<(V<'c>, Vec<V<'c>>), String> {
-        if let Some(source) = unit_row_view(old) {
-            let column = indices.get(1).ok_or("a 1-D view without a column offset")?;
-            return Ok((self.value(source)?, vec![self.value(*column)?]));
-        }
-        Ok((self.value(old)?, indices.iter().map(|i| self.value(*i)).collect::<Result<_, _>>()?))
-    }
-
-    /// The buffer holding an old tile value.
-    pub fn buffer(&self, old: V<'c>) -> Result<Buffer<'c>, String> {
-        self.buffers.get(&key(old)).copied().ok_or_else(|| "a tile this target cannot hold here".to_string())
-    }
-
-    pub fn bind(&mut self, old: V<'c>, buffer: Buffer<'c>) {
-        self.buffers.insert(key(old), buffer);
-    }
-
-    /// The buffer an op's tile result goes to: the loop-carried buffer when
-    /// it may be updated in place, else a new one of `shape`.
-    pub fn destination(&self, at: &At<'c>, result: V<'c>, shape: Shape<'c>) -> Buffer<'c> {
-        match self.in_place.get(&key(result)) {
-            Some(carried) => *carried,
-            None => at.alloc(shape),
-        }
-    }
 
     /// Converts `old`'s ops, appending to `new`; `carried` are the buffers
     /// for the block's tile arguments (after the scalar ones). Returns the
@@ -320,21 +186,21 @@ impl<'c> Kernel<'c> {
                     }
                 }
                 "scf.if" => self.convert_if(current, new)?,
-                tile if tile.starts_with("tile.") => {
+                _ if TileOp::of(current).is_some() => {
                     let at = self.at(new, location);
-                    if self.runs(current) {
+                    if let (true, Some(kind)) = (self.runs(current), TileOp::of(current)) {
                         let result = match self.core {
-                            Core::Aiv => vector::lower(self, &at, current, &tile[5..]),
-                            Core::Aic => cube::lower(self, &at, current, &tile[5..]),
+                            Core::Aiv => vector::lower(self, &at, current, kind),
+                            Core::Aic => cube::lower(self, &at, current, kind),
                         };
                         result.map_err(fail)?;
                     }
-                    if current.result_count() == 1 {
-                        self.cross(&at, detach(current.result(0).unwrap().into())).map_err(fail)?;
+                    if let (1, Ok(result)) = (current.result_count(), current.result(0)) {
+                        self.cross(&at, detach(result.into())).map_err(fail)?;
                     }
                 }
                 // Addressed through its source instead (`gm_tensor`).
-                "memref.expand_shape" if unit_row_view(detach(current.result(0).unwrap().into())).is_some() => {}
+                "memref.expand_shape" if current.result(0).is_ok_and(|view| unit_row_view(detach(view.into())).is_some()) => {}
                 _ => self.copy(current, new).map_err(fail)?,
             }
         }
@@ -367,18 +233,20 @@ impl<'c> Kernel<'c> {
         let location = op.location();
         let fail = |message: String| (location, message);
         let at = self.at(new, location);
-        let operand = |i: usize| detach(op.operand(i).unwrap());
+        let operand = |i: usize| detach(op.operand(i).unwrap()); // verifier: scf.for has lower, upper, step, then one init per result
         let (lower, upper) = if self.outer_loop == Some(op.to_raw().ptr as usize) {
             let entry = function_entry(new);
             let n = entry.argument_count();
-            (detach(entry.argument(n - 2).unwrap().into()), detach(entry.argument(n - 1).unwrap().into()))
+            let bound = |i: usize| entry.argument(i).map(|a| detach(a.into())).map_err(|_| fail("a task without its [lo, hi) arguments".into()));
+            (bound(n.wrapping_sub(2))?, bound(n.wrapping_sub(1))?)
         } else {
             (self.value(operand(0)).map_err(fail)?, self.value(operand(1)).map_err(fail)?)
         };
         let step = self.value(operand(2)).map_err(fail)?;
         let (upper, step) = positive_step(&at, lower, upper, step);
+        // verifier: scf.for has one region, a single block whose arguments are the induction variable, then the iter_args.
         let old_body = op.region(0).unwrap().first_block().unwrap();
-        let iv_old = detach(old_body.argument(0).unwrap().into());
+        let iv_old = detach(old_body.argument(0).unwrap().into()); // verifier: scf.for's block starts with the induction variable
 
         // Split iter_args into scalars (kept) and tiles (carried buffers).
         let mut scalar_inits = Vec::new();
@@ -387,6 +255,7 @@ impl<'c> Kernel<'c> {
         let mut carried_positions = Vec::new();
         for index in 0..op.operand_count() - 3 {
             let init = operand(3 + index);
+            // verifier: scf.for has one result per iter_arg.
             if TileType::try_from(init.r#type()).is_ok() && !self.holds(detach(op.result(index).unwrap().into())) {
                 continue;
             }
@@ -405,19 +274,20 @@ impl<'c> Kernel<'c> {
         let region = Region::new();
         let body = region.append_block(Block::new(&body_arguments));
         let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
-        self.values.insert(key(iv_old), detach(body.argument(0).unwrap().into()));
+        let new_argument = |i: usize| body.argument(i).map(|a| detach(a.into())).map_err(|e| fail(e.to_string()));
+        self.values.insert(key(iv_old), new_argument(0)?);
         for (k, &index) in scalar_positions.iter().enumerate() {
-            let old = detach(old_body.argument(index + 1).unwrap().into());
-            self.values.insert(key(old), detach(body.argument(k + 1).unwrap().into()));
+            let old = detach(old_body.argument(index + 1).unwrap().into()); // verifier: scf.for's block has one argument per iter_arg after the induction variable
+            self.values.insert(key(old), new_argument(k + 1)?);
         }
         for (k, &index) in carried_positions.iter().enumerate() {
-            let old = detach(old_body.argument(index + 1).unwrap().into());
+            let old = detach(old_body.argument(index + 1).unwrap().into()); // verifier: scf.for's block has one argument per iter_arg after the induction variable
             self.bind(old, carried[k]);
         }
         // Accumulators that start as zeros: zero on this loop's first trip.
         for buffer in &carried {
             if self.zero_pending.contains(&key(buffer.value)) {
-                self.zero_on_entry.insert(key(buffer.value), (detach(body.argument(0).unwrap().into()), lower));
+                self.zero_on_entry.insert(key(buffer.value), (new_argument(0)?, lower));
             }
         }
         self.plan_in_place(old_body, &carried_positions, &carried);
@@ -429,11 +299,12 @@ impl<'c> Kernel<'c> {
         let result_types: Vec<Type> = scalar_inits.iter().map(|v| v.r#type()).collect();
         let placed = at.op("scf.for", &operands, &result_types, &[], vec![region]);
         for (k, &index) in scalar_positions.iter().enumerate() {
-            let old = detach(op.result(index).unwrap().into());
-            self.values.insert(key(old), detach(placed.result(k).unwrap().into()));
+            let old = detach(op.result(index).unwrap().into()); // verifier: scf.for has one result per iter_arg
+            let new = placed.result(k).map_err(|e| fail(e.to_string()))?;
+            self.values.insert(key(old), detach(new.into()));
         }
         for (k, &index) in carried_positions.iter().enumerate() {
-            self.bind(detach(op.result(index).unwrap().into()), carried[k]);
+            self.bind(detach(op.result(index).unwrap().into()), carried[k]); // verifier: scf.for has one result per iter_arg
         }
         Ok(())
     }
@@ -442,7 +313,7 @@ impl<'c> Kernel<'c> {
         let location = op.location();
         let fail = |message: String| (location, message);
         let at = self.at(new, location);
-        let condition = self.value(detach(op.operand(0).unwrap())).map_err(fail)?;
+        let condition = self.value(detach(op.operand(0).unwrap())).map_err(fail)?; // verifier: scf.if has its condition operand
         // Tile results get a buffer both branches write into. One whose
         // valid size is a run-time value is allocated whole; each branch
         // copies into a view of its own valid region and yields the
@@ -478,7 +349,7 @@ impl<'c> Kernel<'c> {
         let mut regions = Vec::new();
         for index in 0..op.region_count() {
             let region = Region::new();
-            let old_region = op.region(index).unwrap();
+            let old_region = op.region(index).unwrap(); // verifier: index < region_count
             if let Some(old_block) = old_region.first_block() {
                 let block = region.append_block(Block::new(&[]));
                 let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
@@ -497,7 +368,8 @@ impl<'c> Kernel<'c> {
             }
             let mut valid = buffer.shape.valid;
             for dim in dynamic_dims(*tile) {
-                valid[dim] = super::buffer::Extent::Dynamic(detach(placed.result(next_extent).unwrap().into()));
+                let extent = placed.result(next_extent).map_err(|e| fail(e.to_string()))?;
+                valid[dim] = super::buffer::Extent::Dynamic(detach(extent.into()));
                 next_extent += 1;
             }
             *buffer = at.view(*buffer, buffer.shape.with_valid(valid));
@@ -512,7 +384,8 @@ impl<'c> Kernel<'c> {
                 self.bind(old, carried[tile]);
                 tile += 1;
             } else {
-                self.values.insert(key(old), detach(placed.result(scalar).unwrap().into()));
+                let new = placed.result(scalar).map_err(|e| fail(e.to_string()))?;
+                self.values.insert(key(old), detach(new.into()));
                 scalar += 1;
             }
         }
@@ -544,6 +417,7 @@ impl<'c> Kernel<'c> {
     fn plan_in_place(&mut self, body: BlockRef<'c, '_>, positions: &[usize], carried: &[Buffer<'c>]) {
         let Some(terminator) = body.terminator() else { return };
         for (k, &index) in positions.iter().enumerate() {
+            // verifier: scf.for's yield has one operand per iter_arg, its block one argument per iter_arg after the induction variable.
             let yielded = detach(terminator.operand(index).unwrap());
             let previous = detach(body.argument(index + 1).unwrap().into());
             let Some(producer) = defining_op(yielded) else { continue };
@@ -574,6 +448,7 @@ impl<'c> Kernel<'c> {
         for (index, operand) in op.operands().enumerate() {
             let operand = detach(operand);
             if TileType::try_from(operand.r#type()).is_ok() {
+                // verifier: scf.yield has one operand per result of its parent (scf.for, scf.if).
                 if !self.holds(detach(parent.result(index).unwrap().into())) {
                     continue;
                 }
@@ -608,29 +483,6 @@ impl<'c> Kernel<'c> {
     }
 }
 
-/// A loop's (upper bound, step) with a run-time step that is not positive
-/// made harmless: zero trips (upper := lower, step := 1) instead of a loop
-/// that never ends or a division by zero in the task split. (The CPU reports
-/// it, `tile-check-bounds`; a PTO kernel has no channel for that yet.)
-pub fn positive_step<'c>(at: &At<'c>, lower: V<'c>, upper: V<'c>, step: V<'c>) -> (V<'c>, V<'c>) {
-    if defining_op(step).is_some_and(|d| d.name().as_string_ref().as_str() == Ok("arith.constant")) {
-        return (upper, step);
-    }
-    let (_, upper, step) = at.zero_trips_unless_positive(lower, upper, step);
-    (upper, step)
-}
-
-/// The 1-D tensor `view` is the `1 x N` view of (`memref.expand_shape`), if it is one.
-pub fn unit_row_view<'c>(view: V<'c>) -> Option<V<'c>> {
-    let op = defining_op(view)?;
-    if op.name().as_string_ref().as_str() != Ok("memref.expand_shape") {
-        return None;
-    }
-    let source = detach(op.operand(0).ok()?);
-    let expanded = shape_of(view.r#type());
-    (shape_of(source.r#type()).len() == 1 && expanded.len() == 2 && expanded[0] == 1).then_some(source)
-}
-
 /// The dimensions of `tile` whose valid size is a run-time value.
 fn dynamic_dims(tile: TileType) -> Vec<usize> {
     (0..2).filter(|&dim| matches!(tile.valid_size(dim as u32), htp_dialects::tile::ValidSize::Dynamic)).collect()
@@ -650,11 +502,9 @@ fn function_entry<'c>(block: BlockRef<'c, 'c>) -> BlockRef<'c, 'c> {
 
 /// Ops whose destination may be the buffer one of their sources came from.
 fn in_place_allowed(op: OperationRef) -> bool {
-    let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+    use TileOp::*;
     matches!(
-        name.as_str(),
-        "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min" | "tile.exp" | "tile.log"
-            | "tile.sqrt" | "tile.rsqrt" | "tile.abs" | "tile.neg" | "tile.relu" | "tile.matmul" | "tile.row_reduce"
-            | "tile.col_reduce"
+        TileOp::of(op),
+        Some(Add | Sub | Mul | Div | Max | Min | Exp | Log | Sqrt | Rsqrt | Abs | Neg | Relu | Matmul | RowReduce | ColReduce)
     )
 }

@@ -13,10 +13,11 @@ use std::sync::Arc;
 use htp_dialects::layout::{classify, Axe, Facet};
 use htp_dialects::ods::{tile, view};
 use htp_dialects::tile::TileType;
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 
 use super::buffer::Layout;
-use super::kernel::Kernel;
+use crate::ops::TileOp;
+use super::state::Kernel;
 use htp_ir::builder::{bit_width, detach};
 use htp_ir::query::uses;
 
@@ -61,10 +62,10 @@ pub fn nz_facet() -> Facet {
 /// for tiles that only feed matmuls or another relayout (their loads stage
 /// them as NZ in L1; the vector side holds its copy row-major).
 pub fn relayout<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
-    let relayout = view::<tile::RelayoutOperation>(op).ok_or("not a tile.relayout")?;
+    let relayout = view::<tile::RelayoutOperation>(op).ok_or_else(|| format!("not a {}", TileOp::Relayout.name()))?;
     let input = detach(relayout.input().map_err(|e| e.to_string())?);
     let output = detach(relayout.result().map_err(|e| e.to_string())?.into());
-    let tile = TileType::try_from(output.r#type()).map_err(|_| "tile.relayout makes a tile".to_string())?;
+    let tile = TileType::try_from(output.r#type()).map_err(|_| format!("{} makes a tile", TileOp::Relayout.name()))?;
     let source = k.buffer(input)?;
     if let Some(layout) = tile.layout() {
         let bits = bit_width(tile.element_type());
@@ -76,7 +77,7 @@ pub fn relayout<'c>(k: &mut Kernel<'c>, op: OperationRef<'c, 'c>) -> Result<(), 
                 // same tile row-major in UB).
                 let cube_only = uses(output)
                     .iter()
-                    .all(|user| matches!(user.name().as_string_ref().as_str(), Ok("tile.matmul" | "tile.relayout")));
+                    .all(|user| matches!(TileOp::of(*user), Some(TileOp::Matmul | TileOp::Relayout)));
                 if !cube_only {
                     return Err("an NZ tile lives in the cube's L1/L0 on PTO: use it only as a matmul operand, or relayout it \
                                 to row_major for vector work"

@@ -14,34 +14,37 @@ use melior::{
     Context,
 };
 
-use super::kernel::Failure;
+use super::state::Failure;
+use crate::ops::TileOp;
 use super::vector::is_mask;
 use htp_ir::builder::{detach, parse_type, Builder, Emitter, V};
 use htp_ir::query::defining_op;
 
 pub fn broadcast_compares_first<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    for broadcast in htp_ir::query::ops_named_where(function, "tile.broadcast", |op| is_mask(detach(op.result(0).unwrap().into()))) {
-        let source = detach(broadcast.operand(0).unwrap());
-        let Some(compare) = defining_op(source).filter(|op| op.name().as_string_ref().as_str() == Ok("tile.cmp")) else {
+    for broadcast in htp_ir::query::ops_named_where(function, TileOp::Broadcast.name(), |op| op.result(0).is_ok_and(|r| is_mask(detach(r.into())))) {
+        let fail = |e: melior::Error| (broadcast.location(), e.to_string());
+        let source = detach(broadcast.operand(0).map_err(fail)?);
+        let Some(compare) = defining_op(source).filter(|op| TileOp::of(*op) == Some(TileOp::Cmp)) else {
             return Err((
                 broadcast.location(),
                 "PTO broadcasts a mask only when it comes straight from a comparison (compare the broadcast values instead)".into(),
             ));
         };
-        let result = broadcast.result(0).unwrap();
+        let result = broadcast.result(0).map_err(fail)?;
         let shape = TileType::try_from(result.r#type()).map_err(|_| (broadcast.location(), "a broadcast to a non-tile".to_string()))?;
-        let before = Emitter { context, block: broadcast.block().unwrap(), anchor: broadcast, location: broadcast.location() };
+        let before = Emitter { context, block: broadcast.block().ok_or((broadcast.location(), "a broadcast outside a block".to_string()))?, anchor: broadcast, location: broadcast.location() };
         let widen = |value: V<'c>| -> V<'c> {
             let Ok(tile) = TileType::try_from(value.r#type()) else { return value };
             if tile.rows() == shape.rows() && tile.cols() == shape.cols() {
                 return value;
             }
             let ty = parse_type(context, &tile_type_text(&shape, tile.element_type()));
-            before.value("tile.broadcast", &[value], ty)
+            before.value(TileOp::Broadcast.name(), &[value], ty)
         };
-        let (lhs, rhs) = (widen(detach(compare.operand(0).unwrap())), widen(detach(compare.operand(1).unwrap())));
+        let operand = |i: usize| compare.operand(i).map(detach).map_err(|e| (compare.location(), e.to_string()));
+        let (lhs, rhs) = (widen(operand(0)?), widen(operand(1)?));
         let predicate = compare.attribute("predicate").map_err(|e| (compare.location(), e.to_string()))?;
-        let full = before.value_with("tile.cmp", &[lhs, rhs], result.r#type(), &[("predicate", predicate)]);
+        let full = before.value_with(TileOp::Cmp.name(), &[lhs, rhs], result.r#type(), &[("predicate", predicate)]);
         unsafe {
             mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), full.to_raw());
             mlir_sys::mlirOperationDestroy(broadcast.to_raw());

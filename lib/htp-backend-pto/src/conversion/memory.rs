@@ -6,7 +6,7 @@ use htp_dialects::tile::TileType;
 use melior::ir::{OperationRef, ValueLike};
 
 use super::buffer::{elements_per_block, extents_of, Buffer, Extent, Layout, Shape};
-use super::kernel::{At, Kernel, PtoOps};
+use super::state::{At, Kernel, PtoOps};
 use super::relayout::transpose_into;
 use htp_ir::builder::{bit_width, detach, parse_type, shape_of, Builder, V};
 use crate::ods::pto;

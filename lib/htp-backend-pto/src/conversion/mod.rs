@@ -20,6 +20,7 @@
 
 mod attrs;
 mod buffer;
+mod cores;
 mod cube;
 mod instructions;
 mod kernel;
@@ -28,6 +29,7 @@ mod masks;
 mod memory;
 mod relayout;
 mod split;
+mod state;
 mod tasks;
 mod vector;
 
@@ -50,17 +52,18 @@ htp_pass::pass! {
 }
 
 
-fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), kernel::Failure<'c>> {
+fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), state::Failure<'c>> {
+    // verifier: builtin.module has one region with a single block (SingleBlock, NoTerminator).
     let body = module.region(0).unwrap().first_block().unwrap();
     let kernels = htp_ir::query::kernel_functions(module);
     for function in kernels {
-        let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").unwrap())
+        let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").map_err(|e| (function.location(), e.to_string()))?)
             .map(|s| s.value().to_string())
             .unwrap_or_default();
         masks::broadcast_compares_first(context, function)?;
         let plan = tasks::plan(context, function, &name)?;
         for &core in &plan.cores {
-            let kernel = kernel::Kernel::build(context, function, &plan, core)?;
+            let kernel = state::Kernel::build(context, function, &plan, core)?;
             body.insert_operation_before(function, kernel);
         }
         let orchestration = tasks::orchestration(context, function, &name, &plan)?;

@@ -4,7 +4,7 @@
 //! meets a row-major tensor in GM).
 
 use super::buffer::{round_up, Buffer, Extent, Layout, Shape};
-use super::kernel::{At, PtoOps};
+use super::state::{At, PtoOps};
 use htp_ir::builder::bit_width;
 use crate::ods::pto;
 

@@ -28,8 +28,9 @@ use melior::{
     Context,
 };
 
-use super::kernel::Failure;
-use super::tasks::Core;
+use htp_pass::Failure;
+use super::cores::Core;
+use crate::ops::TileOp;
 use htp_ir::builder::{detach, Builder, Emitter, V};
 use htp_ir::query::{defining_op, key, op_key, preorder_positions, uses};
 
@@ -106,9 +107,9 @@ impl<'c> Split<'c> {
 pub fn work_kinds(function: OperationRef) -> (bool, bool) {
     let (mut matmul, mut vector) = (false, false);
     function.walk(WalkOrder::PreOrder, |op| {
-        match op.name().as_string_ref().as_str().unwrap_or("") {
-            "tile.matmul" => matmul = true,
-            n if n.starts_with("tile.") && !MOVABLE.contains(&n) && n != "tile.store" => vector = true,
+        match TileOp::of(op) {
+            Some(TileOp::Matmul) => matmul = true,
+            Some(kind) if !MOVABLE.contains(&kind) && kind != TileOp::Store => vector = true,
             _ => {}
         }
         WalkResult::Advance
@@ -117,7 +118,7 @@ pub fn work_kinds(function: OperationRef) -> (bool, bool) {
 }
 
 /// Ops that run wherever their users (or, for stores, their values) are.
-const MOVABLE: &[&str] = &["tile.load", "tile.pad", "tile.transpose", "tile.constant", "tile.set_valid", "tile.relayout"];
+const MOVABLE: &[TileOp] = &[TileOp::Load, TileOp::Pad, TileOp::Transpose, TileOp::Constant, TileOp::SetValid, TileOp::Relayout];
 
 /// Splits `function` (a mixed tile kernel) between the cores; rewrites
 /// matmuls that accumulate onto vector work first.
@@ -125,18 +126,18 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
     split_vector_accumulators(context, function);
     let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.")) {
+        if TileOp::of(op).is_some() {
             ops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
     });
     // The cube hands its L0C accumulator over as it is: f32 (or i32).
     for &op in &ops {
-        if op.name().as_string_ref().as_str() != Ok("tile.matmul") {
+        if TileOp::of(op) != Some(TileOp::Matmul) {
             continue;
         }
         let result = TileType::try_from(op.result(0).expect("matmul result").r#type()).map_err(|_| (op.location(), "a matmul without a tile result".to_string()))?;
-        super::cube::whole_fractals(result).map_err(|message| (op.location(), message))?;
+        super::buffer::whole_fractals(result).map_err(|message| (op.location(), message))?;
         let element = result.element_type().to_string();
         if element != "f32" && element != "i32" {
             return Err((
@@ -152,11 +153,11 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
     let mut sides = HashMap::new();
     // Consumers first (reverse order), so a movable op sees its users' sides.
     for &op in ops.iter().rev() {
-        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let side = match name.as_str() {
-            "tile.matmul" => Sides::CUBE,
-            "tile.store" => Sides::default(), // decided below, from the value
-            n if MOVABLE.contains(&n) => {
+        let side = match TileOp::of(op) {
+            Some(TileOp::Matmul) => Sides::CUBE,
+            Some(TileOp::Store) => Sides::default(), // decided below, from the value
+            Some(kind) if MOVABLE.contains(&kind) => {
+                // verifier: the movable tile ops (load, pad, transpose, constant, set_valid, relayout) have one result (ODS)
                 let wanted = analysis.value_sides(detach(op.result(0).unwrap().into()), &sides);
                 if wanted == Sides::default() { Sides::VECTOR } else { wanted }
             }
@@ -166,8 +167,9 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
     }
     let mut split = Split { sides, carried: HashMap::new(), crossings: HashMap::new(), crossing_tiles: Vec::new() };
     for &op in &ops {
-        if op.name().as_string_ref().as_str() == Ok("tile.store") {
+        if TileOp::of(op) == Some(TileOp::Store) {
             // Made on one side: stored there; made on both (a loaded tile): stored once, by the vector core.
+            // verifier: tile.store has its value operand first (ODS)
             let side = split.producer_sides(detach(op.operand(0).unwrap()), &mut Vec::new());
             split.sides.insert(op_key(op), if side == Sides::CUBE { Sides::CUBE } else { Sides::VECTOR });
         }
@@ -180,16 +182,20 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
 /// `tile.matmul a, b, acc` with `acc` made by vector work becomes
 /// `tile.add acc, (tile.matmul a, b)`.
 fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
-    for matmul in htp_ir::query::ops_named_where(function, "tile.matmul", |op| op.operand_count() == 3) {
+    for matmul in htp_ir::query::ops_named_where(function, TileOp::Matmul.name(), |op| op.operand_count() == 3) {
+        // verifier: tile.matmul lhs, rhs, acc (operand_count == 3), one result (ODS), in a block
         let acc = detach(matmul.operand(2).unwrap());
         if cube_accumulator(acc, matmul) {
             continue;
         }
+        // verifier: tile.matmul lhs, rhs, acc (operand_count == 3), one result (ODS), in a block
         let before = Emitter { context, block: matmul.block().unwrap(), anchor: matmul, location: matmul.location() };
+        // verifier: tile.matmul lhs, rhs, acc (operand_count == 3), one result (ODS), in a block
         let result = matmul.result(0).unwrap();
         let ty = result.r#type();
-        let product = before.value("tile.matmul", &[detach(matmul.operand(0).unwrap()), detach(matmul.operand(1).unwrap())], ty);
-        let sum = before.value("tile.add", &[acc, product], ty);
+        // verifier: tile.matmul lhs, rhs, acc (operand_count == 3), one result (ODS), in a block
+        let product = before.value(TileOp::Matmul.name(), &[detach(matmul.operand(0).unwrap()), detach(matmul.operand(1).unwrap())], ty);
+        let sum = before.value(TileOp::Add.name(), &[acc, product], ty);
         unsafe {
             mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), sum.to_raw());
             mlir_sys::mlirOperationDestroy(matmul.to_raw());
@@ -200,13 +206,16 @@ fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c
 /// An accumulator the cube can keep in L0C: zeros, or a loop-carried value
 /// that starts as zeros and is this matmul's own previous result.
 fn cube_accumulator(acc: V, matmul: OperationRef) -> bool {
-    let zeros = |v: V| defining_op(v).is_some_and(|op| op.name().as_string_ref().as_str() == Ok("tile.constant"));
+    let zeros = |v: V| defining_op(v).is_some_and(|op| TileOp::of(op) == Some(TileOp::Constant));
     if zeros(acc) {
         return true;
     }
     let Some((loop_op, index)) = iter_arg_of(acc) else { return false };
+    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
     let body = loop_op.region(0).unwrap().first_block().unwrap();
+    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
     let yielded = detach(body.terminator().unwrap().operand(index).unwrap());
+    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
     zeros(detach(loop_op.operand(3 + index).unwrap()))
         && defining_op(yielded).is_some_and(|op| op_key(op) == op_key(matmul))
 }
@@ -227,7 +236,7 @@ fn iter_arg_of<'c>(value: V<'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
 /// For a result of an `scf.for`/`scf.if`: the op and the result index.
 fn result_of<'c>(value: V<'c>) -> Option<(OperationRef<'c, 'c>, usize)> {
     let op = defining_op(value)?;
-    let index = (0..op.result_count()).find(|&i| key(op.result(i).unwrap().into()) == key(value))?;
+    let index = op.results().position(|result| key(result.into()) == key(value))?;
     Some((op, index))
 }
 
@@ -252,21 +261,28 @@ impl Analysis {
         for user in uses(value) {
             let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
             sides = sides.union(match name.as_str() {
-                "tile.store" => Sides::default(),
+                _ if TileOp::of(user) == Some(TileOp::Store) => Sides::default(),
                 "scf.yield" => {
+                    // verifier: scf.yield has a parent op (HasParent)
                     let parent = unsafe { OperationRef::from_raw(user.parent_operation().unwrap().to_raw()) };
-                    let index = (0..user.operand_count()).find(|&i| key(user.operand(i).unwrap()) == key(value)).unwrap_or(0);
+                    let index = user.operands().position(|operand| key(operand) == key(value)).unwrap_or(0);
+                    // verifier: scf.yield has one operand per result of its parent
                     let mut s = self.value_sides(detach(parent.result(index).unwrap().into()), ops);
                     if parent.name().as_string_ref().as_str() == Ok("scf.for") {
+                        // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                         let body = parent.region(0).unwrap().first_block().unwrap();
+                        // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                         s = s.union(self.value_sides(detach(body.argument(index + 1).unwrap().into()), ops));
                     }
                     s
                 }
                 "scf.for" => {
-                    let index = (3..user.operand_count()).find(|&i| key(user.operand(i).unwrap()) == key(value)).unwrap_or(3) - 3;
+                    let index = user.operands().skip(3).position(|operand| key(operand) == key(value)).unwrap_or(0);
+                    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                     let body = user.region(0).unwrap().first_block().unwrap();
+                    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                     self.value_sides(detach(body.argument(index + 1).unwrap().into()), ops)
+                        // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                         .union(self.value_sides(detach(user.result(index).unwrap().into()), ops))
                 }
                 _ => ops.get(&op_key(user)).copied().unwrap_or(Sides::VECTOR),
@@ -291,18 +307,23 @@ impl<'c> Split<'c> {
         }
         visiting.push(key(value));
         let sides = if let Some((loop_op, index)) = iter_arg_of(value) {
+            // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
             let body = loop_op.region(0).unwrap().first_block().unwrap();
+            // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
             let init = detach(loop_op.operand(3 + index).unwrap());
+            // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
             let yielded = detach(body.terminator().unwrap().operand(index).unwrap());
             self.producer_sides(init, visiting).union(self.producer_sides(yielded, visiting))
         } else if let Some(op) = defining_op(value) {
             match op.name().as_string_ref().as_str().unwrap_or("") {
                 "scf.for" | "scf.if" => {
-                    let (op, index) = result_of(value).unwrap();
                     let mut s = Sides::default();
-                    for region in op.regions() {
-                        if let Some(block) = region.first_block() {
-                            s = s.union(self.producer_sides(detach(block.terminator().unwrap().operand(index).unwrap()), visiting));
+                    if let Some((op, index)) = result_of(value) {
+                        for region in op.regions() {
+                            if let Some(block) = region.first_block() {
+                                // verifier: an scf.for/scf.if block ends in scf.yield with one operand per result.
+                                s = s.union(self.producer_sides(detach(block.terminator().unwrap().operand(index).unwrap()), visiting));
+                            }
                         }
                     }
                     s
@@ -327,6 +348,7 @@ impl<'c> Split<'c> {
         });
         for op in loops {
             for index in 0..op.result_count() {
+                // verifier: index < result_count
                 let result = detach(op.result(index).unwrap().into());
                 if TileType::try_from(result.r#type()).is_err() {
                     continue;
@@ -340,7 +362,9 @@ impl<'c> Split<'c> {
                 }
                 self.carried.insert(key(result), side);
                 if op.name().as_string_ref().as_str() == Ok("scf.for") {
+                    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                     let body = op.region(0).unwrap().first_block().unwrap();
+                    // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
                     self.carried.insert(key(detach(body.argument(index + 1).unwrap().into())), side);
                 }
             }
@@ -371,7 +395,7 @@ impl<'c> Split<'c> {
                 // (an accumulator carried on the cube, used by vector work
                 // after the loop) after the loop.
                 let Some(producer) = defining_op(value).filter(|p| {
-                    p.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("tile.") || n == "scf.for")
+                    TileOp::of(*p).is_some() || p.name().as_string_ref().as_str() == Ok("scf.for")
                 }) else {
                     return Err((op.location(), "this tile is carried by a loop on one core but used on the other inside the loop".into()));
                 };
@@ -386,7 +410,7 @@ impl<'c> Split<'c> {
                 }
                 if crossing == Crossing::VectorToCube {
                     let tile = TileType::try_from(value.r#type()).map_err(|_| (producer.location(), "a crossing value that is not a tile".to_string()))?;
-                    super::cube::whole_fractals(tile).map_err(|message| (producer.location(), message))?;
+                    super::buffer::whole_fractals(tile).map_err(|message| (producer.location(), message))?;
                 }
                 if !self.crossings.contains_key(&key(value)) {
                     self.crossings.insert(key(value), crossing);
@@ -397,7 +421,7 @@ impl<'c> Split<'c> {
         found.sort_by_key(|(position, _, _)| *position);
         self.crossing_tiles = found
             .iter()
-            .map(|(_, value, crossing)| (*crossing, TileType::try_from(value.r#type()).unwrap()))
+            .filter_map(|(_, value, crossing)| Some((*crossing, TileType::try_from(value.r#type()).ok()?)))
             .collect();
         Ok(())
     }
@@ -424,6 +448,7 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
         return Some([statics(0)?, statics(1)?]);
     }
     if let Some((loop_op, index)) = iter_arg_of(value) {
+        // verifier: scf.for (lb, ub, step, inits; one single-block region: iv + iter_args, yield per iter_arg)
         return valid_sources(detach(loop_op.operand(3 + index).unwrap()));
     }
     let op = defining_op(value)?;
@@ -445,13 +470,13 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
         };
         Some([dim(0)?, dim(1)?])
     };
-    match name.as_str() {
-        "tile.load" => {
+    match TileOp::of(op) {
+        Some(TileOp::Load) => {
             let rank = htp_ir::builder::shape_of(op.operand(0).ok()?.r#type()).len();
             from_operands(1 + rank)
         }
-        "tile.set_valid" => from_operands(1),
-        "tile.matmul" => {
+        Some(TileOp::SetValid) => from_operands(1),
+        Some(TileOp::Matmul) => {
             let rows = valid_sources(detach(op.operand(0).ok()?))?[0];
             let cols = valid_sources(detach(op.operand(1).ok()?))?[1];
             Some([statics(0).unwrap_or(rows), statics(1).unwrap_or(cols)])
@@ -459,7 +484,7 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
         _ => {
             // Elementwise and broadcasting ops keep the valid region of a
             // tile operand with the same `?` sizes.
-            let same = (0..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).find(|v| {
+            let same = op.operands().map(detach).find(|v| {
                 TileType::try_from(v.r#type()).is_ok_and(|t| {
                     (0..2).all(|d| matches!(t.valid_size(d), htp_dialects::tile::ValidSize::Dynamic) == dynamic(d))
                 })

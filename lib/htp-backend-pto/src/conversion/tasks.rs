@@ -22,25 +22,12 @@ use htp_transforms::distribution::Distribution;
 use super::buffer::{Extent, Shape};
 use super::split::{Crossing, Split};
 
-use super::kernel::{At, Failure};
+use super::cores::Core;
+use super::state::{positive_step, unit_row_view, At, Failure};
 use htp_ir::query::key;
 use htp_ir::builder::{detach, Builder, V};
 use crate::ods::pto;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Core {
-    Aiv,
-    Aic,
-}
-
-impl Core {
-    pub fn keyword(self) -> &'static str {
-        match self {
-            Core::Aiv => "aiv",
-            Core::Aic => "aic",
-        }
-    }
-}
+use crate::ops::{TileOp, ORCHESTRATION_ATTRIBUTE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -107,7 +94,7 @@ impl Plan<'_> {
 /// that accumulate onto vector work are rewritten first, see `split.rs`).
 pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str) -> Result<Plan<'c>, Failure<'c>> {
     let location = function.location();
-    let entry = function.region(0).unwrap().first_block().ok_or((location, "kernel without a body".to_string()))?;
+    let entry = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "kernel without a body".to_string()))?;
 
     let (cores, split) = match super::split::work_kinds(function) {
         (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(context, function)?))),
@@ -126,7 +113,7 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
         .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>())
         .unwrap_or_default();
     for index in 0..entry.argument_count() {
-        let argument = detach(entry.argument(index).unwrap().into());
+        let argument = detach(entry.argument(index).map_err(|e| (location, e.to_string()))?.into());
         if htp_ir::builder::is_memref(argument.r#type()) {
             let direction = match direction(argument) {
                 Direction::Out if declared_in_out.contains(&(index as i64)) => Direction::InOut,
@@ -177,9 +164,9 @@ fn direction(tensor: V) -> Direction {
     let mut users = htp_ir::query::uses(tensor);
     while let Some(user) = users.pop() {
         match user.name().as_string_ref().as_str() {
-            Ok("tile.store") => stored = true,
+            _ if TileOp::of(user) == Some(TileOp::Store) => stored = true,
             // A 1-D tensor's `1 x N` view: its users are the tensor's.
-            Ok("memref.expand_shape") => users.extend(htp_ir::query::uses(detach(user.result(0).unwrap().into()))),
+            Ok("memref.expand_shape") => users.extend(user.results().flat_map(|result| htp_ir::query::uses(detach(result.into())))),
             _ => loaded = true,
         }
     }
@@ -195,23 +182,24 @@ fn direction(tensor: V) -> Direction {
 /// outer loop, chunks sized so the available cores share the loop).
 pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str, plan: &Plan<'c>) -> Result<Operation<'c>, Failure<'c>> {
     let location = function.location();
-    let entry = function.region(0).unwrap().first_block().unwrap();
+    let fail = |message: String| (location, message);
+    let entry = function.region(0).map_err(|e| fail(e.to_string()))?.first_block().ok_or_else(|| fail("kernel without a body".into()))?;
+    let old_arguments: Vec<V<'c>> = (0..entry.argument_count())
+        .map(|i| entry.argument(i).map(|argument| detach(argument.into())).map_err(|e| fail(e.to_string())))
+        .collect::<Result<_, _>>()?;
     // Arguments keep their locations (and so the names the front end gave them).
-    let arguments: Vec<(Type, Location)> = (0..entry.argument_count())
-        .map(|i| {
-            let argument = entry.argument(i).unwrap();
-            (argument.r#type(), htp_ir::query::value_location(argument.into()))
-        })
-        .collect();
-    let marker = ("pto.orchestration", htp_ir::builder::parse_attribute(context, "unit"));
+    let arguments: Vec<(Type, Location)> =
+        old_arguments.iter().map(|&argument| (argument.r#type(), htp_ir::query::value_location(argument))).collect();
+    let marker = (ORCHESTRATION_ATTRIBUTE, htp_ir::builder::parse_attribute(context, "unit"));
     let (orchestration, block) = htp_ir::builder::function(context, location, name, &arguments, marker);
     let mut values: HashMap<usize, V<'c>> = HashMap::new();
-    for i in 0..entry.argument_count() {
-        values.insert(key(detach(entry.argument(i).unwrap().into())), detach(block.argument(i).unwrap().into()));
+    let new_argument = |i: usize| block.argument(i).map(|a| detach(a.into())).map_err(|e| fail(e.to_string()));
+    for (i, old) in old_arguments.iter().enumerate() {
+        values.insert(key(*old), new_argument(i)?);
     }
     let at = At { context, block, location };
-    let tensors: Vec<V> = plan.tensors.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
-    let scalars: Vec<V> = plan.scalars.iter().map(|&i| detach(block.argument(i).unwrap().into())).collect();
+    let tensors: Vec<V> = plan.tensors.iter().map(|&i| new_argument(i)).collect::<Result<_, _>>()?;
+    let scalars: Vec<V> = plan.scalars.iter().map(|&i| new_argument(i)).collect::<Result<_, _>>()?;
 
     match plan.outer_loop {
         None => submit(&at, plan, &tensors, &scalars),
@@ -225,7 +213,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                     break;
                 }
                 // 1-D tensors' `1 x N` views: only the kernels address through them.
-                if current.result_count() == 1 && super::kernel::unit_row_view(detach(current.result(0).unwrap().into())).is_some() {
+                if current.result_count() == 1 && current.result(0).is_ok_and(|view| unit_row_view(detach(view.into())).is_some()) {
                     op = current.next_in_block();
                     continue;
                 }
@@ -241,10 +229,10 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                 op = current.next_in_block();
             }
             let outer_op = outer_op.expect("the planned loop is in the entry block");
-            let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))];
+            let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))]; // verifier: scf.for has lower, upper and step operands
             let (lower, upper, step) = (bound(0), bound(1), bound(2));
             let at = At { location: outer_op.location(), ..at };
-            let (upper, step) = super::kernel::positive_step(&at, lower, upper, step);
+            let (upper, step) = positive_step(&at, lower, upper, step);
             let index = Type::index(context);
             let span = at.value("arith.subi", &[upper, lower], index);
             let trips = at.value("arith.ceildivsi", &[span, step], index);
@@ -274,7 +262,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
             let body = body_region.append_block(Block::new(&[(index, at.location)]));
             let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
             let inner = At { block: body, ..at };
-            let lo = detach(body.argument(0).unwrap().into());
+            let lo = detach(body.argument(0).map_err(|e| fail(e.to_string()))?.into());
             let end = inner.value("arith.addi", &[lo, chunk], index);
             let hi = inner.value("arith.minsi", &[end, upper], index);
             let mut task_scalars = scalars.clone();

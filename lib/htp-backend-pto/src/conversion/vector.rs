@@ -9,38 +9,39 @@ use melior::ir::{
 
 use super::buffer::{extents_like, extents_of, Buffer, Extent, Layout, Pad, Shape};
 use super::relayout::{as_row, transpose_into};
-use super::kernel::{At, Kernel, PtoOps};
+use super::state::{At, Kernel, PtoOps};
 use htp_ir::query::{defining_op, key, single_user};
 use super::{attrs, memory};
 use htp_ir::builder::{bit_width, detach, shape_of, Builder, V};
 use crate::ods::pto;
 
 use super::instructions;
+use crate::ops::TileOp;
 
-pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
+    use TileOp::*;
     match kind {
-        "load" if is_mask(result(op)) => load_mask(k, at, op),
-        "load" => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid), |_, _| {}),
-        "store" if is_mask(operand(op, 0)) => store_mask(k, at, op),
-        "store" => memory::store(k, at, op),
-        "constant" | "fill" => fill(k, at, op),
-        "add" | "sub" | "mul" | "div" | "max" | "min" => binary(k, at, op, kind),
-        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "abs" | "neg" | "relu" => unary(k, at, op, kind),
-        "row_reduce" => row_reduce(k, at, op),
-        "col_reduce" => col_reduce(k, at, op),
-        "broadcast" => broadcast(k, at, op),
-        "pad" => pad(k, at, op),
-        "set_valid" => set_valid(k, at, op),
-        "cast" => cast(k, at, op),
-        "iota" => iota(k, at, op),
-        "cmp" => compare(k, at, op),
-        "select" => select(k, at, op),
-        "intrinsic" => intrinsic(k, at, op),
-        "transpose" => transpose(k, at, op),
-        "relayout" => super::layouts::relayout(k, op),
-        "gather" => gather(k, at, op),
-        "matmul" => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
-        other => Err(format!("tile.{other} has no PTO vector lowering yet")),
+        Load if is_mask(result(op)) => load_mask(k, at, op),
+        Load => memory::load(k, at, op, |tile, valid| Shape::vec_for(tile, valid), |_, _| {}),
+        Store if is_mask(operand(op, 0)) => store_mask(k, at, op),
+        Store => memory::store(k, at, op),
+        Constant | Fill => fill(k, at, op),
+        Add | Sub | Mul | Div | Max | Min => binary(k, at, op, kind),
+        Exp | Log | Sqrt | Rsqrt | Recip | Abs | Neg | Relu => unary(k, at, op, kind),
+        RowReduce => row_reduce(k, at, op),
+        ColReduce => col_reduce(k, at, op),
+        Broadcast => broadcast(k, at, op),
+        Pad => pad(k, at, op),
+        SetValid => set_valid(k, at, op),
+        Cast => cast(k, at, op),
+        Iota => iota(k, at, op),
+        Cmp => compare(k, at, op),
+        Select => select(k, at, op),
+        Intrinsic => intrinsic(k, at, op),
+        Transpose => transpose(k, at, op),
+        Relayout => super::layouts::relayout(k, op),
+        Gather => gather(k, at, op),
+        Matmul => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
     }
 }
 
@@ -114,7 +115,7 @@ fn fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     Ok(())
 }
 
-fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
     let (mut lhs, mut rhs) = (operand(op, 0), operand(op, 1));
     if TileType::try_from(rhs.r#type()).is_err() {
         let source = k.buffer(lhs)?;
@@ -124,7 +125,7 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         k.bind(result(op), dst);
         return Ok(());
     }
-    let commutes = matches!(kind, "add" | "mul" | "max" | "min");
+    let commutes = kind.commutes();
     if commutes && k.deferred.contains_key(&key(lhs)) && !k.deferred.contains_key(&key(rhs)) {
         std::mem::swap(&mut lhs, &mut rhs);
     }
@@ -134,7 +135,7 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
         // into a full tile first.
         let source = materialise(k, at, lhs)?;
         let dst = destination(k, at, op, &source.shape.valid)?;
-        let expand_kind = attrs::expand_kind(at.context, kind);
+        let expand_kind = attrs::expand_kind(at.context, kind.mnemonic());
         instructions::expand_binary(at, per_line.shape.is_column(), expand_kind, dst.value, source.value, per_line.value);
         k.bind(result(op), dst);
         return Ok(());
@@ -142,7 +143,7 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
     instructions::binary(at, kind, as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value)?;
-    if matches!(kind, "max" | "min") && htp_ir::builder::is_float(a.shape.element) {
+    if matches!(kind, TileOp::Max | TileOp::Min) && htp_ir::builder::is_float(a.shape.element) {
         propagate_nan(at, dst, b);
     }
     k.bind(result(op), dst);
@@ -206,7 +207,7 @@ fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
     instructions::expand(at, per_line.shape.is_column(), dst.value, per_line.value);
 }
 
-fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: &str) -> Result<(), String> {
+fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
     instructions::unary(at, kind, as_row(at, dst).value, as_row(at, source).value)?;
@@ -255,10 +256,9 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
         return Err("PTO broadcasts one column or one row".into());
     }
     let fusable = single_user(result(op)).is_some_and(|user| {
-        let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let Some(kind) = TileOp::of(user) else { return false };
         let rhs = user.operand(1).ok().map(|v| key(detach(v))) == Some(key(result(op)));
-        let commutes = matches!(name.as_str(), "tile.add" | "tile.mul" | "tile.max" | "tile.min");
-        matches!(name.as_str(), "tile.add" | "tile.sub" | "tile.mul" | "tile.div" | "tile.max" | "tile.min") && (rhs || commutes)
+        kind.is_elementwise_binary() && (rhs || kind.commutes())
     });
     if fusable {
         k.deferred.insert(key(result(op)), source);

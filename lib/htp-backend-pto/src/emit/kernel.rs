@@ -19,13 +19,15 @@ use crate::dialect::root_alloc;
 use crate::emit::writer::{c_type, op_name, Ops, SourceLines, Writer};
 use crate::Flavour;
 use crate::ods::pto;
+use crate::ops::{PtoOp, CORE_ATTRIBUTE, FIFO_ATTRIBUTE};
+use htp_dialects::ods::view;
 
 /// Names of the kernel's parameters, in order (tensors, scalars, then the
 /// task's `task_begin`/`task_end` when it runs a chunk of the outer loop).
 pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lines: SourceLines, banner: &str) -> Result<String, String> {
     let mut w = Writer::new(lines);
-    let core = melior::ir::attribute::StringAttribute::try_from(function.attribute("pto.core").map_err(|e| e.to_string())?)
-        .map_err(|_| "pto.core")?
+    let core = melior::ir::attribute::StringAttribute::try_from(function.attribute(CORE_ATTRIBUTE).map_err(|e| e.to_string())?)
+        .map_err(|_| CORE_ATTRIBUTE)?
         .value()
         .to_string();
     w.line(banner);
@@ -33,7 +35,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("#include <algorithm>");
     w.line("#include <limits>");
     w.line("#include <pto/pto-inst.hpp>");
-    if function.attribute("pto.fifo").is_ok() {
+    if function.attribute(FIFO_ATTRIBUTE).is_ok() {
         w.line("#include <pto/common/fifo.hpp>");
         w.line("#include \"intrinsic.h\"");
     }
@@ -50,10 +52,10 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("");
     w.line(&format!("// {} kernel for {}.", core, flavour.description()));
     w.open("extern \"C\" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {");
-    let body = function.region(0).unwrap().first_block().unwrap();
+    let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a kernel without a body")?;
     let mut tensors = Vec::new();
     for index in 0..body.argument_count() {
-        let argument = body.argument(index).unwrap();
+        let argument = body.argument(index).map_err(|e| e.to_string())?;
         let name = parameters.get(index).cloned().unwrap_or_else(|| format!("arg{index}"));
         let ty = argument.r#type();
         if htp_ir::builder::is_memref(ty) {
@@ -78,7 +80,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
         w.reserve(&name);
         w.bind(argument.into(), name);
     }
-    let fifo = function.attribute("pto.fifo").ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
+    let fifo = function.attribute(FIFO_ATTRIBUTE).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
     if let Some(fifo) = fifo {
         pipes(&mut w, function, &fifo, parameters)?;
     }
@@ -101,10 +103,10 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
     let mut consumer = [0i64; 2];
     let mut failure = None;
     function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        if op_name(op) == pto::TPopOperation::name() {
-            let dir = IntegerAttribute::try_from(op.attribute("dir").unwrap()).map(|a| a.value() as usize).unwrap_or(0);
-            let tile = unsafe { melior::ir::Value::from_raw(op.operand(0).unwrap().to_raw()) };
-            match htp_ir::query::defining_op(tile).map(root_address) {
+        if let Some(pop) = view::<pto::TPopOperation>(op) {
+            let dir = op.attribute("dir").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value() as usize).unwrap_or(0);
+            let tile = pop.dst().map(|tile| unsafe { melior::ir::Value::from_raw(tile.to_raw()) });
+            match tile.ok().and_then(htp_ir::query::defining_op).map(root_address) {
                 Some(Ok(address)) => consumer[dir.min(1)] = address,
                 Some(Err(e)) => failure = Some(e),
                 None => failure = Some("a pop into a tile that is not placed".to_string()),
@@ -144,72 +146,74 @@ impl Ops for KernelOps {
     }
 
     fn op(&mut self, w: &mut Writer, op: OperationRef) -> Result<bool, String> {
-        let name = op_name(op);
-        if name == "func.return" {
+        if op_name(op) == "func.return" {
             return Ok(true);
         }
-        let Some(instruction) = name.strip_prefix("pto.") else { return Ok(false) };
-        if !matches!(instruction, "set_flag" | "wait_flag" | "barrier") {
+        let Some(kind) = PtoOp::of(op) else { return Ok(false) };
+        use PtoOp::*;
+        let instruction = kind.mnemonic();
+        if !matches!(kind, SetFlag | WaitFlag | Barrier) {
             w.source_comment(op);
         }
         let operands: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
-        match instruction {
-            "alloc_tile" | "tile_view" => self.tile(w, op, instruction == "tile_view")?,
-            "global_view" => global_view(w, op)?,
-            "set_flag" | "wait_flag" => {
+        let operand_type = |i: usize| op.operand(i).map(|v| v.r#type()).map_err(|e| e.to_string());
+        match kind {
+            AllocTile | TileView => self.tile(w, op, kind == TileView)?,
+            GlobalView => global_view(w, op)?,
+            SetFlag | WaitFlag => {
                 let pipe = |attribute: &str| pipe_name(op, attribute);
                 let id = IntegerAttribute::try_from(op.attribute("event_id").map_err(|e| e.to_string())?).map_err(|_| "event id")?.value();
                 w.line(&format!("{instruction}({}, {}, EVENT_ID{id});", pipe("src_pipe")?, pipe("dst_pipe")?));
             }
-            "barrier" => w.line(&format!("pipe_barrier({});", pipe_name(op, "pipe")?)),
-            "tcvt" => {
+            Barrier => w.line(&format!("pipe_barrier({});", pipe_name(op, "pipe")?)),
+            TCvt => {
                 let mode = enum_case(op, "round", &["CAST_NONE", "CAST_RINT", "CAST_ROUND", "CAST_FLOOR", "CAST_CEIL", "CAST_TRUNC", "CAST_ODD"])?;
                 w.line(&format!("TCVT({}, {}, RoundMode::{mode});", operands[0], operands[1]));
             }
-            "trowexpand_op" | "tcolexpand_op" => {
-                let kind = enum_case(op, "kind", &["ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "EXPDIF"])?;
-                let base = if instruction == "trowexpand_op" { "TROWEXPAND" } else { "TCOLEXPAND" };
-                w.line(&format!("{base}{kind}({});", operands.join(", ")));
+            TRowExpandBin | TColExpandBin => {
+                let operation = enum_case(op, "kind", &["ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "EXPDIF"])?;
+                let base = if kind == TRowExpandBin { TRowExpand } else { TColExpand }.mnemonic().to_uppercase();
+                w.line(&format!("{base}{operation}({});", operands.join(", ")));
             }
-            "tcmp" | "tcmps" => {
+            TCmp | TCmpS => {
                 let mode = enum_case(op, "mode", &["EQ", "NE", "LT", "LE", "GT", "GE"])?;
                 w.line(&format!("{}({}, CmpMode::{mode});", instruction.to_uppercase(), operands.join(", ")));
             }
-            "tci" => {
-                let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
-                let element = c_type(op.operand(1).unwrap().r#type())?;
+            TCi => {
+                let tile = tile_type_text(TileType::try_from(operand_type(0)?).map_err(|_| "tile")?)?;
+                let element = c_type(operand_type(1)?)?;
                 let descending = i32::from(op.attribute("descending").is_ok());
                 w.line(&format!("TCI<{tile}, {element}, {descending}>({});", operands.join(", ")));
             }
             // The accumulating matmul in its 4-operand form (out, in, a, b),
             // the one both the simulator and the chip headers provide.
-            "tmatmul_acc" => w.line(&format!("TMATMUL_ACC({0}, {0}, {1}, {2});", operands[0], operands[1], operands[2])),
-            "tdivs" if op.attribute("reverse").is_ok() => {
+            TMatmulAcc => w.line(&format!("TMATMUL_ACC({0}, {0}, {1}, {2});", operands[0], operands[1], operands[2])),
+            TDivS if op.attribute("reverse").is_ok() => {
                 w.line(&format!("TDIVS({}, {}, {});", operands[0], operands[2], operands[1]));
             }
-            "tstore" if op.attribute("atomic_add").is_ok() => {
-                let tile = tile_type_text(TileType::try_from(op.operand(1).unwrap().r#type()).map_err(|_| "tile")?)?;
-                let view = w.name(op.operand(0).unwrap())? + "_t";
+            TStore if op.attribute("atomic_add").is_ok() => {
+                let tile = tile_type_text(TileType::try_from(operand_type(1)?).map_err(|_| "tile")?)?;
+                let view = w.name(op.operand(0).map_err(|e| e.to_string())?)? + "_t";
                 w.line(&format!("TSTORE<{tile}, {view}, AtomicType::AtomicAdd>({});", operands.join(", ")));
             }
-            "tpush" | "tpop" | "tfree" => {
+            TPush | TPop | TFree => {
                 let dir = enum_case(op, "dir", &["C2V", "V2C"])?;
                 let pipe = dir.to_lowercase();
                 let axis = "TileSplitAxis::TILE_NO_SPLIT";
-                if instruction == "tfree" {
+                if kind == TFree {
                     w.line(&format!("TFREE<Pipe{dir}, {axis}>({pipe});"));
                 } else {
-                    let tile = tile_type_text(TileType::try_from(op.operand(0).unwrap().r#type()).map_err(|_| "tile")?)?;
+                    let tile = tile_type_text(TileType::try_from(operand_type(0)?).map_err(|_| "tile")?)?;
                     w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
                 }
             }
             // Whole rows by index; the simulator's un-templated MGATHER
             // gathers single elements, so the mode is spelled out.
-            "mgather" => w.line(&format!("MGATHER<Coalesce::Row>({});", operands.join(", "))),
-            "tstore" if self.lane_guard => {
+            MGather => w.line(&format!("MGATHER<Coalesce::Row>({});", operands.join(", "))),
+            TStore if self.lane_guard => {
                 w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
             }
-            "available_cores" | "submit" | "create_tensor" => return Err(format!("pto.{instruction} belongs in an orchestration")),
+            AvailableCores | Submit | CreateTensor => return Err(format!("{} belongs in an orchestration", kind.name())),
             _ => w.line(&format!("{}({});", instruction.to_uppercase(), operands.join(", "))),
         }
         Ok(true)
@@ -219,7 +223,7 @@ impl Ops for KernelOps {
 impl KernelOps {
     /// `Tile<...> name(valid...); TASSIGN<addr>(name);`
     fn tile(&self, w: &mut Writer, op: OperationRef, view: bool) -> Result<(), String> {
-        let result = op.result(0).unwrap();
+        let result = op.result(0).map_err(|e| e.to_string())?;
         let tile = TileType::try_from(result.r#type()).map_err(|_| "tile")?;
         let ty = tile_type_text(tile)?;
         let base = if view { "view".to_string() } else { tile_name(op) };
@@ -237,28 +241,33 @@ impl KernelOps {
 
 /// Named after the instruction that first writes the tile (`exp`, `load`, ...).
 fn tile_name(alloc: OperationRef) -> String {
-    let result: Value = alloc.result(0).unwrap().into();
+    let Ok(result) = alloc.result(0) else { return "tile".into() };
+    let result: Value = result.into();
     let mut use_ = unsafe { mlir_sys::mlirValueGetFirstUse(result.to_raw()) };
     let mut best: Option<(OperationRef, usize)> = None;
     while !use_.ptr.is_null() {
         let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)) };
         let index = unsafe { mlir_sys::mlirOpOperandGetOperandNumber(use_) } as usize;
         let earlier = best.is_none_or(|(b, _)| unsafe { mlir_sys::mlirOperationIsBeforeInBlock(owner.to_raw(), b.to_raw()) });
-        if op_name(owner) != pto::TileViewOperation::name() && earlier {
+        if PtoOp::of(owner) != Some(PtoOp::TileView) && earlier {
             best = Some((owner, index));
         }
         use_ = unsafe { mlir_sys::mlirOpOperandGetNextUse(use_) };
     }
     match best {
         Some((owner, index)) => {
-            let name = op_name(owner);
-            if name == pto::TStoreOperation::name() {
+            let kind = PtoOp::of(owner);
+            if kind == Some(PtoOp::TStore) {
                 "result".into()
             } else if index != 0 {
                 // First used as a source: a scratch operand (TROWSUM's tmp, ...).
                 "scratch".into()
             } else {
-                let instruction = name.strip_prefix("pto.t").or(name.strip_prefix("pto.")).unwrap_or(&name);
+                let name = op_name(owner);
+                let instruction = match kind {
+                    Some(kind) => kind.mnemonic().strip_prefix('t').unwrap_or(kind.mnemonic()),
+                    None => name.as_str(),
+                };
                 instruction.trim_end_matches("_op").replace("expand", "bcast")
             }
         }
@@ -268,7 +277,7 @@ fn tile_name(alloc: OperationRef) -> String {
 
 /// The byte offset the tile (or the buffer a view looks at) was placed at.
 fn root_address(op: OperationRef) -> Result<i64, String> {
-    let tile = unsafe { melior::ir::Value::from_raw(op.result(0).unwrap().to_raw()) };
+    let tile = unsafe { melior::ir::Value::from_raw(op.result(0).map_err(|e| e.to_string())?.to_raw()) };
     root_alloc(tile)
         .and_then(|alloc| alloc.attribute("addr").ok())
         .and_then(|a| IntegerAttribute::try_from(a).ok())
@@ -324,12 +333,12 @@ pub fn tile_type_text(tile: TileType) -> Result<String, String> {
 
 /// `GlobalTensor<T, Shape<1,1,1,R,C>, Stride<1,1,1,RS,CS>[, Layout::DN]> gm(ptr + offset, shape, stride);`
 fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
-    let source = op.operand(0).unwrap();
+    let source = op.operand(0).map_err(|e| e.to_string())?;
     let memref = source.r#type();
     let shape = shape_of(memref);
     let rank = shape.len();
     let mut tensor = w.name(source)?;
-    let result = op.result(0).unwrap();
+    let result = op.result(0).map_err(|e| e.to_string())?;
     let view = result.r#type();
     let element_type = GlobalTensorType::try_from(view).map_err(|_| "a global_view of a non-gtensor")?.element_type();
     let element = c_type(element_type)?;
@@ -351,7 +360,7 @@ fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
                 .join(" * ")
         }
     };
-    let offsets: Vec<String> = (0..rank).map(|d| w.name(op.operand(1 + d).unwrap())).collect::<Result<_, _>>()?;
+    let offsets: Vec<String> = (0..rank).map(|d| w.name(op.operand(1 + d).map_err(|e| e.to_string())?)).collect::<Result<_, _>>()?;
     let offset = (0..rank)
         .filter(|&d| offsets[d] != "0")
         .map(|d| {
@@ -377,7 +386,7 @@ fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
     let mut operand = 1 + rank;
     for n in [rows, cols] {
         if is_dynamic(n) {
-            dynamic_sizes.push(w.name(op.operand(operand).unwrap())?);
+            dynamic_sizes.push(w.name(op.operand(operand).map_err(|e| e.to_string())?)?);
             operand += 1;
         }
     }

@@ -12,12 +12,10 @@ use std::{cell::RefCell, collections::HashMap};
 
 use htp_api::translation::{Direction, Translation, TranslationOption, TranslationOptions};
 
-use melior::ir::{
-    attribute::StringAttribute, block::BlockLike, operation::OperationLike, r#type::{DimSize, MemRefType}, Module,
-    OperationRef, RegionLike, ShapedTypeLike, TypeLike, ValueLike,
-};
+use melior::ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module, OperationRef};
 
-use crate::{package, ArgumentInfo, Flavour};
+use crate::ops::ORCHESTRATION_ATTRIBUTE;
+use crate::{package, Flavour};
 
 /// `--pto-to-cpp [--pto-target pto-a2a3sim|pto-a2a3]`.
 pub static PTO_TO_CPP: Translation = Translation {
@@ -53,14 +51,14 @@ fn translate(module: &Module, flavour: Flavour) -> Result<String, String> {
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         let current: OperationRef = unsafe { OperationRef::from_raw(current.to_raw()) };
-        if current.attribute("pto.orchestration").is_ok() {
+        if current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() {
             found = true;
             let program = StringAttribute::try_from(current.attribute("sym_name").map_err(|e| e.to_string())?)
                 .map_err(|e| e.to_string())?
                 .value()
                 .to_string();
-            let arguments = arguments_of(current)?;
-            for (path, text) in package(module, &program, &arguments, flavour, &lines, &[])?.files {
+            // The IR's `?` sizes stay unnamed (only a kernel's signature names them).
+            for (path, text) in package(module, &program, &|_, _| None, flavour, &lines, &[])?.files {
                 out.push_str(&format!("// ----- {path}\n{text}"));
                 if !text.ends_with('\n') {
                     out.push('\n');
@@ -70,58 +68,8 @@ fn translate(module: &Module, flavour: Flavour) -> Result<String, String> {
         op = current.next_in_block();
     }
     if !found {
-        return Err("no pto.orchestration function: lower the module with the PTO pipeline first".into());
+        return Err(format!("no {ORCHESTRATION_ATTRIBUTE} function: lower the module with the PTO pipeline first"));
     }
     Ok(out)
 }
 
-fn arguments_of(orchestration: OperationRef) -> Result<Vec<ArgumentInfo>, String> {
-    let entry = orchestration.region(0).unwrap().first_block().ok_or("an orchestration without a body")?;
-    (0..entry.argument_count())
-        .map(|i| {
-            let argument = entry.argument(i).unwrap();
-            let location = unsafe { mlir_sys::mlirValueGetLocation(argument.to_raw()) };
-            let name = unsafe {
-                if mlir_sys::mlirLocationIsAName(location) {
-                    let id = mlir_sys::mlirLocationNameGetName(location);
-                    let name = mlir_sys::mlirIdentifierStr(id);
-                    String::from_utf8_lossy(std::slice::from_raw_parts(name.data as *const u8, name.length)).into_owned()
-                } else {
-                    format!("arg{i}")
-                }
-            };
-            let ty = argument.r#type();
-            if let Ok(memref) = MemRefType::try_from(ty) {
-                let dims: Vec<String> = (0..memref.rank())
-                    .map(|d| match memref.dim_size(d) {
-                        Ok(DimSize::Static(size)) => size.to_string(),
-                        _ => "\"?\"".to_string(),
-                    })
-                    .collect();
-                Ok(ArgumentInfo { name, kind: "tensor", dtype: dtype_of(memref.element())?, shape_json: format!("[{}]", dims.join(", ")) })
-            } else {
-                Ok(ArgumentInfo { name, kind: "scalar", dtype: dtype_of(ty)?, shape_json: String::new() })
-            }
-        })
-        .collect()
-}
-
-fn dtype_of(ty: melior::ir::Type) -> Result<String, String> {
-    let text = if ty.is_index() { "i64".to_string() } else { ty.to_string() };
-    numpy_dtype(&text).map(str::to_string).ok_or_else(|| format!("no numpy dtype for {text}"))
-}
-
-/// The numpy name of an MLIR element type (`f32` -> `float32`).
-pub fn numpy_dtype(mlir: &str) -> Option<&'static str> {
-    Some(match mlir {
-        "f32" => "float32",
-        "f16" => "float16",
-        "bf16" => "bfloat16",
-        "i64" => "int64",
-        "i32" => "int32",
-        "i16" => "int16",
-        "i8" => "int8",
-        "i1" => "bool",
-        _ => return None,
-    })
-}

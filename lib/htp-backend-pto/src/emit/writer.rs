@@ -186,18 +186,18 @@ impl<'s> Writer<'s> {
     }
 
     fn for_loop(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
-        let operand = |i: usize| self.name(op.operand(i).unwrap());
+        let operand = |i: usize| self.name(op.operand(i).map_err(|e| e.to_string())?);
         let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
         let carried = self.declare_results(op, "carried")?;
         for (k, name) in carried.iter().enumerate() {
-            let init = self.name(op.operand(3 + k).unwrap())?;
+            let init = self.name(op.operand(3 + k).map_err(|e| e.to_string())?)?;
             self.line(&format!("{name} = {init};"));
         }
-        let body = op.region(0).unwrap().first_block().unwrap();
+        let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or("scf.for without a body")?;
         let iv = self.fresh("i");
-        self.bind(body.argument(0).unwrap().into(), iv.clone());
+        self.bind(body.argument(0).map_err(|e| e.to_string())?.into(), iv.clone());
         for (k, name) in carried.iter().enumerate() {
-            self.bind(body.argument(k + 1).unwrap().into(), name.clone());
+            self.bind(body.argument(k + 1).map_err(|e| e.to_string())?.into(), name.clone());
         }
         self.source_comment(op);
         self.open(&format!("for (int64_t {iv} = {lower}; {iv} < {upper}; {iv} += {step}) {{"));
@@ -212,12 +212,12 @@ impl<'s> Writer<'s> {
     }
 
     fn if_else(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
-        let condition = self.name(op.operand(0).unwrap())?;
+        let condition = self.name(op.operand(0).map_err(|e| e.to_string())?)?;
         let results = self.declare_results(op, "chosen")?;
         self.open(&format!("if ({condition}) {{"));
         for index in 0..op.region_count() {
             if index == 1 {
-                match op.region(1).unwrap().first_block() {
+                match op.region(1).map_err(|e| e.to_string())?.first_block() {
                     Some(_) => {
                         self.close("} else {");
                         self.indent += 1;
@@ -225,7 +225,7 @@ impl<'s> Writer<'s> {
                     None => break,
                 }
             }
-            let block = op.region(index).unwrap().first_block().unwrap();
+            let block = op.region(index).map_err(|e| e.to_string())?.first_block().ok_or("scf.if without a then block")?;
             let yielded = self.block(block, ops)?;
             for (name, value) in results.iter().zip(yielded) {
                 self.line(&format!("{name} = {value};"));
@@ -240,7 +240,7 @@ impl<'s> Writer<'s> {
         let name = op_name(op);
         if name == "arith.constant" {
             let value = literal(op.attribute("value").map_err(|e| e.to_string())?)?;
-            self.bind(op.result(0).unwrap().into(), value);
+            self.bind(op.result(0).map_err(|e| e.to_string())?.into(), value);
             return Ok(());
         }
         let operands: Vec<String> = op.operands().map(|v| self.name(v)).collect::<Result<_, _>>()?;
@@ -283,7 +283,7 @@ impl<'s> Writer<'s> {
                 binary(symbol.ok_or("cmp predicate")?)
             }
             "memref.dim" => {
-                let dim = op.operand(1).unwrap();
+                let dim = op.operand(1).map_err(|e| e.to_string())?;
                 let index = constant_int(unsafe { Value::from_raw(dim.to_raw()) }).ok_or("memref.dim with a run-time dim")?;
                 format!("static_cast<int64_t>({})", ops.dim(&operands[0], index))
             }

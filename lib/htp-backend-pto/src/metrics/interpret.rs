@@ -21,7 +21,7 @@ use melior::ir::{
 use super::{function, scalar, Cores, Metrics};
 use crate::dialect::{GlobalTensorType, TileType, ValidSize};
 use htp_ir::query::key;
-use crate::ods::pto;
+use crate::ops::{PtoOp, ORCHESTRATION_ATTRIBUTE};
 
 /// Which GM buffer a tensor is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,7 +110,7 @@ fn orchestration<'c>(module: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c
     let body = module.region(0).ok()?.first_block()?;
     let mut op = body.first_operation();
     while let Some(current) = op {
-        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute("pto.orchestration").is_ok() {
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() {
             return Some(unsafe { OperationRef::from_raw(current.to_raw()) });
         }
         op = current.next_in_block();
@@ -159,8 +159,14 @@ impl<'c, 'a> Machine<'c, 'a> {
                     let result = current.result(0).map_err(|e| e.to_string())?;
                     frame.values.insert(key(result.into()), value);
                 }
-                _ if kernel => self.instruction(frame, current, &n)?,
-                _ => self.orchestration_op(frame, current, &n)?,
+                _ => {
+                    let kind = PtoOp::of(current).ok_or_else(|| format!("metrics: unsupported op {n} in {}", if kernel { "a kernel" } else { "an orchestration" }))?;
+                    if kernel {
+                        self.instruction(frame, current, kind)?
+                    } else {
+                        self.orchestration_op(frame, current, kind)?
+                    }
+                }
             }
             op = current.next_in_block();
         }
@@ -210,21 +216,21 @@ impl<'c, 'a> Machine<'c, 'a> {
         Ok(())
     }
 
-    fn orchestration_op(&mut self, frame: &mut Frame, op: OperationRef, n: &str) -> Result<(), String> {
-        let result = match n {
-            "pto.available_cores" => {
-                let core = op.attribute("core").ok().and_then(|a| StringAttribute::try_from(a).ok()).ok_or("pto.available_cores without a core")?;
+    fn orchestration_op(&mut self, frame: &mut Frame, op: OperationRef, kind: PtoOp) -> Result<(), String> {
+        let result = match kind {
+            PtoOp::AvailableCores => {
+                let core = op.attribute("core").ok().and_then(|a| StringAttribute::try_from(a).ok()).ok_or_else(|| format!("{} without a core", kind.name()))?;
                 Some(Value::Int(if core.value() == "aic" { self.cores.aic } else { self.cores.aiv }))
             }
-            "pto.create_tensor" => {
+            PtoOp::CreateTensor => {
                 let ty = op.result(0).map_err(|e| e.to_string())?.r#type();
                 Some(Value::Tensor(Tensor { gm: Gm::Created, shape: htp_ir::builder::shape_of(ty) }))
             }
-            "pto.submit" => {
+            PtoOp::Submit => {
                 self.submit(frame, op)?;
                 None
             }
-            other => return Err(format!("metrics: unsupported op {other} in an orchestration")),
+            other => return Err(format!("metrics: unsupported op {} in an orchestration", other.name())),
         };
         if let Some(value) = result {
             frame.values.insert(key(op.result(0).map_err(|e| e.to_string())?.into()), value);
@@ -234,7 +240,7 @@ impl<'c, 'a> Machine<'c, 'a> {
 
     fn submit(&mut self, frame: &mut Frame, op: OperationRef) -> Result<(), String> {
         let arguments = frame.operands(op)?;
-        let callee = symbol(op, "callee").ok_or("pto.submit without a callee")?;
+        let callee = symbol(op, "callee").ok_or_else(|| format!("{} without a callee", PtoOp::Submit.name()))?;
         self.metrics.tasks += 1;
         match symbol(op, "aiv_callee") {
             Some(vector) => {
@@ -263,14 +269,16 @@ impl<'c, 'a> Machine<'c, 'a> {
 
     /// A kernel's `pto` op: tiles and views are recorded, data movement and
     /// synchronisation counted, on-chip compute passed over.
-    fn instruction(&mut self, frame: &mut Frame, op: OperationRef, n: &str) -> Result<(), String> {
+    fn instruction(&mut self, frame: &mut Frame, op: OperationRef, kind: PtoOp) -> Result<(), String> {
+        use PtoOp::*;
         let operands = frame.operands(op)?;
         let m = &mut self.metrics;
-        match n {
-            "pto.alloc_tile" | "pto.tile_view" => {
+        let n = kind.name();
+        match kind {
+            AllocTile | TileView => {
                 let result = op.result(0).map_err(|e| e.to_string())?;
                 let tile = TileType::try_from(result.r#type()).map_err(|_| format!("{n} without a tile type"))?;
-                let skip = usize::from(n == pto::TileViewOperation::name());
+                let skip = usize::from(kind == TileView);
                 let mut sizes = operands.get(skip..).unwrap_or(&[]).iter();
                 let value = Value::Tile {
                     rows: extent(tile.valid_size(0), &mut sizes)?,
@@ -279,10 +287,10 @@ impl<'c, 'a> Machine<'c, 'a> {
                 };
                 frame.values.insert(key(result.into()), value);
             }
-            "pto.global_view" => {
+            GlobalView => {
                 let result = op.result(0).map_err(|e| e.to_string())?;
-                let view = GlobalTensorType::try_from(result.r#type()).map_err(|_| "pto.global_view without a gtensor type")?;
-                let Some(Value::Tensor(tensor)) = operands.first() else { return Err("pto.global_view of a non-tensor".into()) };
+                let view = GlobalTensorType::try_from(result.r#type()).map_err(|_| format!("{n} without a gtensor type"))?;
+                let Some(Value::Tensor(tensor)) = operands.first() else { return Err(format!("{n} of a non-tensor")) };
                 // Operands: the source, one offset per source dimension, then the `?` sizes.
                 let mut sizes = operands.get(1 + tensor.shape.len()..).unwrap_or(&[]).iter();
                 let value = Value::View {
@@ -293,46 +301,45 @@ impl<'c, 'a> Machine<'c, 'a> {
                 };
                 frame.values.insert(key(result.into()), value);
             }
-            "pto.tload" => {
+            TLoad => {
                 m.tloads += 1;
                 let (gm, bytes) = view_bytes(operands.get(1))?;
                 add(&mut m.read_bytes, gm, bytes);
             }
-            "pto.mgather" => {
+            MGather => {
                 // One table row per index: the destination's valid rows.
                 m.mgathers += 1;
                 let (gm, cols, element) = match operands.get(1) {
                     Some(Value::View { gm, cols, element_bytes, .. }) => (*gm, *cols, *element_bytes),
-                    _ => return Err("pto.mgather without a GM table".into()),
+                    _ => return Err(format!("{n} without a GM table")),
                 };
                 let rows = match operands.first() {
                     Some(Value::Tile { rows, .. }) => *rows,
-                    _ => return Err("pto.mgather without a destination tile".into()),
+                    _ => return Err(format!("{n} without a destination tile")),
                 };
                 add(&mut m.read_bytes, gm, rows * cols * element);
             }
-            "pto.tstore" => {
+            TStore => {
                 if !frame.skip_stores {
                     m.tstores += 1;
                     let (gm, bytes) = view_bytes(operands.first())?;
                     add(&mut m.write_bytes, gm, bytes);
                 }
             }
-            "pto.tpush" | "pto.tpop" => {
-                if n == pto::TPushOperation::name() { m.tpushes += 1 } else { m.tpops += 1 }
+            TPush | TPop => {
+                if kind == TPush { m.tpushes += 1 } else { m.tpops += 1 }
                 match operands.first() {
                     Some(Value::Tile { rows, cols, element_bytes }) => m.ring_bytes += rows * cols * element_bytes,
                     _ => return Err(format!("{n} without a tile")),
                 }
             }
-            "pto.set_flag" => m.set_flags += 1,
-            "pto.wait_flag" => m.wait_flags += 1,
-            "pto.barrier" => m.barriers += 1,
-            "pto.tfree" => {}
-            "pto.available_cores" | "pto.submit" | "pto.create_tensor" => return Err(format!("metrics: {n} in a kernel")),
+            SetFlag => m.set_flags += 1,
+            WaitFlag => m.wait_flags += 1,
+            Barrier => m.barriers += 1,
+            TFree => {}
+            AvailableCores | Submit | CreateTensor => return Err(format!("metrics: {n} in a kernel")),
             // Every other instruction computes on tiles already on chip.
-            _ if n.starts_with("pto.t") => {}
-            other => return Err(format!("metrics: unsupported op {other} in a kernel")),
+            _ => {}
         }
         Ok(())
     }

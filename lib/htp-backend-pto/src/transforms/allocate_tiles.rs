@@ -25,6 +25,7 @@ use melior::{
 use htp_ir::builder::detach;
 use htp_ir::query::{ancestor_in, op_key, preorder_positions, uses};
 use crate::ods::pto;
+use htp_dialects::ods::view;
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"pto-allocate-tiles", "func.func"> {
@@ -39,7 +40,7 @@ pub const ALIGNMENT: i64 = 32;
 
 /// Places the tiles of a `pto.core` kernel (other functions are left alone).
 fn run<'c>(_context: &'c melior::Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
-    if function.attribute("pto.core").is_err() {
+    if function.attribute(crate::ops::CORE_ATTRIBUTE).is_err() {
         return Ok(());
     }
     allocate(function)
@@ -73,19 +74,17 @@ fn allocate<'c>(function: OperationRef<'c, '_>) -> Result<(), (Location<'c>, Str
 
     let mut allocations = Vec::new();
     for op in &ops {
-        if op.name().as_string_ref().as_str() != Ok(pto::AllocTileOperation::name()) {
-            continue;
-        }
-        let result = detach(op.result(0).unwrap().into());
+        let Some(alloc) = view::<pto::AllocTileOperation>(*op) else { continue };
+        let result = detach(alloc.result().map_err(|e| (op.location(), e.to_string()))?.into());
         let tile = TileType::try_from(result.r#type()).map_err(|_| (op.location(), "alloc_tile of a non-tile".to_string()))?;
-        let block = op.block().unwrap();
+        let block = op.block().ok_or((op.location(), "an alloc_tile outside a block".to_string()))?;
         let start = order[&op_key(*op)];
         let mut end = start;
         let mut pending = vec![result];
         while let Some(value) = pending.pop() {
             for user in uses(value) {
-                if user.name().as_string_ref().as_str() == Ok(pto::TileViewOperation::name()) {
-                    pending.push(detach(user.result(0).unwrap().into()));
+                if let Some(tile_view) = view::<pto::TileViewOperation>(user) {
+                    pending.push(detach(tile_view.result().map_err(|e| (user.location(), e.to_string()))?.into()));
                 }
                 if let Some(ancestor) = ancestor_in(user, block) {
                     end = end.max(last[&op_key(ancestor)]);

@@ -41,6 +41,7 @@ use htp_ir::builder::{detach, named, parse_attribute, V};
 use htp_ir::query::{op_key, preorder_positions};
 use crate::dialect::root_alloc;
 use crate::ods::pto;
+use crate::ops::{PtoOp, CORE_ATTRIBUTE};
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"pto-insert-sync", "func.func"> {
@@ -56,11 +57,12 @@ htp_pass::pass! {
 
 /// Synchronises a `pto.core` kernel (other functions are left alone).
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &Options) -> Result<(), htp_pass::Failure<'c>> {
-    if function.attribute("pto.core").is_err() {
+    if function.attribute(CORE_ATTRIBUTE).is_err() {
         return Ok(());
     }
     let mut state = Sync { context, flags: Vec::new(), transitive: options.transitive_order };
-    let body = function.region(0).unwrap().first_block().unwrap();
+    let location = function.location();
+    let body = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "a kernel without a body".to_string()))?;
     let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
     state.block(body).and_then(|_| state.assign_event_ids(function)).map_err(|message| (function.location(), message))
 }
@@ -168,7 +170,7 @@ fn name(op: OperationRef) -> String {
 /// The byte range of the buffer a tile value is.
 fn tile_resource(value: V) -> Result<Resource, String> {
     let alloc = root_alloc(value).ok_or("a tile that is not a pto.alloc_tile buffer")?;
-    let tile = TileType::try_from(detach(alloc.result(0).unwrap().into()).r#type()).map_err(|_| "not a tile")?;
+    let tile = TileType::try_from(detach(alloc.result(0).map_err(|e| e.to_string())?.into()).r#type()).map_err(|_| "not a tile")?;
     let begin = alloc
         .attribute("addr")
         .ok()
@@ -180,7 +182,7 @@ fn tile_resource(value: V) -> Result<Resource, String> {
 
 fn tensor_resource(view: V) -> Result<Resource, String> {
     let op = htp_ir::query::defining_op(view).ok_or("a GM view that is not a pto.global_view")?;
-    Ok(Resource::Tensor(op.operand(0).unwrap().to_raw().ptr as usize))
+    Ok(Resource::Tensor(op.operand(0).map_err(|e| e.to_string())?.to_raw().ptr as usize))
 }
 
 fn location_of(value: V) -> Result<TileLocation, String> {
@@ -190,30 +192,30 @@ fn location_of(value: V) -> Result<TileLocation, String> {
 /// The pipe an instruction runs on and what it reads and writes
 /// (PTO-ISA's `OpPipeEntry` table); `None` for scalar work.
 fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
-    let n = name(op);
     // `pto.tile_view` names bytes another tile already holds: no instruction.
-    if (!n.starts_with("pto.t") && n != pto::MGatherOperation::name()) || n == pto::TileViewOperation::name() {
+    let Some(kind) = PtoOp::of(op).filter(|kind| kind.is_tile_instruction()) else {
         return Ok(vec![]);
-    }
-    let operand = |i: usize| detach(op.operand(i).unwrap());
-    let tile = |i: usize, pipe: Pipe, write: bool| -> Result<Access, String> {
-        Ok(Access { pipe, write, resource: tile_resource(operand(i))? })
     };
-    Ok(match n.as_str() {
-        "pto.tload" => {
+    let operand = |i: usize| op.operand(i).map(detach).map_err(|e| e.to_string());
+    let tile = |i: usize, pipe: Pipe, write: bool| -> Result<Access, String> {
+        Ok(Access { pipe, write, resource: tile_resource(operand(i)?)? })
+    };
+    use PtoOp::*;
+    Ok(match kind {
+        TLoad => {
             let pipe = Pipe::Mte2;
-            vec![tile(0, pipe, true)?, Access { pipe, write: false, resource: tensor_resource(operand(1))? }]
+            vec![tile(0, pipe, true)?, Access { pipe, write: false, resource: tensor_resource(operand(1)?)? }]
         }
-        "pto.mgather" => {
+        MGather => {
             let pipe = Pipe::Mte2;
-            vec![tile(0, pipe, true)?, Access { pipe, write: false, resource: tensor_resource(operand(1))? }, tile(2, pipe, false)?]
+            vec![tile(0, pipe, true)?, Access { pipe, write: false, resource: tensor_resource(operand(1)?)? }, tile(2, pipe, false)?]
         }
-        "pto.tstore" => {
-            let pipe = if location_of(operand(1))? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
-            vec![Access { pipe, write: true, resource: tensor_resource(operand(0))? }, tile(1, pipe, false)?]
+        TStore => {
+            let pipe = if location_of(operand(1)?)? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
+            vec![Access { pipe, write: true, resource: tensor_resource(operand(0)?)? }, tile(1, pipe, false)?]
         }
-        "pto.tmov" | "pto.textract" => {
-            let pipe = match (location_of(operand(1))?, location_of(operand(0))?) {
+        TMov | TExtract => {
+            let pipe = match (location_of(operand(1)?)?, location_of(operand(0)?)?) {
                 (TileLocation::Mat, _) => Pipe::Mte1,
                 (TileLocation::Acc, _) => Pipe::Fix,
                 _ => Pipe::V,
@@ -223,18 +225,18 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
         // Cross-core pipes: a push reads its tile on the pipe that stores it
         // to the GM ring (FIX from L0C, MTE3 from UB); a pop writes its tile
         // on MTE2. The cores' hand-over itself is the pipe's own flags.
-        "pto.tpush" => {
-            let pipe = if location_of(operand(0))? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
+        TPush => {
+            let pipe = if location_of(operand(0)?)? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
             vec![tile(0, pipe, false)?]
         }
-        "pto.tpop" => vec![tile(0, Pipe::Mte2, true)?],
-        "pto.tfree" => vec![],
+        TPop => vec![tile(0, Pipe::Mte2, true)?],
+        TFree => vec![],
         // TCI stores its indices one by one from the scalar unit (PTO-ISA's
         // OpPipeEntry: PIPE_S), so vector work reading them waits for S.
-        "pto.tci" => vec![tile(0, Pipe::S, true)?],
-        "pto.tmatmul" | "pto.tmatmul_acc" => {
+        TCi => vec![tile(0, Pipe::S, true)?],
+        TMatmul | TMatmulAcc => {
             let mut list = vec![tile(0, Pipe::M, true)?, tile(1, Pipe::M, false)?, tile(2, Pipe::M, false)?];
-            if n == pto::TMatmulAccOperation::name() {
+            if kind == TMatmulAcc {
                 list.push(tile(0, Pipe::M, false)?);
             }
             list
@@ -244,9 +246,9 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             // the first tile operand is written, the others read, except the
             // scratch (`tmp`, always last) of the ops that take one, which
             // the instruction writes.
-            let pipe = if n == pto::TFillPadOperation::name() && location_of(operand(0))? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
-            let scratch = matches!(n.as_str(), "pto.trowsum" | "pto.trowmax" | "pto.trowmin" | "pto.tsel" | "pto.ttrans");
-            let tiles: Vec<usize> = (0..op.operand_count()).filter(|&i| TileType::try_from(operand(i).r#type()).is_ok()).collect();
+            let pipe = if kind == TFillPad && location_of(operand(0)?)? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
+            let scratch = matches!(kind, TRowSum | TRowMax | TRowMin | TSel | TTrans);
+            let tiles: Vec<usize> = (0..op.operand_count()).filter(|&i| operand(i).is_ok_and(|v| TileType::try_from(v.r#type()).is_ok())).collect();
             let mut list = Vec::new();
             for (position, &i) in tiles.iter().enumerate() {
                 let written = position == 0 || (scratch && position + 1 == tiles.len());
@@ -372,7 +374,7 @@ impl<'c> Sync<'c> {
                     let wait = block.insert_operation_before(item, self.flag_op(pto::WaitFlagOperation::name(), (p, q), location));
                     let mut ops = vec![detach_op(set), detach_op(wait)];
                     if let Some(loop_op) = back_edge {
-                        let outer = loop_op.block().unwrap();
+                        let outer = loop_op.block().ok_or("a loop outside a block")?;
                         let prime = outer.insert_operation_before(loop_op, self.flag_op(pto::SetFlagOperation::name(), (p, q), location));
                         let drain = outer.insert_operation_after(loop_op, self.flag_op(pto::WaitFlagOperation::name(), (p, q), location));
                         ops.push(detach_op(prime));
@@ -409,8 +411,9 @@ impl<'c> Sync<'c> {
             .iter()
             .enumerate()
             .map(|(i, flag)| {
-                let positions: Vec<usize> = flag.ops.iter().map(|op| order[&op_key(*op)]).collect();
-                (*positions.iter().min().unwrap(), *positions.iter().max().unwrap(), i)
+                let positions = flag.ops.iter().map(|op| order[&op_key(*op)]);
+                let (first, last) = positions.fold((usize::MAX, 0), |(first, last), p| (first.min(p), last.max(p)));
+                (first, last, i)
             })
             .collect();
         spans.sort();
