@@ -176,20 +176,23 @@ pub fn arguments_of<'c>(block: BlockRef<'c, 'c>) -> Vec<ModelIr<'c>> {
 /// diagnostic at the construct's line.
 pub type ConstructLowering = for<'c, 'a> fn(&ConstructSite<'c, 'a>) -> Result<ModelValue<'c>, String>;
 
-/// `<namespace>.<name>(...)` in a model function.
+/// A named part of a model and the hook that lowers it.
 #[derive(Clone, Copy)]
-pub struct Construct {
+pub struct Hook<L> {
     pub name: &'static str,
     /// One line for the docs.
     pub summary: &'static str,
-    pub lower: ConstructLowering,
+    pub lower: L,
 }
 
-impl std::fmt::Debug for Construct {
+impl<L> std::fmt::Debug for Hook<L> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Construct").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("Hook").field("name", &self.name).finish_non_exhaustive()
     }
 }
+
+/// `<namespace>.<name>(...)` in a model function.
+pub type Construct = Hook<ConstructLowering>;
 
 /// What a loop (or block) constructor built.
 pub struct LoopBody<'c> {
@@ -216,18 +219,7 @@ pub type LoopLowering = for<'c, 'a> fn(&ConstructSite<'c, 'a>) -> Result<LoopBod
 
 /// A loop constructor of a model (`for t in wsp.tiles(n)`), or a block
 /// construct (`with csp.process(...):`, `with wsp.when(c):`).
-#[derive(Clone, Copy)]
-pub struct LoopConstructor {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub lower: LoopLowering,
-}
-
-impl std::fmt::Debug for LoopConstructor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LoopConstructor").field("name", &self.name).finish_non_exhaustive()
-    }
-}
+pub type LoopConstructor = Hook<LoopLowering>;
 
 /// A type a model defines, usable as a parameter annotation of its
 /// functions' helpers (`ch: toy.Channel`): a value passed there must have

@@ -83,6 +83,31 @@ pub struct Receiver<T> {
     chan: Arc<Chan<T>>,
 }
 
+/// What both ends of a channel can tell about it.
+macro_rules! channel_state {
+    ($end:ident) => {
+        impl<T> $end<T> {
+            /// The number of values waiting in the channel.
+            pub fn len(&self) -> usize {
+                self.chan.len()
+            }
+
+            /// Whether no values are waiting in the channel.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+
+            /// The most values the channel holds.
+            pub fn capacity(&self) -> usize {
+                self.chan.capacity
+            }
+        }
+    };
+}
+
+channel_state!(Sender);
+channel_state!(Receiver);
+
 impl<T> Sender<T> {
     /// Sends `value`, waiting while the channel is full.
     ///
@@ -121,21 +146,6 @@ impl<T> Sender<T> {
         self.chan.not_empty.notify_one();
         Ok(())
     }
-
-    /// The number of values waiting in the channel.
-    pub fn len(&self) -> usize {
-        self.chan.len()
-    }
-
-    /// Whether no values are waiting in the channel.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The most values the channel holds.
-    pub fn capacity(&self) -> usize {
-        self.chan.capacity
-    }
 }
 
 impl<T> Receiver<T> {
@@ -170,21 +180,6 @@ impl<T> Receiver<T> {
     /// returns `None`.
     pub fn iter(&self) -> Iter<'_, T> {
         Iter { receiver: self }
-    }
-
-    /// The number of values waiting in the channel.
-    pub fn len(&self) -> usize {
-        self.chan.len()
-    }
-
-    /// Whether no values are waiting in the channel.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The most values the channel holds.
-    pub fn capacity(&self) -> usize {
-        self.chan.capacity
     }
 }
 

@@ -61,7 +61,7 @@ impl IterSpace {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The indices of the loop, computed the obvious way with i128 so it cannot overflow.
@@ -75,20 +75,25 @@ mod tests {
         out
     }
 
+    /// Loops (begin, end, step) every loop test covers: empty, reversed,
+    /// negative, strided past the end, at both ends of i64.
+    pub(crate) const LOOP_CASES: &[(i64, i64, i64)] = &[
+        (0, 0, 1),
+        (5, 3, 1),
+        (0, 1, 1),
+        (-10, 10, 1),
+        (-7, 13, 3),
+        (0, 5, 10),
+        (3, 100, 7),
+        (-1000, -1, 2),
+        (0, 10_000, 1),
+        (i64::MAX - 10, i64::MAX, 3),
+        (i64::MIN, i64::MIN + 20, 4),
+    ];
+
     #[test]
     fn length_and_indices_match_the_serial_loop() {
-        for (begin, end, step) in [
-            (0, 0, 1),
-            (5, 3, 1),
-            (0, 1, 1),
-            (-10, 10, 1),
-            (-7, 13, 3),
-            (0, 5, 10),
-            (3, 100, 7),
-            (-1000, -1, 2),
-            (i64::MAX - 10, i64::MAX, 3),
-            (i64::MIN, i64::MIN + 20, 4),
-        ] {
+        for &(begin, end, step) in LOOP_CASES {
             let space = IterSpace::new(begin, end, step);
             let expected = reference(begin, end, step);
             assert_eq!(space.len(), expected.len() as u64, "len of ({begin}, {end}, {step})");

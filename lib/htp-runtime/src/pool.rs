@@ -340,19 +340,7 @@ mod tests {
         time::Duration,
     };
 
-    const CASES: &[(i64, i64, i64)] = &[
-        (0, 0, 1),
-        (5, 3, 1),
-        (0, 1, 1),
-        (-10, 10, 1),
-        (-7, 13, 3),
-        (0, 5, 10),
-        (3, 100, 7),
-        (-1000, -1, 2),
-        (0, 10_000, 1),
-        (i64::MAX - 10, i64::MAX, 3),
-        (i64::MIN, i64::MIN + 20, 4),
-    ];
+    const CASES: &[(i64, i64, i64)] = crate::iter_space::tests::LOOP_CASES;
 
     /// Runs the loop on `pool` and checks that every index ran exactly once and nothing else ran.
     fn check_each_index_once(pool: &ThreadPool, begin: i64, end: i64, step: i64) {
