@@ -1,52 +1,14 @@
 //! The op kinds the backend dispatches on, derived from the dialects' ODS:
 //! [`PtoOp`] (every `pto` op, `crate::ods::pto`) and [`TileOp`] (every
-//! `tile` op, `htp_dialects::ods::tile`). Each kind's name is its generated
+//! `tile` op, the core's `htp_dialects::ods::TileOp`). Each kind's name is its generated
 //! wrapper's `T::name()`, so no op name is spelled as a string here or in
 //! the `match`es that use them.
 
-use std::{collections::HashMap, sync::OnceLock};
-
-use htp_dialects::ods::tile;
-use melior::ir::operation::{OperationLike, OperationRef};
+pub use htp_dialects::ods::TileOp;
 
 use crate::ods::pto;
 
-macro_rules! op_kinds {
-    ($(#[$doc:meta])* $kind:ident in $module:ident { $($variant:ident = $op:ident),* $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $kind { $($variant),* }
-
-        impl $kind {
-            /// Every kind, in ODS order.
-            pub const ALL: &'static [$kind] = &[$($kind::$variant),*];
-
-            /// The op's full name (`pto.tload`), from its generated wrapper.
-            pub fn name(self) -> &'static str {
-                match self { $($kind::$variant => $module::$op::name()),* }
-            }
-
-            /// The op's name without its dialect (`tload`).
-            pub fn mnemonic(self) -> &'static str {
-                let name = self.name();
-                name.split_once('.').map_or(name, |(_, mnemonic)| mnemonic)
-            }
-
-            /// The kind of the op named `name`, if it is one of this dialect's.
-            pub fn named(name: &str) -> Option<$kind> {
-                static BY_NAME: OnceLock<HashMap<&'static str, $kind>> = OnceLock::new();
-                BY_NAME.get_or_init(|| $kind::ALL.iter().map(|k| (k.name(), *k)).collect()).get(name).copied()
-            }
-
-            /// The kind of `op`, if it is one of this dialect's ops.
-            pub fn of(op: OperationRef) -> Option<$kind> {
-                $kind::named(op.name().as_string_ref().as_str().ok()?)
-            }
-        }
-    };
-}
-
-op_kinds! {
+htp_dialects::op_kinds! {
     /// A `pto` op's kind.
     PtoOp in pto {
     AllocTile = AllocTileOperation,
@@ -110,44 +72,6 @@ op_kinds! {
     }
 }
 
-op_kinds! {
-    /// A `tile` op's kind.
-    TileOp in tile {
-    Load = LoadOperation,
-    Store = StoreOperation,
-    Gather = GatherOperation,
-    Constant = ConstantOperation,
-    Fill = FillOperation,
-    Iota = IotaOperation,
-    Add = AddOperation,
-    Sub = SubOperation,
-    Mul = MulOperation,
-    Div = DivOperation,
-    Max = MaxOperation,
-    Min = MinOperation,
-    Exp = ExpOperation,
-    Log = LogOperation,
-    Sqrt = SqrtOperation,
-    Rsqrt = RsqrtOperation,
-    Recip = RecipOperation,
-    Abs = AbsOperation,
-    Neg = NegOperation,
-    Relu = ReluOperation,
-    RowReduce = RowReduceOperation,
-    ColReduce = ColReduceOperation,
-    Broadcast = BroadcastOperation,
-    Pad = PadOperation,
-    SetValid = SetValidOperation,
-    Matmul = MatmulOperation,
-    Cast = CastOperation,
-    Cmp = CmpOperation,
-    Select = SelectOperation,
-    Transpose = TransposeOperation,
-    Relayout = RelayoutOperation,
-    Intrinsic = IntrinsicOperation
-    }
-}
-
 /// The name of the attribute marking a PTO kernel (`pto.core = "aiv"`).
 pub const CORE_ATTRIBUTE: &str = "pto.core";
 /// The name of the attribute marking a kernel of a cluster task and its pipes.
@@ -170,18 +94,6 @@ mod tests {
         assert_eq!(PtoOp::TRowExpandBin.mnemonic(), "trowexpand_op");
         assert_eq!(TileOp::RowReduce.mnemonic(), "row_reduce");
         assert_eq!(PtoOp::named("tile.add"), None);
-    }
-}
-
-impl TileOp {
-    /// `tile.add`, `tile.sub`, `tile.mul`, `tile.div`, `tile.max`, `tile.min`.
-    pub fn is_elementwise_binary(self) -> bool {
-        matches!(self, TileOp::Add | TileOp::Sub | TileOp::Mul | TileOp::Div | TileOp::Max | TileOp::Min)
-    }
-
-    /// An elementwise binary op whose operands may be swapped.
-    pub fn commutes(self) -> bool {
-        matches!(self, TileOp::Add | TileOp::Mul | TileOp::Max | TileOp::Min)
     }
 }
 

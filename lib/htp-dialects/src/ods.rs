@@ -60,6 +60,99 @@ ods_ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation
     ColReduceOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
     CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, IntrinsicOperation);
 
+/// An enum of a dialect's op kinds from its `dialect!` module, each named
+/// by its generated wrapper's `T::name()`: `op_kinds! { /// doc
+/// TileOp in tile { Load = LoadOperation, ... } }` gives `TileOp::of(op)`,
+/// `name()`, `mnemonic()`, `named(text)` and `ALL`, so passes `match` on
+/// kinds, never on op-name strings.
+#[macro_export]
+macro_rules! op_kinds {
+    ($(#[$doc:meta])* $kind:ident in $module:ident { $($variant:ident = $op:ident),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $kind { $($variant),* }
+
+        impl $kind {
+            /// Every kind, in ODS order.
+            pub const ALL: &'static [$kind] = &[$($kind::$variant),*];
+
+            /// The op's full name (`pto.tload`), from its generated wrapper.
+            pub fn name(self) -> &'static str {
+                match self { $($kind::$variant => $module::$op::name()),* }
+            }
+
+            /// The op's name without its dialect (`tload`).
+            pub fn mnemonic(self) -> &'static str {
+                let name = self.name();
+                name.split_once('.').map_or(name, |(_, mnemonic)| mnemonic)
+            }
+
+            /// The kind of the op named `name`, if it is one of this dialect's.
+            pub fn named(name: &str) -> Option<$kind> {
+                static BY_NAME: ::std::sync::OnceLock<::std::collections::HashMap<&'static str, $kind>> = ::std::sync::OnceLock::new();
+                BY_NAME.get_or_init(|| $kind::ALL.iter().map(|k| (k.name(), *k)).collect()).get(name).copied()
+            }
+
+            /// The kind of `op`, if it is one of this dialect's ops.
+            pub fn of(op: ::melior::ir::OperationRef) -> Option<$kind> {
+                use ::melior::ir::operation::OperationLike;
+                $kind::named(op.name().as_string_ref().as_str().ok()?)
+            }
+        }
+    };
+}
+
+op_kinds! {
+    /// A `tile` op's kind.
+    TileOp in tile {
+    Load = LoadOperation,
+    Store = StoreOperation,
+    Gather = GatherOperation,
+    Constant = ConstantOperation,
+    Fill = FillOperation,
+    Iota = IotaOperation,
+    Add = AddOperation,
+    Sub = SubOperation,
+    Mul = MulOperation,
+    Div = DivOperation,
+    Max = MaxOperation,
+    Min = MinOperation,
+    Exp = ExpOperation,
+    Log = LogOperation,
+    Sqrt = SqrtOperation,
+    Rsqrt = RsqrtOperation,
+    Recip = RecipOperation,
+    Abs = AbsOperation,
+    Neg = NegOperation,
+    Relu = ReluOperation,
+    RowReduce = RowReduceOperation,
+    ColReduce = ColReduceOperation,
+    Broadcast = BroadcastOperation,
+    Pad = PadOperation,
+    SetValid = SetValidOperation,
+    Matmul = MatmulOperation,
+    Cast = CastOperation,
+    Cmp = CmpOperation,
+    Select = SelectOperation,
+    Transpose = TransposeOperation,
+    Relayout = RelayoutOperation,
+    Intrinsic = IntrinsicOperation
+    }
+}
+
+impl TileOp {
+    /// `tile.add`, `tile.sub`, `tile.mul`, `tile.div`, `tile.max`, `tile.min`.
+    pub fn is_elementwise_binary(self) -> bool {
+        matches!(self, TileOp::Add | TileOp::Sub | TileOp::Mul | TileOp::Div | TileOp::Max | TileOp::Min)
+    }
+
+    /// An elementwise binary op whose operands may be swapped.
+    pub fn commutes(self) -> bool {
+        matches!(self, TileOp::Add | TileOp::Mul | TileOp::Max | TileOp::Min)
+    }
+}
+
+
 /// A typed view of an op its block owns (the wrapper is never dropped).
 pub struct View<T>(ManuallyDrop<T>);
 

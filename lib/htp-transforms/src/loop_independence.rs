@@ -2,6 +2,7 @@
 //! PTO backend splits such a loop into tasks, the CPU backend runs it on
 //! every core. Target-neutral: it reads only `tile` loads and stores.
 
+use htp_dialects::ods::{tile, view, TileOp};
 use htp_ir::builder::{detach, shape_of};
 use htp_ir::query::{constant_int, key};
 use melior::ir::{
@@ -16,12 +17,12 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
     let mut loops = Vec::new();
     let mut op = entry.first_operation();
     while let Some(current) = op {
+        // Upstream ops have no generated kinds: compared by name.
         let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
-        match name.as_str() {
-            "scf.for" => loops.push(unsafe { OperationRef::from_raw(current.to_raw()) }),
-            "func.return" => {}
-            n if n.starts_with("tile.") || current.region_count() > 0 => return None,
-            _ => {}
+        if name == "scf.for" {
+            loops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+        } else if name != "func.return" && (TileOp::of(current).is_some() || current.region_count() > 0) {
+            return None;
         }
         op = current.next_in_block();
     }
@@ -35,29 +36,36 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
 /// the stored tile spans at most `step` of), no tensor it stores is also
 /// loaded, and it stores something.
 pub fn iterations_independent(outer: OperationRef) -> bool {
-    let body = outer.region(0).unwrap().first_block().unwrap();
-    let induction = key(detach(body.argument(0).unwrap().into()));
-    let Some(step) = constant_int(detach(outer.operand(2).unwrap())) else { return false };
+    // scf.for's verifier: one region with one block whose first argument is
+    // the induction variable, and lower bound, upper bound, step operands.
+    let Some(body) = outer.region(0).ok().and_then(|region| region.first_block()) else { return false };
+    let Ok(induction) = body.argument(0) else { return false };
+    let induction = key(detach(induction.into()));
+    let Some(step) = outer.operand(2).ok().and_then(|step| constant_int(detach(step))) else { return false };
     let mut stored = Vec::new();
     let mut loaded = Vec::new();
     let mut independent = true;
     outer.walk(WalkOrder::PreOrder, |op| {
-        match op.name().as_string_ref().as_str().unwrap_or("") {
-            "tile.store" => {
-                let dest = detach(op.operand(1).unwrap());
-                stored.push(key(dest));
-                let rank = shape_of(dest.r#type()).len();
-                let tile = htp_dialects::tile::TileType::try_from(op.operand(0).unwrap().r#type()).ok();
-                let spans = |dim: usize| match (tile, rank - dim) {
-                    (Some(t), 2) => t.rows(),
-                    (Some(t), 1) => t.cols(),
-                    _ => 1,
-                };
-                let by_iteration = (0..rank).any(|d| key(detach(op.operand(2 + d).unwrap())) == induction && spans(d) <= step);
-                independent &= by_iteration;
-            }
-            "tile.load" | "tile.gather" => loaded.push(key(detach(op.operand(0).unwrap()))),
-            _ => {}
+        if let Some(store) = view::<tile::StoreOperation>(op) {
+            let (Ok(value), Ok(dest)) = (store.value(), store.dest()) else {
+                independent = false;
+                return WalkResult::Advance;
+            };
+            let dest = detach(dest);
+            stored.push(key(dest));
+            let rank = shape_of(dest.r#type()).len();
+            let tile = htp_dialects::tile::TileType::try_from(value.r#type()).ok();
+            let spans = |dim: usize| match (tile, rank - dim) {
+                (Some(t), 2) => t.rows(),
+                (Some(t), 1) => t.cols(),
+                _ => 1,
+            };
+            let indices: Vec<_> = store.indices().map(detach).collect();
+            independent &= indices.iter().enumerate().any(|(d, index)| key(*index) == induction && spans(d) <= step);
+        } else if let Some(load) = view::<tile::LoadOperation>(op) {
+            loaded.extend(load.source().ok().map(|source| key(detach(source))));
+        } else if let Some(gather) = view::<tile::GatherOperation>(op) {
+            loaded.extend(gather.source().ok().map(|source| key(detach(source))));
         }
         WalkResult::Advance
     });

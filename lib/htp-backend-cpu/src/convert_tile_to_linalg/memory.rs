@@ -4,11 +4,8 @@
 //! store materializes the tile's tensor into the subview it covers. Views
 //! that are tensors use `tensor.extract_slice` / `tensor.insert_slice`.
 
-use melior::ir::{
-    operation::OperationLike,
-    r#type::MemRefType,
-    OperationRef, Type, ValueLike,
-};
+use htp_dialects::ods::{tile, view};
+use melior::ir::{r#type::MemRefType, OperationRef, Type, ValueLike};
 
 use super::{compute::run_time_sizes, tensor_type_of};
 use htp_ir::builder::{affine_map, detach, element_of, parse_type, shape_of, Builder, Emitter, DYNAMIC, V};
@@ -87,11 +84,11 @@ impl<'c> Slice<'c> {
 
 /// tile.load %source[indices] valid [sizes]
 pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, String> {
-    let source = detach(op.operand(0).unwrap());
-    let rank = shape_of(source.r#type()).len();
-    let indices: Vec<V> = (1..=rank).map(|i| detach(op.operand(i).unwrap())).collect();
-    let mut valid_operands = (rank + 1..op.operand_count()).map(|i| detach(op.operand(i).unwrap()));
-    let tile = TileType::try_from(op.result(0).unwrap().r#type()).unwrap();
+    let load = view::<tile::LoadOperation>(op).ok_or("not a tile.load")?;
+    let source = detach(load.source().map_err(|e| e.to_string())?);
+    let indices: Vec<V> = load.indices().map_err(|e| e.to_string())?.map(detach).collect();
+    let mut valid_operands = load.valid_sizes().map_err(|e| e.to_string())?.map(detach);
+    let tile = TileType::try_from(load.result().map_err(|e| e.to_string())?.r#type()).map_err(|_| "a tile.load of no tile")?;
     let result = tensor_type_of(tile);
     let sizes = [shape_of(result)[0], shape_of(result)[1]];
     let dynamic: [Option<V>; 2] = sizes.map(|s| if s == DYNAMIC { valid_operands.next() } else { None });
@@ -111,9 +108,10 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
 
 /// tile.store %value, %dest[indices]; a result only for tensor destinations.
 pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option<V<'c>>, String> {
-    let value = detach(op.operand(0).unwrap());
-    let dest = detach(op.operand(1).unwrap());
-    let indices: Vec<V> = (2..op.operand_count()).map(|i| detach(op.operand(i).unwrap())).collect();
+    let store = view::<tile::StoreOperation>(op).ok_or("not a tile.store")?;
+    let value = detach(store.value().map_err(|e| e.to_string())?);
+    let dest = detach(store.dest().map_err(|e| e.to_string())?);
+    let indices: Vec<V> = store.indices().map(detach).collect();
     let shape = shape_of(value.r#type());
     let sizes = [shape[0], shape[1]];
     let run_time = run_time_sizes(e, value);
@@ -137,11 +135,12 @@ pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option
 
 /// tile.gather %source[%rows, %column]: a `tensor.generate` reading
 /// `source[rows[r, 0], column + c]` for each element.
-pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
-    let source = detach(op.operand(0).unwrap());
-    let rows = detach(op.operand(1).unwrap());
-    let column = detach(op.operand(2).unwrap());
-    let result = tensor_type_of(TileType::try_from(op.result(0).unwrap().r#type()).unwrap());
+pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, String> {
+    let gather = view::<tile::GatherOperation>(op).ok_or("not a tile.gather")?;
+    let source = detach(gather.source().map_err(|e| e.to_string())?);
+    let rows = detach(gather.row_indices().map_err(|e| e.to_string())?);
+    let column = detach(gather.column().map_err(|e| e.to_string())?);
+    let result = tensor_type_of(TileType::try_from(gather.result().map_err(|e| e.to_string())?.r#type()).map_err(|_| "a tile.gather of no tile")?);
     let element = element_of(result);
     let run_time = run_time_sizes(e, rows);
     let dynamic = e.dynamic_sizes(result, &[run_time[0], None]);
@@ -156,7 +155,7 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let i1 = Type::from(melior::ir::r#type::IntegerType::new(e.context, 1));
     let i64_type = Type::from(melior::ir::r#type::IntegerType::new(e.context, 64));
     let site_value = site.map(|id| e.value_with("arith.constant", &[], i64_type, &[("value", melior::ir::attribute::IntegerAttribute::new(i64_type, id).into())]));
-    e.generate(result, &dynamic, |b, at| {
+    Ok(e.generate(result, &dynamic, |b, at| {
         let row_index = b.value("tensor.extract", &[rows, at[0], zero], element_of(rows.r#type()));
         let row = b.value("arith.index_cast", &[row_index], index);
         let col = b.value("arith.addi", &[column, at[1]], index);
@@ -176,5 +175,5 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         let safe_row = b.value("arith.select", &[ok, row, zero], index);
         let safe_col = b.value("arith.select", &[ok, col, zero], index);
         b.value(read, &[source, safe_row, safe_col], element)
-    })
+    }))
 }

@@ -124,37 +124,43 @@ fn retype_structure<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     }
 }
 
+/// The tile op kinds (`htp_dialects::ods::TileOp`).
+use htp_dialects::ods::TileOp as Kind;
+
 fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -> Result<Option<V<'c>>, String> {
     let block: BlockRef = op.block().ok_or("tile op outside a block")?;
     let e = Emitter { context, block, anchor: op, location: op.location() };
-    let name = op.name().as_string_ref().as_str().map_err(|e| e.to_string())?.to_string();
-    let kind = name.trim_start_matches("tile.");
+    let Some(kind) = Kind::of(op) else {
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+        return Err(format!("convert-tile-to-linalg does not know how to lower '{name}'"));
+    };
     let value = match kind {
-        "load" => memory::load(&e, op)?,
-        "store" => return memory::store(&e, op),
-        "gather" => memory::gather(&e, op),
-        "add" | "sub" | "mul" | "div" | "max" | "min" => compute::binary(&e, op, kind),
-        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "abs" | "neg" | "relu" => compute::unary(&e, op, kind),
-        "cmp" => compute::compare(&e, op),
-        "select" => compute::select(&e, op),
-        "cast" => compute::cast(&e, op),
-        "row_reduce" => compute::reduce(&e, op, 1),
-        "col_reduce" => compute::reduce(&e, op, 0),
-        "broadcast" => {
+        Kind::Load => memory::load(&e, op)?,
+        Kind::Store => return memory::store(&e, op),
+        Kind::Gather => memory::gather(&e, op)?,
+        Kind::Add | Kind::Sub | Kind::Mul | Kind::Div | Kind::Max | Kind::Min => compute::binary(&e, op, kind.mnemonic()),
+        Kind::Exp | Kind::Log | Kind::Sqrt | Kind::Rsqrt | Kind::Recip | Kind::Abs | Kind::Neg | Kind::Relu => compute::unary(&e, op, kind.mnemonic()),
+        Kind::Cmp => compute::compare(&e, op),
+        Kind::Select => compute::select(&e, op),
+        Kind::Cast => compute::cast(&e, op),
+        Kind::RowReduce => compute::reduce(&e, op, 1),
+        Kind::ColReduce => compute::reduce(&e, op, 0),
+        Kind::Broadcast => {
             let original = unsafe { Type::from_raw(tile_op.operand_types[0]) };
             let input = TileType::try_from(original).map_err(|_| "broadcast of a non-tile")?;
             compute::broadcast(&e, op, input)
         }
-        "transpose" => compute::transpose(&e, op),
+        Kind::Transpose => compute::transpose(&e, op),
         // A layout does not change a CPU tile's value (a tensor).
-        "relayout" => compute::operand(op, 0),
-        "pad" => compute::pad(&e, op),
-        "set_valid" => compute::set_valid(&e, op),
-        "matmul" => compute::matmul(&e, op),
-        "constant" => compute::constant(&e, op),
-        "fill" => compute::fill(&e, op),
-        "iota" => compute::iota(&e, op),
-        _ => return Err(format!("convert-tile-to-linalg does not know how to lower '{name}'")),
+        Kind::Relayout => compute::operand(op, 0),
+        Kind::Pad => compute::pad(&e, op),
+        Kind::SetValid => compute::set_valid(&e, op),
+        Kind::Matmul => compute::matmul(&e, op),
+        Kind::Constant => compute::constant(&e, op),
+        Kind::Fill => compute::fill(&e, op),
+        Kind::Iota => compute::iota(&e, op),
+        // Intrinsics are lowered by the targets that provide them.
+        Kind::Intrinsic => return Err(format!("convert-tile-to-linalg does not lower '{}'", kind.name())),
     };
     Ok(Some(detach(value)))
 }
