@@ -6,7 +6,7 @@
 mod python_target;
 
 /// The pyo3 this module is built with: a binding that links Rust extensions
-/// builds its `#[pymodule]` with it (`#[pyo3(crate = "htp_python::pyo3")]`).
+/// builds its `#[pymodule]` with it (`#[pymodule(crate = "_htp::pyo3")]`).
 pub use pyo3;
 
 use std::collections::BTreeMap;
