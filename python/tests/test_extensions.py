@@ -711,3 +711,67 @@ def test_the_pto_clusters_are_a_tile_array_shown_read_only():
     assert array.addressable(3, 1) == [(3, 1)]  # no shared memory between cores
     with pytest.raises(IndexError, match="outside the 24x3 array"):
         array.kind_at(24, 0)
+
+
+# Rust extensions named at build time (HTP_RUST_EXTENSIONS, docs/extending.md): what
+# scripts/gen-rust-extensions generates and refuses. Building with one is scripts/test's
+# (examples/extensions/htp-rust-sample/tests).
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GENERATE = os.path.join(ROOT, "scripts", "gen-rust-extensions")
+
+
+def generate(out, *crates):
+    import subprocess
+    return subprocess.run([sys.executable, GENERATE, str(out), *map(str, crates)], capture_output=True, text=True)
+
+
+def rust_crate(folder, name, dependencies=""):
+    (folder / "src").mkdir(parents=True)
+    (folder / "Cargo.toml").write_text(f'[package]\nname = "{name}"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                                       f"[dependencies]\n{dependencies}")
+    (folder / "src" / "lib.rs").write_text("pub fn register() -> Result<(), String> { Ok(()) }\n")
+    return folder
+
+
+def test_the_generated_binding_calls_each_register_in_order(tmp_path):
+    first = rust_crate(tmp_path / "first", "first-ext")
+    second = rust_crate(tmp_path / "second", "second-ext")
+    result = generate(tmp_path / "out", first, second)
+    assert result.returncode == 0, result.stderr
+    lib = (tmp_path / "out" / "lib.rs").read_text()
+    assert lib.index('("first-ext", first_ext::register)') < lib.index('("second-ext", second_ext::register)')
+    assert "_htp::init_module(module, EXTENSIONS)" in lib
+    manifest = (tmp_path / "out" / "Cargo.toml").read_text()
+    assert f'htp-python = {{ path = "{ROOT}/python", default-features = false }}' in manifest
+    assert f'first-ext = {{ path = "{first}" }}' in manifest and "[workspace]" in manifest
+    assert "[profile.dev.package.htp-backend-cpu]" in manifest  # HTP's profiles
+    pyproject = (tmp_path / "out" / "pyproject.toml").read_text()
+    assert 'python-source = "python"' in pyproject and 'module-name = "htp._htp"' in pyproject
+    assert (tmp_path / "out" / "python" / "htp" / "__init__.py").read_text() == open(os.path.join(ROOT, "python", "htp", "__init__.py")).read()
+
+
+@pytest.mark.parametrize("case, message", [
+    ("no-manifest", "has no Cargo.toml"),
+    ("twice", "the crate 'first-ext' is named twice"),
+    ("htp-crate", "is HTP's own crate 'htp-api'"),
+    ("no-lib", "has no library target"),
+    # Cargo refuses the second htp-api itself ("package collision"); the generator adds how to fix it.
+    ("second-htp-api", "an extension names HTP's crates by path, <HTP_ROOT>/lib/<crate>"),
+])
+def test_the_generator_refuses_what_cannot_be_linked_once(tmp_path, case, message):
+    first = rust_crate(tmp_path / "first", "first-ext")
+    crates = {
+        "no-manifest": [tmp_path],
+        "twice": [first, first],
+        "htp-crate": [os.path.join(ROOT, "lib", "htp-api")],
+        "no-lib": [first],
+        # An extension naming another checkout's htp-api (here a stand-in crate of that name).
+        "second-htp-api": [first, rust_crate(tmp_path / "other", "other-ext",
+                                            f'htp-api = {{ path = "{rust_crate(tmp_path / "elsewhere" / "htp-api", "htp-api")}" }}\n')],
+    }[case]
+    if case == "no-lib":
+        (first / "src" / "lib.rs").unlink()
+    result = generate(tmp_path / "out", *crates)
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr

@@ -1,8 +1,9 @@
 //! Registers every in-tree extension of HTP, as MLIR's `InitAll*` headers
 //! do: the target-neutral transforms and the `cpu` and PTO backends. Tools
 //! and bindings call [`register_all`] once; the core crates (driver, pass
-//! framework, API) never name a backend. An out-of-tree Rust backend adds
-//! its own `register()` call next to this one.
+//! framework, API) never name a backend. A Rust crate out of tree is named
+//! at build time instead (`HTP_RUST_EXTENSIONS`, docs/extending.md): the
+//! `htp` binding calls its `register()` after this one.
 
 /// Registers every in-tree pass, pipeline and target, and MLIR's upstream
 /// passes (so any pipeline text, an extension's too, can name them).

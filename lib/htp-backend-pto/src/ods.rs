@@ -5,7 +5,8 @@
 melior::dialect! {
     name: "pto",
     files: ["PTOOps.td"],
-    include_directories: ["./dialects/pto", "./dialects"],
+    // Absolute, set by htp_build::build_dialects (build.rs).
+    include_directory_env_vars: ["HTP_ODS_DIR_PTO", "HTP_ODS_ROOT"],
 }
 
 htp_dialects::ods_ops!(pto: AllocTileOperation, AvailableCoresOperation, BarrierOperation, CreateTensorOperation, GlobalViewOperation, MGatherOperation, SetFlagOperation, SubmitOperation, TAbsOperation, TAddOperation, TAddSOperation, TCiOperation, TCmpOperation, TCmpSOperation, TColExpandBinOperation, TColExpandOperation, TColMaxOperation, TColMinOperation, TColSumOperation, TCvtOperation, TDivOperation, TDivSOperation, TExpOperation, TExpandSOperation, TExtractOperation, TFillPadOperation, TFreeOperation, TLoadOperation, TLogOperation, TMatmulAccOperation, TMatmulOperation, TMaxOperation, TMaxSOperation, TMinOperation, TMinSOperation, TMovOperation, TMulOperation, TMulSOperation, TNegOperation, TPopOperation, TPushOperation, TRecipOperation, TReluOperation, TReshapeOperation, TRowExpandBinOperation, TRowExpandOperation, TRowMaxOperation, TRowMinOperation, TRowSumOperation, TRsqrtOperation, TSelOperation, TSqrtOperation, TStoreOperation, TSubOperation, TSubSOperation, TTransOperation, TileViewOperation, WaitFlagOperation);

@@ -22,8 +22,8 @@ pub mod ods {
     melior::dialect! {
         name: "sample",
         files: ["SampleOps.td"],
-        // Relative to the workspace root (where cargo runs rustc).
-        include_directories: ["./lib/htp-backend-sample/dialect/sample"],
+        // Absolute, set by htp_build::build_dialects (build.rs).
+        include_directory_env_vars: ["HTP_ODS_DIR_SAMPLE"],
     }
     htp_dialects::ods_ops!(sample: KernelInfoOperation);
 }

@@ -15,8 +15,8 @@ use melior::ir::{operation::OperationLike, Operation, OperationRef};
 melior::dialect! {
     name: "tile",
     files: ["TileOps.td"],
-    // Relative to the workspace root (where cargo runs rustc).
-    include_directories: ["./dialects/tile", "./dialects"],
+    // Absolute, set by htp_build::build_dialects (build.rs).
+    include_directory_env_vars: ["HTP_ODS_DIR_TILE", "HTP_ODS_ROOT"],
 }
 
 /// `op` with its `operandSegmentSizes` set. melior 0.27's generated

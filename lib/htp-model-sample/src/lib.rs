@@ -36,6 +36,18 @@ pub mod handles {
     include!(concat!(env!("OUT_DIR"), "/handles.rs"));
 }
 
+/// Typed ops of the `cells` dialect, generated from its ODS.
+pub mod ods {
+    melior::dialect! {
+        name: "cells",
+        files: ["CellsOps.td"],
+        // Absolute folders `htp_build::build_dialects` sets: the crate
+        // builds inside HTP's workspace and as a path dependency elsewhere.
+        include_directory_env_vars: ["HTP_ODS_DIR_CELLS", "HTP_ODS_ROOT"],
+    }
+    htp_dialects::ods_ops!(cells: NewOperation, PutOperation, GetOperation);
+}
+
 unsafe extern "C" {
     fn htpCellsTypeIsACell(ty: mlir_sys::MlirType) -> bool;
     fn htpCellsCellTypeGet(element: mlir_sys::MlirType) -> mlir_sys::MlirType;

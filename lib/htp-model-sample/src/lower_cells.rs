@@ -16,7 +16,10 @@ use melior::{
     Context,
 };
 
+use htp_dialects::ods::view;
 use htp_pass::Failure;
+
+use crate::ods::cells;
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"sample-lower-cells", "builtin.module"> {
@@ -34,10 +37,12 @@ enum CellUse<'c> {
 }
 
 fn classify<'c>(user: OperationRef<'c, 'c>) -> CellUse<'c> {
-    match user.name().as_string_ref().as_str() {
-        Ok("cells.get") => CellUse::Get(user),
-        Ok("cells.put") => CellUse::Put(user),
-        _ => CellUse::Other(user),
+    if view::<cells::GetOperation>(user).is_some() {
+        CellUse::Get(user)
+    } else if view::<cells::PutOperation>(user).is_some() {
+        CellUse::Put(user)
+    } else {
+        CellUse::Other(user)
     }
 }
 
@@ -103,7 +108,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         op = current.next_in_block();
     }
     for function in functions {
-        for new in htp_ir::query::ops_named(function, "cells.new") {
+        for new in htp_ir::query::ops_named(function, cells::NewOperation::name()) {
             lower_cell(context, new)?;
         }
         // The program is now a kernel: no cell is left, only tile, scf,
