@@ -23,8 +23,10 @@ impl Packed {
                     let mut words = vec![*data as i64, *data as i64, 0];
                     words.extend(sizes);
                     words.extend(strides);
+                    // The vector's heap buffer does not move when `descriptors` grows.
+                    let address = words.as_ptr() as u64;
                     packed.descriptors.push(words);
-                    packed.descriptors.last().unwrap().as_ptr() as u64
+                    address
                 }
                 // Little-endian: the low bytes of the u64 are the value.
                 Argument::F32(v) => v.to_bits() as u64,

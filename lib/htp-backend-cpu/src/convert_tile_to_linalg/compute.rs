@@ -302,6 +302,7 @@ pub fn pad<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
         ("static_low", e.i64_array(&[0, 0])),
         ("static_high", e.i64_array(&static_high)),
     ];
+    // verifier: tensor.pad has exactly one result (ODS `AnyRankedTensor:$result`).
     detach(e.op("tensor.pad", &operands, &[result], &attributes, vec![region]).result(0).unwrap().into())
 }
 
@@ -311,6 +312,7 @@ pub fn set_valid<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let result = tensor_type_of(result_tile(op));
     let shape = shape_of(result);
     let mut valid_operands = (1..op.operand_count()).map(|i| operand(op, i));
+    // verifier: tile.set_valid takes one index operand per `?` valid size of its result.
     let dynamic: Vec<V> = shape.iter().filter(|&&s| s == DYNAMIC).map(|_| valid_operands.next().unwrap()).collect();
     let static_sizes: Vec<i64> = shape.clone();
     let mut operands = vec![input];

@@ -103,8 +103,7 @@ fn retype_structure<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     for region in op.regions() {
         let mut block = region.first_block();
         while let Some(current) = block {
-            for index in 0..current.argument_count() {
-                let argument = current.argument(index).unwrap();
+            for argument in (0..current.argument_count()).filter_map(|index| current.argument(index).ok()) {
                 argument.set_type(lowered(argument.r#type()));
             }
             block = current.next_in_region();
@@ -113,9 +112,8 @@ fn retype_structure<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     if let Ok(attribute) = op.attribute("function_type") {
         if let Ok(type_attribute) = TypeAttribute::try_from(attribute) {
             if let Ok(function) = FunctionType::try_from(type_attribute.value()) {
-                let inputs: Vec<Type> = (0..function.input_count()).map(|i| lowered(function.input(i).unwrap())).collect();
-                let results: Vec<Type> =
-                    (0..function.result_count()).map(|i| lowered(function.result(i).unwrap())).collect();
+                let inputs: Vec<Type> = (0..function.input_count()).filter_map(|i| function.input(i).ok()).map(lowered).collect();
+                let results: Vec<Type> = (0..function.result_count()).filter_map(|i| function.result(i).ok()).map(lowered).collect();
                 let new_type = FunctionType::new(context, &inputs, &results);
                 let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
                 op.set_inherent_attribute("function_type", TypeAttribute::new(new_type.into()).into());
