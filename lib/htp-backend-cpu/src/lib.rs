@@ -109,6 +109,13 @@ pub const TARGET_NAME: &str = "cpu";
 
 /// Registers the backend's pass, its pipeline and the `cpu` target.
 pub fn register() -> Result<(), String> {
+    // Once per process: every compile asks (registration is idempotent,
+    // but redoing it costs more than a small kernel's passes).
+    static REGISTERED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    REGISTERED.get_or_init(register_everything).clone()
+}
+
+fn register_everything() -> Result<(), String> {
     htp_transforms::register()?;
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;

@@ -326,12 +326,12 @@ mod tests {
 /// The `pto.alloc_tile` whose buffer a tile value is, looking through
 /// `pto.tile_view`s; `None` for a tile some other op made.
 pub fn root_alloc<'c>(tile: htp_ir::builder::V<'c>) -> Option<melior::ir::OperationRef<'c, 'c>> {
-    use melior::ir::{operation::OperationLike, ValueLike};
+
     let mut current = tile;
     loop {
         let op = htp_ir::query::defining_op(current)?;
         match crate::ops::PtoOp::of(op) {
-            Some(crate::ops::PtoOp::TileView) => current = unsafe { melior::ir::Value::from_raw(op.operand(0).ok()?.to_raw()) },
+            Some(crate::ops::PtoOp::TileView) => current = htp_ir::query::operand_at(op, 0)?,
             Some(crate::ops::PtoOp::AllocTile) => return Some(op),
             _ => return None,
         }

@@ -83,6 +83,13 @@ static CHIP: PtoTarget = PtoTarget(Flavour::Chip);
 /// Registers the backend's dialect, passes, pipeline, intrinsic set,
 /// layout facet and its two targets.
 pub fn register() -> Result<(), String> {
+    // Once per process: every compile asks (registration is idempotent,
+    // but redoing it costs more than a small kernel's passes).
+    static REGISTERED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    REGISTERED.get_or_init(register_everything).clone()
+}
+
+fn register_everything() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }

@@ -89,8 +89,16 @@ macro_rules! op_kinds {
 
             /// The kind of the op named `name`, if it is one of this dialect's.
             pub fn named(name: &str) -> Option<$kind> {
-                static BY_NAME: ::std::sync::OnceLock<::std::collections::HashMap<&'static str, $kind>> = ::std::sync::OnceLock::new();
-                BY_NAME.get_or_init(|| $kind::ALL.iter().map(|k| (k.name(), *k)).collect()).get(name).copied()
+                // Sorted by name, searched by bisection: a few short string
+                // compares per lookup, cheaper than hashing the name (passes
+                // ask for the kind of every op they visit, often many times).
+                static BY_NAME: ::std::sync::OnceLock<Vec<(&'static str, $kind)>> = ::std::sync::OnceLock::new();
+                let sorted = BY_NAME.get_or_init(|| {
+                    let mut sorted: Vec<(&'static str, $kind)> = $kind::ALL.iter().map(|k| (k.name(), *k)).collect();
+                    sorted.sort_unstable_by_key(|(name, _)| *name);
+                    sorted
+                });
+                sorted.binary_search_by(|(known, _)| (*known).cmp(name)).ok().map(|index| sorted[index].1)
             }
 
             /// The kind of `op`, if it is one of this dialect's ops.

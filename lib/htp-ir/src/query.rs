@@ -139,3 +139,23 @@ pub fn ops_named_where<'c>(root: OperationRef<'c, '_>, name: &str, keep: impl Fn
 pub fn ops_named<'c>(root: OperationRef<'c, '_>, name: &str) -> Vec<OperationRef<'c, 'c>> {
     ops_named_where(root, name, |_| true)
 }
+
+/// Operand `index` of `op`, if it has one. Use it to probe: melior's
+/// `operand` builds its out-of-range error by printing the op, which prints
+/// (and verifies) the whole module around it — quadratic in a loop.
+pub fn operand_at<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<crate::builder::V<'c>> {
+    if index < op.operand_count() {
+        op.operand(index).ok().map(crate::builder::detach)
+    } else {
+        None
+    }
+}
+
+/// Result `index` of `op`, if it has one (see [`operand_at`]).
+pub fn result_at<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<crate::builder::V<'c>> {
+    if index < op.result_count() {
+        op.result(index).ok().map(|result| crate::builder::detach(result.into()))
+    } else {
+        None
+    }
+}

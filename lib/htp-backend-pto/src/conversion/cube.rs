@@ -107,7 +107,7 @@ fn rounded(shape: Shape<'_>) -> Shape<'_> {
 
 /// The single user of `op`'s result, if it has exactly one.
 fn result_user<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    single_user(detach(op.result(0).ok()?.into()))
+    single_user(htp_ir::query::result_at(op, 0)?)
 }
 
 fn feeds_transpose(op: OperationRef) -> bool {

@@ -195,12 +195,13 @@ impl<'c> Kernel<'c> {
                         };
                         result.map_err(fail)?;
                     }
-                    if let (1, Ok(result)) = (current.result_count(), current.result(0)) {
-                        self.cross(&at, detach(result.into())).map_err(fail)?;
+                    // `result_at`: asking melior for a result an op lacks prints the whole module.
+                    if let (1, Some(result)) = (current.result_count(), htp_ir::query::result_at(current, 0)) {
+                        self.cross(&at, result).map_err(fail)?;
                     }
                 }
                 // Addressed through its source instead (`gm_tensor`).
-                "memref.expand_shape" if current.result(0).is_ok_and(|view| unit_row_view(detach(view.into())).is_some()) => {}
+                "memref.expand_shape" if htp_ir::query::result_at(current, 0).is_some_and(|view| unit_row_view(view).is_some()) => {}
                 _ => self.copy(current, new).map_err(fail)?,
             }
         }

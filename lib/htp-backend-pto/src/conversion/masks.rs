@@ -21,7 +21,7 @@ use htp_ir::builder::{detach, parse_type, Builder, Emitter, V};
 use htp_ir::query::defining_op;
 
 pub fn broadcast_compares_first<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    for broadcast in htp_ir::query::ops_named_where(function, TileOp::Broadcast.name(), |op| op.result(0).is_ok_and(|r| is_mask(detach(r.into())))) {
+    for broadcast in htp_ir::query::ops_named_where(function, TileOp::Broadcast.name(), |op| htp_ir::query::result_at(op, 0).is_some_and(is_mask)) {
         let fail = |e: melior::Error| (broadcast.location(), e.to_string());
         let source = detach(broadcast.operand(0).map_err(fail)?);
         let Some(compare) = defining_op(source).filter(|op| TileOp::of(*op) == Some(TileOp::Cmp)) else {

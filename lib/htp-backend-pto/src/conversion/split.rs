@@ -456,14 +456,14 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
     if name == "scf.for" {
         // A loop keeps the valid region it starts with.
         let (_, index) = result_of(value)?;
-        return valid_sources(detach(op.operand(3 + index).ok()?));
+        return valid_sources(htp_ir::query::operand_at(op, 3 + index)?);
     }
     // The `?` sizes, in order, from the op's trailing valid-size operands.
     let from_operands = |first: usize| -> Option<[ValidSource<'c>; 2]> {
         let mut next = first;
         let mut dim = |d: u32| {
             statics(d).or_else(|| {
-                let v = detach(op.operand(next).ok()?);
+                let v = htp_ir::query::operand_at(op, next)?;
                 next += 1;
                 Some(ValidSource::Value(v))
             })
@@ -472,13 +472,13 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
     };
     match TileOp::of(op) {
         Some(TileOp::Load) => {
-            let rank = htp_ir::builder::shape_of(op.operand(0).ok()?.r#type()).len();
+            let rank = htp_ir::builder::shape_of(htp_ir::query::operand_at(op, 0)?.r#type()).len();
             from_operands(1 + rank)
         }
         Some(TileOp::SetValid) => from_operands(1),
         Some(TileOp::Matmul) => {
-            let rows = valid_sources(detach(op.operand(0).ok()?))?[0];
-            let cols = valid_sources(detach(op.operand(1).ok()?))?[1];
+            let rows = valid_sources(htp_ir::query::operand_at(op, 0)?)?[0];
+            let cols = valid_sources(htp_ir::query::operand_at(op, 1)?)?[1];
             Some([statics(0).unwrap_or(rows), statics(1).unwrap_or(cols)])
         }
         _ => {

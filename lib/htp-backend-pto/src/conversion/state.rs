@@ -17,7 +17,7 @@ use super::buffer::{Buffer, Shape};
 use super::cores::Core;
 use super::split::Split;
 use crate::ods::pto;
-use htp_ir::builder::{detach, parse_type, shape_of, Builder, V};
+use htp_ir::builder::{parse_type, shape_of, Builder, V};
 use htp_ir::query::{defining_op, key};
 
 pub use htp_pass::Failure;
@@ -178,7 +178,7 @@ pub fn unit_row_view<'c>(view: V<'c>) -> Option<V<'c>> {
     if op.name().as_string_ref().as_str() != Ok("memref.expand_shape") {
         return None;
     }
-    let source = detach(op.operand(0).ok()?);
+    let source = htp_ir::query::operand_at(op, 0)?;
     let expanded = shape_of(view.r#type());
     (shape_of(source.r#type()).len() == 1 && expanded.len() == 2 && expanded[0] == 1).then_some(source)
 }

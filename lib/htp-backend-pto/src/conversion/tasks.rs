@@ -213,7 +213,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                     break;
                 }
                 // 1-D tensors' `1 x N` views: only the kernels address through them.
-                if current.result_count() == 1 && current.result(0).is_ok_and(|view| unit_row_view(detach(view.into())).is_some()) {
+                if current.result_count() == 1 && htp_ir::query::result_at(current, 0).is_some_and(|view| unit_row_view(view).is_some()) {
                     op = current.next_in_block();
                     continue;
                 }

@@ -257,7 +257,7 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     }
     let fusable = single_user(result(op)).is_some_and(|user| {
         let Some(kind) = TileOp::of(user) else { return false };
-        let rhs = user.operand(1).ok().map(|v| key(detach(v))) == Some(key(result(op)));
+        let rhs = htp_ir::query::operand_at(user, 1).map(key) == Some(key(result(op)));
         kind.is_elementwise_binary() && (rhs || kind.commutes())
     });
     if fusable {
