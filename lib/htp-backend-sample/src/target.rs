@@ -9,8 +9,6 @@ use htp_dialects::{
 };
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
-    pass::PassManager,
-    utility::parse_pass_pipeline,
     Context,
 };
 
@@ -32,12 +30,7 @@ fn error(message: String) -> Vec<MlirError> {
 /// Runs the pass, then reads and removes each kernel's `sample.kernel_info`:
 /// the total count.
 fn count_and_strip(context: &Context, module: &mut Module) -> Result<i64, Vec<MlirError>> {
-    let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), "builtin.module(sample-count-tile-ops)").map_err(|e| error(e.to_string()))?;
-    let (ran, errors) = htp_dialects::diagnostics::collect_errors(context, || manager.run(module).is_ok());
-    if !ran {
-        return Err(errors);
-    }
+    htp_pass::dump::run_pipeline_collecting(context, module, "sample-count-tile-ops", "the sample target's pass")?;
     let mut total = 0;
     for kernel in htp_ir::query::kernel_functions(module.as_operation()) {
         let Some(body) = kernel.region(0).ok().and_then(|region| region.first_block()) else { continue };

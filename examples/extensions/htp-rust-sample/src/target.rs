@@ -4,7 +4,7 @@
 
 use htp_api::{find_target, Architecture, Artifact, KernelSignature, SourceText, Target};
 use htp_dialects::diagnostics::MlirError;
-use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
+use melior::{ir::Module, Context};
 
 use crate::square_to_mul::SQUARE;
 
@@ -59,12 +59,7 @@ impl Target for RsampleCpu {
         sources: &[SourceText],
         stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        let manager = PassManager::new(context);
-        parse_pass_pipeline(manager.as_operation_pass_manager(), "builtin.module(rsample-square-to-mul)").map_err(|e| error(e.to_string()))?;
-        let (ran, errors) = htp_dialects::diagnostics::collect_errors(context, || manager.run(module).is_ok());
-        if !ran {
-            return Err(errors);
-        }
+        htp_pass::dump::run_pipeline_collecting(context, module, "rsample-square-to-mul", "the rsample-cpu target's pass")?;
         base()?.compile(context, module, kernel, sources, stages)
     }
 }
