@@ -751,11 +751,14 @@ static bool isSupportedCvt(Type from, Type to) {
 
 LogicalResult TCvtOp::verify() {
   TileType dst = getDst().getType(), src = getSrc().getType();
+  // TCVT walks each tile with its own row stride: the shapes may differ
+  // (a row of 32 bytes holds 8 f32 but 16 f16), the valid regions not.
   if (failed(requireVecND(*this, dst, "dst")) ||
-      failed(requireVecND(*this, src, "src")) ||
-      failed(checkSameTile(*this, dst, "dst", src, "src",
-                           /*sameElement=*/false)))
+      failed(requireVecND(*this, src, "src")))
     return failure();
+  for (unsigned dim = 0; dim < 2; ++dim)
+    if (failed(checkValidDim(*this, dst, "dst", dim, src, "src", dim)))
+      return failure();
   if (!isSupportedCvt(src.getElementType(), dst.getElementType()))
     return emitOpError() << "tcvt from " << src.getElementType() << " to "
                          << dst.getElementType()
@@ -864,10 +867,18 @@ LogicalResult TFillPadOp::verify() {
                        "what fills the rest of the tile");
   if (failed(checkSameElement(*this, dst, "dst", src, "src")))
     return failure();
-  if (dst.getShape() != src.getShape())
+  // A larger vec 'dst' is TFILLPAD_EXPAND: 'src' lands in its top-left
+  // corner, the rest is the pad.
+  bool expands = dst.getLocation() == TileLocation::vec &&
+                 dst.getRows() >= src.getRows() &&
+                 dst.getCols() >= src.getCols();
+  if (dst.getShape() != src.getShape() && !expands)
     return emitOpError() << "'src' is " << src.getRows() << "x"
                          << src.getCols() << " but 'dst' is " << dst.getRows()
-                         << "x" << dst.getCols();
+                         << "x" << dst.getCols()
+                         << (dst.getLocation() == TileLocation::vec
+                                 ? " (a vec 'dst' may be larger, not smaller)"
+                                 : "");
   if (dst.getElementBytes() > 4)
     return emitOpError() << "pads elements of 1, 2 or 4 bytes, got "
                          << dst.getElementType();

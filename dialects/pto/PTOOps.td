@@ -624,7 +624,9 @@ def PTO_TFillPadOp : PTO_Op<"tfillpad"> {
   let description = [{
     `TFILLPAD(dst, src)`: `dst` gets `src`'s valid region and the rest of
     `dst` is set to `dst`'s `pad` (not `null`). Same location, rows, columns
-    and element type (1, 2 or 4 bytes). `mat` tiles: NZ (col_major/row_major)
+    and element type (1, 2 or 4 bytes), except that a `vec` `dst` may have
+    more rows and columns (`TFILLPAD_EXPAND`: `src` is copied into its
+    top-left corner). `mat` tiles: NZ (col_major/row_major)
     and `pad = zero` only. `dst` and `src` may be the same bytes
     (`TFILLPAD_INPLACE`) when two tiles are allocated at one `addr`.
 

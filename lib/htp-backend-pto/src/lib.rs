@@ -38,13 +38,13 @@ use melior::{ir::Module, Context};
 
 /// The backend's passes.
 pub const PASSES: &[PassDefinition] =
-    &[conversion::DEFINITION, transforms::allocate_tiles::DEFINITION, transforms::insert_sync::DEFINITION];
+    &[conversion::DEFINITION, transforms::allocate_tiles::DEFINITION, transforms::insert_sync::DEFINITION, transforms::verify_pipes::DEFINITION];
 
 /// The passes from tile IR to placed, synchronised PTO kernels.
 pub const PIPELINE: PipelineDefinition = PipelineDefinition {
     name: "htp-pto-lowering",
     description: "tile IR -> placed, synchronised PTO-ISA kernels and their pto-runtime orchestration (Ascend A2/A3)",
-    passes: "convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync)",
+    passes: "convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync),pto-verify-pipes",
 };
 
 /// Which PTO target: the CPU simulation of pto-runtime, or the chip.
@@ -112,7 +112,7 @@ pub fn new_context() -> Result<Context, String> {
 /// The passes of [`PIPELINE`] before and after the `after-tile-to-pto`
 /// extension point.
 const TO_PTO: &str = "convert-tile-to-pto";
-const PLACE_AND_SYNC: &str = "func.func(pto-allocate-tiles,pto-insert-sync)";
+const PLACE_AND_SYNC: &str = "func.func(pto-allocate-tiles,pto-insert-sync),pto-verify-pipes";
 
 /// The named points of the PTO pipeline where target extensions' stages
 /// run (`htp_api::extensions`), in pipeline order.

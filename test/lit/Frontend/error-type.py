@@ -21,4 +21,6 @@ def f(a: htp.Tensor[htp.f32, 16, 16], h: htp.Tensor[htp.f16, 16, 16], i: htp.Ten
         acc = htp.zeros((16, 16), htp.f32)
         for k in range(4):
             acc = h[:, :]
-# LOOP: error-type.py:[[# @LINE - 2]]:9: error: 'acc' is a tile[16x16, f32] before the loop but a tile[16x16, f16] elsewhere
+# The error is at the assignment that changes the type, with a note at the definition.
+# LOOP: error-type.py:[[# @LINE - 2]]:19: error: 'acc' is a tile[16x16, f32] before the loop but a tile[16x16, f16] here
+# LOOP-NEXT: note: 'acc' is made before the loop at {{.*}}error-type.py:[[# @LINE - 5]]:15

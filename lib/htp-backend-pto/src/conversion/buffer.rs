@@ -8,7 +8,7 @@ use melior::ir::Type;
 use htp_ir::builder::{bit_width, V};
 
 /// PTO's tile locations (`TileType::Vec`, ...): UB, L1, L0A, L0B, L0C.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
     Vec,
     Mat,
@@ -242,21 +242,11 @@ pub fn round_up(n: i64, multiple: i64) -> i64 {
     (n + multiple - 1) / multiple * multiple
 }
 
-/// In a cluster task the cores hand tiles over in one shape, and cube tiles
-/// are whole fractals: a matmul operand there (loaded, or made by vector
-/// work) must be too — the limit, said at the user's line.
-pub fn whole_fractals(tile: TileType) -> Result<(), String> {
+/// `tile`'s rows and columns rounded up to whole cube fractals: 16 rows,
+/// 16 columns (32 for 8-bit elements, whose fractal rows are 32 bytes).
+/// A matmul operand that vector work makes crosses to the cube in this shape,
+/// zero beyond the tile (`Kernel::cross`).
+pub fn fractal_dims(tile: TileType) -> (i64, i64) {
     let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
-    if tile.rows() % 16 == 0 && tile.cols() % unit == 0 {
-        return Ok(());
-    }
-    Err(format!(
-        "in a kernel that also does vector work (a cluster task, whose cores hand tiles to each other in \
-         one shape), matmul operands and results must be whole cube fractals: {} x {} {} is not (rows a multiple of 16, \
-         columns of {unit}); use blocks of whole fractals, or do the matmul in a kernel of its own (a \
-         cube-only kernel pads any shape)",
-        tile.rows(),
-        tile.cols(),
-        tile.element_type()
-    ))
+    (round_up(tile.rows(), 16), round_up(tile.cols(), unit))
 }

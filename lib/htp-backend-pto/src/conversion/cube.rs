@@ -19,7 +19,6 @@ use super::vector::{pad_value, result_tile, set_valid};
 use htp_ir::builder::{detach, Builder, V};
 use crate::ods::pto;
 use crate::ops::TileOp;
-use super::buffer::whole_fractals;
 use htp_dialects::ods::{tile, view};
 
 pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
@@ -28,10 +27,8 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         TileOp::Load => {
             let transposed = feeds_transpose(op);
             let padded_transposed = feeds_padded_transpose(op);
-            // Few-row or narrow operands of a cube-only kernel become whole
-            // fractal tiles whose extra rows/columns are zero (cluster tasks
-            // keep the tile's own shape: both cores must agree on it).
-            let round_up = !k.is_cluster();
+            // Few-row or narrow operands become whole fractal tiles whose
+            // extra rows/columns are zero.
             let tile = result_tile(op)?;
             let logical = if transposed || padded_transposed { (tile.cols(), tile.rows()) } else { (tile.rows(), tile.cols()) };
             let shape_for = |tile: TileType<'c>, valid: [Extent<'c>; 2]| {
@@ -40,11 +37,8 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
                 } else {
                     Shape::cube_for(tile, Place::Mat, Layout::Nz, valid)
                 };
-                if round_up { rounded(shape) } else { shape }
+                rounded(shape)
             };
-            if !round_up {
-                whole_fractals(tile)?;
-            }
             memory::load(
                 k,
                 at,
@@ -76,15 +70,12 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
     }
 }
 
-/// The L0C accumulator for a matmul result tile: whole fractals in a
-/// cube-only kernel, the tile's own shape in a cluster task.
+/// The L0C accumulator for a matmul result tile: whole fractals, the
+/// valid region the tile's (a cluster task hands over just that region).
 /// L0C holds f32 (or i32): an f16/bf16 result accumulates in f32 and the
 /// store's fixpipe converts it on the way to GM.
 pub fn acc_shape<'c>(k: &Kernel<'c>, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
     let shape = Shape::cube_for(tile, Place::Acc, Layout::Nz, valid);
-    if k.is_cluster() {
-        return shape;
-    }
     let wide = if htp_ir::builder::is_float(shape.element) {
         Type::float32(k.context)
     } else {
@@ -98,7 +89,7 @@ pub fn acc_shape<'c>(k: &Kernel<'c>, tile: TileType<'c>, valid: [Extent<'c>; 2])
 /// accumulators), 32 for 8-bit operands — whose fractal rows are 32 bytes —
 /// and for the i32 accumulators of their products, so that M, K and N agree
 /// between the left, right and accumulator tiles.
-fn rounded(shape: Shape<'_>) -> Shape<'_> {
+pub(super) fn rounded(shape: Shape<'_>) -> Shape<'_> {
     let eight_bit = htp_ir::builder::bit_width(shape.element) == 8;
     let i32_acc = shape.place == Place::Acc && !htp_ir::builder::is_float(shape.element);
     let unit = if eight_bit || i32_acc { 32 } else { 16 };
@@ -168,32 +159,40 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     Ok(())
 }
 
-/// L1 operand -> L0A/L0B with TMOV (which frees it if it was popped from
-/// the vector core).
-fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, operand: Buffer<'c>, place: Place) -> Result<Buffer<'c>, String> {
+/// The L0A/L0B tile of matmul operand `old`: moved there from L1 when it
+/// was popped from the vector core (`Kernel::cross`), else moved now.
+fn to_l0<'c>(k: &mut Kernel<'c>, at: &At<'c>, old: V<'c>, place: Place) -> Result<Buffer<'c>, String> {
+    if let Some(l0) = k.popped_operands.get(&(key(old), place)) {
+        return Ok(*l0);
+    }
+    let operand = k.buffer(old)?;
     if operand.shape.place != Place::Mat {
         return Err("a matmul operand must come from a tile loaded (and possibly padded) in this kernel".into());
     }
+    Ok(move_to_l0(at, operand, place))
+}
+
+/// TMOV of an L1 operand into a new L0A (`Place::Left`) or L0B tile.
+pub(super) fn move_to_l0<'c>(at: &At<'c>, operand: Buffer<'c>, place: Place) -> Buffer<'c> {
     let l0 = at.alloc(Shape { place, pad: Pad::Null, ..operand.shape });
     at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(l0.value).src(operand.value).build());
-    k.free_popped(at, operand);
-    Ok(l0)
+    l0
 }
 
 fn matmul<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let product = view::<tile::MatmulOperation>(op).ok_or("not a tile.matmul")?;
     let error = |e: melior::Error| e.to_string();
     let result: V = detach(product.result().map_err(error)?.into());
-    let left = k.buffer(detach(product.lhs().map_err(error)?))?;
-    let left = to_l0(k, at, left, Place::Left)?;
-    let right = k.buffer(detach(product.rhs().map_err(error)?))?;
-    let right = to_l0(k, at, right, Place::Right)?;
+    let left = to_l0(k, at, detach(product.lhs().map_err(error)?), Place::Left)?;
+    let right = to_l0(k, at, detach(product.rhs().map_err(error)?), Place::Right)?;
     let accumulator = product.acc().ok().map(detach);
     let fresh = |k: &Kernel<'c>| -> Result<Buffer<'c>, String> {
         let tile = result_tile(op)?;
+        // Run-time valid sizes: the operands' (a popped operand is whole
+        // fractals, zero beyond its tile: its sizes come from where it was made).
         let valid = match extents_of(tile, &[]) {
             Ok(valid) => valid,
-            Err(_) => [left.shape.valid[0], right.shape.valid[1]],
+            Err(_) => k.traced_valid(result).unwrap_or([left.shape.valid[0], right.shape.valid[1]]),
         };
         Ok(k.destination(at, result, acc_shape(k, tile, valid)))
     };

@@ -22,7 +22,8 @@ use melior::{
 };
 
 
-use super::buffer::{Buffer, Shape};
+use super::buffer::{Buffer, Extent, Shape};
+use super::split::Crossing;
 use super::cores::Core;
 use super::split::Split;
 use super::state::{positive_step, unit_row_view, At, Failure, Kernel, PtoOps};
@@ -51,7 +52,7 @@ impl<'c> Kernel<'c> {
             outer_loop: plan.outer_loop,
             split: plan.split.clone(),
             slot: None,
-            popped: Vec::new(),
+            popped_operands: HashMap::new(),
             ragged_if_results: Vec::new(),
         };
 
@@ -97,65 +98,89 @@ impl<'c> Kernel<'c> {
     }
 
     /// The consumer slot of the pipe this core pops from: the largest tile
-    /// popped, at the address the pipe is told (every pop is a view of it).
+    /// popped, at the address the pipe is told. Every pop is a view of it
+    /// (on A2/A3, TPOP places the tile there itself), and every popped tile
+    /// is moved out before the next pop.
     fn consumer_slot(&self, at: &At<'c>, split: &Split<'c>) -> Option<Buffer<'c>> {
         let shapes = split.crossing_tiles.iter().filter(|(c, _)| c.producer() != self.core).map(|(_, tile)| self.popped_shape(*tile));
         shapes.max_by_key(|shape| shape.size_in_bytes()).map(|shape| at.alloc(shape))
     }
 
     /// Where a tile popped on this core lands: UB (ND) on the vector core,
-    /// L1 (NZ) on the cube core; `valid` defaults to the whole tile.
+    /// whole L1 (NZ) fractals on the cube core.
     fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
-        self.popped_shape_with(tile, [super::buffer::Extent::Static(tile.rows()), super::buffer::Extent::Static(tile.cols())])
+        self.popped_shape_with(tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())])
     }
 
-    fn popped_shape_with(&self, tile: TileType<'c>, valid: [super::buffer::Extent<'c>; 2]) -> Shape<'c> {
+    fn popped_shape_with(&self, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
         match self.core {
             Core::Aiv => Shape::vec_for(tile, valid),
+            Core::Aic if crosses_expanded(tile) => crossing_operand(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz),
             Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
         }
     }
 
     /// After the op making `result` ran on its side: push it (on the
-    /// producing core) or pop it (on the other one). A tile popped on the
-    /// vector core is copied out of the slot at once; one popped on the cube
-    /// core stays in the slot until the matmul moves it to L0 (`free_popped`).
+    /// producing core) or pop it (on the other one). A popped tile is moved
+    /// out of the slot at once and the slot freed, so pops and frees pair up
+    /// in every block and no pop overwrites a tile still to be read: on the
+    /// vector core into a tile of its own, on the cube core into the L0A/L0B
+    /// tiles of the matmuls that read it (`popped_operands`).
+    ///
+    /// Both cores must agree on a crossing tile's bytes, and the simulator
+    /// reads a popped tile's whole static shape (row stride = its columns)
+    /// where the chip reads its valid region (row stride = its valid
+    /// columns). So a tile crosses fully valid in its static shape: a result
+    /// goes from the cube's accumulator as the whole tile (whatever lies
+    /// outside its valid region is never read) and the vector core views
+    /// the valid region afterwards; a matmul operand that is not whole cube
+    /// fractals, or not fully valid, goes to the cube as whole fractals,
+    /// zero outside its valid region (TFILLPAD or TFILLPAD_EXPAND first).
     fn cross(&mut self, at: &At<'c>, result: V<'c>) -> Result<(), String> {
         let Some(crossing) = self.split.as_ref().and_then(|s| s.crossings.get(&key(result)).copied()) else { return Ok(()) };
         let dir = super::attrs::cross_core(self.context, crossing.keyword());
+        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
+        let whole_tile = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
         if crossing.producer() == self.core {
             let buffer = self.buffer(result)?;
-            at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(buffer.value).build());
+            let pushed = match crossing {
+                Crossing::VectorToCube if crosses_expanded(tile) => {
+                    let whole = crossing_operand(tile, super::buffer::Place::Vec, buffer.shape.layout);
+                    let expanded = at.alloc(Shape { pad: super::buffer::Pad::Zero, ..whole });
+                    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(expanded.value).src(buffer.value).build());
+                    at.view(expanded, whole)
+                }
+                Crossing::VectorToCube => buffer,
+                Crossing::CubeToVector if valid_is(buffer.shape.valid, tile) => buffer,
+                Crossing::CubeToVector => at.view(buffer, buffer.shape.with_valid(whole_tile)),
+            };
+            at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(pushed.value).build());
             return Ok(());
         }
-        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
         let slot = self.slot.ok_or("a pop without a consumer slot")?;
-        // The valid region, from this kernel's copy of the scalars it came from.
-        let sources = super::split::valid_sources(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
-        let mut valid = [super::buffer::Extent::Static(0); 2];
-        for (extent, source) in valid.iter_mut().zip(sources) {
-            *extent = match source {
-                super::split::ValidSource::Static(n) => super::buffer::Extent::Static(n),
-                super::split::ValidSource::Value(v) => super::buffer::Extent::Dynamic(self.value(v)?),
-            };
-        }
-        let view = at.view(slot, self.popped_shape_with(tile, valid));
+        let view = at.view(slot, self.popped_shape(tile));
         at.instruction(pto::TPopOperationBuilder::new(at.context, at.location).dir(dir).dst(view.value).build());
         match self.core {
             Core::Aiv => {
                 let copy = at.alloc(view.shape);
                 at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(copy.value).src(view.value).build());
-                at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(dir).build());
-                self.bind(result, copy);
+                // The valid region, from this kernel's copy of the scalars it came from.
+                let valid = self.traced_valid(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
+                let popped = if valid_is(valid, tile) { copy } else { at.view(copy, self.popped_shape_with(tile, valid)) };
+                self.bind(result, popped);
             }
             Core::Aic => {
-                self.popped.push(key(view.value));
+                let users = uses(result).into_iter().filter(|user| self.runs(*user));
+                for place in matmul_operand_places(result, users)? {
+                    let l0 = super::cube::move_to_l0(at, view, place);
+                    self.popped_operands.insert((key(result), place), l0);
+                }
                 self.bind(result, view);
             }
         }
+        at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(dir).build());
         Ok(())
     }
-
 
     /// Converts `old`'s ops, appending to `new`; `carried` are the buffers
     /// for the block's tile arguments (after the scalar ones). Returns the
@@ -508,4 +533,46 @@ fn in_place_allowed(op: OperationRef) -> bool {
         TileOp::of(op),
         Some(Add | Sub | Mul | Div | Max | Min | Exp | Log | Sqrt | Rsqrt | Abs | Neg | Relu | Matmul | RowReduce | ColReduce)
     )
+}
+
+/// The shape a matmul operand crosses in (`Kernel::cross`): whole fractals
+/// at `place`, fully valid.
+fn crossing_operand<'c>(tile: TileType<'c>, place: super::buffer::Place, layout: super::buffer::Layout) -> Shape<'c> {
+    let (rows, cols) = super::buffer::fractal_dims(tile);
+    let valid = [Extent::Static(rows), Extent::Static(cols)];
+    Shape { place, rows, cols, element: tile.element_type(), layout, valid, pad: super::buffer::Pad::Null }
+}
+
+/// Whether a matmul operand made by vector work crosses to the cube padded
+/// (`Kernel::cross`): it is not whole fractals, or not fully valid.
+fn crosses_expanded(tile: TileType) -> bool {
+    let full = (0..2).all(|dim| matches!(tile.valid_size(dim), htp_dialects::tile::ValidSize::Static(n) if n == if dim == 0 { tile.rows() } else { tile.cols() }));
+    !full || super::buffer::fractal_dims(tile) != (tile.rows(), tile.cols())
+}
+
+/// Whether `valid` is all of `tile`.
+fn valid_is(valid: [Extent; 2], tile: TileType) -> bool {
+    matches!(valid, [Extent::Static(r), Extent::Static(c)] if r == tile.rows() && c == tile.cols())
+}
+
+/// Where the cube reads a tile popped from the vector core (`users`: its
+/// users on the cube): as the left (L0A) and/or right (L0B) operand of its
+/// matmuls. Anything else is a fault of the split (only matmul operands
+/// cross to the cube).
+fn matmul_operand_places<'c>(value: V<'c>, users: impl Iterator<Item = OperationRef<'c, 'c>>) -> Result<Vec<super::buffer::Place>, String> {
+    let mut places = Vec::new();
+    for user in users {
+        if TileOp::of(user) != Some(TileOp::Matmul) {
+            return Err(format!(
+                "a tile made by vector work is read on the cube core by {}, not as a matmul operand",
+                user.name().as_string_ref().as_str().unwrap_or("?")
+            ));
+        }
+        for (index, place) in [(0, super::buffer::Place::Left), (1, super::buffer::Place::Right)] {
+            if htp_ir::query::operand_at(user, index).is_some_and(|v| key(v) == key(value)) && !places.contains(&place) {
+                places.push(place);
+            }
+        }
+    }
+    Ok(places)
 }

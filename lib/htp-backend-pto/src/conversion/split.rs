@@ -137,7 +137,6 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
             continue;
         }
         let result = TileType::try_from(op.result(0).expect("matmul result").r#type()).map_err(|_| (op.location(), "a matmul without a tile result".to_string()))?;
-        super::buffer::whole_fractals(result).map_err(|message| (op.location(), message))?;
         let element = result.element_type().to_string();
         if element != "f32" && element != "i32" {
             return Err((
@@ -166,6 +165,24 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
         sides.insert(op_key(op), side);
     }
     let mut split = Split { sides, carried: HashMap::new(), crossings: HashMap::new(), crossing_tiles: Vec::new() };
+    // A movable op over a tile only vector work makes (a gathered tile's
+    // transpose, a pad of a computed tile) runs on the vector core, so what
+    // reaches the cube is the matmul operand itself: the cube transposes and
+    // pads only what it loads from GM. Program order, so chains follow.
+    for &op in &ops {
+        let Some(kind) = TileOp::of(op) else { continue };
+        if !MOVABLE.contains(&kind) || matches!(kind, TileOp::Load | TileOp::Constant) || !split.sides[&op_key(op)].cube {
+            continue;
+        }
+        let made = op
+            .operands()
+            .map(detach)
+            .filter(|v| TileType::try_from(v.r#type()).is_ok())
+            .fold(Sides::default(), |sides, v| sides.union(split.producer_sides(v, &mut Vec::new())));
+        if made == Sides::VECTOR {
+            split.sides.insert(op_key(op), Sides::VECTOR);
+        }
+    }
     for &op in &ops {
         if TileOp::of(op) == Some(TileOp::Store) {
             // Made on one side: stored there; made on both (a loaded tile): stored once, by the vector core.
@@ -408,10 +425,6 @@ impl<'c> Split<'c> {
                         ),
                     ));
                 }
-                if crossing == Crossing::VectorToCube {
-                    let tile = TileType::try_from(value.r#type()).map_err(|_| (producer.location(), "a crossing value that is not a tile".to_string()))?;
-                    super::buffer::whole_fractals(tile).map_err(|message| (producer.location(), message))?;
-                }
                 if !self.crossings.contains_key(&key(value)) {
                     self.crossings.insert(key(value), crossing);
                     found.push((positions[&op_key(producer)], value, crossing));
@@ -476,6 +489,15 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
             from_operands(1 + rank)
         }
         Some(TileOp::SetValid) => from_operands(1),
+        Some(TileOp::Transpose) => {
+            let [rows, cols] = valid_sources(htp_ir::query::operand_at(op, 0)?)?;
+            Some([statics(0).unwrap_or(cols), statics(1).unwrap_or(rows)])
+        }
+        // One row per index: the valid rows of the index tile.
+        Some(TileOp::Gather) => {
+            let rows = valid_sources(htp_ir::query::operand_at(op, 1)?)?[0];
+            Some([statics(0).unwrap_or(rows), statics(1)?])
+        }
         Some(TileOp::Matmul) => {
             let rows = valid_sources(htp_ir::query::operand_at(op, 0)?)?[0];
             let cols = valid_sources(htp_ir::query::operand_at(op, 1)?)?[1];

@@ -85,22 +85,29 @@ pub struct Kernel<'c> {
     /// The loop whose bounds become the task's [lo, hi) arguments.
     pub(super) outer_loop: Option<usize>,
     /// For one side of a cluster task: the split, the slot this core pops
-    /// into, and the popped L1 tiles not yet freed.
+    /// into, and (cube) the L0A/L0B tiles each popped matmul operand was
+    /// moved to: (old value, place) -> tile.
     pub(super) split: Option<Rc<Split<'c>>>,
     pub(super) slot: Option<Buffer<'c>>,
-    pub(super) popped: Vec<usize>,
+    pub(super) popped_operands: HashMap<(usize, super::buffer::Place), Buffer<'c>>,
     /// Buffers of `if` tile results whose valid size is only known in the
     /// branch taken: each branch yields its extents as extra results.
     pub(super) ragged_if_results: Vec<usize>,
 }
 
 impl<'c> Kernel<'c> {
-    /// Frees the pipe slot `buffer` was popped into, once it has been read.
-    pub fn free_popped(&mut self, at: &At<'c>, buffer: Buffer<'c>) {
-        if let Some(index) = self.popped.iter().position(|&k| k == key(buffer.value)) {
-            self.popped.remove(index);
-            at.instruction(pto::TFreeOperationBuilder::new(at.context, at.location).dir(super::attrs::cross_core(self.context, "v2c")).build());
+    /// The valid extents of an old tile value in this kernel's terms, traced
+    /// to the scalars they come from (`split::valid_sources`).
+    pub fn traced_valid(&self, old: V<'c>) -> Option<[super::buffer::Extent<'c>; 2]> {
+        let sources = super::split::valid_sources(old)?;
+        let mut valid = [super::buffer::Extent::Static(0); 2];
+        for (extent, source) in valid.iter_mut().zip(sources) {
+            *extent = match source {
+                super::split::ValidSource::Static(n) => super::buffer::Extent::Static(n),
+                super::split::ValidSource::Value(v) => super::buffer::Extent::Dynamic(self.value(v).ok()?),
+            };
         }
+        Some(valid)
     }
 
     /// Whether this kernel computes `op` (always, unless it is one side of

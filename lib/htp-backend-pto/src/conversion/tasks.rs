@@ -138,7 +138,12 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
                 .crossing_tiles
                 .iter()
                 .filter(|(c, _)| *c == crossing)
-                .map(|(_, tile)| Shape::vec_for(*tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())]).size_in_bytes().max(tile.size_in_bytes()))
+                .map(|(_, tile)| {
+                    // A matmul operand crosses to the cube as whole fractals (`Kernel::cross`).
+                    let (rows, cols) = super::buffer::fractal_dims(*tile);
+                    let fractals = if crossing == Crossing::VectorToCube { rows * cols * (htp_ir::builder::bit_width(tile.element_type()) as i64 / 8).max(1) } else { 0 };
+                    Shape::vec_for(*tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())]).size_in_bytes().max(tile.size_in_bytes()).max(fractals)
+                })
                 .max()
                 .unwrap_or(0)
         };

@@ -232,10 +232,26 @@ fn row_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
         return Err("a row reduction of a one-column tile is the tile itself".into());
     }
     let dst = destination(k, at, op, &source.shape.valid)?;
+    // PTO-ISA's row reductions take as many source rows as the destination
+    // has; a one-column destination has at least a 32-byte block of rows.
+    let source = with_rows(at, source, dst.shape.rows);
     let scratch = at.alloc(source.shape);
     instructions::row_reduce(at, kind, dst.value, source.value, scratch.value)?;
     k.bind(result(op), dst);
     Ok(())
+}
+
+/// `buffer` (a row-major tile) with at least `rows` rows: copied into the
+/// top of a taller zero-filled tile (TFILLPAD_EXPAND), seen with its own
+/// valid region. For instructions that pair it with a one-column tile,
+/// whose rows are rounded up to a 32-byte block.
+pub(super) fn with_rows<'c>(at: &At<'c>, buffer: Buffer<'c>, rows: i64) -> Buffer<'c> {
+    if buffer.shape.rows >= rows || buffer.shape.is_column() {
+        return buffer;
+    }
+    let taller = at.alloc(Shape { rows, pad: Pad::Zero, ..buffer.shape.fully_valid() });
+    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(taller.value).src(buffer.value).build());
+    at.view(taller, Shape { rows, pad: Pad::Null, ..buffer.shape })
 }
 
 fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
@@ -280,7 +296,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     // the simulator's libstdc++ (Debian 12) does not specialise for
     // _Float16: it pads with 0. A fill and a copy give +-inf everywhere.
     let sixteen_bit_float = htp_ir::builder::is_float(source.shape.element) && bit_width(source.shape.element) == 16;
-    if sixteen_bit_float && matches!(pad, Pad::Max | Pad::Min) && !source.shape.is_column() {
+    if sixteen_bit_float && matches!(pad, Pad::Max | Pad::Min) {
         return pad_with_fill(k, at, op, source);
     }
     let shape = Shape { pad, ..source.shape.fully_valid() };
@@ -293,16 +309,14 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
 /// Any other pad value (1.5, a run-time scalar): fill a full tile with it
 /// (TEXPANDS), then copy the source's valid region over it (TMOV between
 /// views with the source's valid region).
+/// A one-column tile is filled and copied as the one row its bytes are.
 fn pad_with_fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, source: Buffer<'c>) -> Result<(), String> {
-    if source.shape.is_column() {
-        return Err("padding a one-column tile with a value other than 0 or +-inf is not supported on PTO yet".into());
-    }
     let value = k.value(operand(op, 1))?;
     let full = Shape { pad: Pad::Null, ..source.shape.fully_valid() };
     let dst = at.alloc(full);
     at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).scalar(value).build());
-    let inside = at.view(dst, Shape { valid: source.shape.valid, ..full });
-    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(inside.value).src(source.value).build());
+    let inside = as_row(at, at.view(dst, Shape { valid: source.shape.valid, ..full }));
+    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(inside.value).src(as_row(at, source).value).build());
     k.bind(result(op), dst);
     Ok(())
 }

@@ -207,6 +207,8 @@ impl Ops for KernelOps {
                     w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
                 }
             }
+            // A larger destination: the mode that copies into its corner.
+            TFillPad if expands(op) => w.line(&format!("TFILLPAD_EXPAND({});", operands.join(", "))),
             // Whole rows by index; the simulator's un-templated MGATHER
             // gathers single elements, so the mode is spelled out.
             MGather => w.line(&format!("MGATHER<Coalesce::Row>({});", operands.join(", "))),
@@ -413,4 +415,10 @@ fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
     w.line(&format!("{name}_t {name}({});", arguments.join(", ")));
     w.bind(result.into(), name);
     Ok(())
+}
+
+/// A `pto.tfillpad` whose destination has more rows or columns than its source.
+fn expands(op: OperationRef) -> bool {
+    let dims = |i: usize| htp_ir::query::operand_at(op, i).and_then(|v| TileType::try_from(v.r#type()).ok()).map(|t| (t.rows(), t.cols()));
+    dims(0) != dims(1)
 }

@@ -94,6 +94,45 @@ fn unsupported_stmt(stmt: &Stmt) -> &'static str {
 
 /// Names a statement list assigns (in first-assignment order), looking
 /// into nested loops and branches.
+/// Where `name` is last assigned in `stmts` (nested blocks included): the
+/// assigned value, or the whole statement of an augmented assignment.
+fn last_assignment(stmts: &[Stmt], name: &str) -> Option<TextRange> {
+    fn binds(e: &Expr, name: &str) -> bool {
+        match e {
+            Expr::Name(n) => n.id.as_str() == name,
+            Expr::Tuple(t) => t.elts.iter().any(|e| binds(e, name)),
+            Expr::List(l) => l.elts.iter().any(|e| binds(e, name)),
+            _ => false,
+        }
+    }
+    let mut last = None;
+    for s in stmts {
+        let found = match s {
+            Stmt::Assign(a) if a.targets.iter().any(|t| binds(t, name)) => Some(a.value.range()),
+            Stmt::AugAssign(a) if binds(&a.target, name) => Some(a.range),
+            Stmt::AnnAssign(a) if binds(&a.target, name) => a.value.as_ref().map(|v| v.range()),
+            Stmt::For(f) => last_assignment(&f.body, name),
+            Stmt::If(i) => std::iter::once(&i.body).chain(i.elif_else_clauses.iter().map(|c| &c.body)).filter_map(|b| last_assignment(b, name)).last(),
+            Stmt::With(w) => last_assignment(&w.body, name),
+            _ => None,
+        };
+        last = found.or(last);
+    }
+    last
+}
+
+/// `file:line:col` of an MLIR location printed as `loc("file":line:col)`
+/// (the first such position in it), for notes in diagnostics.
+fn position_of(location: melior::ir::Location) -> Option<String> {
+    let text = location.to_string();
+    let start = text.find("loc(\"")? + 5;
+    let rest = &text[start..];
+    let quote = rest.find('"')?;
+    let (file, tail) = (&rest[..quote], &rest[quote + 1..]);
+    let digits: String = tail.trim_start_matches(':').chars().take_while(|c| c.is_ascii_digit() || *c == ':').collect();
+    (!digits.is_empty()).then(|| format!("{file}:{}", digits.trim_end_matches(':')))
+}
+
 pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
     fn targets(e: &Expr, out: &mut Vec<String>) {
         match e {
@@ -353,9 +392,21 @@ impl<'c> Lowerer<'c, '_> {
         }
         let body = self.lower_stmts(&f.body).and_then(|_| {
             let mut yields = Vec::new();
-            for (n, c) in &carried {
+            for (i, (n, c)) in carried.iter().enumerate() {
                 let v = self.env.get(n).cloned().unwrap_or(Val::NoneV);
-                yields.push(self.coerce(n, &v, *c, range, "before the loop")?);
+                // At the assignment that changes the type, noting where the
+                // variable got the type it has before the loop.
+                let at = last_assignment(&f.body, n).unwrap_or(range);
+                let made = inits.get(i).and_then(|raw| position_of(unsafe { melior::ir::Location::from_raw(mlir_sys::mlirValueGetLocation(*raw)) }));
+                yields.push(self.coerce(n, &v, *c, at, "before the loop").map_err(|mut d| {
+                    if d.kind == DiagnosticKind::Type && at != range {
+                        d.message = d.message.replacen(" elsewhere:", " here:", 1);
+                    }
+                    if let (DiagnosticKind::Type, Some(made)) = (d.kind, made) {
+                        d.message = format!("{}\n  note: '{n}' is made before the loop at {made}", d.message);
+                    }
+                    d
+                })?);
             }
             self.emit(range, OpSpec::new("scf.yield", &yields, &[]))
         });

@@ -219,12 +219,9 @@ impl<'c> Lowerer<'c, '_> {
         valid_values: &mut Vec<MlirValue>,
     ) -> LResult<Valid> {
         let dim_value = match dim {
+            // A block larger than the dimension is ragged like any tail
+            // (`x[b, 0:16, :]` of 8 rows is valid for 8).
             DimV::Static(d) => {
-                if size > d {
-                    return Err(self.error(range, DiagnosticKind::Shape, format!(
-                        "a block of {size} is larger than dimension {user_dim} of '{}' ({d})", tensor.name
-                    )));
-                }
                 match start_const {
                     Some(st) if st >= d || st < 0 => {
                         return Err(self.error(range, DiagnosticKind::Shape, format!(

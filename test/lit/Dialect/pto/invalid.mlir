@@ -1156,7 +1156,7 @@ func.func @f(%d: !pto.tile<vec, 16x64xi8>, %s: !pto.tile<vec, 16x64xf32>) {
 // -----
 
 func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x32xf32>) {
-  // expected-error @+1 {{'src' is 16x32 but 'dst' is 16x64}}
+  // expected-error @+1 {{valid columns of 'dst' (64) differ from valid columns of 'src' (32)}}
   pto.tcvt %d, %s round rint : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x32xf32>
   return
 }
@@ -1355,9 +1355,17 @@ func.func @f(%d: !pto.tile<vec, 16x64xf32, pad = zero>, %s: !pto.tile<mat, 16x64
 
 // -----
 
-func.func @f(%d: !pto.tile<vec, 16x64xf32, pad = zero>, %s: !pto.tile<vec, 16x32xf32>) {
-  // expected-error @+1 {{'src' is 16x32 but 'dst' is 16x64}}
-  pto.tfillpad %d, %s : !pto.tile<vec, 16x64xf32, pad = zero>, !pto.tile<vec, 16x32xf32>
+func.func @f(%d: !pto.tile<vec, 16x32xf32, pad = zero>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'src' is 16x64 but 'dst' is 16x32 (a vec 'dst' may be larger, not smaller)}}
+  pto.tfillpad %d, %s : !pto.tile<vec, 16x32xf32, pad = zero>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 32x64xf16, blayout = col_major, slayout = row_major, pad = zero>, %s: !pto.tile<mat, 16x64xf16, blayout = col_major, slayout = row_major>) {
+  // expected-error @+1 {{'src' is 16x64 but 'dst' is 32x64}}
+  pto.tfillpad %d, %s : !pto.tile<mat, 32x64xf16, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 16x64xf16, blayout = col_major, slayout = row_major>
   return
 }
 

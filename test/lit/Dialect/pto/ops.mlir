@@ -380,6 +380,7 @@ func.func @compare_select(%m: !pto.tile<vec, 16x32xui8>, %a: !v, %b: !v, %s: f32
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, pad = min>, %[[ARG1:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, valid = ?x64>, %[[ARG2:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, %[[ARG3:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %[[ARG4:[a-zA-Z0-9_]+]]: !pto.tile<vec, 64x16xf32>, %[[ARG5:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG6:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG7:[a-zA-Z0-9_]+]]: !pto.tile<vec, 1x16xf32>, %[[ARG8:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x1xf32, blayout = col_major>) {
 // CHECK-NEXT: pto.tfillpad %[[ARG0]], %[[ARG1]] : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 16x64xf32, valid = ?x64>
 // CHECK-NEXT: pto.tfillpad %[[ARG2]], %[[ARG2]] : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>
+// CHECK-NEXT: pto.tfillpad %[[ARG0]], %[[ARG7]] : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 1x16xf32>
 // CHECK-NEXT: pto.ttrans %[[ARG4]], %[[ARG5]], %[[ARG6]] : !pto.tile<vec, 64x16xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
 // CHECK-NEXT: pto.treshape %[[ARG7]], %[[ARG8]] : !pto.tile<vec, 1x16xf32>, !pto.tile<vec, 16x1xf32, blayout = col_major>
 // CHECK-NEXT: pto.treshape %[[ARG8]], %[[ARG7]] : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 1x16xf32>
@@ -388,6 +389,7 @@ func.func @compare_select(%m: !pto.tile<vec, 16x32xui8>, %a: !v, %b: !v, %s: f32
 func.func @pad_trans_reshape(%full: !pto.tile<vec, 16x64xf32, pad = min>, %part: !pto.tile<vec, 16x64xf32, valid = ?x64>, %mz: !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, %m: !nz, %t: !pto.tile<vec, 64x16xf32>, %x: !v, %tmp: !v, %r: !pto.tile<vec, 1x16xf32>, %col: !col) {
   pto.tfillpad %full, %part : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 16x64xf32, valid = ?x64>
   pto.tfillpad %mz, %mz : !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>, !pto.tile<mat, 64x64xf16, valid = ?x?, blayout = col_major, slayout = row_major, pad = zero>
+  pto.tfillpad %full, %r : !pto.tile<vec, 16x64xf32, pad = min>, !pto.tile<vec, 1x16xf32>
   pto.ttrans %t, %x, %tmp : !pto.tile<vec, 64x16xf32>, !v, !v
   pto.treshape %r, %col : !pto.tile<vec, 1x16xf32>, !col
   pto.treshape %col, %r : !col, !pto.tile<vec, 1x16xf32>
@@ -569,5 +571,14 @@ func.func @vector_side(%f: memref<4096xf32>) attributes {pto.core = "aiv", pto.f
 func.func @cluster_task() attributes {pto.orchestration} {
   %f = pto.create_tensor : memref<4096xf32>
   pto.submit @cube_side ins() outs(%f : memref<4096xf32>) {aiv_callee = @vector_side}
+  return
+}
+
+// TCVT between tiles whose rows hold different numbers of elements (one
+// 32-byte block: 32 i8, 16 f16): the shapes differ, the valid regions agree.
+// CHECK-LABEL: func.func @cvt_across_strides(
+// CHECK: pto.tcvt %{{.*}}, %{{.*}} round rint : !pto.tile<vec, 32x16xf16>, !pto.tile<vec, 32x32xi8, valid = 32x16>
+func.func @cvt_across_strides(%d: !pto.tile<vec, 32x16xf16>, %s: !pto.tile<vec, 32x32xi8, valid = 32x16>) {
+  pto.tcvt %d, %s round rint : !pto.tile<vec, 32x16xf16>, !pto.tile<vec, 32x32xi8, valid = 32x16>
   return
 }
