@@ -1,7 +1,11 @@
-"""Makes the example programs in examples/python importable as modules."""
+"""Makes the example programs in examples/python importable as modules, and
+stops a run whose simulator test stalls."""
 
+import faulthandler
 import importlib.util
+import os
 import pathlib
+import sys
 
 import pytest
 
@@ -25,3 +29,23 @@ def example():
         return cache[name]
 
     return get
+
+
+#: Seconds a test that runs a package on the simulator may take before the
+#: whole run is stopped (HTP_SIM_TEST_TIMEOUT overrides): a stalled
+#: pto-runtime never returns, and a stall must fail CI, not hang it.
+SIMULATOR_TEST_TIMEOUT = float(os.environ.get("HTP_SIM_TEST_TIMEOUT", "900"))
+
+
+@pytest.fixture(autouse=True)
+def simulator_runs_time_out(request):
+    """A simulator test that does not finish in time ends the run with the
+    stacks of every thread (faulthandler), a failure instead of a hang."""
+    if "a2a3sim" not in request.node.name:
+        yield
+        return
+    faulthandler.dump_traceback_later(SIMULATOR_TEST_TIMEOUT, exit=True, file=sys.stderr)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()

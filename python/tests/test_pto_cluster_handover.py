@@ -77,7 +77,7 @@ def decode_single(q: htp.Tensor[f32, "B", 64], k: htp.Tensor[f32, "B", "S", 64],
         l = htp.zeros((1, 1), f32)
         acc = htp.zeros((1, 64), f32)
         for j in range(0, k.shape[1], 32):
-            s = (qi @ htp.transpose(htp.pad(k[b, j:j + 32, :], 0.0))) * scale
+            s = (qi @ htp.transpose(k[b, j:j + 32, :])) * scale
             s = htp.pad(s, -1.0e30)
             m_new = htp.maximum(m, htp.row_max(s))
             p = htp.exp(s - m_new)
@@ -97,7 +97,7 @@ def decode_grouped(q: htp.Tensor[f32, "H", 4, 64], k: htp.Tensor[f32, "H", "S", 
         l = htp.zeros((4, 1), f32)
         acc = htp.zeros((4, 64), f32)
         for j in range(0, k.shape[1], 32):
-            s = htp.pad((qh @ htp.transpose(htp.pad(k[h, j:j + 32, :], 0.0))) * scale, -1.0e30)
+            s = htp.pad((qh @ htp.transpose(k[h, j:j + 32, :])) * scale, -1.0e30)
             m_new = htp.maximum(m, htp.row_max(s))
             p = htp.exp(s - m_new)
             alpha = htp.exp(m - m_new)
@@ -219,8 +219,8 @@ def test_single_query_decode_attention(target, length):
 def test_grouped_query_decode_attention(target):
     rng = np.random.default_rng(8)
     q = rng.standard_normal((2, 4, 64)).astype(np.float32)
-    k = rng.standard_normal((2, 96, 64)).astype(np.float32)
-    v = rng.standard_normal((2, 96, 64)).astype(np.float32)
+    k = rng.standard_normal((2, 72, 64)).astype(np.float32)
+    v = rng.standard_normal((2, 72, 64)).astype(np.float32)
     got = decode_grouped.compile(target)(q, k, v, scale=0.125)
     np.testing.assert_allclose(got, attention_reference(q, k, v, 0.125), rtol=1e-4, atol=1e-4)
 
