@@ -59,3 +59,38 @@ def test_astype_spelling(case, mode):
     x = c.random(rng(case), "f32", (40, 64))
     expected = (c.rounded(x, "f16"), np.trunc(x.astype(np.float64) * np.float32(10.0)))
     check(case, mode, c.template(ASTYPE), (x,), expected, scale=0.0)
+
+
+COLUMN_CAST = """
+@htp.kernel
+def column_cast(x: htp.Tensor[{A}, "N", 1], y: htp.Out[{B}, "N", 1]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = htp.cast(x[i:i + 8, :], {B})
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("cast/[N,1] blocks of 8, "))
+def test_cast_of_a_column(case, mode):
+    construct, source = parts(case)
+    dest = construct[len("[N,1] blocks of 8, htp.cast(t, "):-1]
+    x = source_values(case, source)[:, :1].copy()
+    wide = c.as_float64(x)
+    expected = np.trunc(wide) if dest in c.INTS else c.rounded(wide, dest)
+    check(case, mode, c.template(COLUMN_CAST, A=source, B=dest), (x,), expected, scale=0.0, at="htp.cast(")
+
+
+ROW_MAX_CAST = """
+@htp.kernel
+def row_max_cast(x: htp.Tensor[{A}, "N", 32], y: htp.Out[{B}, "N", 1]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = htp.cast(htp.row_max(x[i:i + 8, :]), {B})
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("cast/row_max of 8 rows, "))
+def test_cast_of_a_row_max(case, mode):
+    construct, source = parts(case)
+    dest = construct[len("row_max of 8 rows, htp.cast(t, "):-1]
+    x = source_values(case, source)[:, :32].copy()
+    expected = c.rounded(c.as_float64(x).max(axis=1, keepdims=True), dest)
+    check(case, mode, c.template(ROW_MAX_CAST, A=source, B=dest), (x,), expected, scale=0.0, at="htp.cast(")

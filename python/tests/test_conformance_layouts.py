@@ -30,6 +30,8 @@ def test_pad(case, mode):
         return check_pad_then_max(case, mode)
     if construct == "htp.pad of a full tile":
         return check_pad_of_full_tile(case, mode)
+    if construct.startswith("one column, "):
+        return check_column_pad(case, mode, construct[len("one column, htp.pad(t, "):-1], dtype)
     spelling = construct[len("htp.pad(t, "):-1]  # integer tiles take integer values
     x = random(rng(case), dtype, (37, 100))  # ragged in both dimensions
     expected = np.full((48, 128), PAD_VALUE[spelling])
@@ -52,6 +54,22 @@ PAD_FULL = """
 def pad_full(x: htp.Tensor[f32, 32, 64], y: htp.Out[f32, 32, 64]):
     y[:, :] = htp.pad(x[0:32, :], 1.5) + 1.0
 """
+
+
+COLUMN_PAD = """
+@htp.kernel
+def column_pad(x: htp.Tensor[{T}, "N", 1], y: htp.Out[{T}, "R", 1]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = htp.pad(x[i:i + 16, :], {V})
+"""
+
+
+def check_column_pad(case, mode, value, dtype):
+    x = random(rng(case), dtype, (37, 1))  # a ragged last block of 5 rows
+    expected = np.full((48, 1), float(value))
+    expected[:37] = c.as_float64(x)
+    y = np.zeros((48, 1), dtype=x.dtype)
+    check(case, mode, c.template(COLUMN_PAD, T=dtype, V=value), (x, y), expected, at="htp.pad(")
 
 
 def check_pad_then_max(case, mode):

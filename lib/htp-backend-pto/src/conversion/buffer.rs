@@ -242,6 +242,19 @@ pub fn round_up(n: i64, multiple: i64) -> i64 {
     (n + multiple - 1) / multiple * multiple
 }
 
+/// The element a matmul result crosses from the cube to the vector core
+/// in: L0C's, f32 for float results (an f16 or bf16 result is converted on
+/// the vector core) and i32 for integer ones.
+pub fn accumulator_element<'c>(tile: TileType<'c>) -> Type<'c> {
+    let context_ref = melior::ir::r#type::TypeLike::context(&tile.element_type());
+    let context = unsafe { context_ref.to_ref() };
+    if htp_ir::builder::is_float(tile.element_type()) {
+        Type::float32(context)
+    } else {
+        melior::ir::r#type::IntegerType::new(context, 32).into()
+    }
+}
+
 /// `tile`'s rows and columns rounded up to whole cube fractals: 16 rows,
 /// 16 columns (32 for 8-bit elements, whose fractal rows are 32 bytes).
 /// A matmul operand that vector work makes crosses to the cube in this shape,

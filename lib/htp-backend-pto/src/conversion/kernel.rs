@@ -114,7 +114,8 @@ impl<'c> Kernel<'c> {
 
     fn popped_shape_with(&self, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
         match self.core {
-            Core::Aiv => Shape::vec_for(tile, valid),
+            // Results arrive in the accumulator's element (`cross`).
+            Core::Aiv => Shape::vec_of(tile, super::buffer::accumulator_element(tile), valid),
             Core::Aic if crosses_expanded(tile) => crossing_operand(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz),
             Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
         }
@@ -162,11 +163,17 @@ impl<'c> Kernel<'c> {
         at.instruction(pto::TPopOperationBuilder::new(at.context, at.location).dir(dir).dst(view.value).build());
         match self.core {
             Core::Aiv => {
-                let copy = at.alloc(view.shape);
-                at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(copy.value).src(view.value).build());
+                // Out of the slot: moved, or converted from the accumulator's f32.
+                let copy = at.alloc(Shape::vec_for(tile, view.shape.valid));
+                if copy.shape.element == view.shape.element {
+                    at.instruction(pto::TMovOperationBuilder::new(at.context, at.location).dst(copy.value).src(view.value).build());
+                } else {
+                    let rint = super::attrs::round_mode(at.context, "rint");
+                    at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(copy.value).src(view.value).round(rint).build());
+                }
                 // The valid region, from this kernel's copy of the scalars it came from.
                 let valid = self.traced_valid(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
-                let popped = if valid_is(valid, tile) { copy } else { at.view(copy, self.popped_shape_with(tile, valid)) };
+                let popped = if valid_is(valid, tile) { copy } else { at.view(copy, Shape::vec_for(tile, valid)) };
                 self.bind(result, popped);
             }
             Core::Aic => {

@@ -131,23 +131,6 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
         }
         WalkResult::Advance
     });
-    // The cube hands its L0C accumulator over as it is: f32 (or i32).
-    for &op in &ops {
-        if TileOp::of(op) != Some(TileOp::Matmul) {
-            continue;
-        }
-        let result = TileType::try_from(op.result(0).expect("matmul result").r#type()).map_err(|_| (op.location(), "a matmul without a tile result".to_string()))?;
-        let element = result.element_type().to_string();
-        if element != "f32" && element != "i32" {
-            return Err((
-                op.location(),
-                format!(
-                    "in a kernel that also does vector work, a matmul result is handed from the cube's accumulator as f32 \
-                     (or i32), not {element}: accumulate in f32 (htp.matmul(a, b, dtype=htp.f32)) and cast after"
-                ),
-            ));
-        }
-    }
     let mut analysis = Analysis { consumers: HashMap::new(), visiting: Vec::new() };
     let mut sides = HashMap::new();
     // Consumers first (reverse order), so a movable op sees its users' sides.

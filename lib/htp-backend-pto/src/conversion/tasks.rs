@@ -141,8 +141,15 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
                 .map(|(_, tile)| {
                     // A matmul operand crosses to the cube as whole fractals (`Kernel::cross`).
                     let (rows, cols) = super::buffer::fractal_dims(*tile);
-                    let fractals = if crossing == Crossing::VectorToCube { rows * cols * (htp_ir::builder::bit_width(tile.element_type()) as i64 / 8).max(1) } else { 0 };
-                    Shape::vec_for(*tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())]).size_in_bytes().max(tile.size_in_bytes()).max(fractals)
+                    let whole = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
+                    match crossing {
+                        Crossing::VectorToCube => {
+                            let fractals = rows * cols * (htp_ir::builder::bit_width(tile.element_type()) as i64 / 8).max(1);
+                            Shape::vec_for(*tile, whole).size_in_bytes().max(tile.size_in_bytes()).max(fractals)
+                        }
+                        // A result crosses in its accumulator's element.
+                        Crossing::CubeToVector => Shape::vec_of(*tile, super::buffer::accumulator_element(*tile), whole).size_in_bytes(),
+                    }
                 })
                 .max()
                 .unwrap_or(0)
