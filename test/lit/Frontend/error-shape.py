@@ -3,6 +3,7 @@
 # RUN: not htp-translate --import-python %s 2>&1 | FileCheck %s
 # RUN: not htp-translate --import-python %s --htp-const CASE=1 2>&1 | FileCheck %s --check-prefix=MATMUL
 # RUN: not htp-translate --import-python %s --htp-const CASE=2 2>&1 | FileCheck %s --check-prefix=STORE
+# RUN: not htp-translate --import-python %s --htp-const CASE=3 2>&1 | FileCheck %s --check-prefix=GATHER
 import htp
 
 @htp.kernel
@@ -18,3 +19,6 @@ def f(a: htp.Tensor[htp.f32, 16, 64], b: htp.Tensor[htp.f32, 16, 32], y: htp.Out
     if CASE == 2:
         y[0:16, :] = b[:, :]
 # STORE: error-shape.py:[[# @LINE - 1]]:22: error: shape mismatch: storing a tile[16x32, f32] into a 16x64 slice of 'y'
+    if CASE == 3:
+        g = htp.gather(a, htp.iota((8, 1), 0, htp.i32), 40, 32)
+# GATHER: error-shape.py:[[# @LINE - 1]]:57: error: gathers columns 40..72 of 'a', which has 64: the window must lie inside the tensor

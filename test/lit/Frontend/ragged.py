@@ -14,9 +14,16 @@ import htp
 # CHECK: tile.load %arg3{{.*}} : memref<96x64xf32> -> !tile.tile<16x64xf32>
 # A constant start is exact: rows 96..99 of 100.
 # CHECK: tile.load %arg2{{.*}} : memref<100x64xf32> -> !tile.tile<16x64xf32, valid = 4x64>
+# A block larger than a static dimension is ragged too: 16 rows of 8, at a constant
+# start and at a run-time one.
+# CHECK: tile.load %arg4{{.*}} : memref<2x8x64xf32> -> !tile.tile<16x64xf32, valid = 8x64>
+# CHECK: %[[LEFT8:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+# CHECK: %[[V8:.*]] = arith.minsi %[[LEFT8]], %{{.*}} : index
+# CHECK: tile.load %arg4{{.*}} valid [%[[V8]]] : memref<2x8x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
 @htp.kernel
 def ragged(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64],
-           s: htp.Tensor[htp.f32, 100, 64], d: htp.Tensor[htp.f32, 96, 64]):
+           s: htp.Tensor[htp.f32, 100, 64], d: htp.Tensor[htp.f32, 96, 64], q: htp.Tensor[htp.f32, 2, 8, 64],
+           start: int):
     for i in range(0, x.shape[0], 16):
         y[i:i + 16, :] = x[i:i + 16, :] * 2.0
     for i in range(0, 100, 16):
@@ -24,6 +31,8 @@ def ragged(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64],
     for i in range(0, 96, 16):
         b = d[i:i + 16, :]
     tail = s[96:112, :]
+    wide = q[1, 0:16, :]
+    wide_at = q[1, start:start + 16, :]
 
 # htp.pad widens a ragged tile with a fill value so it can join full tiles; a
 # full tile stored into a ragged slice is narrowed to the slice's run-time size

@@ -350,16 +350,63 @@ pub fn set_valid<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) 
 
 /// `tile.cast` rounds to nearest-even between floats and truncates float ->
 /// integer, as numpy's astype does.
+/// `tile.cast`: one TCVT, or a chain of them through the types A2/A3
+/// converts between (`conversion_path`).
 fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let tile = result_tile(op)?;
-    let to_int = melior::ir::r#type::IntegerType::try_from(tile.element_type()).is_ok();
-    let from_float = htp_ir::builder::is_float(source.shape.element);
-    let mode = if to_int && from_float { "trunc" } else { "rint" };
     let dst = destination(k, at, op, &source.shape.valid)?;
-    at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).src(as_row(at, source).value).round(attrs::round_mode(at.context, mode)).build());
+    let (from, to) = (source.shape.element.to_string(), tile.element_type().to_string());
+    let path = conversion_path(&from, &to);
+    let mut current = source;
+    for (index, step) in path.iter().enumerate() {
+        let next = if index + 1 == path.len() {
+            dst
+        } else {
+            let element = parse_element(at.context, step)?;
+            at.alloc(Shape::vec_of(tile, element, source.shape.valid))
+        };
+        let to_int = melior::ir::r#type::IntegerType::try_from(next.shape.element).is_ok();
+        let mode = if to_int && htp_ir::builder::is_float(current.shape.element) { "trunc" } else { "rint" };
+        at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(as_row(at, next).value).src(as_row(at, current).value).round(attrs::round_mode(at.context, mode)).build());
+        current = next;
+    }
     k.bind(result(op), dst);
     Ok(())
+}
+
+/// The element types a cast from `from` to `to` goes through on A2/A3,
+/// ending with `to`: TCVT converts f32 -> f16, bf16, i16, i32, i64; f16 ->
+/// f32, i32, i16, i8; bf16 -> f32, i32; i16 -> f16, f32; i32 -> f32, i16,
+/// i64, f16; i64 -> f32, i32; i8 -> f16 (pto-contract.md 2.7). Other pairs
+/// chain those so that every value the destination holds converts exactly:
+/// a float truncates to an integer once, at its first step into one (into
+/// i32, never through a narrower float that could round it up first), and
+/// integers pass through f16 only when what they carry fits i8 (|v| <= 2048
+/// is exact in f16); float -> float goes through f32 (one rounding).
+pub(super) fn conversion_path<'a>(from: &str, to: &'a str) -> Vec<&'a str> {
+    let steps: &[&'static str] = match (from, to) {
+        ("f32", "i8") | ("bf16", "i8") | ("i64", "i8") => &["i32", "f16", "i8"],
+        ("f16", "bf16") | ("i16", "bf16") | ("i32", "bf16") | ("i64", "bf16") => &["f32", "bf16"],
+        ("bf16", "f16") | ("i64", "f16") => &["f32", "f16"],
+        ("f16", "i64") => &["i32", "i64"],
+        ("bf16", "i16") => &["f32", "i16"],
+        ("bf16", "i64") | ("i16", "i64") => &["f32", "i64"],
+        ("i16", "i32") => &["f32", "i32"],
+        ("i16", "i8") | ("i32", "i8") => &["f16", "i8"],
+        ("i64", "i16") => &["i32", "i16"],
+        ("i8", "f32") => &["f16", "f32"],
+        ("i8", "bf16") => &["f16", "f32", "bf16"],
+        ("i8", "i32") => &["f16", "i32"],
+        ("i8", "i16") => &["f16", "i16"],
+        ("i8", "i64") => &["f16", "i32", "i64"],
+        _ => return vec![to],
+    };
+    steps.to_vec()
+}
+
+fn parse_element<'c>(context: &'c melior::Context, name: &str) -> Result<melior::ir::Type<'c>, String> {
+    melior::ir::Type::parse(context, name).ok_or_else(|| format!("not an element type: {name}"))
 }
 
 /// `tile.iota`. TCI (`pto.tci`) writes `0, 1, ...` into one row only, and
@@ -577,4 +624,33 @@ fn store_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let out = at.alloc(bytes);
     at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(out.value).src(selected.value).round(attrs::round_mode(at.context, "rint")).build());
     memory::store_buffer(k, at, op, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::operation::OperationLike;
+
+    /// Every cast between HTP's element types has a path, and every step of
+    /// it is a TCVT the `pto` dialect's verifier (A2/A3's table) accepts.
+    #[test]
+    fn every_cast_has_a_path_of_conversions_a2a3_has() {
+        let context = crate::new_context().expect("the PTO dialect registers");
+        let types = ["f32", "f16", "bf16", "i64", "i32", "i16", "i8"];
+        for from in types {
+            for to in types.into_iter().filter(|t| *t != from) {
+                let path = super::conversion_path(from, to);
+                assert_eq!(path.last(), Some(&to), "{from} -> {to}");
+                let mut current = from;
+                for step in path {
+                    let text = format!(
+                        "func.func @f(%d: !pto.tile<vec, 16x64x{step}>, %s: !pto.tile<vec, 16x64x{current}>) {{\n  \
+                         pto.tcvt %d, %s round rint : !pto.tile<vec, 16x64x{step}>, !pto.tile<vec, 16x64x{current}>\n  return\n}}"
+                    );
+                    let module = melior::ir::Module::parse(&context, &text);
+                    assert!(module.is_some_and(|m| m.as_operation().verify()), "{from} -> {to}: the step {current} -> {step}");
+                    current = step;
+                }
+            }
+        }
+    }
 }

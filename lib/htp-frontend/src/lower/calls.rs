@@ -413,9 +413,20 @@ impl<'c> Lowerer<'c, '_> {
         if cols <= 0 {
             return Err(self.error(range, DiagnosticKind::Shape, "gather() needs a positive number of columns"));
         }
+        // The window of columns lies inside the tensor (unlike a slice's
+        // tail, it is not ragged: docs/language.md, "Gather"); checked here
+        // when it is known, at run time on the CPU otherwise.
         if let DimV::Static(d) = tensor.dims[1] {
             if cols > d {
                 return Err(self.error(range, DiagnosticKind::Shape, format!("gathers {cols} columns from '{}' with {d}", tensor.name)));
+            }
+            if let Some((Val::Int(start), r)) = &s[2] {
+                if *start < 0 || start + cols > d {
+                    return Err(self.error(*r, DiagnosticKind::Shape, format!(
+                        "gathers columns {start}..{} of '{}', which has {d}: the window must lie inside the tensor",
+                        start + cols, tensor.name
+                    )));
+                }
             }
         }
         let result = TileTy { shape: [rows_ty.shape[0], cols], elem: tensor.elem, valid: [rows_ty.valid[0], super::types::Valid::Static(cols)], layout: None };
