@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import htp
-from htp import f16, f32, i16, i32
+from htp import bf16, f16, f32, i16, i32
 from targets import RUN_TARGETS
 
 
@@ -120,6 +120,16 @@ def half_row_norms(x: htp.Tensor[f16, "N", 128], y: htp.Out[f16, "N", 1]):
         y[i:i + 16, :] = htp.sqrt(htp.row_sum(t * t))
 
 
+@htp.kernel
+def bf16_softmax_rmsnorm(x: htp.Tensor[bf16, "N", 64], w: htp.Tensor[bf16, 64], p: htp.Out[bf16, "N", 64],
+                         y: htp.Out[bf16, "N", 64], eps: bf16):
+    for i in range(0, x.shape[0], 16):
+        t = htp.pad(x[i:i + 16, :], 0.0)
+        e = htp.exp(t - htp.row_max(t))
+        p[i:i + 16, :] = e / htp.row_sum(e)
+        y[i:i + 16, :] = t * htp.rsqrt(htp.row_sum(t * t) * 0.015625 + eps) * w[:]
+
+
 def close(got, expected, tol):
     np.testing.assert_allclose(np.asarray(got, dtype=np.float64), expected, rtol=tol, atol=tol)
 
@@ -215,3 +225,17 @@ def test_f16_row_norms(target):
     rng = np.random.default_rng(10)
     x = (rng.standard_normal((32, 128)) * 0.2).astype(np.float16)
     close(half_row_norms.compile(target)(x)[:, 0], np.sqrt((x.astype(np.float64) ** 2).sum(1)), 2e-2)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_bf16_softmax_and_rmsnorm(target):
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((20, 64)).astype(ml_dtypes.bfloat16)
+    w = rng.standard_normal(64).astype(ml_dtypes.bfloat16)
+    p, y = bf16_softmax_rmsnorm.compile(target)(x, w, eps=1e-5)
+    v = x.astype(np.float64)
+    e = np.exp(v - v.max(1, keepdims=True))
+    close(p.astype(np.float64), e / e.sum(1, keepdims=True), 2e-2)
+    expected = v / np.sqrt((v * v).mean(1, keepdims=True) + 1e-5) * w.astype(np.float64)
+    close(y.astype(np.float64), expected, 5e-2)

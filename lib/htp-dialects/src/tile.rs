@@ -119,6 +119,16 @@ impl<'c> TileType<'c> {
         unsafe { Type::from_option_raw(raw) }.map(Self)
     }
 
+    /// The same tile (shape, valid region, layout) holding `element`s.
+    pub fn with_element(&self, context: &'c Context, element: Type<'c>) -> Option<Self> {
+        // `!tile.tile<RxCx<element>...>`: the element follows the shape.
+        let text = self.0.to_string();
+        let old = format!("x{}", self.element_type());
+        let at = text.find(&old)?;
+        let new = format!("{}x{}{}", &text[..at], element, &text[at + old.len()..]);
+        Type::parse(context, &new).and_then(|ty| Self::try_from(ty).ok())
+    }
+
     /// On-chip storage of the whole tile in bytes (i1 bit-packed).
     pub fn size_in_bytes(&self) -> i64 {
         unsafe { htpTileTypeGetSizeInBytes(self.0.to_raw()) }

@@ -16,7 +16,8 @@
 //! `relayout.rs` (rows <-> columns, transposes), `masks.rs`
 //! (broadcast masks rewritten as comparisons of broadcast values),
 //! `vector.rs` and `cube.rs` (per-op lowering), `instructions.rs` (the PTO instruction of each op kind, named from the dialect's ODS), `split.rs` (cube/vector split of
-//! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings).
+//! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings),
+//! `widen.rs` (bf16 arithmetic rewritten to f32 first).
 
 mod attrs;
 mod buffer;
@@ -32,6 +33,7 @@ mod split;
 mod state;
 mod tasks;
 mod vector;
+mod widen;
 
 use melior::{
     ir::{
@@ -60,6 +62,7 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").map_err(|e| (function.location(), e.to_string()))?)
             .map(|s| s.value().to_string())
             .unwrap_or_default();
+        widen::bf16_arithmetic(context, function)?;
         masks::broadcast_compares_first(context, function)?;
         let plan = tasks::plan(context, function, &name)?;
         for &core in &plan.cores {
