@@ -32,6 +32,16 @@ impl<'c> Lowerer<'c, '_> {
         Ok((self.place1(range, tile::BroadcastOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(v)).result(t).build())?, to))
     }
 
+    /// `v` narrowed to the valid region `valid` (whose `?` sizes are
+    /// `sizes`, in order): a broadcast tile meeting a ragged one.
+    fn set_valid_like(&self, v: (MlirValue, TileTy), valid: [Valid; 2], sizes: &[MlirValue], range: TextRange) -> LResult<(MlirValue, TileTy)> {
+        let to = TileTy { valid, ..v.1 };
+        let t = self.tile_ty(range, &to)?;
+        let sizes: Vec<_> = sizes.iter().map(|s| self.value(*s)).collect();
+        let op = tile::SetValidOperationBuilder::new(self.ctx, self.loc(range)).input(self.value(v.0)).valid_sizes(&sizes).result(t).build();
+        Ok((self.place1(range, op)?, to))
+    }
+
     /// Brings two tiles to one shape numpy-style and checks that their
     /// element types and valid regions agree.
     pub fn broadcast_pair(&self, a: (MlirValue, TileTy), b: (MlirValue, TileTy), what: &str, range: TextRange) -> LResult<((MlirValue, TileTy), (MlirValue, TileTy))> {
@@ -49,20 +59,34 @@ impl<'c> Lowerer<'c, '_> {
                 }
             };
         }
-        // A size-1 dimension broadcast along a ragged one would need a
-        // run-time valid size that tile.broadcast cannot take.
+        // A size-1 dimension broadcast along a ragged one takes the ragged
+        // tile's valid region (`tile.set_valid` with its run-time sizes,
+        // traced to the load or set_valid that made them); a tile whose sizes
+        // a loop or branch carries cannot say them.
+        let mut narrow: [Option<Vec<MlirValue>>; 2] = [None, None];
         for d in 0..2 {
-            for (x, y) in [(ta, tb), (tb, ta)] {
-                if x.shape[d] == 1 && y.shape[d] != 1 && y.valid[d] == Valid::Dynamic {
-                    return Err(self.error(range, DiagnosticKind::Shape, format!(
-                        "shape mismatch in '{what}': cannot broadcast the {x} along dimension {d} of the {y}, whose valid size is only known at run time; \
-                         compute the broadcast operand from the same ragged tile, or use blocks that divide the dimension"
-                    )));
+            for (side, (x, y, y_value)) in [(ta, tb, b.0), (tb, ta, a.0)].into_iter().enumerate() {
+                // (The other dimension must already agree: otherwise the
+                // valid regions differ, reported below.)
+                if x.shape[d] == 1 && y.shape[d] != 1 && y.valid[d] == Valid::Dynamic && x.valid[1 - d] == y.valid[1 - d] {
+                    let Some(sizes) = htp_dialects::tile::dynamic_valid_sizes(y_value) else {
+                        return Err(self.error(range, DiagnosticKind::Shape, format!(
+                            "shape mismatch in '{what}': cannot broadcast the {x} along dimension {d} of the {y}, whose valid size a loop or branch carries; \
+                             compute the broadcast operand from the same ragged tile, or pad the ragged tile (htp.pad)"
+                        )));
+                    };
+                    narrow[side] = Some(sizes);
                 }
             }
         }
-        let a = self.broadcast_to(a.0, ta, shape, range)?;
-        let b = self.broadcast_to(b.0, tb, shape, range)?;
+        let mut a = self.broadcast_to(a.0, ta, shape, range)?;
+        let mut b = self.broadcast_to(b.0, tb, shape, range)?;
+        if let Some(sizes) = narrow[0].take() {
+            a = self.set_valid_like(a, tb.valid, &sizes, range)?;
+        }
+        if let Some(sizes) = narrow[1].take() {
+            b = self.set_valid_like(b, ta.valid, &sizes, range)?;
+        }
         if a.1.valid != b.1.valid {
             return Err(self.error(range, DiagnosticKind::Shape, format!(
                 "shape mismatch in '{what}': valid regions differ ({}x{} and {}x{}): {ta} and {tb}",
