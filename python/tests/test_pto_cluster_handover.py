@@ -43,6 +43,29 @@ def ragged_computed_rows(x: htp.Tensor[f32, "M", 64], w: htp.Tensor[f32, 64, 32]
 
 
 @htp.kernel
+def operand_in_two_roles(x: htp.Tensor[f32, 16, 16], y: htp.Out[f32, 16, 16], z: htp.Out[f32, 16, 16]):
+    a = x[:, :] + 1.0
+    y[:, :] = a @ a           # left and right of one matmul
+    z[:, :] = (a @ x[:, :]) + a   # left of another, and vector work
+
+
+@htp.kernel
+def operand_in_a_branch(x: htp.Tensor[f32, 16, 32], w: htp.Tensor[f32, 32, 32], y: htp.Out[f32, 16, 32], flag: i32):
+    if flag > 0:
+        y[:, :] = (x[:, :] * 3.0) @ w[:, :]
+    else:
+        y[:, :] = x[:, :] @ (w[:, :] * 0.5)
+
+
+@htp.kernel
+def nested_loops(x: htp.Tensor[f32, "M", 32], w: htp.Tensor[f32, 32, "N"], y: htp.Out[f32, "M", "N"]):
+    for i in range(0, x.shape[0], 16):
+        a = htp.relu(x[i:i + 16, :])
+        for j in range(0, w.shape[1], 16):
+            y[i:i + 16, j:j + 16] = htp.exp((a @ w[:, j:j + 16]) * 0.1)
+
+
+@htp.kernel
 def one_query_row(q: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, 32], y: htp.Out[f32, "B", 32]):
     for b in range(q.shape[0]):
         y[b:b + 1, :] = htp.exp((q[b:b + 1, :] * 0.5) @ w[:, :])
@@ -167,6 +190,34 @@ def test_a_computed_operand_with_ragged_rows_crosses_to_the_cube(target):
 
 
 @pytest.mark.parametrize("target", RUN_TARGETS)
+def test_an_operand_in_two_roles_and_in_vector_work(target):
+    x = np.random.default_rng(12).standard_normal((16, 16)).astype(np.float32) * 0.5
+    a = x.astype(np.float64) + 1
+    y, z = operand_in_two_roles.compile(target)(x)
+    np.testing.assert_allclose(y, a @ a, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(z, a @ x + a, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+@pytest.mark.parametrize("flag", [1, 0])
+def test_computed_operands_in_a_branch(target, flag):
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((16, 32)).astype(np.float32)
+    w = rng.standard_normal((32, 32)).astype(np.float32)
+    expected = (x * 3.0) @ w if flag else x @ (w * 0.5)
+    np.testing.assert_allclose(operand_in_a_branch.compile(target)(x, w, flag=flag), expected, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_an_operand_made_in_an_outer_loop_read_in_an_inner_one(target):
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal((40, 32)).astype(np.float32) * 0.3
+    w = rng.standard_normal((32, 40)).astype(np.float32) * 0.3
+    expected = np.exp((np.maximum(x, 0).astype(np.float64) @ w) * 0.1)
+    np.testing.assert_allclose(nested_loops.compile(target)(x, w), expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
 def test_one_query_row(target):
     rng = np.random.default_rng(3)
     q = rng.standard_normal((3, 64)).astype(np.float32) * 0.2
@@ -241,7 +292,7 @@ def test_paged_decode_attention(target):
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
-KERNELS = [both_operands_computed, operand_made_before_loop, ragged_result_columns, ragged_computed_rows, one_query_row, four_query_rows, int8_short_contraction,
+KERNELS = [both_operands_computed, operand_made_before_loop, operand_in_two_roles, operand_in_a_branch, nested_loops, ragged_result_columns, ragged_computed_rows, one_query_row, four_query_rows, int8_short_contraction,
            transposed_gather, decode_single, decode_grouped, decode_paged]
 
 
