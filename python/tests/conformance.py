@@ -677,9 +677,11 @@ case("ragged/constant start past the end/f32", sim=True)
 case("ragged/mismatched valid regions/f32",
      cpu=Rejected("shape mismatch in '+'", "docs/language.md: two tiles combined elementwise must have the same valid region"),
      pto=Rejected("shape mismatch in '+'", "docs/language.md: two tiles combined elementwise must have the same valid region"))
-case("ragged/1xC broadcast along ragged rows/f32",
-     cpu=Rejected("cannot broadcast the tile[1x64, f32] along dimension 0", "docs/language.md: pad first (htp.pad)"),
-     pto=Rejected("cannot broadcast the tile[1x64, f32] along dimension 0", "docs/language.md: pad first (htp.pad)"))
+case("ragged/1xC broadcast along ragged rows/f32", sim=True)
+case("ragged/Rx1 broadcast along ragged columns/f32", sim=True)
+case("ragged/1xC broadcast along a loop-carried ragged tile/f32",
+     cpu=Rejected("whose valid size a loop or branch carries", "docs/language.md: pad a ragged tile a loop carries"),
+     pto=Rejected("whose valid size a loop or branch carries", "docs/language.md: pad a ragged tile a loop carries"))
 
 for _rows in (1, 2, 4):
     case(f"rows/{_rows}-row tiles: elementwise + row_max/f32", sim=_rows == 1)

@@ -111,6 +111,21 @@ def ragged_broadcast(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 1, 64], y: 
     for i in range(0, x.shape[0], 16):
         y[i:i + 16, :] = x[i:i + 16, :] * w[0:1, :]
 """
+RAGGED_COLUMN_BROADCAST = """
+@htp.kernel
+def ragged_column_broadcast(x: htp.Tensor[f32, 16, "M"], m: htp.Tensor[f32, 16, 1], y: htp.Out[f32, 16, "M"]):
+    for j in range(0, x.shape[1], 64):
+        y[:, j:j + 64] = htp.exp(x[:, j:j + 64] - m[:, :])
+"""
+CARRIED_BROADCAST = """
+@htp.kernel
+def carried_broadcast(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 1, 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        for k in range(3):
+            t = t * 0.5
+        y[i:i + 16, :] = t * w[0:1, :]
+"""
 
 
 @pytest.mark.parametrize("case, mode", c.params("ragged/"))
@@ -123,7 +138,13 @@ def test_ragged_tails(case, mode):
     if shape == "mismatched valid regions":
         return check(case, mode, c.template(MISMATCHED), at="x[96:128, :] + x")
     if shape == "1xC broadcast along ragged rows":
-        return check(case, mode, c.template(RAGGED_BROADCAST), at="x[i:i + 16, :] * w")
+        x, w = random(gen, "f32", (37, 64)), random(gen, "f32", (1, 64))
+        return check(case, mode, c.template(RAGGED_BROADCAST), (x, w), x.astype(np.float64) * w)
+    if shape == "Rx1 broadcast along ragged columns":
+        x, m = random(gen, "f32", (16, 100)), random(gen, "f32", (16, 1))
+        return check(case, mode, c.template(RAGGED_COLUMN_BROADCAST), (x, m), np.exp(x.astype(np.float64) - m))
+    if shape == "1xC broadcast along a loop-carried ragged tile":
+        return check(case, mode, c.template(CARRIED_BROADCAST), at="t * w")
     rows, cols = RAGGED_SHAPES[shape]
     dims = f"{rows}, {cols}" if shape == "static, exact" else '"N", "M"'
     x, z = random(gen, dtype, (rows, cols)), random(gen, dtype, (rows, cols))
