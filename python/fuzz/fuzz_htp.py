@@ -77,7 +77,7 @@ FINDING_KINDS = {
     "nondeterministic", "run-timeout", "arg-error-no-location", "arg-error-wrong-file", "arg-error-bad-line",
     "arg-error-bad-column", "arg-error-bad-excerpt", "arg-error-bad-caret", "arg-error-internal-error",
     "arg-error-no-excerpt", "import-htp-exception", "stderr-output", "run-signal", "panic-exception",
-    "run-panic-exception",
+    "run-panic-exception", "arg-mutation-mismatch", "arg-mutation-exception", "readonly-input-written",
 }
 SEVERITY = ["signal", "run-signal", "exit", "panic-exception", "run-panic-exception", "oob-write", "timeout", "py-exception", "run-py-exception",
             "import-htp-exception", "internal-error", "nondeterministic", "no-location", "wrong-file",

@@ -19,6 +19,7 @@ mod packing;
 mod parallel;
 mod runtime;
 mod target;
+pub mod tile_memory;
 
 pub use htp_api::Argument;
 pub use target::CpuTarget;
@@ -154,6 +155,10 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
     if !valid {
         return Err(if errors.is_empty() { vec![MlirError { position: None, message: "lowering to LLVM failed".into() }] } else { errors });
     }
+    // A tile larger than the machine would fail to allocate at run time, where the JIT code cannot report it.
+    if let Some(memory) = tile_memory::physical_memory() {
+        tile_memory::check(module, memory)?;
+    }
     if extended {
         // The same passes as PIPELINE, with the extensions' stages between.
         let run = |module: &mut Module, passes: &str| htp_pass::dump::run_pipeline_collecting(context, module, passes, "lowering to LLVM");
@@ -241,7 +246,13 @@ impl CompiledModule {
             return Err(format!("no compiled function named '{function}'").into());
         }
         runtime::take_index_error();
+        // Chunks of a parallel loop poll for Ctrl-C between them.
+        let watch = self.chunked.contains_key(function).then(htp_runtime::interrupt::Watch::start);
         unsafe { self.run(function, arguments) }?;
+        if watch.as_ref().is_some_and(|w| w.interrupted()) {
+            runtime::take_index_error();
+            return Err(htp_api::RunError::new(htp_api::RunErrorKind::Interrupted, format!("error: the call of {function} was interrupted (SIGINT)")));
+        }
         match runtime::take_index_error() {
             None => Ok(()),
             Some(site) => Err(match self.index_sites.get(site) {

@@ -62,6 +62,19 @@ use lower::{lower_program, Program};
 use parse::{diagnostic, parse_kernels};
 use source::PreparedSource;
 
+/// Runs `f` with enough stack for one more level of a recursive walk over
+/// the user's AST, growing the stack on the heap when it runs low (as Ruff's
+/// parser does): sources as deep as CPython compiles (a 500-term sum, 1000
+/// unary minuses) and deeper never overflow the thread's stack.
+pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
+    /// Left free before a call recurses: the deepest non-recursive work of
+    /// one level (an op built through MLIR's C API included).
+    const RED_ZONE: usize = 256 * 1024;
+    /// Each new segment.
+    const SEGMENT: usize = 8 * 1024 * 1024;
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
 /// Registers what the front end offers the tools: the `--import-python`
 /// translation.
 pub fn register() -> Result<(), String> {

@@ -544,6 +544,16 @@ impl<'c> Lowerer<'c, '_> {
                 }
                 _ => {}
             }
+            // A tensor passed for an `htp.Tensor` parameter is an input of the callee.
+            let value = match (&annotation, value) {
+                (Annotation::Tensor { is_output: false, .. }, Val::Tensor(mut t)) => {
+                    if t.input_of.is_none() {
+                        t.input_of = Some(format!("passed for the htp.Tensor parameter '{pname}' of {name}()"));
+                    }
+                    Val::Tensor(t)
+                }
+                (_, value) => value,
+            };
             env.insert(pname.to_string(), value);
         }
 

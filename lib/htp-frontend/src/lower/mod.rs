@@ -67,7 +67,15 @@ pub struct Lowerer<'c, 'p> {
     pub env: Env,
     /// Functions being inlined (for recursion errors).
     pub call_stack: Vec<String>,
+    /// Iterations `static_range` loops unrolled so far in this kernel (nested
+    /// loops and inlined helpers included), against [`UNROLL_BUDGET`].
+    pub unrolled: u64,
 }
+
+/// Most `static_range` iterations one kernel may unroll in total (each loop
+/// at most 1024): nested loops multiply, and 1000 x 1000 copies of a body
+/// would take minutes and gigabytes to compile.
+pub const UNROLL_BUDGET: u64 = 16384;
 
 impl<'c, 'p> Lowerer<'c, 'p> {
     pub fn source(&self) -> &'p PreparedSource {
@@ -121,7 +129,7 @@ fn lower_entry<'c>(
     let src = &program.sources[kernel.source];
     let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
     let params = read_entry_params(def, constants, &err)?;
-    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()] };
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], unrolled: 0 };
 
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();
@@ -197,9 +205,9 @@ fn lower_entry<'c>(
         let value = match (&sig.kind, sig.arg_index) {
             (ParamKind::Constant { value }, _) => const_val(*value),
             (ParamKind::Scalar { elem }, Some(i)) => Val::Scalar(block_arg(&block, i, &lowerer, p.range)?, ScalarTy::Elem(*elem)),
-            (ParamKind::Tensor { elem, shape, .. }, Some(i)) => {
+            (ParamKind::Tensor { elem, shape, is_output, .. }, Some(i)) => {
                 let arg = block_arg(&block, i, &lowerer, p.range)?;
-                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape)?;
+                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape, *is_output)?;
                 for (dim, sig_dim) in tensor.dims[tensor.dims.len() - shape.len()..].iter().zip(shape) {
                     if let (DimSig::Symbol(sym), DimV::Dynamic(v)) = (sig_dim, dim) {
                         lowerer.env.entry(sym.clone()).or_insert(Val::Scalar(*v, ScalarTy::Index));
