@@ -9,7 +9,7 @@ import htp
 @htp.func
 def clear(t: htp.Tensor[htp.f32, 16, 16]):
     t[:, :] = 0.0
-# HELPER: error-store-input.py:[[# @LINE - 1]]:5: error: cannot store into 't': it is an input (passed for the htp.Tensor parameter 't' of clear()), which a kernel only reads; declare the parameter htp.InOut[...] to read and write it, or htp.Out[...] to only write it
+# HELPER: error-store-input.py:[[# @LINE - 1]]:5: error: cannot store into 't': it is an input ('z' passed for the htp.Tensor parameter 't' of clear()), which a kernel only reads; declare the parameter htp.InOut[...] to read and write it, or htp.Out[...] to only write it
 
 
 @htp.kernel

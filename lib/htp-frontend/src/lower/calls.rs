@@ -548,7 +548,7 @@ impl<'c> Lowerer<'c, '_> {
             let value = match (&annotation, value) {
                 (Annotation::Tensor { is_output: false, .. }, Val::Tensor(mut t)) => {
                     if t.input_of.is_none() {
-                        t.input_of = Some(format!("passed for the htp.Tensor parameter '{pname}' of {name}()"));
+                        t.input_of = Some(format!("'{}' passed for the htp.Tensor parameter '{pname}' of {name}()", t.name));
                     }
                     Val::Tensor(t)
                 }

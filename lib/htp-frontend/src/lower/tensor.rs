@@ -322,9 +322,11 @@ impl<'c> Lowerer<'c, '_> {
         if let Some(parameter) = &tensor.input_of {
             // The caller's array may be read-only (bytes, a memmap) or a copy
             // the write would never reach: an input is never written.
+            // Named as the store writes it (a helper's parameter, not the caller's tensor).
+            let written = self.source().parsed_text.get(range.start().to_usize()..range.end().to_usize()).and_then(|t| t.split('[').next()).unwrap_or(&tensor.name);
             return Err(self.error(range, DiagnosticKind::Invalid, format!(
                 "cannot store into '{}': it is an input ({parameter}), which a kernel only reads; declare the parameter htp.InOut[...] to read and write it, or htp.Out[...] to only write it",
-                tensor.name
+                written.trim()
             )));
         }
         let access = self.access(tensor, slice)?;
