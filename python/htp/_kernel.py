@@ -288,9 +288,15 @@ class Kernel:
         # ran: a mutator may introduce calls (of an intrinsic set, a helper).
         found = [self.function]
         seen = {self.function}
+        # One scan of a module's globals for its namespaces, not one per
+        # function (a chain of n helpers in one module was quadratic).
+        namespaces: Dict[int, List[tuple]] = {}
         for function in found:
             names: List[str] = []
-            sources.append(_source_of(function, mutators, changed, names))
+            module_namespaces = namespaces.get(id(function.__globals__))
+            if module_namespaces is None:
+                module_namespaces = namespaces[id(function.__globals__)] = _namespaces(function)
+            sources.append(_source_of(function, mutators, changed, names, module_namespaces))
             for callee in _named_callees(function, names):
                 if callee not in seen:
                     seen.add(callee)
@@ -584,13 +590,14 @@ def _lines_of(function: Callable) -> tuple:
 
 
 def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None,
-               names: Optional[List[str]] = None) -> tuple:
+               names: Optional[List[str]] = None, namespaces: Optional[List[tuple]] = None) -> tuple:
     """(text, file, first line, namespaces) of ``function`` after the
     mutators; ``names`` receives the names and attributes of the mutated
     source when a mutator changed it."""
     lines, first_line, file_name = _lines_of(function)
     text = "".join(lines)
-    namespaces = _namespaces(function)
+    if namespaces is None:
+        namespaces = _namespaces(function)
     if not mutators:
         return text, file_name, first_line, namespaces
     # Python's ast helpers (NodeVisitor, unparse) recurse once or more per
@@ -614,45 +621,18 @@ def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[L
 _MUTATOR_RECURSION_LIMIT = 100_000
 
 
-class _Mark(bytes):
-    """A separator in ``_fingerprint``'s walk (never an AST value)."""
-
-
-def _fingerprint(tree: ast.AST) -> bytes:
-    """A hash of ``tree``'s structure and values without recursion (``ast.dump``
-    recurses per nesting level): which mutator changed a kernel."""
-    hasher = hashlib.sha256()
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _Mark):
-            hasher.update(node)
-        elif isinstance(node, ast.AST):
-            hasher.update(type(node).__name__.encode() + b"(")
-            for field, value in reversed(list(ast.iter_fields(node))):
-                stack.append(_Mark(b")"))
-                stack.append(value)
-                stack.append(_Mark(field.encode() + b"="))
-        elif isinstance(node, list):
-            hasher.update(b"[")
-            stack.append(_Mark(b"]"))
-            stack.extend(reversed(node))
-        else:
-            hasher.update(type(node).__name__.encode() + repr(node).encode() + b",")
-    return hasher.digest()
-
-
 def _mutated_source(function, mutators, changed, names, lines, first_line, file_name, text, namespaces):
     dedented = textwrap.dedent(text)
     original = ast.parse(dedented, filename=file_name)
     # A second parse is the mutators' own copy (parsing is C; deepcopy is not).
     tree = ast.parse(dedented, filename=file_name)
-    # One fingerprint before and one after each mutator tells which changed
-    # the kernel (their pipelines run) and whether the source changed at all.
-    original_dump = before = _fingerprint(tree)
+    # One dump before and one after each mutator tells which changed the
+    # kernel (their pipelines run) and whether the source changed at all
+    # (ast.dump recurses per nesting level: under the raised recursion limit).
+    original_dump = before = ast.dump(tree)
     for mutator in mutators:
         tree = ast.fix_missing_locations(mutator().visit(tree))
-        after = _fingerprint(tree)
+        after = ast.dump(tree)
         if changed is not None and after != before and mutator not in changed:
             changed.append(mutator)
         before = after

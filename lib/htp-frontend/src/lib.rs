@@ -165,8 +165,9 @@ fn import<'c>(
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    for (i, k) in kernels.iter().enumerate() {
-        if kernels[..i].iter().any(|o| o.def.name.id == k.def.name.id) {
+    let mut defined = std::collections::HashSet::new();
+    for k in &kernels {
+        if !defined.insert(k.def.name.id.as_str()) {
             return Err(diagnostic(&prepared[k.source], k.def.name.range(), DiagnosticKind::Invalid, format!(
                 "a kernel named '{}' is already defined", k.def.name.id
             ))
@@ -176,7 +177,7 @@ fn import<'c>(
     for k in kernels.iter_mut() {
         mutators::apply_mutators(&mut k.def, mutators);
     }
-    let program = Program { sources: prepared, kernels };
+    let program = Program::new(prepared, kernels);
     let module = Module::new(Location::unknown(context));
     let signatures = lower_program(context, &program, constants, &module).map_err(Diagnostics)?;
     if !module.as_operation().verify() {

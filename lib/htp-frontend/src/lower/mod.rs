@@ -46,11 +46,23 @@ pub type LResult<T> = Result<T, Diagnostic>;
 pub struct Program {
     pub sources: Vec<PreparedSource>,
     pub kernels: Vec<KernelDef>,
+    /// Name -> the first kernel or helper of that name in `kernels`: calls
+    /// look functions up by name, in constant time (a chain of n helpers
+    /// made n linear searches).
+    by_name: HashMap<String, usize>,
 }
 
 impl Program {
+    pub fn new(sources: Vec<PreparedSource>, kernels: Vec<KernelDef>) -> Program {
+        let mut by_name = HashMap::new();
+        for (index, kernel) in kernels.iter().enumerate() {
+            by_name.entry(kernel.def.name.id.to_string()).or_insert(index);
+        }
+        Program { sources, kernels, by_name }
+    }
+
     pub fn kernel(&self, name: &str) -> Option<&KernelDef> {
-        self.kernels.iter().find(|k| k.def.name.id.as_str() == name)
+        self.by_name.get(name).map(|&index| &self.kernels[index])
     }
 }
 
@@ -67,6 +79,8 @@ pub struct Lowerer<'c, 'p> {
     pub env: Env,
     /// Functions being inlined (for recursion errors).
     pub call_stack: Vec<String>,
+    /// The names in `call_stack`, for a constant-time recursion check.
+    pub inlining: std::collections::HashSet<String>,
     /// Iterations `static_range` loops unrolled so far in this kernel (nested
     /// loops and inlined helpers included), against [`UNROLL_BUDGET`].
     pub unrolled: u64,
@@ -129,7 +143,7 @@ fn lower_entry<'c>(
     let src = &program.sources[kernel.source];
     let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
     let params = read_entry_params(def, constants, &err)?;
-    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], unrolled: 0 };
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0 };
 
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();
