@@ -506,9 +506,21 @@ print("finished", flush=True)
 """
 
 
-def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(tmp_path):
+SERIAL_CALL = LONG_CALL.replace("""    for i in htp.range(0, x.shape[0], 16, grain=1):
+        t = x[i:i + 16, :]
+        for r in range(100000):
+            t = htp.exp(t * 0.5) - 1.0
+        y[i:i + 16, :] = t""", """    t = x[0:16, :]
+    for r in range(x.shape[0] * 100000 // 16):  # carries t: one chunk, polled per iteration
+        t = htp.exp(t * 0.5) - 1.0
+    y[0:16, :] = t""")
+
+
+@pytest.mark.parametrize("source", [LONG_CALL, SERIAL_CALL], ids=["chunks", "serial"])
+def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(tmp_path, source):
+    assert "carries t" in SERIAL_CALL
     script = tmp_path / "long_call.py"
-    script.write_text(LONG_CALL)
+    script.write_text(source)
     process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout.readline().strip() == "ready"

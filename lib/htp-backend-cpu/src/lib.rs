@@ -11,6 +11,7 @@
 
 pub mod check_bounds;
 pub mod convert_tile_to_linalg;
+pub mod poll_interrupts;
 pub mod polynomial_exp;
 pub mod split_large_bodies;
 pub mod store_in_place;
@@ -38,7 +39,7 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, poll_interrupts::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: bounds checks; the distribution of
 /// each kernel's independent outer loop over the `core` level (the pool's
@@ -46,7 +47,7 @@ pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_t
 /// tensors + linalg.
 macro_rules! tile_lowering {
     () => {
-        "tile-check-bounds,tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks,convert-tile-to-linalg"
+        "tile-check-bounds,tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks,cpu-poll-interrupts,convert-tile-to-linalg"
     };
 }
 
@@ -246,10 +247,11 @@ impl CompiledModule {
             return Err(format!("no compiled function named '{function}'").into());
         }
         runtime::take_index_error();
-        // Chunks of a parallel loop poll for Ctrl-C between them.
-        let watch = self.chunked.contains_key(function).then(htp_runtime::interrupt::Watch::start);
+        // Chunks of a parallel loop, and each iteration of the outermost
+        // loops (cpu-poll-interrupts), poll for Ctrl-C.
+        let watch = htp_runtime::interrupt::Watch::start();
         unsafe { self.run(function, arguments) }?;
-        if watch.as_ref().is_some_and(|w| w.interrupted()) {
+        if watch.interrupted() {
             runtime::take_index_error();
             return Err(htp_api::RunError::new(htp_api::RunErrorKind::Interrupted, format!("error: the call of {function} was interrupted (SIGINT)")));
         }
