@@ -450,16 +450,20 @@ def _named_callees(function: Callable, extra_names: Sequence[str] = ()) -> List[
     ``extra_names``, those of its mutated source), directly or through a
     Python intrinsic set (``<module>.<helper>``)."""
     own = function.__code__.co_names
-    names = list(own) + [n for n in dict.fromkeys(extra_names) if n not in own]
+    names = list(own) + [n for n in dict.fromkeys(extra_names) if n not in own] if extra_names else own
     found = []
     seen = set()
+    namespace = function.__globals__
     for name in names:
-        target = function.__globals__.get(name)
-        candidates = [target]
-        if isinstance(target, (Kernel, Helper)) and target.name != name:
-            raise _alias_error(function, name, target)
-        if _extensions.is_intrinsic_module(target):
+        target = namespace.get(name)
+        if isinstance(target, (Kernel, Helper)):
+            if target.name != name:
+                raise _alias_error(function, name, target)
+            candidates = (target,)
+        elif isinstance(target, types.ModuleType) and _extensions.is_intrinsic_module(target):
             candidates = [getattr(target, attribute, None) for attribute in names]
+        else:
+            continue  # the common case, checked cheaply: this runs on every call (the cache key)
         for candidate in candidates:
             if isinstance(candidate, (Kernel, Helper)) and candidate.function not in seen:
                 seen.add(candidate.function)
