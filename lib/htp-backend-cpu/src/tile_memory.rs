@@ -47,3 +47,43 @@ pub fn check(module: &Module, limit: u64) -> Result<(), Vec<MlirError>> {
     });
     if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module_with_tile<'c>(context: &'c melior::Context, rows: i64) -> Module<'c> {
+        let source = format!(
+            "func.func @k(%m: memref<?x?xf32>) {{
+               %c0 = arith.constant 0 : index
+               %t = tile.load %m[%c0, %c0] : memref<?x?xf32> -> !tile.tile<{rows}x1048576xf32> loc(\"k.py\":7:9)
+               return
+             }}"
+        );
+        Module::parse(context, &source).expect("test IR parses")
+    }
+
+    #[test]
+    fn a_tile_larger_than_the_limit_is_an_error_at_its_line() {
+        let context = htp_dialects::new_context();
+        let module = module_with_tile(&context, 1048576);
+        let errors = check(&module, 1 << 30).expect_err("a 4 TiB tile does not fit in 1 GiB");
+        assert_eq!(errors.len(), 1);
+        let position = errors[0].position.as_ref().expect("located");
+        assert_eq!((position.file.as_str(), position.line, position.column), ("k.py", 7, 9));
+        assert!(errors[0].message.contains("4398046511104 bytes"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn a_tile_that_fits_passes_and_a_size_past_i64_is_reported() {
+        let context = htp_dialects::new_context();
+        assert!(check(&module_with_tile(&context, 16), 1 << 30).is_ok());
+        let errors = check(&module_with_tile(&context, 1 << 42), u64::MAX).expect_err("2^64+ bytes");
+        assert!(errors[0].message.contains("more than 2^63 bytes"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn this_machine_reports_its_memory() {
+        assert!(physical_memory().is_some_and(|bytes| bytes > 1 << 20));
+    }
+}
