@@ -210,6 +210,31 @@ def test_a_reloaded_helper_module_recompiles(tmp_path):
     np.testing.assert_array_equal(kernel(x), x + 3.0)
 
 
+class OneToTwo(__import__("ast").NodeTransformer):
+    """Turns the constant 1.0 into 2.0 (a mutator that changes the code)."""
+
+    def visit_Constant(self, node):
+        if node.value == 1.0 and isinstance(node.value, float):
+            node.value = 2.0
+        return node
+
+
+@htp.kernel
+def plus_one(x: htp.Tensor[f32, 16], y: htp.Out[f32, 16]):
+    y[0:16] = x[0:16] + 1.0
+
+
+def test_a_mutator_registered_after_a_call_recompiles_and_unregistering_it_restores_the_code():
+    x = np.zeros(16, np.float32)
+    np.testing.assert_array_equal(plus_one(x), x + 1.0)
+    htp.mutators.register(OneToTwo)
+    try:
+        np.testing.assert_array_equal(plus_one(x), x + 2.0)
+    finally:
+        htp.mutators.unregister(OneToTwo)
+    np.testing.assert_array_equal(plus_one(x), x + 1.0)
+
+
 # --- 5. bool bytes -----------------------------------------------------------
 
 @htp.kernel
