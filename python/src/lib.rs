@@ -229,6 +229,11 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
     if let Ok(i) = value.extract::<i64>() {
         return Ok(ConstValue::Int(i));
     }
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(ArgumentError::new_err(format!(
+            "error: the compile-time constant {value} is out of range: an int constant is a signed 64-bit integer, in [-2**63, 2**63 - 1]"
+        )));
+    }
     if let Ok(f) = value.extract::<f64>() {
         return Ok(ConstValue::Float(f));
     }
