@@ -399,6 +399,10 @@ class Kernel:
                 raise
             raise type(error)(str(error)) from cause
         compiled = CompiledKernel(self, raw, target, constants)
+        # A compile for older sources (a helper since redefined) is dropped:
+        # redefining cells in a notebook does not accumulate compiled code.
+        for stale in [k for k in self._cache if k[:2] == key[:2]]:
+            del self._cache[stale]
         self._cache[key] = compiled
         return compiled
 

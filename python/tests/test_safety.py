@@ -182,6 +182,7 @@ def test_a_redefined_helper_recompiles_the_kernels_that_call_it():
             return t + 2.0
     """)
     np.testing.assert_array_equal(cell["k"](x), x + 2.0)
+    assert len(cell["k"]._cache) == 1  # the compile for the old helper is dropped
 
 
 def test_a_reloaded_helper_module_recompiles(tmp_path):
