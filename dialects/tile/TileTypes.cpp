@@ -1,5 +1,6 @@
 //===- TileTypes.cpp - tile type parsing, printing, verification ---------===//
 
+#include <limits>
 #include "tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -141,9 +142,15 @@ unsigned TileType::getNumDynamicValidDims() const {
 }
 
 int64_t TileType::getSizeInBytes() const {
-  int64_t bits = getRows() * getCols() *
-                 static_cast<int64_t>(getElementType().getIntOrFloatBitWidth());
-  return (bits + 7) / 8;
+  // Checked: a size past int64_t saturates (signed overflow is undefined).
+  int64_t elements, bits;
+  if (__builtin_mul_overflow(getRows(), getCols(), &elements) ||
+      __builtin_mul_overflow(
+          elements,
+          static_cast<int64_t>(getElementType().getIntOrFloatBitWidth()),
+          &bits))
+    return std::numeric_limits<int64_t>::max();
+  return bits / 8 + (bits % 8 != 0);
 }
 
 TileType TileType::withElementType(Type elementType) const {

@@ -36,7 +36,12 @@ Each program is written to OUT/cases/cNNNNNN.py and handed to a worker
 it, passes its text straight to the native compiler), compiles it for every
 target and, when the CPU compile succeeds, runs it twice on random inputs with
 canaries around every tensor (out-of-bounds writes) and compares the runs
-(non-determinism). A worker that dies (signal / abort) or exceeds the timeout is
+(non-determinism), then runs it again with its arrays handed over differently
+(issue 21): every tensor a strided view, inputs read-only and bool inputs with
+bytes other than 0/1, an input aliased to an output (numpy's "as if copied");
+each must give the dense run's outputs and leave inputs alone.
+`python/fuzz/concurrent.py` runs processes writing one package and transform
+script while a reader checks every manifest it opens. A worker that dies (signal / abort) or exceeds the timeout is
 observed by this driver, which records the step it was in, confirms the crash
 in a fresh process and restarts the worker.
 
@@ -46,7 +51,7 @@ internal-error, no-location, wrong-file, bad-line, bad-column, bad-excerpt,
 bad-caret, no-excerpt, py-exception (a non-CompileError exception out of htp),
 signal/exit (process died), timeout; at run time: run-py-exception, oob-write,
 nondeterministic, arg-error-* (ArgumentError without proper location),
-run-timeout. Findings are deduplicated by (kind, first line of the message with
+run-timeout, arg-mutation-mismatch, arg-mutation-exception, readonly-input-written. Findings are deduplicated by (kind, first line of the message with
 the path and numbers stripped); OUT/findings.json keeps each one's count and
 smallest program, copied to OUT/findings/<id>.py. `--minimize` shrinks each
 (line-level delta debugging, checked in fresh processes) into
@@ -77,7 +82,7 @@ FINDING_KINDS = {
     "nondeterministic", "run-timeout", "arg-error-no-location", "arg-error-wrong-file", "arg-error-bad-line",
     "arg-error-bad-column", "arg-error-bad-excerpt", "arg-error-bad-caret", "arg-error-internal-error",
     "arg-error-no-excerpt", "import-htp-exception", "stderr-output", "run-signal", "panic-exception",
-    "run-panic-exception",
+    "run-panic-exception", "arg-mutation-mismatch", "arg-mutation-exception", "readonly-input-written",
 }
 SEVERITY = ["signal", "run-signal", "exit", "panic-exception", "run-panic-exception", "oob-write", "timeout", "py-exception", "run-py-exception",
             "import-htp-exception", "internal-error", "nondeterministic", "no-location", "wrong-file",

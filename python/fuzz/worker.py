@@ -188,7 +188,106 @@ def run_cpu(mod, compiled, path, src_lines, seed):
         if outputs[0][name] != outputs[1][name]:
             return {"kind": "nondeterministic", "msg": f"two runs on the same inputs gave different '{name}'; sizes={sizes}",
                     "sizes": sizes}
+    mutated = argument_mutations(mod, compiled, args, buffers, snapshot, outputs[0], rng, sizes)
+    if mutated is not None:
+        return mutated
     return {"kind": "ok", "sizes": sizes}
+
+
+def argument_mutations(mod, compiled, args, buffers, snapshot, expected, rng, sizes):
+    """The same call with its arrays handed over differently (issue 21): each
+    must give the dense run's outputs and leave inputs alone. Mutations:
+    strided (every tensor a [::2] view of a larger buffer), read-only inputs,
+    bool bytes other than 0/1 (numpy reads any non-zero byte as True), and
+    aliasing (an input passed as the very array of an output of its shape
+    and dtype: numpy's "as if copied" result)."""
+    import numpy as np
+
+    import htp
+
+    def call(arguments):
+        if mod is not None:
+            mod.__fuzz_call__(compiled, arguments)
+        else:
+            compiled(**arguments)
+
+    outputs = {p.name for p in compiled.parameters if p.kind == "tensor" and p.is_output}
+    names = [name for name, *_ in buffers]
+
+    def fresh():
+        return {name: snapshot[name].copy() for name in names}
+
+    def mismatch(mutation, name, got):
+        return {"kind": "arg-mutation-mismatch", "msg": f"{mutation}: '{name}' differs from the dense call; sizes={sizes}",
+                "sizes": sizes}
+
+    # Strided: a view into a buffer twice as wide in the last axis.
+    arrays = fresh()
+    strided = {}
+    for name, array in arrays.items():
+        if array.ndim == 0 or array.size == 0:
+            strided[name] = array
+            continue
+        wide = np.zeros(array.shape[:-1] + (array.shape[-1] * 2,), array.dtype)
+        wide[..., ::2] = array
+        strided[name] = wide[..., ::2]
+    try:
+        begin(f"mutation strided sizes={sizes}")
+        call({**args, **strided})
+    except htp.ArgumentError:
+        return None
+    except Exception as error:
+        return {"kind": "arg-mutation-exception", "msg": f"strided: {type(error).__name__}: {error}", "sizes": sizes}
+    for name in names:
+        if strided[name].tobytes() != expected[name]:
+            return mismatch("strided", name, strided[name])
+
+    # Read-only inputs (outputs stay writable), bool inputs with bytes 2..255 for True.
+    arrays = fresh()
+    for name, array in arrays.items():
+        if name in outputs:
+            continue
+        if array.dtype == np.bool_:
+            raw = array.view(np.uint8)
+            raw[raw != 0] = rng.integers(1, 256, int((raw != 0).sum()), dtype=np.uint8)
+        array.flags.writeable = False
+    before = {name: arrays[name].tobytes() for name in names if name not in outputs}
+    try:
+        begin(f"mutation read-only/bool-bytes sizes={sizes}")
+        call({**args, **arrays})
+    except Exception as error:
+        return {"kind": "arg-mutation-exception", "msg": f"read-only/bool-bytes: {type(error).__name__}: {error}",
+                "sizes": sizes}
+    for name in names:
+        if name not in outputs and arrays[name].tobytes() != before[name]:
+            return {"kind": "readonly-input-written", "msg": f"input '{name}' changed; sizes={sizes}", "sizes": sizes}
+        if name in outputs and arrays[name].tobytes() != expected[name]:
+            return mismatch("read-only/bool-bytes", name, arrays[name])
+
+    # Aliasing: an input that is also an output (same shape and dtype).
+    for output in (n for n in names if n in outputs):
+        for source in (n for n in names if n not in outputs):
+            if snapshot[source].shape != snapshot[output].shape or snapshot[source].dtype != snapshot[output].dtype:
+                continue
+            reference = fresh()
+            reference[output][...] = snapshot[source]  # the output starts as the input's values
+            shared = fresh()
+            shared[output][...] = snapshot[source]
+            shared[source] = shared[output]
+            try:
+                begin(f"mutation alias {source}->{output} sizes={sizes}")
+                call({**args, **reference})
+                call({**args, **shared})
+            except htp.ArgumentError:
+                continue
+            except Exception as error:
+                return {"kind": "arg-mutation-exception", "msg": f"alias: {type(error).__name__}: {error}",
+                        "sizes": sizes}
+            for name in names:
+                if name != source and shared[name].tobytes() != reference[name].tobytes():
+                    return mismatch(f"alias {source}->{output}", name, shared[name])
+            return None
+    return None
 
 
 def raw_compile(_htp, src, path, target):

@@ -30,6 +30,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from . import _htp
+from . import _atomic
 from . import _reprint
 from ._cache import cache_directory
 from . import extensions as _extensions
@@ -97,14 +98,8 @@ class CompiledKernel:
             raise ValueError(f"target {self.target!r} runs in this process and makes no package")
         root = os.path.abspath(os.fspath(directory))
         for relative, contents in self.files.items():
-            path = os.path.join(root, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            if isinstance(contents, bytes):
-                with open(path, "wb") as handle:
-                    handle.write(contents)
-            else:
-                with open(path, "w", encoding="utf-8") as handle:
-                    handle.write(contents)
+            # Each file atomically: a reader of a package being rewritten sees the old file or the new one.
+            _atomic.write_file(os.path.join(root, relative), contents)
         return root
 
     def _package_directory(self) -> str:
@@ -195,12 +190,17 @@ class CompiledKernel:
     def _call(self, bound: Dict[str, Any], caller):
         """Check the arguments against the signature, run, return the outputs."""
         arguments, outputs, copy_back = self._arguments(bound, caller)
-        if self.files:
-            self._run_package(arguments)
-        else:
-            self._compiled.run(arguments)
-        for view, array in copy_back:
-            view[...] = array
+        try:
+            if self.files:
+                self._run_package(arguments)
+            else:
+                self._compiled.run(arguments)
+        finally:
+            # Also when the run fails (a run-time check's IndexError, an
+            # interrupt): an output the kernel wrote through a copy keeps the
+            # writes made before the failure, as one passed as is does.
+            for view, array in copy_back:
+                view[...] = array
         results = [outputs[p.name] for p in self.parameters if p.name in outputs]  # parameter order
         if not results:
             return None
@@ -221,7 +221,7 @@ class CompiledKernel:
                 # Folded into this compiled code: another value would be ignored.
                 default = self.kernel._python_signature.parameters[parameter.name].default
                 fixed = self.constants.get(parameter.name, default)
-                if parameter.name in bound and bound[parameter.name] != fixed:
+                if parameter.name in bound and not _same_constant(bound[parameter.name], fixed):
                     raise _argument_error(
                         caller,
                         f"{name}(): '{parameter.name}' is a compile-time constant, compiled as {fixed!r}; "
@@ -237,9 +237,10 @@ class CompiledKernel:
                 arguments[parameter.arg_index] = _check_scalar(name, parameter, value, caller)
             else:
                 _check_tensor(name, parameter, value, symbols, caller)
-                arguments[parameter.arg_index] = _dense(parameter, value, copy_back)
+                arguments[parameter.arg_index] = _dense(name, parameter, value, copy_back, caller)
                 if parameter.is_output:
                     outputs[parameter.name] = value
+        _separate_overlaps(name, self.parameters, bound, arguments, caller)
         for parameter in missing_outputs:
             shape = []
             for dim in parameter.shape:
@@ -266,8 +267,10 @@ class Kernel:
         self.name = function.__name__
         self._mutators = tuple(mutators)
         self._cache: Dict[tuple, CompiledKernel] = {}
+        self._compile_lock = threading.RLock()
         self._python_signature = inspect.signature(function)
         self.__doc__ = function.__doc__
+        _capture(function)
 
     def sources(self) -> List[tuple]:
         """(text, file name, first line) of this kernel and of every kernel
@@ -284,11 +287,19 @@ class Kernel:
         # Callees are found from each function's names after the mutators
         # ran: a mutator may introduce calls (of an intrinsic set, a helper).
         found = [self.function]
+        seen = {self.function}
+        # One scan of a module's globals for its namespaces, not one per
+        # function (a chain of n helpers in one module was quadratic).
+        namespaces: Dict[int, List[tuple]] = {}
         for function in found:
             names: List[str] = []
-            sources.append(_source_of(function, mutators, changed, names))
+            module_namespaces = namespaces.get(id(function.__globals__))
+            if module_namespaces is None:
+                module_namespaces = namespaces[id(function.__globals__)] = _namespaces(function)
+            sources.append(_source_of(function, mutators, changed, names, module_namespaces))
             for callee in _named_callees(function, names):
-                if callee not in found:
+                if callee not in seen:
+                    seen.add(callee)
                     found.append(callee)
         return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
 
@@ -318,46 +329,81 @@ class Kernel:
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
         (others take their defaults)."""
-        # By repr: 1, 1.0 and True are different constants, and a value the
-        # native module rejects (say a list) reaches it to be reported.
-        key = (target, tuple(sorted((name, repr(value)) for name, value in constants.items())))
+        # By repr: 1, 1.0 and True are different constants (numpy scalars
+        # are their Python numbers first).
+        constants = {name: _plain_constant(value) for name, value in constants.items()}
+        # The key covers everything that determines the code (as Triton's
+        # does): the target, the constants, the captured sources of the
+        # kernel and of every kernel and helper it reaches, the mutators and
+        # what extensions registered. A helper redefined (a notebook cell run
+        # again, importlib.reload) is a new source: the kernel recompiles.
+        key = (target, tuple(sorted((name, repr(value)) for name, value in constants.items())), self._dependencies())
         compiled = self._cache.get(key)
-        if compiled is None:
-            declared = {
-                name for name, parameter in self._python_signature.parameters.items()
-                if _is_const_annotation(parameter.annotation)
-            }
-            for name, value in constants.items():
-                if name not in declared:
-                    known = ", ".join(sorted(declared)) or "none"
-                    error = _argument_error(
-                        _caller(),
-                        f"{self.name}(): '{name}' is not a compile-time constant of this kernel "
-                        f"(its constants: {known})",
-                    )
-                    raise error.with_traceback(None) from None
-                if not isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
-                    error = _argument_error(
-                        _caller(),
-                        f"{self.name}(): compile-time constant '{name}' must be an int, float or bool, "
-                        f"got {type(value).__name__}",
-                    )
-                    raise error.with_traceback(None) from None
-            sources, pipelines = self._sources_and_pipelines()
-            # HTP_DUMP_IR=<dir>: the IR after the import and after every pass,
-            # one file each, in <dir>/<kernel>-<target>/.
-            dump = os.environ.get("HTP_DUMP_IR")
-            dump = os.path.join(dump, f"{self.name}-{target}") if dump else None
-            try:
-                raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
-            except CompileError as error:
-                # An extension emitter's own exception: chained, with its traceback.
-                cause = _extensions.take_emitter_failure(target, self.name)
-                if cause is None:
-                    raise
-                raise type(error)(str(error)) from cause
-            compiled = CompiledKernel(self, raw, target, constants)
-            self._cache[key] = compiled
+        if compiled is not None:
+            return compiled
+        # One compile when threads race for the first call: the others wait
+        # for it (the GIL is released while compiling).
+        with self._compile_lock:
+            compiled = self._cache.get(key)
+            if compiled is None:
+                compiled = self._compile(key, target, constants)
+        return compiled
+
+    def _dependencies(self) -> tuple:
+        """What the compiled code depends on besides target and constants:
+        the digest of every reached function's captured source, the
+        mutators, the extensions' registrations and HTP's version."""
+        mutators = _mutators.registered() + self._mutators
+        digests = tuple(_digest_of(function) for function in _callees(self.function))
+        return digests, mutators, _extensions.generation(), _htp.version()
+
+    def _compile(self, key, target: str, constants) -> CompiledKernel:
+        declared = {
+            name for name, parameter in self._python_signature.parameters.items()
+            if _is_const_annotation(parameter.annotation)
+        }
+        for name, value in constants.items():
+            if name not in declared:
+                known = ", ".join(sorted(declared)) or "none"
+                error = _argument_error(
+                    _caller(),
+                    f"{self.name}(): '{name}' is not a compile-time constant of this kernel "
+                    f"(its constants: {known})",
+                )
+                raise error.with_traceback(None) from None
+            if not isinstance(value, (bool, int, float)):
+                error = _argument_error(
+                    _caller(),
+                    f"{self.name}(): compile-time constant '{name}' must be an int, float or bool, "
+                    f"got {type(value).__name__}",
+                )
+                raise error.with_traceback(None) from None
+            if isinstance(value, int) and not isinstance(value, bool) and not -(1 << 63) <= value < (1 << 63):
+                error = _argument_error(
+                    _caller(),
+                    f"{self.name}(): compile-time constant '{name}' = {value} is out of range: an int "
+                    "constant is a signed 64-bit integer, in [-2**63, 2**63 - 1]",
+                )
+                raise error.with_traceback(None) from None
+        sources, pipelines = self._sources_and_pipelines()
+        # HTP_DUMP_IR=<dir>: the IR after the import and after every pass,
+        # one file each, in <dir>/<kernel>-<target>/.
+        dump = os.environ.get("HTP_DUMP_IR")
+        dump = os.path.join(dump, f"{self.name}-{target}") if dump else None
+        try:
+            raw = _htp.compile(sources, self.name, dict(constants), target, pipelines, dump)
+        except CompileError as error:
+            # An extension emitter's own exception: chained, with its traceback.
+            cause = _extensions.take_emitter_failure(target, self.name)
+            if cause is None:
+                raise
+            raise type(error)(str(error)) from cause
+        compiled = CompiledKernel(self, raw, target, constants)
+        # A compile for older sources (a helper since redefined) is dropped:
+        # redefining cells in a notebook does not accumulate compiled code.
+        for stale in [k for k in self._cache if k[:2] == key[:2]]:
+            del self._cache[stale]
+        self._cache[key] = compiled
         return compiled
 
     def __call__(self, *args, **kwargs):
@@ -392,6 +438,7 @@ class Helper:
     def __init__(self, function: Callable):
         self.function = function
         self.name = function.__name__
+        _capture(function)
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"@htp.func {self.name} runs inside kernels only; call a @htp.kernel instead")
@@ -406,15 +453,24 @@ def _named_callees(function: Callable, extra_names: Sequence[str] = ()) -> List[
     """The kernels and helpers ``function`` names (its code's names plus
     ``extra_names``, those of its mutated source), directly or through a
     Python intrinsic set (``<module>.<helper>``)."""
-    names = list(function.__code__.co_names) + [n for n in extra_names if n not in function.__code__.co_names]
+    own = function.__code__.co_names
+    names = list(own) + [n for n in dict.fromkeys(extra_names) if n not in own] if extra_names else own
     found = []
+    seen = set()
+    namespace = function.__globals__
     for name in names:
-        target = function.__globals__.get(name)
-        candidates = [target]
-        if _extensions.is_intrinsic_module(target):
+        target = namespace.get(name)
+        if isinstance(target, (Kernel, Helper)):
+            if target.name != name:
+                raise _alias_error(function, name, target)
+            candidates = (target,)
+        elif isinstance(target, types.ModuleType) and _extensions.is_intrinsic_module(target):
             candidates = [getattr(target, attribute, None) for attribute in names]
+        else:
+            continue  # the common case, checked cheaply: this runs on every call (the cache key)
         for candidate in candidates:
-            if isinstance(candidate, (Kernel, Helper)) and candidate.function not in found:
+            if isinstance(candidate, (Kernel, Helper)) and candidate.function not in seen:
+                seen.add(candidate.function)
                 found.append(candidate.function)
     return found
 
@@ -423,9 +479,11 @@ def _callees(function: Callable) -> List[Callable]:
     """`function` and, transitively, the kernels and helpers it names (before
     any mutator; ``Kernel.sources`` also reads the mutated names)."""
     found = [function]
+    seen = {function}
     for current in found:
         for callee in _named_callees(current):
-            if callee not in found:
+            if callee not in seen:
+                seen.add(callee)
                 found.append(callee)
     return found
 
@@ -434,6 +492,87 @@ def _callees(function: Callable) -> List[Callable]:
 #: tokenizes its whole file (``inspect.getsourcelines``), the largest cost of
 #: a compile after the mutators; a redefined function is a new object.
 _source_lines: "weakref.WeakKeyDictionary[Callable, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _capture(function: Callable) -> None:
+    """Reads ``function``'s source now, at decoration, while its file holds
+    the text Python imported: HTP compiles that text even if the file is
+    edited before the first call. A function whose source is not available
+    (exec, the interactive prompt) is reported when it is compiled."""
+    try:
+        _lines_of(function)
+    except CompileError:
+        pass
+
+
+#: function -> digest of its captured source (file, first line, text).
+_digests: "weakref.WeakKeyDictionary[Callable, str]" = weakref.WeakKeyDictionary()
+
+
+def _digest_of(function: Callable) -> str:
+    digest = _digests.get(function)
+    if digest is None:
+        try:
+            lines, first_line, file_name = _lines_of(function)
+        except CompileError:
+            # No source: compiling reports it; the function object identifies it meanwhile.
+            return f"<no source {id(function)}>"
+        hasher = hashlib.sha256(f"{file_name}\0{first_line}\0".encode())
+        hasher.update("".join(lines).encode())
+        digest = hasher.hexdigest()
+        try:
+            _digests[function] = digest
+        except TypeError:
+            pass
+    return digest
+
+
+def _alias_error(function: Callable, name: str, callee) -> CompileError:
+    """A kernel or helper used under another name (``from m import f as g``):
+    the front end calls kernels and helpers by their own names, so the use
+    is an error at its line naming the fix."""
+    what = "@htp.kernel" if isinstance(callee, Kernel) else "@htp.func"
+    module = getattr(callee.function, "__module__", None) or "its module"
+    message = (f"error: '{name}' is the {what} '{callee.name}' of {module} under another name; kernels call "
+               f"kernels and helpers by their own names: import it as '{callee.name}' (from {module} import "
+               f"{callee.name}) and call '{callee.name}(...)'")
+    try:
+        lines, first_line, file_name = _lines_of(function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (CompileError, SyntaxError, RecursionError):
+        return CompileError(message)
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name:
+            line = first_line + node.lineno - 1
+            column = node.col_offset + indent + 1
+            text = linecache.getline(file_name, line).rstrip("\n") or lines[node.lineno - 1].rstrip("\n")
+            return CompileError(f"{file_name}:{line}:{column}: {message}\n  {text}\n  {' ' * (column - 1)}^")
+    return CompileError(message)
+
+
+def _plain_constant(value):
+    """A compile-time constant as the Python number it stands for: numpy's
+    scalars (``np.False_``, ``np.int64(3)``, ``np.float32(0.5)``) are
+    their ``bool``/``int``/``float``."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
+def _same_constant(given, fixed) -> bool:
+    """Whether a constant passed to a compiled kernel is the one it was
+    compiled with (NaN is NaN; 1, 1.0 and True are different constants)."""
+    given, fixed = _plain_constant(given), _plain_constant(fixed)
+    if isinstance(given, float) and isinstance(fixed, float) and given != given and fixed != fixed:
+        return True
+    return bool(given == fixed)
 
 
 def _lines_of(function: Callable) -> tuple:
@@ -459,21 +598,45 @@ def _lines_of(function: Callable) -> tuple:
 
 
 def _source_of(function: Callable, mutators: Sequence[type], changed: Optional[List[type]] = None,
-               names: Optional[List[str]] = None) -> tuple:
+               names: Optional[List[str]] = None, namespaces: Optional[List[tuple]] = None) -> tuple:
     """(text, file, first line, namespaces) of ``function`` after the
     mutators; ``names`` receives the names and attributes of the mutated
     source when a mutator changed it."""
     lines, first_line, file_name = _lines_of(function)
     text = "".join(lines)
-    namespaces = _namespaces(function)
+    if namespaces is None:
+        namespaces = _namespaces(function)
     if not mutators:
         return text, file_name, first_line, namespaces
+    # Python's ast helpers (NodeVisitor, unparse) recurse once or more per
+    # nesting level: a source CPython compiled (a 1000-term sum) must not
+    # stop them at the default recursion limit.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _MUTATOR_RECURSION_LIMIT))
+    try:
+        return _mutated_source(function, mutators, changed, names, lines, first_line, file_name, text, namespaces)
+    except RecursionError:
+        raise CompileError(
+            f"{file_name}:{first_line}:1: error: '{function.__name__}' is nested too deeply for the AST "
+            f"mutators ({', '.join(m.__name__ for m in mutators)}) to visit: split the deepest expression "
+            "or statement into parts") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+#: The recursion limit while mutators run (Python 3.11+ calls Python
+#: functions without growing the C stack, so this is safe).
+_MUTATOR_RECURSION_LIMIT = 100_000
+
+
+def _mutated_source(function, mutators, changed, names, lines, first_line, file_name, text, namespaces):
     dedented = textwrap.dedent(text)
     original = ast.parse(dedented, filename=file_name)
     # A second parse is the mutators' own copy (parsing is C; deepcopy is not).
     tree = ast.parse(dedented, filename=file_name)
     # One dump before and one after each mutator tells which changed the
-    # kernel (their pipelines run) and whether the source changed at all.
+    # kernel (their pipelines run) and whether the source changed at all
+    # (ast.dump recurses per nesting level: under the raised recursion limit).
     original_dump = before = ast.dump(tree)
     for mutator in mutators:
         tree = ast.fix_missing_locations(mutator().visit(tree))
@@ -553,7 +716,7 @@ def _check_tensor(kernel: str, parameter: Parameter, value, symbols: Dict[str, i
         raise _argument_error(caller, f"{kernel}(): output '{parameter.name}' is read-only")
 
 
-def _dense(parameter: Parameter, value: np.ndarray, copy_back: list) -> np.ndarray:
+def _dense(kernel: str, parameter: Parameter, value: np.ndarray, copy_back: list, caller) -> np.ndarray:
     """The array the kernel is handed for ``value``, viewed as the native
     dtype. Kernels address a tensor as dense memory in its declared order
     (row-major, or column-major for ``htp.layout("col_major")``), so an array
@@ -562,15 +725,95 @@ def _dense(parameter: Parameter, value: np.ndarray, copy_back: list) -> np.ndarr
     copied; an
     output's copy starts with the view's contents (the kernel may read them)
     and is written back into the view after the run, leaving the elements
-    around the view untouched. Other arrays are passed without a copy."""
+    around the view untouched. Other arrays are passed without a copy.
+
+    A bool array whose bytes are not all 0 or 1 (a uint8 buffer viewed as
+    bool) is read as numpy reads it, any non-zero byte True: it is handed
+    over as a copy of 0/1 bytes."""
     array = value
     contiguous = value.flags.f_contiguous if parameter.order == "F" else value.flags.c_contiguous
-    if not (contiguous and value.flags.aligned):
-        # A fresh array is aligned (np.ascontiguousarray keeps an unaligned contiguous one).
-        array = np.array(value, order=parameter.order)
+    normalise = value.dtype == np.bool_ and value.size > 0 and bool((value.view(np.uint8) > 1).any())
+    if not (contiguous and value.flags.aligned) or normalise:
+        array = _copy(kernel, parameter, value, caller)
+        if normalise:
+            np.not_equal(array.view(np.uint8), 0, out=array)  # any non-zero byte is True
         if parameter.is_output:
             copy_back.append((value, array))
     return array.view(parameter.dtype.native_dtype)
+
+
+def _copy(kernel: str, parameter: Parameter, value: np.ndarray, caller) -> np.ndarray:
+    """A fresh dense copy of ``value`` in the parameter's order (a fresh array
+    is aligned; np.ascontiguousarray keeps an unaligned contiguous one). A
+    view too large to copy (a broadcast of 2**40 elements from a few bytes)
+    is an ArgumentError at the call, not numpy's MemoryError from inside HTP."""
+    needed = value.size * value.itemsize
+    try:
+        available = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        available = None
+    problem = None
+    if available is not None and needed > available:
+        problem = f"more than this machine's {available} bytes of memory"
+    else:
+        try:
+            return np.array(value, order=parameter.order)
+        except MemoryError:
+            problem = "more than can be allocated"
+    raise _argument_error(
+        caller,
+        f"{kernel}(): '{parameter.name}' (shape {value.shape}, strides {value.strides}) is not dense in memory, "
+        f"so the kernel needs a dense copy of it: {needed} bytes, {problem}; pass a smaller view or a dense array",
+    ).with_traceback(None)
+
+
+def _separate_overlaps(kernel: str, parameters: Sequence[Parameter], bound: Dict[str, Any], arguments: List[Any],
+                       caller) -> None:
+    """numpy's rule for arguments that share memory: as if every input were
+    copied before the kernel writes an output. An input (or the input side
+    of another tensor) whose memory overlaps an output the caller passed is
+    handed to the kernel as a copy; two outputs that overlap are an
+    ArgumentError (which write would win is not defined). Overlap is decided
+    as exactly as ``np.shares_memory`` decides it (within a work bound; past
+    it, the arrays are taken to overlap)."""
+    given = [p for p in parameters if p.kind == "tensor" and isinstance(bound.get(p.name), np.ndarray)]
+    outputs = [p for p in given if p.is_output]
+    if not outputs:
+        return
+    for index, first in enumerate(outputs):
+        for second in outputs[index + 1:]:
+            if _overlap(bound[first.name], bound[second.name]):
+                raise _argument_error(
+                    caller,
+                    f"{kernel}(): outputs '{first.name}' and '{second.name}' share memory; which write wins would "
+                    "not be defined: pass separate arrays",
+                ).with_traceback(None)
+    for parameter in given:
+        if parameter.is_output:
+            continue
+        value = bound[parameter.name]
+        if any(_overlap(value, bound[output.name]) for output in outputs):
+            if not np.may_share_memory(arguments[parameter.arg_index], value):
+                continue  # already a copy (strided, or bools normalised)
+            arguments[parameter.arg_index] = _copy(kernel, parameter, value, caller).view(
+                parameter.dtype.native_dtype)
+
+
+#: np.shares_memory's work bound: exact for any array a kernel takes in
+#: practice; beyond it, overlap is assumed (a needless copy, never a wrong result).
+_OVERLAP_WORK = 1 << 20
+
+
+def _overlap(first: np.ndarray, second: np.ndarray) -> bool:
+    if not np.may_share_memory(first, second):
+        return False
+    try:
+        return bool(np.shares_memory(first, second, max_work=_OVERLAP_WORK))
+    except _TooHardError:
+        return True
+
+
+_TooHardError = getattr(getattr(np, "exceptions", np), "TooHardError")
 
 
 _INT_BITS = {"i64": 64, "i32": 32, "i16": 16, "i8": 8}

@@ -38,6 +38,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Union
 
 from . import _htp
 from ._cache import cache_directory
+from . import _atomic
 from . import mutators as _mutators
 from .errors import CompileError, TargetError
 
@@ -151,9 +152,8 @@ class Registry:
         digest = hashlib.sha256(script.encode()).hexdigest()[:16]
         path = os.path.join(directory, f"{name}-{digest}.mlir")
         if not os.path.exists(path):
-            with open(path + ".tmp", "w", encoding="utf-8") as handle:
-                handle.write(script)
-            os.replace(path + ".tmp", path)
+            # A unique temporary per writer: concurrent registrations do not collide.
+            _atomic.write_file(path, script)
         passes = (f"transform-preload-library{{transform-library-paths={path}}},"
                   f"transform-interpreter{{entry-point={entry_point}}}")
         self._add("pipeline", name, passes=passes,
@@ -410,8 +410,21 @@ _ORDER = {"dialect": 0, "rewrite": 1, "pipeline": 2, "layout": 3, "target": 4, "
 _PYTHON_TARGET_POINTS = ("before-lowering", "before-emit")
 
 
+#: How many times anything was registered: part of every kernel's compile
+#: cache key (an extension of a target, a mutator or an intrinsic set
+#: registered later may change the code a kernel compiles to).
+_generation = 0
+
+
+def generation() -> int:
+    """A number that changes whenever an extension registers something."""
+    return _generation
+
+
 def _transact(extension: str, actions: List[tuple]) -> None:
     """Checks ``actions`` and registers them, all or none."""
+    global _generation
+    _generation += 1
     _check(extension, actions)
     done: List[tuple] = []
     try:

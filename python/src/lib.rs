@@ -21,6 +21,9 @@ pyo3::import_exception!(htp.errors, CompileError);
 pyo3::import_exception!(htp.errors, TargetError);
 pyo3::import_exception!(htp.errors, ArgumentError);
 
+/// SIGINT's number (POSIX).
+const SIGINT: std::ffi::c_int = 2;
+
 fn to_python_error(error: DriverError) -> PyErr {
     match error {
         DriverError::Source(text) => CompileError::new_err(text),
@@ -150,6 +153,15 @@ impl Compiled {
         py.detach(run).map_err(|error| {
             let message = error.message;
             match error.kind {
+                RunErrorKind::Interrupted => {
+                    // The runtime's handler took the signal: hand it to Python's
+                    // (KeyboardInterrupt, or the user's signal.signal handler).
+                    unsafe { pyo3::ffi::PyErr_SetInterruptEx(SIGINT) };
+                    match py.check_signals() {
+                        Err(error) => error,
+                        Ok(()) => pyo3::exceptions::PyKeyboardInterrupt::new_err(message),
+                    }
+                }
                 RunErrorKind::OutOfBounds => pyo3::exceptions::PyIndexError::new_err(message),
                 RunErrorKind::DivisionByZero => pyo3::exceptions::PyZeroDivisionError::new_err(message),
                 RunErrorKind::InvalidValue => pyo3::exceptions::PyValueError::new_err(message),
@@ -216,6 +228,11 @@ fn constant(value: &Bound<'_, PyAny>) -> PyResult<ConstValue> {
     }
     if let Ok(i) = value.extract::<i64>() {
         return Ok(ConstValue::Int(i));
+    }
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(ArgumentError::new_err(format!(
+            "error: the compile-time constant {value} is out of range: an int constant is a signed 64-bit integer, in [-2**63, 2**63 - 1]"
+        )));
     }
     if let Ok(f) = value.extract::<f64>() {
         return Ok(ConstValue::Float(f));

@@ -63,6 +63,12 @@ impl Constants {
         let (name, value) = assignment
             .split_once('=')
             .ok_or_else(|| format!("expected NAME=VALUE, got '{assignment}'"))?;
+        let text = value.trim();
+        // An integer literal past i64 would parse as a float ("expected an int, got 1.18e21").
+        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && text.parse::<i64>().is_err() {
+            return Err(format!("'{text}' is out of range: an int constant is a signed 64-bit integer, in [-2**63, 2**63 - 1]"));
+        }
         let value = ConstValue::parse(value).ok_or_else(|| format!("'{value}' is not an int, float or bool"))?;
         self.insert(name.trim(), value);
         Ok(())
@@ -161,3 +167,19 @@ impl KernelSignature {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_int_constant_past_i64_says_out_of_range_not_float() {
+        let mut constants = Constants::new();
+        let error = constants.insert_assignment("N=1180591620717411303424").unwrap_err();
+        assert!(error.contains("out of range"), "{error}");
+        assert!(constants.insert_assignment("N=-9223372036854775808").is_ok());
+        assert_eq!(constants.get("N"), Some(ConstValue::Int(i64::MIN)));
+        assert!(constants.insert_assignment("S=1e21").is_ok());
+        assert_eq!(constants.get("S"), Some(ConstValue::Float(1e21)));
+    }
+}

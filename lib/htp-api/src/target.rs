@@ -63,6 +63,9 @@ pub enum RunErrorKind {
     InvalidValue,
     /// Anything else (the runtime failed, a package did not run).
     Failed,
+    /// SIGINT (Ctrl-C) stopped the call before it finished; the binding
+    /// hands the signal on (Python: `KeyboardInterrupt`).
+    Interrupted,
 }
 
 /// A failed run: its kind and the message for the user (with the

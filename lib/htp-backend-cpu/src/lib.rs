@@ -11,6 +11,7 @@
 
 pub mod check_bounds;
 pub mod convert_tile_to_linalg;
+pub mod poll_interrupts;
 pub mod polynomial_exp;
 pub mod split_large_bodies;
 pub mod store_in_place;
@@ -19,6 +20,7 @@ mod packing;
 mod parallel;
 mod runtime;
 mod target;
+pub mod tile_memory;
 
 pub use htp_api::Argument;
 pub use target::CpuTarget;
@@ -37,7 +39,7 @@ use melior::{
 };
 
 /// The backend's passes.
-pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
+pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_to_linalg::DEFINITION, poll_interrupts::DEFINITION, polynomial_exp::DEFINITION, split_large_bodies::DEFINITION, store_in_place::DEFINITION, vectorize_matmul::DEFINITION];
 
 /// HTP's own part of the CPU pipeline: bounds checks; the distribution of
 /// each kernel's independent outer loop over the `core` level (the pool's
@@ -45,7 +47,7 @@ pub const PASSES: &[PassDefinition] = &[check_bounds::DEFINITION, convert_tile_t
 /// tensors + linalg.
 macro_rules! tile_lowering {
     () => {
-        "tile-check-bounds,tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks,convert-tile-to-linalg"
+        "tile-check-bounds,tile-distribute-outer-loop{level=core},tile-outline-parallel-chunks,cpu-poll-interrupts,convert-tile-to-linalg"
     };
 }
 
@@ -154,6 +156,10 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
     if !valid {
         return Err(if errors.is_empty() { vec![MlirError { position: None, message: "lowering to LLVM failed".into() }] } else { errors });
     }
+    // A tile larger than the machine would fail to allocate at run time, where the JIT code cannot report it.
+    if let Some(memory) = tile_memory::physical_memory() {
+        tile_memory::check(module, memory)?;
+    }
     if extended {
         // The same passes as PIPELINE, with the extensions' stages between.
         let run = |module: &mut Module, passes: &str| htp_pass::dump::run_pipeline_collecting(context, module, passes, "lowering to LLVM");
@@ -241,7 +247,14 @@ impl CompiledModule {
             return Err(format!("no compiled function named '{function}'").into());
         }
         runtime::take_index_error();
+        // Chunks of a parallel loop, and each iteration of the outermost
+        // loops (cpu-poll-interrupts), poll for Ctrl-C.
+        let watch = htp_runtime::interrupt::Watch::start();
         unsafe { self.run(function, arguments) }?;
+        if watch.interrupted() {
+            runtime::take_index_error();
+            return Err(htp_api::RunError::new(htp_api::RunErrorKind::Interrupted, format!("error: the call of {function} was interrupted (SIGINT)")));
+        }
         match runtime::take_index_error() {
             None => Ok(()),
             Some(site) => Err(match self.index_sites.get(site) {

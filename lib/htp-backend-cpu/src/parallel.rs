@@ -84,6 +84,9 @@ impl Chunked {
             }
         };
         let body = |chunk: i64| {
+            if htp_runtime::interrupt::requested() {
+                return; // Ctrl-C: the chunks not started yet are skipped
+            }
             let (first, last) = (boundary(chunk), boundary(chunk + 1));
             let mut chunk_arguments = shared.arguments().to_vec();
             let at = |iteration: i64| (lower as i128 + iteration as i128 * step as i128).min(upper as i128) as i64;

@@ -91,10 +91,17 @@ pub fn take_index_error() -> Option<usize> {
     (site > 0).then(|| (site - 1) as usize)
 }
 
+/// `int32_t htpRuntimeInterrupted(void)`: non-zero once SIGINT arrived
+/// during the running call (`cpu-poll-interrupts`).
+unsafe extern "C" fn interrupted() -> i32 {
+    htp_runtime::interrupt::requested() as i32
+}
+
 /// Makes the runtime functions visible to `engine`'s compiled code.
 pub fn register(engine: &ExecutionEngine) {
     unsafe { engine.register_symbol("memrefCopy", memref_copy as *mut c_void as *mut ()) };
     unsafe { engine.register_symbol(crate::check_bounds::ERROR_FUNCTION, index_error as *mut c_void as *mut ()) };
+    unsafe { engine.register_symbol(crate::poll_interrupts::POLL_FUNCTION, interrupted as *mut c_void as *mut ()) };
 }
 
 #[cfg(test)]

@@ -133,6 +133,17 @@ impl<'c> TileType<'c> {
     pub fn size_in_bytes(&self) -> i64 {
         unsafe { htpTileTypeGetSizeInBytes(self.0.to_raw()) }
     }
+
+    /// [`Self::size_in_bytes`] in checked arithmetic: None when the size
+    /// does not fit an i64 (a 2^31 x 2^31 f32 tile).
+    pub fn checked_size_in_bytes(&self) -> Option<i64> {
+        let bits = unsafe { mlir_sys::mlirTypeIsAInteger(self.element_type().to_raw()) }
+            .then(|| unsafe { mlir_sys::mlirIntegerTypeGetWidth(self.element_type().to_raw()) } as i64)
+            .or_else(|| unsafe { mlir_sys::mlirTypeIsAFloat(self.element_type().to_raw()) }
+                .then(|| unsafe { mlir_sys::mlirFloatTypeGetWidth(self.element_type().to_raw()) } as i64))?;
+        let bits = (self.rows() as i128).checked_mul(self.cols() as i128)?.checked_mul(bits as i128)?;
+        i64::try_from((bits + 7) / 8).ok()
+    }
 }
 
 checked_type!(TileType, htpTypeIsATile);

@@ -62,6 +62,19 @@ use lower::{lower_program, Program};
 use parse::{diagnostic, parse_kernels};
 use source::PreparedSource;
 
+/// Runs `f` with enough stack for one more level of a recursive walk over
+/// the user's AST, growing the stack on the heap when it runs low (as Ruff's
+/// parser does): sources as deep as CPython compiles (a 500-term sum, 1000
+/// unary minuses) and deeper never overflow the thread's stack.
+pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
+    /// Left free before a call recurses: the deepest non-recursive work of
+    /// one level (an op built through MLIR's C API included).
+    const RED_ZONE: usize = 256 * 1024;
+    /// Each new segment.
+    const SEGMENT: usize = 8 * 1024 * 1024;
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
 /// Registers what the front end offers the tools: the `--import-python`
 /// translation.
 pub fn register() -> Result<(), String> {
@@ -152,8 +165,9 @@ fn import<'c>(
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
-    for (i, k) in kernels.iter().enumerate() {
-        if kernels[..i].iter().any(|o| o.def.name.id == k.def.name.id) {
+    let mut defined = std::collections::HashSet::new();
+    for k in &kernels {
+        if !defined.insert(k.def.name.id.as_str()) {
             return Err(diagnostic(&prepared[k.source], k.def.name.range(), DiagnosticKind::Invalid, format!(
                 "a kernel named '{}' is already defined", k.def.name.id
             ))
@@ -163,7 +177,7 @@ fn import<'c>(
     for k in kernels.iter_mut() {
         mutators::apply_mutators(&mut k.def, mutators);
     }
-    let program = Program { sources: prepared, kernels };
+    let program = Program::new(prepared, kernels);
     let module = Module::new(Location::unknown(context));
     let signatures = lower_program(context, &program, constants, &module).map_err(Diagnostics)?;
     if !module.as_operation().verify() {

@@ -30,13 +30,30 @@ fn import<'c>(context: &'c Context, source: &str, file_name: &str, options: &Tra
     for assignment in options.all("htp-const").iter().filter(|a| !a.trim().is_empty()) {
         constants.insert_assignment(assignment).map_err(|e| vec![(Location::unknown(context), format!("--htp-const: {e}"))])?;
     }
-    import_python(context, source, file_name, 1, &constants).map(|imported| imported.module).map_err(|diagnostics| {
+    let imported = import_python(context, source, file_name, 1, &constants).map_err(|diagnostics| {
         diagnostics
             .iter()
             .map(|d| {
                 let location = if d.line > 0 { Location::new(context, &d.file, d.line as usize, d.col as usize) } else { Location::unknown(context) };
                 (location, d.message.clone())
             })
-            .collect()
-    })
+            .collect::<Vec<_>>()
+    })?;
+    // A constant no kernel declares would be silently ignored (a typo'd name
+    // compiles with the default): an error naming the ones there are.
+    let declared: std::collections::BTreeSet<&str> = imported
+        .kernels
+        .iter()
+        .flat_map(|k| k.params.iter())
+        .filter(|p| matches!(p.kind, htp_api::ParamKind::Constant { .. }))
+        .map(|p| p.name.as_str())
+        .collect();
+    if let Some(unknown) = constants.0.keys().find(|name| !declared.contains(name.as_str())) {
+        let known = if declared.is_empty() { "none".to_string() } else { declared.iter().copied().collect::<Vec<_>>().join(", ") };
+        return Err(vec![(
+            Location::unknown(context),
+            format!("--htp-const {unknown}=...: no kernel in {file_name} has a compile-time constant named '{unknown}' (its constants: {known})"),
+        )]);
+    }
+    Ok(imported.module)
 }

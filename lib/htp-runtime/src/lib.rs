@@ -24,6 +24,7 @@
 
 pub mod channel;
 pub mod ffi;
+pub mod interrupt;
 mod iter_space;
 pub mod pool;
 pub mod trace;

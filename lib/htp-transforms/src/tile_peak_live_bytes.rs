@@ -38,7 +38,9 @@ htp_pass::pass! {
 
 /// Attaches the peak to the function.
 fn run<'c>(context: &'c melior::Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
-    let peak = peak_live_bytes(function);
+    let peak = checked_peak_live_bytes(function).map_err(|location| {
+        (location, "the bytes of this tile, or of the tiles live with it, do not fit in 64 bits: the tile is too large".to_string())
+    })?;
     let i64_type = IntegerType::new(context, 64);
     // The pass owns the function it runs on; mutating it here is what
     // MLIR's pass contract allows, melior just hands it out immutably.
@@ -80,8 +82,10 @@ struct Numbering {
     uses: Vec<(Key, Key)>,
 }
 
+/// A tile's bytes (None: not a tile); a size past i64 saturates, and the
+/// sweep reports it.
 fn tile_bytes(ty: Type) -> Option<i64> {
-    TileType::try_from(ty).ok().map(|tile| tile.size_in_bytes())
+    TileType::try_from(ty).ok().map(|tile| tile.checked_size_in_bytes().unwrap_or(i64::MAX))
 }
 
 impl Numbering {
@@ -136,8 +140,32 @@ impl Numbering {
     }
 }
 
-/// Peak bytes of simultaneously live tiles in `function`.
+/// Peak bytes of simultaneously live tiles in `function`; i64::MAX when
+/// they do not fit (see [`checked_peak_live_bytes`]).
 pub fn peak_live_bytes(function: OperationRef) -> i64 {
+    checked_peak_live_bytes(function).unwrap_or(i64::MAX)
+}
+
+/// Peak bytes of simultaneously live tiles in `function`, in checked
+/// arithmetic: Err(the location of the first tile whose bytes, or whose
+/// bytes with those live beside it, overflow an i64).
+pub fn checked_peak_live_bytes<'c>(function: OperationRef<'c, '_>) -> Result<i64, melior::ir::Location<'c>> {
+    let mut overflow = None;
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if overflow.is_none() && op.results().any(|r| TileType::try_from(r.r#type()).is_ok_and(|t| t.checked_size_in_bytes().is_none())) {
+            // A location belongs to the context, not to the op it was read from.
+            overflow = Some(unsafe { melior::ir::Location::from_raw(op.location().to_raw()) });
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(location) = overflow {
+        return Err(location);
+    }
+    let peak = sweep(function);
+    i64::try_from(peak).map_err(|_| function.location())
+}
+
+fn sweep(function: OperationRef) -> i128 {
     let mut numbering = Numbering::default();
     // The function op itself is index 0; its block arguments are live from there.
     numbering.visit(function, None, 0);
@@ -152,14 +180,15 @@ pub fn peak_live_bytes(function: OperationRef) -> i64 {
     }
 
     // Sweep: +bytes where a tile becomes live, -bytes after its last use.
-    let mut events: Vec<(usize, i64)> = Vec::new();
+    let mut events: Vec<(usize, i128)> = Vec::new();
     for (value, definition) in &numbering.definitions {
         let last = last_use.get(value).copied().unwrap_or(definition.start).max(definition.start);
-        events.push((definition.start, definition.bytes));
-        events.push((last + 1, -definition.bytes));
+        events.push((definition.start, definition.bytes as i128));
+        events.push((last + 1, -(definition.bytes as i128)));
     }
     events.sort_unstable();
-    let (mut live, mut peak) = (0i64, 0i64);
+    // In i128: a sum of i64 sizes cannot wrap.
+    let (mut live, mut peak) = (0i128, 0i128);
     let mut index = 0;
     while index < events.len() {
         let position = events[index].0;
@@ -183,6 +212,41 @@ mod tests {
         assert!(module.as_operation().verify());
         let function = module.body().first_operation().unwrap();
         peak_live_bytes(function)
+    }
+
+    #[test]
+    fn a_tile_too_large_for_64_bits_is_an_error_not_a_wrapped_size() {
+        // 2^31 x 2^31 f32 = 2^64 bytes: i64 arithmetic would wrap (to 8 GiB before this check).
+        let context = htp_dialects::new_context();
+        let module = Module::parse(
+            &context,
+            "func.func @f(%m: memref<?x?xf32>) {
+               %c0 = arith.constant 0 : index
+               %a = tile.load %m[%c0, %c0] : memref<?x?xf32> -> !tile.tile<2147483648x2147483648xf32>
+               return
+             }",
+        )
+        .expect("test IR parses");
+        let function = module.body().first_operation().unwrap();
+        assert!(checked_peak_live_bytes(function).is_err());
+        assert_eq!(peak_live_bytes(function), i64::MAX);
+        let tile = TileType::try_from(function.region(0).unwrap().first_block().unwrap().first_operation().unwrap()
+            .next_in_block().unwrap().result(0).unwrap().r#type()).unwrap();
+        assert_eq!(tile.checked_size_in_bytes(), None);
+    }
+
+    #[test]
+    fn a_large_tile_that_fits_is_counted_exactly() {
+        // 2^30 x 2^30 f32 = 2^62 bytes: fits.
+        let peak = peak_of(
+            "func.func @f(%m: memref<?x?xf32>) {
+               %c0 = arith.constant 0 : index
+               %a = tile.load %m[%c0, %c0] : memref<?x?xf32> -> !tile.tile<1073741824x1073741824xf32>
+               tile.store %a, %m[%c0, %c0] : !tile.tile<1073741824x1073741824xf32>, memref<?x?xf32>
+               return
+             }",
+        );
+        assert_eq!(peak, 1 << 62);
     }
 
     #[test]

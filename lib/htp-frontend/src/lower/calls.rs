@@ -445,7 +445,7 @@ impl<'c> Lowerer<'c, '_> {
     /// to the arguments in a fresh scope and its body lowered in place.
     fn inline_call(&mut self, kernel: &KernelDef, args: Args, range: TextRange) -> LResult<Val> {
         let name = kernel.def.name.id.to_string();
-        if self.call_stack.contains(&name) {
+        if self.inlining.contains(&name) {
             return Err(self.error(range, DiagnosticKind::Unsupported, format!("recursive call of '{name}' (kernels are inlined)")));
         }
         let params = &kernel.def.parameters;
@@ -555,14 +555,27 @@ impl<'c> Lowerer<'c, '_> {
                 }
                 _ => {}
             }
+            // A tensor passed for an `htp.Tensor` parameter is an input of the callee.
+            let value = match (&annotation, value) {
+                (Annotation::Tensor { is_output: false, .. }, Val::Tensor(mut t)) => {
+                    if t.input_of.is_none() {
+                        t.input_of = Some(format!("'{}' passed for the htp.Tensor parameter '{pname}' of {name}()", t.name));
+                    }
+                    Val::Tensor(t)
+                }
+                (_, value) => value,
+            };
             env.insert(pname.to_string(), value);
         }
 
         let saved_env = std::mem::replace(&mut self.env, env);
         let saved_src = std::mem::replace(&mut self.src, kernel.source);
+        self.inlining.insert(name.clone());
         self.call_stack.push(name);
         let result = self.lower_function_body(&kernel.def.body);
-        self.call_stack.pop();
+        if let Some(name) = self.call_stack.pop() {
+            self.inlining.remove(&name);
+        }
         self.src = saved_src;
         self.env = saved_env;
         // An error inside the callee also names the call that inlined it

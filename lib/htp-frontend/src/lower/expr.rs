@@ -106,6 +106,10 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     pub fn lower_expr(&mut self, expr: &Expr) -> LResult<Val> {
+        crate::deep(|| self.lower_expr_here(expr))
+    }
+
+    fn lower_expr_here(&mut self, expr: &Expr) -> LResult<Val> {
         let range = expr.range();
         match expr {
             Expr::NumberLiteral(n) => match &n.value {

@@ -46,11 +46,23 @@ pub type LResult<T> = Result<T, Diagnostic>;
 pub struct Program {
     pub sources: Vec<PreparedSource>,
     pub kernels: Vec<KernelDef>,
+    /// Name -> the first kernel or helper of that name in `kernels`: calls
+    /// look functions up by name, in constant time (a chain of n helpers
+    /// made n linear searches).
+    by_name: HashMap<String, usize>,
 }
 
 impl Program {
+    pub fn new(sources: Vec<PreparedSource>, kernels: Vec<KernelDef>) -> Program {
+        let mut by_name = HashMap::new();
+        for (index, kernel) in kernels.iter().enumerate() {
+            by_name.entry(kernel.def.name.id.to_string()).or_insert(index);
+        }
+        Program { sources, kernels, by_name }
+    }
+
     pub fn kernel(&self, name: &str) -> Option<&KernelDef> {
-        self.kernels.iter().find(|k| k.def.name.id.as_str() == name)
+        self.by_name.get(name).map(|&index| &self.kernels[index])
     }
 }
 
@@ -67,7 +79,17 @@ pub struct Lowerer<'c, 'p> {
     pub env: Env,
     /// Functions being inlined (for recursion errors).
     pub call_stack: Vec<String>,
+    /// The names in `call_stack`, for a constant-time recursion check.
+    pub inlining: std::collections::HashSet<String>,
+    /// Iterations `static_range` loops unrolled so far in this kernel (nested
+    /// loops and inlined helpers included), against [`UNROLL_BUDGET`].
+    pub unrolled: u64,
 }
+
+/// Most `static_range` iterations one kernel may unroll in total (each loop
+/// at most 1024): nested loops multiply, and 1000 x 1000 copies of a body
+/// would take minutes and gigabytes to compile.
+pub const UNROLL_BUDGET: u64 = 16384;
 
 impl<'c, 'p> Lowerer<'c, 'p> {
     pub fn source(&self) -> &'p PreparedSource {
@@ -121,7 +143,7 @@ fn lower_entry<'c>(
     let src = &program.sources[kernel.source];
     let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
     let params = read_entry_params(def, constants, &err)?;
-    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()] };
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0 };
 
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();
@@ -197,9 +219,9 @@ fn lower_entry<'c>(
         let value = match (&sig.kind, sig.arg_index) {
             (ParamKind::Constant { value }, _) => const_val(*value),
             (ParamKind::Scalar { elem }, Some(i)) => Val::Scalar(block_arg(&block, i, &lowerer, p.range)?, ScalarTy::Elem(*elem)),
-            (ParamKind::Tensor { elem, shape, .. }, Some(i)) => {
+            (ParamKind::Tensor { elem, shape, is_output, .. }, Some(i)) => {
                 let arg = block_arg(&block, i, &lowerer, p.range)?;
-                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape)?;
+                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape, *is_output)?;
                 for (dim, sig_dim) in tensor.dims[tensor.dims.len() - shape.len()..].iter().zip(shape) {
                     if let (DimSig::Symbol(sym), DimV::Dynamic(v)) = (sig_dim, dim) {
                         lowerer.env.entry(sym.clone()).or_insert(Val::Scalar(*v, ScalarTy::Index));

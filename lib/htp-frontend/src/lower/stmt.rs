@@ -134,6 +134,10 @@ fn position_of(location: melior::ir::Location) -> Option<String> {
 }
 
 pub(super) fn assigned_names(stmts: &[Stmt], out: &mut Vec<String>) {
+    crate::deep(|| assigned_names_here(stmts, out))
+}
+
+fn assigned_names_here(stmts: &[Stmt], out: &mut Vec<String>) {
     fn targets(e: &Expr, out: &mut Vec<String>) {
         match e {
             Expr::Name(n) => {
@@ -190,6 +194,10 @@ impl<'c> Lowerer<'c, '_> {
     }
 
     fn lower_stmt(&mut self, stmt: &Stmt) -> LResult<()> {
+        crate::deep(|| self.lower_stmt_here(stmt))
+    }
+
+    fn lower_stmt_here(&mut self, stmt: &Stmt) -> LResult<()> {
         match stmt {
             Stmt::Assign(a) => {
                 let value = self.lower_expr(&a.value)?;
@@ -530,10 +538,20 @@ impl<'c> Lowerer<'c, '_> {
         let (Val::Int(a), Val::Int(b), Val::Int(s)) = (start, stop, step) else {
             return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, "static_range() needs compile-time integer bounds"));
         };
-        let count = if b > a { (b - a + s - 1) / s } else { 0 };
+        // In i128: the bounds may be any i64s.
+        let count = if b > a { (*b as i128 - *a as i128 + *s as i128 - 1) / *s as i128 } else { 0 };
         if count > 1024 {
             return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, format!("static_range() would unroll {count} iterations (at most 1024)")));
         }
+        let total = self.unrolled.saturating_add(count as u64);
+        if total > super::UNROLL_BUDGET {
+            return Err(self.error(f.iter.range(), DiagnosticKind::Invalid, format!(
+                "static_range() loops would unroll more than {} iterations in this kernel (nested loops multiply: {count} more here, {} so far); use range() for the outer loops",
+                super::UNROLL_BUDGET,
+                self.unrolled
+            )));
+        }
+        self.unrolled = total;
         let mut k = *a;
         while k < *b {
             self.env.insert(name.to_string(), Val::Int(k));

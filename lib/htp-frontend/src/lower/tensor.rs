@@ -37,7 +37,7 @@ impl Access {
 
 impl<'c> Lowerer<'c, '_> {
     /// Reads the sizes of a memref parameter and views a 1-D one as 1xN.
-    pub fn bind_tensor(&mut self, range: TextRange, name: &str, arg: MlirValue, elem: Elem, shape: &[DimSig]) -> LResult<TensorV> {
+    pub fn bind_tensor(&mut self, range: TextRange, name: &str, arg: MlirValue, elem: Elem, shape: &[DimSig], is_output: bool) -> LResult<TensorV> {
         let index = self.ty(range, "index")?;
         let mut dims = Vec::new();
         for (i, d) in shape.iter().enumerate() {
@@ -79,7 +79,8 @@ impl<'c> Lowerer<'c, '_> {
             )?;
             dims.insert(0, DimV::Static(1));
         }
-        Ok(TensorV { name: name.to_string(), value, elem, dims, user_rank: shape.len(), shape_text })
+        let input_of = (!is_output).then(|| format!("the kernel's htp.Tensor parameter '{name}'"));
+        Ok(TensorV { name: name.to_string(), value, elem, dims, user_rank: shape.len(), shape_text, input_of })
     }
 
     /// The tile addressed by `tensor[slice]`.
@@ -315,6 +316,16 @@ impl<'c> Lowerer<'c, '_> {
 
     /// `tensor[slice] = value`: a `tile.store`.
     pub fn store(&mut self, tensor: &TensorV, slice: &Expr, value: Val, value_range: TextRange, range: TextRange) -> LResult<()> {
+        if let Some(parameter) = &tensor.input_of {
+            // The caller's array may be read-only (bytes, a memmap) or a copy
+            // the write would never reach: an input is never written.
+            // Named as the store writes it (a helper's parameter, not the caller's tensor).
+            let written = self.source().parsed_text.get(range.start().to_usize()..range.end().to_usize()).and_then(|t| t.split('[').next()).unwrap_or(&tensor.name);
+            return Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "cannot store into '{}': it is an input ({parameter}), which a kernel only reads; declare the parameter htp.InOut[...] to read and write it, or htp.Out[...] to only write it",
+                written.trim()
+            )));
+        }
         let access = self.access(tensor, slice)?;
         let target = access.tile_ty(tensor.elem);
         let (tile, ty) = match value {

@@ -29,6 +29,10 @@ pub struct TensorV {
     pub user_rank: usize,
     /// The shape as annotated (for messages): numbers and symbol names.
     pub shape_text: Vec<String>,
+    /// `Some(parameter)` when the kernel may only read this tensor: it is
+    /// (or was passed in for) the `htp.Tensor` parameter `parameter`, an
+    /// input. A store into it is an error at the store.
+    pub input_of: Option<String>,
 }
 
 impl TensorV {

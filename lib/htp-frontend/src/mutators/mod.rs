@@ -65,7 +65,7 @@ struct Driver<'m> {
 
 impl Transformer for Driver<'_> {
     fn visit_stmt(&self, stmt: &mut Stmt) {
-        walk_stmt(self, stmt);
+        crate::deep(|| walk_stmt(self, stmt));
         if self.mutator.match_stmt(stmt) {
             let taken = std::mem::replace(stmt, placeholder_stmt(stmt.range()));
             *stmt = self.mutator.apply_stmt(taken);
@@ -73,7 +73,7 @@ impl Transformer for Driver<'_> {
     }
 
     fn visit_expr(&self, expr: &mut Expr) {
-        walk_expr(self, expr);
+        crate::deep(|| walk_expr(self, expr));
         if self.mutator.match_expr(expr) {
             let taken = std::mem::replace(expr, placeholder_expr(expr.range()));
             *expr = self.mutator.apply_expr(taken);
