@@ -357,6 +357,12 @@ def split(case: str):
     return theme, construct, dtype
 
 
+#: When a list, `check` appends `(case, files)` of each package it makes
+#: (test_pto_isa.py gathers every conformance package this way and compiles
+#: its kernels against PTO-ISA).
+PACKAGES = None
+
+
 def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float = 1.0, at: Optional[str] = None,
           constants: Optional[Dict] = None):
     """Run `case` in `mode` as MATRIX says it must behave.
@@ -383,6 +389,8 @@ def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float 
         for entry in manifest["kernels"]:
             assert compiled.files[entry["source"]].strip(), entry
         assert compiled.files[manifest["orchestration"]["source"]].strip()
+        if PACKAGES is not None:
+            PACKAGES.append((case, compiled.files))
         return
     if target == SIMULATOR:
         with mock.patch.object(pto_runtime, "run_package", run_package_in_a_child):
@@ -579,6 +587,21 @@ SCALAR_SIM = {("t * s", "f32"), ("t * s", "f16"), ("s - t", "i32"), ("t / s", "f
 for _op, _ops in SCALAR_OPS.items():
     for _t in DTYPES if _op != "t / s" else FLOATS:
         case(f"scalar/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in SCALAR_SIM)
+
+# --- padded and unpadded operands mixed, run-time scalars (`DT` is the case's element type):
+# pto-isa's simulator takes one tile type for TADD/TABS, pad value included (issue 18)
+MIXED_OPS = {"htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s": ["texpands", "tmuls", "tadd"],
+             "htp.pad(t, 0) + htp.pad(u, 0) * s": ["tmuls", "tadd"], "htp.pad(u, 0) * s - htp.pad(t, 0)": ["tmuls", "tsub"],
+             "htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)": ["tabs", "tadd"]}
+MIXED_SIM = {("htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s", "i32"),
+             ("htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s", "i16"), ("htp.pad(t, 0) + htp.pad(u, 0) * s", "f16"),
+             ("htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)", "f32")}
+for _op, _ops in MIXED_OPS.items():
+    for _t in ["i32", "i16", "f32", "f16"]:
+        case(f"mixed/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in MIXED_SIM)
+_RAGGED_AND_PADDED = Rejected("shape mismatch in '+': valid regions differ (?x64 and 16x64)",
+                              "docs/language.md: elementwise operands have one valid region (pad the ragged one)")
+case("mixed/t + htp.pad(u, 0)/f32", cpu=_RAGGED_AND_PADDED, pto=_RAGGED_AND_PADDED)
 
 # ===========================================================================
 # casts (test_conformance_casts.py): cast/htp.cast(t, <dest>)/<source>
@@ -802,6 +825,11 @@ case("int_scalar/constant folding, negatives/i32")
 case("int_scalar/loop index arithmetic/i32")
 case("scalar_values/conversions and builtins/f32", sim=True)
 case("scalar_values/f32 arithmetic/f32")
+# Statements continued over lines: each source line reaches the kernel C++ as a comment (issue 18)
+case("source/backslash/f32", sim=True)
+case("source/backslash/i32")
+case("source/parentheses/f32")
+case("source/comment ending in a backslash/f32", sim=True)
 
 # ===========================================================================
 # programs (test_conformance_programs.py)
@@ -822,6 +850,7 @@ THEMES = {
     "unary": "Elementwise: unary functions",
     "number": "Elementwise: tile op Python number (the number takes the tile's type)",
     "scalar": "Elementwise: tile op run-time scalar `s` of the tile's type",
+    "mixed": "Elementwise: padded and unpadded operands, run-time scalars `s` (`DT`: the tile's type)",
     "cast": "Casts: `htp.cast(t, <row>)` from `<column>` (test_conformance_casts.py)",
     "compare": "Compare and select: `htp.where(<mask>, a, b)` (test_conformance_select.py)",
     "where": "`htp.where` / `htp.select` forms",
@@ -853,6 +882,7 @@ THEMES = {
     "const": "Compile-time constants",
     "int_scalar": "Integer scalar arithmetic",
     "scalar_values": "Scalar values",
+    "source": "Statements continued over source lines",
     "program": "Programs (test_conformance_programs.py)",
 }
 SYMBOLS = {Runs: "✓", Limit: "L", Rejected: "E", Gap: "G", Wrong: "W"}

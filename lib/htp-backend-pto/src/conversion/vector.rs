@@ -142,7 +142,10 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: T
     }
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
-    instructions::binary(at, kind, as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value)?;
+    let row = as_row(at, dst);
+    let (a_row, b_row) = (as_row(at, a), as_row(at, b));
+    let (a_row, b_row) = if kind == TileOp::Add { (one_type(at, a_row, row), one_type(at, b_row, row)) } else { (a_row, b_row) };
+    instructions::binary(at, kind, row.value, a_row.value, b_row.value)?;
     if matches!(kind, TileOp::Max | TileOp::Min) && htp_ir::builder::is_float(a.shape.element) {
         propagate_nan(at, dst, b);
     }
@@ -210,7 +213,9 @@ fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
 fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    instructions::unary(at, kind, as_row(at, dst).value, as_row(at, source).value)?;
+    let row = as_row(at, dst);
+    let source_row = if kind == TileOp::Abs { one_type(at, as_row(at, source), row) } else { as_row(at, source) };
+    instructions::unary(at, kind, row.value, source_row.value)?;
     k.bind(result(op), dst);
     Ok(())
 }
@@ -473,6 +478,22 @@ fn full_width<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
     let row = as_row(at, buffer);
     let shape = row.shape.with_valid([row.shape.valid[0], Extent::Static(row.shape.cols)]);
     retyped(at, row, shape)
+}
+
+/// pto-isa's CPU model (the simulator's) declares TADD and TABS over one
+/// tile type for the destination and every source (`TADD_IMPL(tile_shape&
+/// dst, tile_shape& src0, tile_shape& src1)`, `pto/cpu/TAdd.hpp`, `TAbs.hpp`;
+/// TSEL too, see `select_into`), so the pto dialect's verifier asks for one
+/// type there. A source that differs from the destination only in what the
+/// instruction does not read (its pad value, a static or run-time valid
+/// extent: the instruction covers `dst`'s valid region) is seen as the
+/// destination's type; any other difference is left for the verifier.
+fn one_type<'c>(at: &At<'c>, source: Buffer<'c>, dst: Buffer<'c>) -> Buffer<'c> {
+    let (s, d) = (&source.shape, &dst.shape);
+    if (s.place, s.rows, s.cols, s.layout, s.element) != (d.place, d.rows, d.cols, d.layout, d.element) {
+        return source;
+    }
+    retyped(at, source, dst.shape)
 }
 
 /// `buffer` as a tile of `shape` (a `pto.tile_view` unless the types agree).
