@@ -278,8 +278,6 @@ MODES = ["cpu", "pto-a2a3sim:package", "pto-a2a3:package", "pto-a2a3sim:run"]
 
 _NO_BF16_CONVERSION = ("its kernels are built by clang++ 22 against Debian 12's libgcc, which has no "
                        "__truncsfbf2 (conversion to bf16): dlopen fails")
-_CPU_MODEL_FLOAT_ONLY = ("pto-isa's CPU model of TCOLSUM/TCOLMAX static_asserts float types; A2/A3 has the "
-                         "i16 and i32 forms (pto-contract.md 2.5)")
 #: Cases the simulator here cannot run although they package (what it lacks
 #: is not HTP's): skipped, with the reason, when HTP_CONFORMANCE_SIMULATE=all.
 SIMULATOR_CANNOT = {
@@ -289,10 +287,6 @@ SIMULATOR_CANNOT = {
     "matmul/bf16->f32/64x64x64": _NO_BF16_CONVERSION,
     "matmul/bf16->f32/100x70x50": _NO_BF16_CONVERSION,
     "matmul_nt/bf16->f32/x @ w.T": _NO_BF16_CONVERSION,
-    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i32": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i16": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_max(t)/i32": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_max(t)/i16": _CPU_MODEL_FLOAT_ONLY,
 }
 
 #: HTP_CONFORMANCE_SIMULATE=all: every case that packages also runs on the
@@ -664,12 +658,18 @@ for _kind in REDUCE_KINDS:
         case(f"reduce/t - htp.row_{_kind}(t)/{_t}", pto=lowered([f"trow{_kind}", "tsub"], _t),
              sim=(_kind, _t) in {("sum", "f32"), ("max", "f16"), ("min", "i32")})
         # a [1,C] result stored
+        # i16/i32 sums and maxima: TTRANS + TROWSUM/TROWMAX (pto-isa's CPU model has no integer TCOLSUM/TCOLMAX)
         case(f"reduce/y[b:b + 1, :] = htp.col_{_kind}(t)/{_t}", pto=lowered([f"tcol{_kind}"], _t),
-             sim=(_kind, _t) in {("sum", "f32"), ("max", "f16")})
+             sim=(_kind, _t) in {("sum", "f32"), ("max", "f16"), ("sum", "i32"), ("max", "i16")})
 for _kind in REDUCE_KINDS:
     for _t in ["f32", "f16", "i32"]:
         case(f"reduce/y[i:i + 16, :] = htp.row_{_kind}(t), y of [N,1]/{_t}", sim=(_kind, _t) == ("sum", "f32"))
 case("reduce/htp.row_reduce(t, kind), htp.col_reduce(t, kind)/f32", sim=True)
+# blocks of fewer rows than a whole 32-byte block of the [R,1] result: the source is copied into as many rows
+for _kind, _rows, _t, _sim in [("sum", 1, "f32", True), ("sum", 3, "i32", False), ("max", 1, "f16", False),
+                               ("min", 3, "f32", True), ("max", 5, "i16", False)]:
+    case(f"reduce/few rows: t - htp.row_{_kind}(t), {_rows}-row blocks/{_t}", pto=lowered([f"trow{_kind}", "tsub"], _t),
+         sim=_sim)
 case("reduce/col_sum over ragged rows, carried/f32", sim=True)
 case("reduce/row_max over ragged columns, carried/f32", sim=True)
 case("reduce/col_max over ragged rows, carried/f16")

@@ -11,14 +11,17 @@ Parsing PTO-ISA's headers costs about two seconds per translation unit, so
 kernels are checked in batches: many kernels in one translation unit (each
 ``kernel_entry`` renamed by a macro, a ``#line`` directive naming it), the
 batches compiled in parallel, at most one compiler per core. A batch that
-fails is split in halves until each failure names its kernel.
+fails is checked again without the kernels its errors name (each of those
+alone), or in halves when its errors name none.
 Kernels that compiled are remembered (content-addressed, with the compiler's
 and the headers' identity) so an unchanged kernel is not parsed again.
 
 Environment: ``HTP_PTO_ISA_ROOT`` (a PTO-ISA checkout), ``g++-15`` on
 ``PATH``, pto-runtime (``simpler``) importable — the same as
 :mod:`htp.pto.runtime` needs to run a package; ``HTP_PTO_ISA_JOBS`` bounds
-the parallel compilers (default: the cores this process may use).
+the parallel compilers (default: the cores this process may use);
+``HTP_PTO_ISA_CACHE`` is the directory of remembered results (default
+``<tmp>/htp-pto-isa-<uid>/compiled``).
 """
 
 from __future__ import annotations
@@ -90,8 +93,10 @@ def _command(core_type: str) -> _Command:
     flags = [f for f in kc.gxx15.get_compile_flags(core_type=core_type) if f != "-shared"]
     root = os.environ["HTP_PTO_ISA_ROOT"]
     includes = [str(d) for d in runtime.kernel_include_dirs(kc, root, "tensormap_and_ringbuffer")]
-    argv = (kc.gxx15.cxx_path, "-fsyntax-only", *flags, *(f"-I{d}" for d in includes), "-x", "c++")
     version = subprocess.run([kc.gxx15.cxx_path, "--version"], capture_output=True, text=True).stdout
+    # Every error of a batch, not the first 20: they say which kernels fail.
+    unlimited = "-ferror-limit=0" if "clang" in version else "-fmax-errors=0"
+    argv = (kc.gxx15.cxx_path, "-fsyntax-only", unlimited, *flags, *(f"-I{d}" for d in includes), "-x", "c++")
     wrapper = Path(shutil.which(kc.gxx15.cxx_path) or kc.gxx15.cxx_path)
     headers = sorted(_header_stamps(includes))
     identity = json.dumps([argv, version, wrapper.read_bytes().hex() if wrapper.is_file() else "", headers])
@@ -114,7 +119,7 @@ def _header_stamps(includes):
 
 def _cache_dir() -> Path:
     uid = os.getuid() if hasattr(os, "getuid") else 0
-    path = Path(tempfile.gettempdir()) / f"htp-pto-isa-{uid}" / "compiled"
+    path = Path(os.environ.get("HTP_PTO_ISA_CACHE") or Path(tempfile.gettempdir()) / f"htp-pto-isa-{uid}" / "compiled")
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -145,15 +150,56 @@ def _compile(command: _Command, kernels) -> tuple:
     return result.returncode == 0, result.stdout + result.stderr
 
 
+_DIAGNOSTIC = re.compile(r"^(.*?):\d+:\d+: (fatal error|error|warning|note): ")
+
+
+def _blamed(output: str, kernels) -> set:
+    """The kernels the compiler's errors name (an error's own location or the
+    instantiation it comes from, through the `#line` file names), or None
+    when an error names none of them."""
+    labels = {_line_label(k.label): index for index, k in enumerate(kernels)}
+    blamed, block, in_error = set(), set(), False
+
+    def close():
+        if in_error and not block:
+            return False
+        blamed.update(block)
+        return True
+
+    for line in output.splitlines():
+        match = _DIAGNOSTIC.match(line)
+        if not match:
+            continue
+        if match.group(2) in ("error", "fatal error", "warning"):
+            if not close():
+                return None
+            block, in_error = set(), match.group(2) != "warning"
+            if match.group(2) == "fatal error":
+                return None  # the compiler stopped: the kernels after it were not checked
+        if in_error and match.group(1) in labels:
+            block.add(labels[match.group(1)])
+    if not close():
+        return None
+    return blamed
+
+
 def _split(command: _Command, kernels) -> tuple:
     """(kernels that compile, [(kernel, compiler output)] for those that do
-    not): the whole batch at once, halves of a batch that fails (a failure is
-    found in about 2 log2(n) compiles of shrinking units)."""
+    not). The batch at once; when it fails, the kernels its errors name are
+    compiled alone and the others again together; when the errors name none
+    (or all) of them, the batch is split in halves."""
     ok, output = _compile(command, kernels)
     if ok:
         return list(kernels), []
     if len(kernels) == 1:
         return [], [(kernels[0], output)]
+    blamed = _blamed(output, kernels)
+    if blamed and len(blamed) < len(kernels):
+        good, bad = _split(command, [k for i, k in enumerate(kernels) if i not in blamed])
+        for index in sorted(blamed):
+            more_good, more_bad = _split(command, [kernels[index]])
+            good, bad = good + more_good, bad + more_bad
+        return good, bad
     half = len(kernels) // 2
     good, bad = _split(command, kernels[:half])
     more_good, more_bad = _split(command, kernels[half:])

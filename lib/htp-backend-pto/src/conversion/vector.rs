@@ -263,7 +263,11 @@ fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let kind = reduction_kind(op)?;
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    instructions::col_reduce(at, kind, dst.value, source.value)?;
+    if super::reductions::through_rows(kind, &source.shape) {
+        super::reductions::reduce(at, kind, dst, source)?;
+    } else {
+        instructions::col_reduce(at, kind, dst.value, source.value)?;
+    }
     k.bind(result(op), dst);
     Ok(())
 }
