@@ -830,6 +830,8 @@ case("source/backslash/f32", sim=True)
 case("source/backslash/i32")
 case("source/parentheses/f32")
 case("source/comment ending in a backslash/f32", sim=True)
+case("source/parameters named new, Tile, args/f32", sim=True)
+case("source/parameters named new, Tile, args/i32")
 
 # ===========================================================================
 # programs (test_conformance_programs.py)
@@ -882,7 +884,7 @@ THEMES = {
     "const": "Compile-time constants",
     "int_scalar": "Integer scalar arithmetic",
     "scalar_values": "Scalar values",
-    "source": "Statements continued over source lines",
+    "source": "User text in the generated C++: statements continued over lines, parameter names",
     "program": "Programs (test_conformance_programs.py)",
 }
 SYMBOLS = {Runs: "✓", Limit: "L", Rejected: "E", Gap: "G", Wrong: "W"}
