@@ -40,6 +40,18 @@ canaries around every tensor (out-of-bounds writes) and compares the runs
 observed by this driver, which records the step it was in, confirms the crash
 in a fresh process and restarts the worker.
 
+PTO packages against pto-isa: when `pto-a2a3sim` is among the targets and
+pto-isa is present (`HTP_PTO_ISA_ROOT`, `g++-15` on PATH, pto-runtime
+importable; `htp.pto.isa_check`), the kernels of every pto-a2a3sim package
+are compiled against it (syntax only, in batches, on a thread of the driver);
+a kernel that does not compile is an `isa-compile` finding, and
+OUT/summary.json's `pto_isa` counts the programs and kernels checked.
+`--no-isa` turns it off. `--profile pto` generates programs a PTO target
+should package (no deliberate mistakes, PTO's vector element types, no
+CPU-only layouts, fewer matmuls), e.g.
+
+    python3 python/fuzz/fuzz_htp.py --profile pto --targets pto-a2a3sim --no-run --mutate 0 --minutes 12
+
 Outcomes per compilation: ok, located (a CompileError with file:line:col in the
 case file, excerpt and caret: the expected kind of failure) and findings:
 internal-error, no-location, wrong-file, bad-line, bad-column, bad-excerpt,
