@@ -4,7 +4,7 @@
 //! in `pto/cpu/TColSum.hpp` and `TColMax.hpp` — though A2/A3 has their i16
 //! and i32 forms. Both targets therefore transpose the tile (TTRANS) and
 //! reduce its rows (TROWSUM/TROWMAX, which the CPU model has for i16 and
-//! i32), so the simulator runs what the chip runs (decision D39).
+//! i32), so the simulator runs what the chip runs (decision D40).
 
 use htp_ir::builder::{bit_width, is_float};
 
