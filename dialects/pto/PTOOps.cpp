@@ -148,6 +148,23 @@ static LogicalResult checkElementwise(Operation *op,
   return success();
 }
 
+/// pto-isa's CPU model (the simulator's kernels) declares some instructions
+/// over one tile type for the destination and every tile source
+/// (`TADD_IMPL(tile_shape &dst, tile_shape &src0, tile_shape &src1)` in
+/// pto/cpu/TAdd.hpp; TABS, TSEL): there the types, pad value and static or
+/// run-time valid sizes included, must be one.
+static LogicalResult checkOneType(Operation *op, StringRef isa,
+                                  ArrayRef<std::pair<TileType, StringRef>> tiles) {
+  for (auto [tile, role] : tiles.drop_front())
+    if (tile != tiles[0].first)
+      return op->emitOpError()
+             << isa << " takes one tile type for its destination and sources "
+             << "(pto-isa's CPU model: " << isa << "_IMPL(tile_shape &...)); '"
+             << role << "' is " << Type(tile) << " but '" << tiles[0].second
+             << "' is " << Type(tiles[0].first);
+  return success();
+}
+
 /// One value per row: an Rx1 col_major tile, or a row_major tile whose valid
 /// columns are 1 (or, when `blockRow`, one 32-byte block).
 static LogicalResult checkPerRow(Operation *op, TileType tile, StringRef role,
@@ -575,7 +592,6 @@ static LogicalResult verifyUnary(UnaryOp op) {
 
 #define PTO_VERIFY(OP, FN)                                                     \
   LogicalResult OP::verify() { return FN(*this); }
-PTO_VERIFY(TAddOp, verifyBinary)
 PTO_VERIFY(TSubOp, verifyBinary)
 PTO_VERIFY(TMulOp, verifyBinary)
 PTO_VERIFY(TDivOp, verifyBinary)
@@ -591,10 +607,24 @@ PTO_VERIFY(TExpOp, verifyUnary)
 PTO_VERIFY(TLogOp, verifyUnary)
 PTO_VERIFY(TSqrtOp, verifyUnary)
 PTO_VERIFY(TRsqrtOp, verifyUnary)
-PTO_VERIFY(TAbsOp, verifyUnary)
 PTO_VERIFY(TNegOp, verifyUnary)
 PTO_VERIFY(TReluOp, verifyUnary)
 #undef PTO_VERIFY
+
+LogicalResult TAddOp::verify() {
+  if (failed(verifyBinary(*this)))
+    return failure();
+  return checkOneType(*this, "TADD", {{getDst().getType(), "dst"},
+                                      {getSrc0().getType(), "src0"},
+                                      {getSrc1().getType(), "src1"}});
+}
+
+LogicalResult TAbsOp::verify() {
+  if (failed(verifyUnary(*this)))
+    return failure();
+  return checkOneType(*this, "TABS", {{getDst().getType(), "dst"},
+                                      {getSrc().getType(), "src"}});
+}
 
 LogicalResult TRecipOp::verify() {
   if (getDst() == getSrc())
@@ -843,7 +873,10 @@ LogicalResult TSelOp::verify() {
                                       {getSrc0().getType(), "src0"},
                                       {getSrc1().getType(), "src1"}})) ||
       failed(checkElement(*this, dst, "i16, ui16, i32, ui32, f16, bf16, f32")) ||
-      failed(checkMask(*this, getMask().getType(), dst)))
+      failed(checkMask(*this, getMask().getType(), dst)) ||
+      failed(checkOneType(*this, "TSEL", {{dst, "dst"},
+                                          {getSrc0().getType(), "src0"},
+                                          {getSrc1().getType(), "src1"}})))
     return failure();
   if (tmp.getLocation() != TileLocation::vec ||
       !tmp.getElementType().isUnsignedInteger(32))

@@ -45,6 +45,18 @@ script while a reader checks every manifest it opens. A worker that dies (signal
 observed by this driver, which records the step it was in, confirms the crash
 in a fresh process and restarts the worker.
 
+PTO packages against pto-isa: when `pto-a2a3sim` is among the targets and
+pto-isa is present (`HTP_PTO_ISA_ROOT`, `g++-15` on PATH, pto-runtime
+importable; `htp.pto.isa_check`), the kernels of every pto-a2a3sim package
+are compiled against it (syntax only, in batches, on a thread of the driver);
+a kernel that does not compile is an `isa-compile` finding, and
+OUT/summary.json's `pto_isa` counts the programs and kernels checked.
+`--no-isa` turns it off. `--profile pto` generates programs a PTO target
+should package (no deliberate mistakes, PTO's vector element types, no
+CPU-only layouts, fewer matmuls), e.g.
+
+    python3 python/fuzz/fuzz_htp.py --profile pto --targets pto-a2a3sim --no-run --mutate 0 --minutes 12
+
 Outcomes per compilation: ok, located (a CompileError with file:line:col in the
 case file, excerpt and caret: the expected kind of failure) and findings:
 internal-error, no-location, wrong-file, bad-line, bad-column, bad-excerpt,
@@ -83,6 +95,7 @@ FINDING_KINDS = {
     "arg-error-bad-column", "arg-error-bad-excerpt", "arg-error-bad-caret", "arg-error-internal-error",
     "arg-error-no-excerpt", "import-htp-exception", "stderr-output", "run-signal", "panic-exception",
     "run-panic-exception", "arg-mutation-mismatch", "arg-mutation-exception", "readonly-input-written",
+    "isa-compile",
 }
 SEVERITY = ["signal", "run-signal", "exit", "panic-exception", "run-panic-exception", "oob-write", "timeout", "py-exception", "run-py-exception",
             "import-htp-exception", "internal-error", "nondeterministic", "no-location", "wrong-file",
@@ -229,6 +242,86 @@ def outcomes_of(res):
     return out
 
 
+def load_isa_check():
+    """`htp.pto.isa_check` without importing `htp` itself: the driver never
+    maps the native module (the workers restart when it changes on disk)."""
+    import importlib.util
+    import types
+
+    spec = importlib.util.find_spec("htp")
+    if spec is None or not spec.origin:
+        return None
+    package = types.ModuleType("_htp_fuzz_pto")
+    package.__path__ = [os.path.join(os.path.dirname(spec.origin), "pto")]
+    sys.modules["_htp_fuzz_pto"] = package
+    return importlib.import_module("_htp_fuzz_pto.isa_check")
+
+
+class IsaCheck:
+    """Compiles the kernels of the programs' pto-a2a3sim packages against
+    pto-isa (`htp.pto.isa_check`) in batches, on a thread of its own, as the
+    workers hand them over; a kernel that does not compile is an
+    `isa-compile` finding of its program."""
+
+    BATCH = 96
+
+    def __init__(self, campaign, module):
+        self.campaign = campaign
+        self.module = module
+        enabled = module is not None
+        self.enabled = enabled
+        self.pending = []  # (path, src, meta, [Kernel])
+        self.cond = threading.Condition()
+        self.done = False
+        self.programs = self.kernels = self.failed_programs = self.failed_kernels = 0
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        if enabled:
+            self.thread.start()
+
+    def add(self, path, src, meta, kernels):
+        if not self.enabled:
+            return
+        with self.cond:
+            self.pending.append((path, src, meta, [self.module.Kernel(*k) for k in kernels]))
+            self.cond.notify()
+
+    def finish(self):
+        if not self.enabled:
+            return
+        with self.cond:
+            self.done = True
+            self.cond.notify()
+        self.thread.join()
+
+    def loop(self):
+        while True:
+            with self.cond:
+                self.cond.wait_for(lambda: self.done or sum(len(k) for *_, k in self.pending) >= self.BATCH)
+                batch, self.pending = self.pending, []
+                last = self.done
+            if batch:
+                failures = self.module.check([k for *_, kernels in batch for k in kernels])
+                with self.campaign.lock:
+                    for path, src, meta, kernels in batch:
+                        self.programs += 1
+                        self.kernels += len(kernels)
+                        bad = [k for k in kernels if k.label in failures]
+                        self.campaign.counts[("isa pto-a2a3sim", "isa-compile" if bad else "ok")] += 1
+                        if bad:
+                            self.failed_programs += 1
+                            self.failed_kernels += len(bad)
+                        for k in bad:
+                            message = failures[k.label]
+                            self.campaign.finding("isa pto-a2a3sim", "isa-compile", message, path, src, meta,
+                                                  f"{k.label}:\n{message}")
+            if last:
+                return
+
+    def summary(self):
+        return {"programs": self.programs, "kernels": self.kernels, "programs_failing": self.failed_programs,
+                "kernels_failing": self.failed_kernels}
+
+
 class Campaign:
     def __init__(self, args):
         self.args = args
@@ -248,6 +341,11 @@ class Campaign:
         if os.path.exists(path) and args.resume:
             with open(path) as f:
                 self.findings = json.load(f)
+        isa = load_isa_check() if "pto-a2a3sim" in self.targets and not args.no_isa else None
+        if isa is not None and isa.problem():
+            print(f"PTO packages are not compiled against pto-isa: {isa.problem()}", flush=True)
+            isa = None
+        self.isa = IsaCheck(self, isa)
 
     def take(self):
         with self.lock:
@@ -265,29 +363,35 @@ class Campaign:
                 self.counts[(where.split(" #")[0].split(" sizes")[0], kind)] += 1
                 if kind not in FINDING_KINDS:
                     continue
-                key = f"{kind}|{normalize(msg, path)}"
-                fid = hashlib.sha1(key.encode()).hexdigest()[:10]
-                f = self.findings.get(fid)
-                size = len(src)
-                if f is None:
-                    f = self.findings[fid] = {"id": fid, "kind": kind, "key": key, "count": 0, "where": [],
-                                              "first_case": path, "smallest_case": path, "smallest_size": size,
-                                              "message": msg, "full": res_text(res, where), "meta": meta}
-                    print(f"[{time.time() - self.t0:7.0f}s] NEW FINDING {fid} {kind} ({where}): {msg.splitlines()[0][:160] if msg else ''}",
-                          flush=True)
-                f["count"] += 1
-                if where not in f["where"]:
-                    f["where"].append(where)
-                if confirm is not None:
-                    f.setdefault("confirm", []).append(confirm)
-                if size < f["smallest_size"]:
-                    f.update(smallest_case=path, smallest_size=size, message=msg, full=res_text(res, where), meta=meta)
-                with open(os.path.join(self.out, "findings", f"{fid}.py"), "w") as fh:
-                    with open(f["smallest_case"], encoding="utf-8", errors="replace", newline="") as src_f:
-                        fh.write(src_f.read())
+                self.finding(where, kind, msg, path, src, meta, res_text(res, where), confirm)
             self.results.write(json.dumps({"id": n, "path": path, "meta": meta, "res": res}) + "\n")
             if self.programs % 50 == 0:
                 self.save()
+        if res.get("pto_kernels"):
+            self.isa.add(path, src, meta, res["pto_kernels"])
+
+    def finding(self, where, kind, msg, path, src, meta, full, confirm=None):
+        """Count one finding (deduplicated by kind and message); the caller holds the lock."""
+        key = f"{kind}|{normalize(msg, path)}"
+        fid = hashlib.sha1(key.encode()).hexdigest()[:10]
+        f = self.findings.get(fid)
+        size = len(src)
+        if f is None:
+            f = self.findings[fid] = {"id": fid, "kind": kind, "key": key, "count": 0, "where": [],
+                                      "first_case": path, "smallest_case": path, "smallest_size": size,
+                                      "message": msg, "full": full, "meta": meta}
+            print(f"[{time.time() - self.t0:7.0f}s] NEW FINDING {fid} {kind} ({where}): {msg.splitlines()[0][:160] if msg else ''}",
+                  flush=True)
+        f["count"] += 1
+        if where not in f["where"]:
+            f["where"].append(where)
+        if confirm is not None:
+            f.setdefault("confirm", []).append(confirm)
+        if size < f["smallest_size"]:
+            f.update(smallest_case=path, smallest_size=size, message=msg, full=full, meta=meta)
+        with open(os.path.join(self.out, "findings", f"{fid}.py"), "w") as fh:
+            with open(f["smallest_case"], encoding="utf-8", errors="replace", newline="") as src_f:
+                fh.write(src_f.read())
 
     def save(self):
         with open(os.path.join(self.out, "findings.json"), "w") as f:
@@ -298,6 +402,7 @@ class Campaign:
             "compilations": dict(self.compilations),
             "outcomes": {f"{w} {k}": c for (w, k), c in sorted(self.counts.items())},
             "distinct_findings": len(self.findings),
+            "pto_isa": self.isa.summary() if self.isa.enabled else None,
         }
         with open(os.path.join(self.out, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1)
@@ -309,11 +414,12 @@ class Campaign:
             while time.time() < stop_at:
                 n = self.take()
                 seed = self.args.seed * 10_000_000 + n
-                src, meta = gen.generate(seed, self.args.mutate)
+                src, meta = gen.generate(seed, self.args.mutate, self.args.profile)
                 path = os.path.join(self.out, "cases", f"c{n:06d}.py")
                 with open(path, "w", encoding="utf-8", newline="") as f:
                     f.write(src)
-                req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": seed}
+                req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": seed,
+                       "isa": self.isa.enabled}
                 res = w.run(req)
                 confirm = None
                 if res.get("dead") and res["kind"] in ("signal", "exit", "run-signal"):
@@ -342,7 +448,8 @@ class Campaign:
                     self.next_id += 1
                 with open(path, encoding="utf-8", errors="replace", newline="") as f:
                     src = f.read()
-                req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": n}
+                req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": n,
+                       "isa": self.isa.enabled}
                 res = w.run(req)
                 confirm = None
                 if res.get("dead") and res["kind"] in ("signal", "exit", "run-signal"):
@@ -366,6 +473,7 @@ class Campaign:
                 t.start()
             for t in threads:
                 t.join()
+            self.isa.finish()
             with self.lock:
                 self.save()
             print(json.dumps(json.load(open(os.path.join(self.out, "summary.json"))), indent=1))
@@ -383,6 +491,7 @@ class Campaign:
                     self.save()
                     print(f"[{time.time() - self.t0:7.0f}s] {self.programs} programs, {len(self.findings)} distinct findings",
                           flush=True)
+        self.isa.finish()
         with self.lock:
             self.save()
         print(json.dumps(json.load(open(os.path.join(self.out, "summary.json"))), indent=1))
@@ -556,6 +665,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--mutate", type=float, default=0.35)
     ap.add_argument("--no-run", action="store_true")
+    ap.add_argument("--profile", default="any", choices=sorted(gen.PROFILES),
+                    help="`pto`: programs a PTO target should package (gen.py PROFILES)")
+    ap.add_argument("--no-isa", action="store_true", help="do not compile pto-a2a3sim packages against pto-isa")
     ap.add_argument("--resume", action="store_true", help="keep findings.json of an earlier campaign")
     ap.add_argument("--minimize", action="store_true")
     ap.add_argument("--only", default=None, help="with --minimize: comma-separated finding ids")

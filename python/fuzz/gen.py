@@ -28,6 +28,17 @@ INTS = ["i64", "i32", "i16", "i8"]
 DTYPES = FLOATS + INTS + ["bool"]
 NUMERIC = FLOATS + INTS
 
+#: `generate(..., profile="pto")`: programs a PTO target should package — no
+#: deliberate mistakes, the element types PTO's vector core computes in, no
+#: Fortran-order tensors or relayouts (CPU-only layouts). The fuzzer's
+#: `--profile pto` campaign compiles their packages against pto-isa.
+PROFILES = {
+    "any": {"floats": FLOATS, "ints": INTS, "errors": True, "cpu_layouts": True, "matmul": 3},
+    # Fewer matmuls: most mixed cube/vector kernels the generator writes are cluster tasks PTO refuses today.
+    "pto": {"floats": ["f32", "f16"], "ints": ["i32", "i16"], "errors": False, "cpu_layouts": False, "matmul": 0.4},
+}
+PROFILE = PROFILES["any"]
+
 T = namedtuple("T", "r c dt vr vc")  # a tile type; vr/vc: None (full) or a token naming a ragged region
 Dim = namedtuple("Dim", "kind value size")  # kind: static | sym | const; size: int or None
 TensorP = namedtuple("TensorP", "name dt dims roles out")  # roles: role of each dim ('B', 'R', 'C', 'K', '1')
@@ -209,7 +220,7 @@ class KernelGen:
             if t.out and r.random() < 0.2:
                 ann = "htp.InOut"
             dims = ", ".join(self.dim_code(d) for d in t.dims)
-            if len(t.dims) > 1 and r.random() < 0.1:
+            if len(t.dims) > 1 and r.random() < 0.1 and PROFILE["cpu_layouts"]:
                 dims += ', htp.layout("col_major")'  # a Fortran-order tensor (cpu only)
             if t.out and r.random() < 0.2:
                 params.append(f"{t.name}: {ann}[htp.Tensor[{dt_code(r, t.dt)}, {dims}]]")
@@ -395,11 +406,12 @@ class KernelGen:
                 cands += [(2, lambda: self.cast_to(ty, depth))]
                 cands += [(2, lambda: self.where(ty, depth))]
                 cands += [(1, lambda: self.transpose(ty, depth))]
-                cands += [(0.7, lambda: self.relayout(ty, depth))]
+                if PROFILE["cpu_layouts"]:
+                    cands += [(0.7, lambda: self.relayout(ty, depth))]
                 cands += [(1, lambda: self.broadcast(ty, depth))]
                 cands += [(1, lambda: self.cond_expr(ty, depth))]
                 if ty.dt in ("f32", "i32", "f16") and depth < 3:
-                    cands += [(3, lambda: self.matmul(ty, depth))]
+                    cands += [(PROFILE["matmul"], lambda: self.matmul(ty, depth))]
                 if self.g.helper_depth < 2 and depth < 3 and len(self.g.helpers) < 6:
                     cands += [(1.5, lambda: self.helper_call(ty, depth))]
             if ty.dt != "bool" and full:
@@ -1593,13 +1605,25 @@ class Identity(ast.NodeTransformer):
 """
 
 
-def generate(seed: int, mutate_p: float = 0.35):
-    g = Gen(seed)
+def generate(seed: int, mutate_p: float = 0.35, profile: str = "any"):
+    global PROFILE, FLOATS, INTS, DTYPES, NUMERIC
+    saved = (PROFILE, FLOATS, INTS, DTYPES, NUMERIC)
+    PROFILE = PROFILES[profile]
+    FLOATS, INTS = PROFILE["floats"], PROFILE["ints"]
+    DTYPES, NUMERIC = FLOATS + INTS + (["bool"] if PROFILE["errors"] else []), FLOATS + INTS
+    try:
+        return _generate(seed, mutate_p)
+    finally:
+        PROFILE, FLOATS, INTS, DTYPES, NUMERIC = saved
+
+
+def _generate(seed: int, mutate_p: float):
+    g = Gen(seed, allow_errors=PROFILE["errors"])
     kg = KernelGen(g, "k")
     lines = kg.generate()
     kernel = f"@htp.kernel\ndef k({', '.join(kg.params)}):\n" + "\n".join(lines) + "\n"
     consts = dict(kg.compile_consts)
-    if g.rng.random() < 0.05:
+    if g.rng.random() < 0.05 and PROFILE["errors"]:
         # bad constant values at compile() time
         consts[g.rng.choice(["BR", "BC", "FLAG", "NOPE", "x"])] = g.rng.choice(["'a'", "None", "[1]", "-1", "0", "1.5", "2**70", "True", "htp.f32", "float('nan')"])
         consts = {k: v if isinstance(v, str) else repr(v) for k, v in consts.items()}

@@ -337,6 +337,10 @@ def run_case(req, err_fd, err_path):
                 ck = mod.__fuzz_compile__(target)
                 # touch what a user would read
                 _ = (ck.ir, ck.files, ck.parameters, repr(ck.parameters))
+                if target == "pto-a2a3sim" and req.get("isa"):
+                    # the driver compiles them against pto-isa, in batches (htp.pto.isa_check)
+                    from htp.pto import isa_check
+                    res["pto_kernels"] = [[k.label, k.core_type, k.source] for k in isa_check.kernels_of(ck.files, path)]
                 if target == "cpu":
                     compiled_cpu = ck
             else:

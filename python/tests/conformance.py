@@ -278,8 +278,6 @@ MODES = ["cpu", "pto-a2a3sim:package", "pto-a2a3:package", "pto-a2a3sim:run"]
 
 _NO_BF16_CONVERSION = ("its kernels are built by clang++ 22 against Debian 12's libgcc, which has no "
                        "__truncsfbf2 (conversion to bf16): dlopen fails")
-_CPU_MODEL_FLOAT_ONLY = ("pto-isa's CPU model of TCOLSUM/TCOLMAX static_asserts float types; A2/A3 has the "
-                         "i16 and i32 forms (pto-contract.md 2.5)")
 #: Cases the simulator here cannot run although they package (what it lacks
 #: is not HTP's): skipped, with the reason, when HTP_CONFORMANCE_SIMULATE=all.
 SIMULATOR_CANNOT = {
@@ -289,10 +287,6 @@ SIMULATOR_CANNOT = {
     "matmul/bf16->f32/64x64x64": _NO_BF16_CONVERSION,
     "matmul/bf16->f32/100x70x50": _NO_BF16_CONVERSION,
     "matmul_nt/bf16->f32/x @ w.T": _NO_BF16_CONVERSION,
-    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i32": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_sum(t)/i16": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_max(t)/i32": _CPU_MODEL_FLOAT_ONLY,
-    "reduce/y[b:b + 1, :] = htp.col_max(t)/i16": _CPU_MODEL_FLOAT_ONLY,
 }
 
 #: HTP_CONFORMANCE_SIMULATE=all: every case that packages also runs on the
@@ -357,6 +351,12 @@ def split(case: str):
     return theme, construct, dtype
 
 
+#: When a list, `check` appends `(case, files)` of each package it makes
+#: (test_pto_isa.py gathers every conformance package this way and compiles
+#: its kernels against PTO-ISA).
+PACKAGES = None
+
+
 def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float = 1.0, at: Optional[str] = None,
           constants: Optional[Dict] = None):
     """Run `case` in `mode` as MATRIX says it must behave.
@@ -383,6 +383,8 @@ def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float 
         for entry in manifest["kernels"]:
             assert compiled.files[entry["source"]].strip(), entry
         assert compiled.files[manifest["orchestration"]["source"]].strip()
+        if PACKAGES is not None:
+            PACKAGES.append((case, compiled.files))
         return
     if target == SIMULATOR:
         with mock.patch.object(pto_runtime, "run_package", run_package_in_a_child):
@@ -580,6 +582,21 @@ for _op, _ops in SCALAR_OPS.items():
     for _t in DTYPES if _op != "t / s" else FLOATS:
         case(f"scalar/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in SCALAR_SIM)
 
+# --- padded and unpadded operands mixed, run-time scalars (`DT` is the case's element type):
+# pto-isa's simulator takes one tile type for TADD/TABS, pad value included (issue 18)
+MIXED_OPS = {"htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s": ["texpands", "tmuls", "tadd"],
+             "htp.pad(t, 0) + htp.pad(u, 0) * s": ["tmuls", "tadd"], "htp.pad(u, 0) * s - htp.pad(t, 0)": ["tmuls", "tsub"],
+             "htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)": ["tabs", "tadd"]}
+MIXED_SIM = {("htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s", "i32"),
+             ("htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s", "i16"), ("htp.pad(t, 0) + htp.pad(u, 0) * s", "f16"),
+             ("htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)", "f32")}
+for _op, _ops in MIXED_OPS.items():
+    for _t in ["i32", "i16", "f32", "f16"]:
+        case(f"mixed/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in MIXED_SIM)
+_RAGGED_AND_PADDED = Rejected("shape mismatch in '+': valid regions differ (?x64 and 16x64)",
+                              "docs/language.md: elementwise operands have one valid region (pad the ragged one)")
+case("mixed/t + htp.pad(u, 0)/f32", cpu=_RAGGED_AND_PADDED, pto=_RAGGED_AND_PADDED)
+
 # ===========================================================================
 # casts (test_conformance_casts.py): cast/htp.cast(t, <dest>)/<source>
 # f32 -> bf16 is not in the simulator set: the a2a3sim kernels built here (clang++ 22 on Debian 12's libgcc)
@@ -641,12 +658,18 @@ for _kind in REDUCE_KINDS:
         case(f"reduce/t - htp.row_{_kind}(t)/{_t}", pto=lowered([f"trow{_kind}", "tsub"], _t),
              sim=(_kind, _t) in {("sum", "f32"), ("max", "f16"), ("min", "i32")})
         # a [1,C] result stored
+        # i16/i32 sums and maxima: TTRANS + TROWSUM/TROWMAX (pto-isa's CPU model has no integer TCOLSUM/TCOLMAX)
         case(f"reduce/y[b:b + 1, :] = htp.col_{_kind}(t)/{_t}", pto=lowered([f"tcol{_kind}"], _t),
-             sim=(_kind, _t) in {("sum", "f32"), ("max", "f16")})
+             sim=(_kind, _t) in {("sum", "f32"), ("max", "f16"), ("sum", "i32"), ("max", "i16")})
 for _kind in REDUCE_KINDS:
     for _t in ["f32", "f16", "i32"]:
         case(f"reduce/y[i:i + 16, :] = htp.row_{_kind}(t), y of [N,1]/{_t}", sim=(_kind, _t) == ("sum", "f32"))
 case("reduce/htp.row_reduce(t, kind), htp.col_reduce(t, kind)/f32", sim=True)
+# blocks of fewer rows than a whole 32-byte block of the [R,1] result: the source is copied into as many rows
+for _kind, _rows, _t, _sim in [("sum", 1, "f32", True), ("sum", 3, "i32", False), ("max", 1, "f16", False),
+                               ("min", 3, "f32", True), ("max", 5, "i16", False)]:
+    case(f"reduce/few rows: t - htp.row_{_kind}(t), {_rows}-row blocks/{_t}", pto=lowered([f"trow{_kind}", "tsub"], _t),
+         sim=_sim)
 case("reduce/col_sum over ragged rows, carried/f32", sim=True)
 case("reduce/row_max over ragged columns, carried/f32", sim=True)
 case("reduce/col_max over ragged rows, carried/f16")
@@ -804,6 +827,13 @@ case("int_scalar/constant folding, negatives/i32")
 case("int_scalar/loop index arithmetic/i32")
 case("scalar_values/conversions and builtins/f32", sim=True)
 case("scalar_values/f32 arithmetic/f32")
+# Statements continued over lines: each source line reaches the kernel C++ as a comment (issue 18)
+case("source/backslash/f32", sim=True)
+case("source/backslash/i32")
+case("source/parentheses/f32")
+case("source/comment ending in a backslash/f32", sim=True)
+case("source/parameters named new, Tile, args/f32", sim=True)
+case("source/parameters named new, Tile, args/i32")
 
 # ===========================================================================
 # programs (test_conformance_programs.py)
@@ -824,6 +854,7 @@ THEMES = {
     "unary": "Elementwise: unary functions",
     "number": "Elementwise: tile op Python number (the number takes the tile's type)",
     "scalar": "Elementwise: tile op run-time scalar `s` of the tile's type",
+    "mixed": "Elementwise: padded and unpadded operands, run-time scalars `s` (`DT`: the tile's type)",
     "cast": "Casts: `htp.cast(t, <row>)` from `<column>` (test_conformance_casts.py)",
     "compare": "Compare and select: `htp.where(<mask>, a, b)` (test_conformance_select.py)",
     "where": "`htp.where` / `htp.select` forms",
@@ -855,6 +886,7 @@ THEMES = {
     "const": "Compile-time constants",
     "int_scalar": "Integer scalar arithmetic",
     "scalar_values": "Scalar values",
+    "source": "User text in the generated C++: statements continued over lines, parameter names",
     "program": "Programs (test_conformance_programs.py)",
 }
 SYMBOLS = {Runs: "✓", Limit: "L", Rejected: "E", Gap: "G", Wrong: "W"}

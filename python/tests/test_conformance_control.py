@@ -440,3 +440,49 @@ def test_scalar_values(case, mode):
     for a, b in c.fewer(mode, [(1.5, 4.0), (3.0, -2.0)], 1):
         rows = [a * b - a / b, (a + 1.0) * (b - 2.0), b - a if a < b else 0.0, 1.0 / b + 2.0]
         check(case, mode, kernel, (None, a, b), np.repeat(np.array(rows)[:, None], 8, axis=1))
+
+
+CONTINUED = {
+    "backslash": r"""
+@htp.kernel
+def continued(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :] * 2 + \
+            1
+        y[i:i + 16, :] = \
+            t
+""",
+    "parentheses": """
+@htp.kernel
+def continued(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = (x[i:i + 16, :] * 2
+             + 1)
+        y[i:i + 16, :] = (
+            t)
+""",
+    "comment ending in a backslash": r"""
+@htp.kernel
+def continued(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :] * 2 + 1  # a path: C:\
+        y[i:i + 16, :] = t
+""",
+    "parameters named new, Tile, args": """
+@htp.kernel
+def continued(new: htp.Tensor[{T}, "N", 64], Tile: htp.Out[{T}, "N", 64], args: {T}):
+    for i in range(0, new.shape[0], 16):
+        Tile[i:i + 16, :] = new[i:i + 16, :] * 2 + args
+""",
+}
+
+
+@pytest.mark.parametrize("case, mode", c.params("source/"))
+def test_statements_continued_over_lines(case, mode):
+    """Every source line reaches the kernel C++ as a comment: one ending in
+    a backslash must not splice the next C++ line into it; a parameter's
+    name becomes a C++ identifier only when C++ and the kernel leave it free."""
+    construct, dtype = parts(case)
+    x = c.random(rng(case), dtype, (40, 64))
+    args = (x, None, 1) if construct.startswith("parameters") else (x,)
+    check(case, mode, c.template(CONTINUED[construct], T=dtype), args, c.as_float64(x) * 2 + 1)

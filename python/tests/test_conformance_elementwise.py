@@ -147,3 +147,35 @@ def test_tile_op_runtime_scalar(case, mode):
     s = -3 if dtype in c.INTS else -1.25  # exact in every type
     expected = SCALAR_REFERENCE[expr](c.as_float64(x), s)
     check(case, mode, kernel, (x, None, s), expected, at=expr)
+
+
+MIXED = """
+@htp.kernel
+def mixed(x: htp.Tensor[{T}, "N", 64], z: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64], s: {T}):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        u = z[i:i + 16, :]
+        y[i:i + 16, :] = {EXPR}
+"""
+MIXED_REFERENCE = {
+    "htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s": lambda t, u, s: t + 2 * s,
+    "htp.pad(t, 0) + htp.pad(u, 0) * s": lambda t, u, s: t + u * s,
+    "htp.pad(u, 0) * s - htp.pad(t, 0)": lambda t, u, s: u * s - t,
+    "htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)": lambda t, u, s: np.abs(t) + u,
+    "t + htp.pad(u, 0)": lambda t, u, s: t + u,
+}
+
+
+@pytest.mark.parametrize("case, mode", c.params("mixed/"))
+def test_padded_and_unpadded_operands(case, mode):
+    """A padded tile (its type says what fills the pad) meets unpadded ones
+    and run-time scalars: the 40-row inputs make the last block ragged."""
+    expr, dtype = parts(case)
+    source = expr.replace("DT", dtype)
+    kernel = c.template(MIXED, T=dtype, EXPR=source)
+    gen = rng(case)
+    x, z = random(gen, dtype, (40, 64)), random(gen, dtype, (40, 64))
+    s = -3 if dtype in c.INTS else -1.25  # exact in every type
+    expected = MIXED_REFERENCE[expr](c.as_float64(x), c.as_float64(z), s)
+    at = "htp.abs(" if "htp.abs(" in source else source  # a limit of TABS; the language's rule
+    check(case, mode, kernel, (x, z, None, s), expected, at=at)

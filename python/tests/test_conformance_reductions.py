@@ -139,3 +139,27 @@ def test_spelled_and_ragged_reductions(case, mode):
     if construct == "col_sum over ragged rows, carried":
         return check(case, mode, kernel, (x,), t.sum(axis=0, keepdims=True), scale=8)
     check(case, mode, kernel, (x,), t.max(axis=0, keepdims=True))
+
+
+FEW_ROWS = """
+@htp.kernel
+def few_rows(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], {B}):
+        t = x[i:i + {B}, :]
+        y[i:i + {B}, :] = t - htp.row_{KIND}(t)
+"""
+
+
+@pytest.mark.parametrize("case, mode", c.params("reduce/few rows: "))
+def test_row_reductions_of_few_rows(case, mode):
+    """Blocks of 1, 3 or 5 rows: fewer than the [R,1] result's 32-byte block
+    (pto-isa's CPU model wants one row count for TROW*'s source and result)."""
+    construct, dtype = parts(case)
+    kind = construct.split("htp.row_")[1].split("(")[0]
+    rows = int(construct.split(", ")[1].split("-")[0])
+    x = inputs(case, dtype, (10, 64))
+    t = c.as_float64(x)
+    reduced = c.rounded(NUMPY_REDUCE[kind](t, axis=1, keepdims=True), dtype) if dtype in c.FLOATS else \
+        NUMPY_REDUCE[kind](t, axis=1, keepdims=True)
+    kernel = c.template(FEW_ROWS, T=dtype, KIND=kind, B=rows)
+    check(case, mode, kernel, (x,), t - reduced, scale=scale_of(kind, dtype, 64) + 1, at=f"htp.row_{kind}(")

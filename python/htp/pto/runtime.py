@@ -296,6 +296,19 @@ def _encode_scalar(spec: dict, value) -> int:
 # --------------------------------------------------------------------------
 
 
+def kernel_include_dirs(kc, pto_isa_root: str, runtime: str) -> list:
+    """The include directories of an in-core kernel, in the order simpler's
+    ``compile_incore`` sees them: PTO-ISA's, simpler's incore and platform
+    headers, then the runtime's (``tensor.h``, ``intrinsic.h``); ``kc`` is a
+    ``simpler_setup.kernel_compiler.KernelCompiler``."""
+    return [
+        Path(pto_isa_root) / "include",
+        Path(pto_isa_root) / "include" / "pto",
+        *kc.get_incore_include_dirs(),
+        *kc.get_orchestration_include_dirs(runtime),
+    ]
+
+
 def _compile(package_dir: Path, manifest: dict, platform: str, runtime: str, pto_isa_root: str):
     """Compile the package into a ChipCallable, through simpler's disk cache.
 
@@ -334,13 +347,7 @@ def _compile(package_dir: Path, manifest: dict, platform: str, runtime: str, pto
     for k in manifest["kernels"]:
         source = src(k["source"])
         extra = [str((package_dir / d).resolve()) for d in k.get("extra_include_dirs", [])]
-        include_dirs = [
-            Path(pto_isa_root) / "include",
-            Path(pto_isa_root) / "include" / "pto",
-            *kc.get_incore_include_dirs(),
-            *inc_dirs,
-            *extra,
-        ]
+        include_dirs = [*kernel_include_dirs(kc, pto_isa_root, runtime), *extra]
         key = compile_incore_artifact_key(
             {
                 "platform": platform,

@@ -92,7 +92,7 @@ pub fn store_buffer<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c
 
 /// The ND tile whose column 0 holds the one-column tile `column`: a row
 /// per element, each a 32-byte block.
-fn column_in_rows(column: Shape) -> Shape {
+pub(super) fn column_in_rows(column: Shape) -> Shape {
     Shape { cols: elements_per_block(column.element), layout: Layout::Nd, valid: [column.valid[0], Extent::Static(1)], ..column }
 }
 

@@ -13,7 +13,7 @@
 //!
 //! Files: `buffer.rs` (tile locations, layouts, `!pto.tile` types), `kernel.rs`
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
-//! `relayout.rs` (rows <-> columns, transposes), `masks.rs`
+//! `relayout.rs` (rows <-> columns, transposes), `reductions.rs` (i16/i32 column reductions through rows), `masks.rs`
 //! (broadcast masks rewritten as comparisons of broadcast values),
 //! `vector.rs` and `cube.rs` (per-op lowering), `instructions.rs` (the PTO instruction of each op kind, named from the dialect's ODS), `split.rs` (cube/vector split of
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings),
@@ -21,6 +21,7 @@
 
 mod attrs;
 mod buffer;
+mod reductions;
 mod cores;
 mod cube;
 mod instructions;

@@ -142,7 +142,10 @@ fn binary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: T
     }
     let (a, b) = (materialise(k, at, lhs)?, materialise(k, at, rhs)?);
     let dst = destination(k, at, op, &a.shape.valid)?;
-    instructions::binary(at, kind, as_row(at, dst).value, as_row(at, a).value, as_row(at, b).value)?;
+    let row = as_row(at, dst);
+    let (a_row, b_row) = (as_row(at, a), as_row(at, b));
+    let (a_row, b_row) = if kind == TileOp::Add { (one_type(at, a_row, row), one_type(at, b_row, row)) } else { (a_row, b_row) };
+    instructions::binary(at, kind, row.value, a_row.value, b_row.value)?;
     if matches!(kind, TileOp::Max | TileOp::Min) && htp_ir::builder::is_float(a.shape.element) {
         propagate_nan(at, dst, b);
     }
@@ -210,7 +213,9 @@ fn expand<'c>(at: &At<'c>, dst: Buffer<'c>, per_line: Buffer<'c>) {
 fn unary<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind: TileOp) -> Result<(), String> {
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    instructions::unary(at, kind, as_row(at, dst).value, as_row(at, source).value)?;
+    let row = as_row(at, dst);
+    let source_row = if kind == TileOp::Abs { one_type(at, as_row(at, source), row) } else { as_row(at, source) };
+    instructions::unary(at, kind, row.value, source_row.value)?;
     k.bind(result(op), dst);
     Ok(())
 }
@@ -258,7 +263,11 @@ fn col_reduce<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let kind = reduction_kind(op)?;
     let source = k.buffer(operand(op, 0))?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    instructions::col_reduce(at, kind, dst.value, source.value)?;
+    if super::reductions::through_rows(kind, &source.shape) {
+        super::reductions::reduce(at, kind, dst, source)?;
+    } else {
+        instructions::col_reduce(at, kind, dst.value, source.value)?;
+    }
     k.bind(result(op), dst);
     Ok(())
 }
@@ -270,6 +279,17 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     let (rows, cols) = (source.shape.rows, source.shape.cols);
     if !(source.shape.is_column() || rows == 1) || (source.shape.is_column() && rows == 1 && cols == 1) {
         return Err("PTO broadcasts one column or one row".into());
+    }
+    // A 1x1 tile repeated down a column: the expand instructions write ND
+    // tiles only, so expand it into column 0 of an ND tile (TCOLEXPAND of
+    // the value seen as a row) and move that column into the DN buffer.
+    if Shape::vec_for(result_tile(op)?, [source.shape.valid[0], source.shape.valid[1]]).is_column() {
+        let dst = destination(k, at, op, &[source.shape.valid[0], source.shape.valid[1]])?;
+        let staged = at.alloc(super::memory::column_in_rows(dst.shape));
+        instructions::expand(at, false, staged.value, as_row(at, source).value);
+        transpose_into(at, dst, staged);
+        k.bind(result(op), dst);
+        return Ok(());
     }
     let fusable = single_user(result(op)).is_some_and(|user| {
         let Some(kind) = TileOp::of(user) else { return false };
@@ -299,7 +319,9 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
     if sixteen_bit_float && matches!(pad, Pad::Max | Pad::Min) {
         return pad_with_fill(k, at, op, source);
     }
-    let shape = Shape { pad, ..source.shape.fully_valid() };
+    // The tile's whole region is valid now (not the buffer's: a row of a
+    // narrow tile is padded to 32 bytes).
+    let shape = Shape { pad, valid: extents_of(result_tile(op)?, &[])?, ..source.shape };
     let dst = at.alloc(shape);
     at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(dst.value).src(source.value).build());
     k.bind(result(op), dst);
@@ -312,7 +334,7 @@ fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<
 /// A one-column tile is filled and copied as the one row its bytes are.
 fn pad_with_fill<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, source: Buffer<'c>) -> Result<(), String> {
     let value = k.value(operand(op, 1))?;
-    let full = Shape { pad: Pad::Null, ..source.shape.fully_valid() };
+    let full = Shape { pad: Pad::Null, valid: extents_of(result_tile(op)?, &[])?, ..source.shape };
     let dst = at.alloc(full);
     at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(as_row(at, dst).value).scalar(value).build());
     let inside = as_row(at, at.view(dst, Shape { valid: source.shape.valid, ..full }));
@@ -364,7 +386,7 @@ fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
             dst
         } else {
             let element = parse_element(at.context, step)?;
-            at.alloc(Shape::vec_of(tile, element, source.shape.valid))
+            at.alloc(Shape::vec_of(tile, element, dst.shape.valid))
         };
         let to_int = melior::ir::r#type::IntegerType::try_from(next.shape.element).is_ok();
         let mode = if to_int && htp_ir::builder::is_float(current.shape.element) { "trunc" } else { "rint" };
@@ -473,6 +495,22 @@ fn full_width<'c>(at: &At<'c>, buffer: Buffer<'c>) -> Buffer<'c> {
     let row = as_row(at, buffer);
     let shape = row.shape.with_valid([row.shape.valid[0], Extent::Static(row.shape.cols)]);
     retyped(at, row, shape)
+}
+
+/// pto-isa's CPU model (the simulator's) declares TADD and TABS over one
+/// tile type for the destination and every source (`TADD_IMPL(tile_shape&
+/// dst, tile_shape& src0, tile_shape& src1)`, `pto/cpu/TAdd.hpp`, `TAbs.hpp`;
+/// TSEL too, see `select_into`), so the pto dialect's verifier asks for one
+/// type there. A source that differs from the destination only in what the
+/// instruction does not read (its pad value, a static or run-time valid
+/// extent: the instruction covers `dst`'s valid region) is seen as the
+/// destination's type; any other difference is left for the verifier.
+fn one_type<'c>(at: &At<'c>, source: Buffer<'c>, dst: Buffer<'c>) -> Buffer<'c> {
+    let (s, d) = (&source.shape, &dst.shape);
+    if (s.place, s.rows, s.cols, s.layout, s.element) != (d.place, d.rows, d.cols, d.layout, d.element) {
+        return source;
+    }
+    retyped(at, source, dst.shape)
 }
 
 /// `buffer` as a tile of `shape` (a `pto.tile_view` unless the types agree).

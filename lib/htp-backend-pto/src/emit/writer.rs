@@ -72,6 +72,22 @@ pub fn c_type(ty: Type) -> Result<&'static str, String> {
     }
 }
 
+/// `// text` as one line of C++ that stays a comment, whatever `text` holds
+/// (user text: a source line, a file name, a kernel name). A backslash at
+/// the end of a line, even before trailing blanks, splices the next line
+/// into the comment (translation phase 2 runs before comments are seen), so
+/// it gets a closing `(line continues)`; a line break or any other control
+/// character becomes a space.
+pub fn comment(text: &str) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let flat = flat.trim_end();
+    if flat.ends_with('\\') {
+        format!("// {flat} (line continues)")
+    } else {
+        format!("// {flat}")
+    }
+}
+
 /// A C++ literal for a float or integer attribute.
 pub fn literal(attribute: melior::ir::Attribute) -> Result<String, String> {
     if let Ok(float) = FloatAttribute::try_from(attribute) {
@@ -148,7 +164,7 @@ impl<'s> Writer<'s> {
         }
         let file = std::path::Path::new(&position.file).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_default();
         let text = (self.lines)(&position.file, position.line).map(|t| format!(": {}", t.trim())).unwrap_or_default();
-        self.line(&format!("// {file}:{}{text}", position.line));
+        self.line(&comment(&format!("{file}:{}{text}", position.line)));
         self.last_comment = Some(here);
     }
 
@@ -294,5 +310,21 @@ impl<'s> Writer<'s> {
         self.line(&format!("const {ty} {variable} = {expression};"));
         self.bind(result.into(), variable);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comment;
+
+    #[test]
+    fn user_text_stays_inside_its_comment() {
+        // A Python statement continued with a backslash (issue 18).
+        assert_eq!(comment("k.py:7: t = x[i:i + 16, :] + \\"), "// k.py:7: t = x[i:i + 16, :] + \\ (line continues)");
+        // Blanks between the backslash and the line's end splice too.
+        assert_eq!(comment("a \\ \t "), "// a \\ (line continues)");
+        // A line break (a file name may hold one) or another control character.
+        assert_eq!(comment("dir/a\nb.py:3: y = 1\r"), "// dir/a b.py:3: y = 1");
+        assert_eq!(comment("x = 1 # \\ inside"), "// x = 1 # \\ inside");
     }
 }

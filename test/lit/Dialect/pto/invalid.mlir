@@ -810,6 +810,24 @@ func.func @f(%d: !pto.tile<vec, 16x64xi32>) {
 
 // -----
 
+// pto-isa's CPU model takes one tile type for TADD, TABS and TSEL: a pad
+// value or a valid size that differs is another type.
+func.func @f(%d: !pto.tile<vec, 16x64xi32>, %z: !pto.tile<vec, 16x64xi32, pad = zero>) {
+  // expected-error @+1 {{TADD takes one tile type for its destination and sources (pto-isa's CPU model: TADD_IMPL(tile_shape &...)); 'src0' is '!pto.tile<vec, 16x64xi32, pad = zero>' but 'dst' is '!pto.tile<vec, 16x64xi32>'}}
+  pto.tadd %d, %z, %d : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32, pad = zero>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %v: !pto.tile<vec, 16x64xf32, valid = ?x64>) {
+  // expected-error @+1 {{TABS takes one tile type for its destination and sources}}
+  pto.tabs %d, %v : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32, valid = ?x64>
+  return
+}
+
+// -----
+
 func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: f16) {
   // expected-error @+1 {{scalar type 'f16' is not the tile element type 'f32'}}
   pto.tadds %d, %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, f16

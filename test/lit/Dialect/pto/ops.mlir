@@ -198,11 +198,11 @@ func.func @binary(%d: !v, %a: !v, %b: !v, %h: !vh, %i: !vi, %s16: !pto.tile<vec,
 
 // CHECK-LABEL: func.func @valid_regions(
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, valid = ?x64>, %[[ARG1:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32, valid = 8x64>, %[[ARG2:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>) {
-// CHECK-NEXT: pto.tadd %[[ARG0]], %[[ARG1]], %[[ARG0]] : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>
+// CHECK-NEXT: pto.tmul %[[ARG0]], %[[ARG1]], %[[ARG0]] : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 func.func @valid_regions(%d: !pto.tile<vec, 16x64xf32, valid = ?x64>, %a: !pto.tile<vec, 16x64xf32, valid = 8x64>, %b: !v) {
-  pto.tadd %d, %a, %d : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>
+  pto.tmul %d, %a, %d : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>
   return
 }
 

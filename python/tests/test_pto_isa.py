@@ -1,0 +1,122 @@
+"""Every PTO kernel HTP writes compiles against the pinned PTO-ISA.
+
+Three sets of kernels, each packaged for `pto-a2a3sim` (the `pto-a2a3`
+kernels are the same C++ but for two comments) and parsed by the
+simulator's compiler with pto-runtime's flags, syntax only
+(`htp.pto.isa_check`): every conformance case that packages, every example
+(with the constants its tests use) and a corpus of fuzz programs
+(`python/fuzz/gen.py`, fixed seeds). Skipped, visibly, without
+`HTP_PTO_ISA_ROOT`, `g++-15` or pto-runtime. `HTP_PTO_ISA_FUZZ=N` sets the
+number of fuzz programs (default 300)."""
+
+import importlib.util
+import os
+import pathlib
+import sys
+import tempfile
+import warnings
+
+import pytest
+
+import conformance as c
+import htp
+from conftest import EXAMPLES, load_example
+from htp.pto import isa_check
+
+HERE = pathlib.Path(__file__).resolve().parent
+FUZZ = HERE.parent / "fuzz"
+MODE = f"{c.SIMULATOR}:package"
+
+needs_pto_isa = pytest.mark.skipif(isa_check.problem() is not None, reason=f"PTO-ISA check not available ({isa_check.problem()})")
+
+#: Constants the example tests compile each example with (the default when absent).
+EXAMPLE_CONSTANTS = {"flash_attention": [{"CAUSAL": False}, {"CAUSAL": True}], "rmsnorm": [{"H": 256}, {"H": 512}, {"H": 1024}]}
+
+
+def conformance_kernels():
+    """The kernels of every conformance case MATRIX expects to package, made
+    by the cases' own test functions in the `pto-a2a3sim:package` mode."""
+    c.PACKAGES = []
+    try:
+        for path in sorted(HERE.glob("test_conformance_*.py")):
+            module = importlib.import_module(path.stem)
+            for name, function in vars(module).items():
+                if not name.startswith("test_") or not callable(function):
+                    continue
+                for mark in getattr(function, "pytestmark", []):
+                    if mark.name != "parametrize" or mark.args[0] != "case, mode":
+                        continue
+                    for param in mark.args[1]:
+                        case, mode = param.values
+                        if mode != MODE or any(m.name in ("xfail", "skip") for m in param.marks):
+                            continue
+                        function(case, mode)
+        packages = c.PACKAGES
+    finally:
+        c.PACKAGES = None
+    assert len(packages) > 300, f"only {len(packages)} conformance packages"
+    return [k for case, files in packages for k in isa_check.kernels_of(files, case)]
+
+
+def example_kernels():
+    kernels = []
+    for path in sorted(EXAMPLES.glob("*.py")):
+        module = load_example(path.stem)
+        for name, kernel in vars(module).items():
+            if not isinstance(kernel, htp.Kernel):
+                continue
+            for constants in EXAMPLE_CONSTANTS.get(name, [{}]):
+                files = kernel.compile(c.SIMULATOR, **constants).files
+                label = f"{path.name}:{name}" + "".join(f",{k}={v}" for k, v in constants.items())
+                kernels.extend(isa_check.kernels_of(files, label))
+    assert kernels
+    return kernels
+
+
+def fuzz_kernels(count: int):
+    """The kernels of the generated programs (seeds 0..count-1, the `pto`
+    profile: no deliberate mistakes or text mutations) that package for
+    pto-a2a3sim; the others are refused with a located diagnostic, which the
+    fuzzer itself checks."""
+    sys.path.insert(0, str(FUZZ))
+    try:
+        import gen
+    finally:
+        sys.path.remove(str(FUZZ))
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="htp-isa-fuzz-"))
+    kernels, packaged = [], 0
+    for seed in range(count):
+        source, _ = gen.generate(seed, mutate_p=0.0, profile="pto")
+        path = directory / f"case{seed}.py"
+        path.write_text(source)
+        spec = importlib.util.spec_from_file_location(f"htp_isa_fuzz_{seed}", path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                spec.loader.exec_module(module)
+                files = module.__fuzz_compile__(c.SIMULATOR).files
+        except Exception:  # noqa: BLE001 - a refusal; the fuzzer checks those
+            continue
+        packaged += 1
+        kernels.extend(isa_check.kernels_of(files, f"fuzz seed {seed}"))
+    assert packaged >= count // 10, f"only {packaged} of {count} fuzz programs package"
+    return kernels
+
+
+def assert_compile(kernels):
+    failures = isa_check.check(kernels)
+    report = "\n\n".join(f"{label}:\n{errors}" for label, errors in sorted(failures.items()))
+    assert not failures, f"{len(failures)} of {len(kernels)} kernels do not compile against PTO-ISA:\n{report}"
+
+
+@needs_pto_isa
+@pytest.mark.parametrize("corpus", ["conformance", "examples", "fuzz"], ids=lambda corpus: f"{c.SIMULATOR}-{corpus}")
+def test_every_kernel_compiles_against_pto_isa(corpus):
+    kernels = {
+        "conformance": conformance_kernels,
+        "examples": example_kernels,
+        "fuzz": lambda: fuzz_kernels(int(os.environ.get("HTP_PTO_ISA_FUZZ", "300"))),
+    }[corpus]()
+    print(f"{len(kernels)} {corpus} kernels ({len({k.source for k in kernels})} distinct)")
+    assert_compile(kernels)
