@@ -15,10 +15,10 @@ use htp_ir::builder::{detach, Builder, Emitter, V};
 use htp_pass::Failure;
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
-        r#type::{FunctionType, IntegerType},
+        r#type::IntegerType,
         Attribute, Block, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
     },
     Context,
@@ -328,27 +328,7 @@ pub(crate) fn guarded<'c>(context: &'c Context, location: Location<'c>, conditio
 
 /// `func.func private @htpRuntimeError(i64)`, once per module.
 pub(crate) fn declare_error_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
-    let body = module.region(0).expect("a module has a body").first_block().expect("with a block");
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        if current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|n| n.value() == ERROR_FUNCTION) {
-            return;
-        }
-        op = current.next_in_block();
-    }
-    let location = module.location();
-    let i64_type = Type::from(IntegerType::new(context, 64));
-    let function_type = FunctionType::new(context, &[i64_type], &[]);
-    let declaration = OperationBuilder::new("func.func", location)
-        .add_attributes(&[
-            (htp_ir::builder::named(context, "sym_name"), StringAttribute::new(context, ERROR_FUNCTION).into()),
-            (htp_ir::builder::named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
-            (htp_ir::builder::named(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
-        ])
-        .add_regions([Region::new()])
-        .build()
-        .expect("a valid declaration");
-    body.insert_operation(0, declaration);
+    htp_ir::builder::declare_private_function(context, module, ERROR_FUNCTION, &[IntegerType::new(context, 64).into()], &[]);
 }
 
 /// Records a run-time check site for `op` (its message at the op's

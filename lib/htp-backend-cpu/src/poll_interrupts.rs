@@ -13,10 +13,10 @@ use htp_ir::builder::{detach, V};
 use htp_pass::Failure;
 use melior::{
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::{FlatSymbolRefAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
-        r#type::{FunctionType, IntegerType},
+        r#type::IntegerType,
         Block, Location, OperationRef, Region, RegionLike, Type, ValueLike,
     },
     Context,
@@ -152,23 +152,5 @@ fn yield_op<'c>(location: Location<'c>, values: &[V<'c>]) -> melior::ir::Operati
 
 /// `func.func private @htpRuntimeInterrupted() -> i32`, once per module.
 fn declare_poll_function<'c>(context: &'c Context, module: OperationRef<'c, '_>) {
-    let body = module.region(0).expect("a module has a body").first_block().expect("with a block");
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        if current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|n| n.value() == POLL_FUNCTION) {
-            return;
-        }
-        op = current.next_in_block();
-    }
-    let function_type = FunctionType::new(context, &[], &[Type::from(IntegerType::new(context, 32))]);
-    let declaration = OperationBuilder::new("func.func", module.location())
-        .add_attributes(&[
-            (htp_ir::builder::named(context, "sym_name"), StringAttribute::new(context, POLL_FUNCTION).into()),
-            (htp_ir::builder::named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
-            (htp_ir::builder::named(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
-        ])
-        .add_regions([Region::new()])
-        .build()
-        .expect("a valid declaration");
-    body.insert_operation(0, declaration);
+    htp_ir::builder::declare_private_function(context, module, POLL_FUNCTION, &[], &[IntegerType::new(context, 32).into()]);
 }

@@ -5,7 +5,7 @@ use melior::{
     ir::{
         attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
-        operation::OperationBuilder,
+        operation::{OperationBuilder, OperationLike},
         r#type::{FunctionType, IntegerType, RankedTensorType},
         Attribute, Block, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike,
         Value, ValueLike,
@@ -148,6 +148,31 @@ pub fn function<'c>(
         .build()
         .unwrap_or_else(|e| panic!("HTP built an invalid func.func: {e}"));
     (function, block)
+}
+
+/// `func.func private @name(inputs) -> results` at the top of `module`'s
+/// body, unless a symbol of that name is already there: the declaration of
+/// a runtime function generated code calls.
+pub fn declare_private_function<'c>(context: &'c Context, module: OperationRef<'c, '_>, name: &str, inputs: &[Type<'c>], results: &[Type<'c>]) {
+    let Some(body) = module.region(0).ok().and_then(|region| region.first_block()) else { return };
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|n| n.value() == name) {
+            return;
+        }
+        op = current.next_in_block();
+    }
+    let function_type = FunctionType::new(context, inputs, results);
+    let declaration = OperationBuilder::new("func.func", module.location())
+        .add_attributes(&[
+            (named(context, "sym_name"), StringAttribute::new(context, name).into()),
+            (named(context, "function_type"), TypeAttribute::new(function_type.into()).into()),
+            (named(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
+        ])
+        .add_regions([Region::new()])
+        .build()
+        .unwrap_or_else(|e| panic!("HTP built an invalid declaration of {name}: {e}"));
+    body.insert_operation(0, declaration);
 }
 
 /// Where new ops go, and the ops both kinds of builder make. Implemented by
