@@ -40,7 +40,7 @@ canaries around every tensor (out-of-bounds writes) and compares the runs
 (issue 21): every tensor a strided view, inputs read-only and bool inputs with
 bytes other than 0/1, an input aliased to an output (numpy's "as if copied");
 each must give the dense run's outputs and leave inputs alone.
-`python/fuzz/concurrent.py` runs processes writing one package and transform
+`python/fuzz/concurrent_writers.py` runs processes writing one package and transform
 script while a reader checks every manifest it opens. A worker that dies (signal / abort) or exceeds the timeout is
 observed by this driver, which records the step it was in, confirms the crash
 in a fresh process and restarts the worker.

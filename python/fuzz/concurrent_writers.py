@@ -5,7 +5,7 @@ and over (``CompiledKernel.write_package``), the same package into the cache
 while a reader checks that every ``manifest.json`` it opens reads whole.
 Prints the counts; exits 1 on any partial read or writer error.
 
-Run: python3 python/fuzz/concurrent.py [--writers 4] [--seconds 20]
+Run: python3 python/fuzz/concurrent_writers.py [--writers 4] [--seconds 20]
 """
 
 import argparse
