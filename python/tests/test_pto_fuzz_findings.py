@@ -1,14 +1,15 @@
 """Kernels the fuzzer's pto profile found HTP building invalid PTO for
 (2026-11-25): a cast of a padded narrow tile (the pad's valid region was its
 buffer's 32-byte row, not the tile) and a 1x1 tile broadcast down a column
-(TROWEXPAND writes ND tiles only). Each runs on every target here and equals
+(TROWEXPAND writes ND tiles only), and an 8-bit one-column matmul operand
+made by vector work (expanded to whole fractals as a DN tile). Each runs on every target here and equals
 numpy."""
 
 import numpy as np
 import pytest
 
 import htp
-from htp import f32, i16, i32
+from htp import f32, i8, i16, i32
 from targets import RUN_TARGETS
 
 
@@ -34,3 +35,15 @@ def test_cast_of_a_padded_narrow_tile(target):
 def test_one_value_broadcast_down_a_column(target):
     x = np.arange(6, dtype=np.int32).reshape(6, 1)
     np.testing.assert_array_equal(one_value_down_a_column.compile(target)(x), x + 7)
+
+
+@htp.kernel
+def int8_column_operand(a: htp.Tensor[i32, 8, 1], y: htp.Out[i32, 8, 37], alpha: i8):
+    y[:, :] = htp.matmul(htp.cast(a[:, :], i8), htp.full((1, 37), alpha), dtype=i32)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_an_int8_column_made_by_vector_work_as_a_matmul_operand(target):
+    a = np.arange(-4, 4, dtype=np.int32).reshape(8, 1)
+    expected = a * np.full((1, 37), 3, dtype=np.int32)
+    np.testing.assert_array_equal(int8_column_operand.compile(target)(a, alpha=3), expected)

@@ -255,11 +255,12 @@ pub fn accumulator_element<'c>(tile: TileType<'c>) -> Type<'c> {
     }
 }
 
-/// `tile`'s rows and columns rounded up to whole cube fractals: 16 rows,
-/// 16 columns (32 for 8-bit elements, whose fractal rows are 32 bytes).
-/// A matmul operand that vector work makes crosses to the cube in this shape,
-/// zero beyond the tile (`Kernel::cross`).
+/// `tile`'s rows and columns rounded up to whole cube fractals as the cube
+/// rounds its operands (`cube::rounded`): 16 (32 for 8-bit elements, so
+/// that M, K and N agree with their i32 accumulator's). A matmul operand
+/// that vector work makes crosses to the cube in this shape, zero beyond
+/// the tile (`Kernel::cross`).
 pub fn fractal_dims(tile: TileType) -> (i64, i64) {
     let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
-    (round_up(tile.rows(), 16), round_up(tile.cols(), unit))
+    (round_up(tile.rows(), unit), round_up(tile.cols(), unit))
 }

@@ -146,7 +146,15 @@ impl<'c> Kernel<'c> {
             let buffer = self.buffer(result)?;
             let pushed = match crossing {
                 Crossing::VectorToCube if crosses_expanded(tile) => {
-                    let whole = crossing_operand(tile, super::buffer::Place::Vec, buffer.shape.layout);
+                    // A one-column (DN) tile becomes column 0 of an ND tile first.
+                    let buffer = if buffer.shape.is_column() {
+                        let staged = at.alloc(super::memory::column_in_rows(buffer.shape));
+                        super::relayout::transpose_into(at, staged, buffer);
+                        staged
+                    } else {
+                        buffer
+                    };
+                    let whole = crossing_operand(tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
                     let expanded = at.alloc(Shape { pad: super::buffer::Pad::Zero, ..whole });
                     at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(expanded.value).src(buffer.value).build());
                     at.view(expanded, whole)
