@@ -149,6 +149,15 @@ impl<'c> Shape<'c> {
         Shape { place, rows: tile.rows(), cols: tile.cols(), element: tile.element_type(), layout, valid, pad: Pad::Null }
     }
 
+    /// The shape a matmul operand made by vector work crosses to the cube
+    /// in (`Kernel::cross`): `tile` as whole fractals (`fractal_dims`) at
+    /// `place`, fully valid.
+    pub fn crossing_operand(tile: TileType<'c>, place: Place, layout: Layout) -> Self {
+        let (rows, cols) = fractal_dims(tile);
+        let valid = [Extent::Static(rows), Extent::Static(cols)];
+        Shape { place, rows, cols, element: tile.element_type(), layout, valid, pad: Pad::Null }
+    }
+
     /// Whether this tile is larger than the valid region it was made for
     /// (`cube_padded` rounded it up).
     pub fn is_rounded_up(&self, rows: i64, cols: i64) -> bool {
@@ -261,6 +270,16 @@ pub fn accumulator_element<'c>(tile: TileType<'c>) -> Type<'c> {
 /// that vector work makes crosses to the cube in this shape, zero beyond
 /// the tile (`Kernel::cross`).
 pub fn fractal_dims(tile: TileType) -> (i64, i64) {
-    let unit = if htp_ir::builder::bit_width(tile.element_type()) == 8 { 32 } else { 16 };
+    let unit = fractal_unit(tile.element_type());
     (round_up(tile.rows(), unit), round_up(tile.cols(), unit))
+}
+
+/// The rows and columns an operand tile of `element`s is rounded up to on
+/// the cube: 16, or 32 for 8-bit elements (whose fractal rows are 32 bytes).
+pub fn fractal_unit(element: Type) -> i64 {
+    if bit_width(element) == 8 {
+        32
+    } else {
+        16
+    }
 }

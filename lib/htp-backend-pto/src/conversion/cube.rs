@@ -90,9 +90,8 @@ pub fn acc_shape<'c>(k: &Kernel<'c>, tile: TileType<'c>, valid: [Extent<'c>; 2])
 /// and for the i32 accumulators of their products, so that M, K and N agree
 /// between the left, right and accumulator tiles.
 pub(super) fn rounded(shape: Shape<'_>) -> Shape<'_> {
-    let eight_bit = htp_ir::builder::bit_width(shape.element) == 8;
     let i32_acc = shape.place == Place::Acc && !htp_ir::builder::is_float(shape.element);
-    let unit = if eight_bit || i32_acc { 32 } else { 16 };
+    let unit = if i32_acc { 32 } else { super::buffer::fractal_unit(shape.element) };
     Shape { rows: super::buffer::round_up(shape.rows, unit), cols: super::buffer::round_up(shape.cols, unit), ..shape }
 }
 

@@ -109,14 +109,11 @@ impl<'c> Kernel<'c> {
     /// Where a tile popped on this core lands: UB (ND) on the vector core,
     /// whole L1 (NZ) fractals on the cube core.
     fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
-        self.popped_shape_with(tile, [Extent::Static(tile.rows()), Extent::Static(tile.cols())])
-    }
-
-    fn popped_shape_with(&self, tile: TileType<'c>, valid: [Extent<'c>; 2]) -> Shape<'c> {
+        let valid = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
         match self.core {
             // Results arrive in the accumulator's element (`cross`).
             Core::Aiv => Shape::vec_of(tile, super::buffer::accumulator_element(tile), valid),
-            Core::Aic if crosses_expanded(tile) => crossing_operand(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz),
+            Core::Aic if crosses_expanded(tile) => Shape::crossing_operand(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz),
             Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
         }
     }
@@ -154,7 +151,7 @@ impl<'c> Kernel<'c> {
                     } else {
                         buffer
                     };
-                    let whole = crossing_operand(tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
+                    let whole = Shape::crossing_operand(tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
                     let expanded = at.alloc(Shape { pad: super::buffer::Pad::Zero, ..whole });
                     at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(expanded.value).src(buffer.value).build());
                     at.view(expanded, whole)
@@ -550,18 +547,10 @@ fn in_place_allowed(op: OperationRef) -> bool {
     )
 }
 
-/// The shape a matmul operand crosses in (`Kernel::cross`): whole fractals
-/// at `place`, fully valid.
-fn crossing_operand<'c>(tile: TileType<'c>, place: super::buffer::Place, layout: super::buffer::Layout) -> Shape<'c> {
-    let (rows, cols) = super::buffer::fractal_dims(tile);
-    let valid = [Extent::Static(rows), Extent::Static(cols)];
-    Shape { place, rows, cols, element: tile.element_type(), layout, valid, pad: super::buffer::Pad::Null }
-}
-
 /// Whether a matmul operand made by vector work crosses to the cube padded
 /// (`Kernel::cross`): it is not whole fractals, or not fully valid.
 fn crosses_expanded(tile: TileType) -> bool {
-    let full = (0..2).all(|dim| matches!(tile.valid_size(dim), htp_dialects::tile::ValidSize::Static(n) if n == if dim == 0 { tile.rows() } else { tile.cols() }));
+    let full = super::buffer::extents_of(tile, &[]).is_ok_and(|valid| valid_is(valid, tile));
     !full || super::buffer::fractal_dims(tile) != (tile.rows(), tile.cols())
 }
 

@@ -139,13 +139,12 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
                 .iter()
                 .filter(|(c, _)| *c == crossing)
                 .map(|(_, tile)| {
-                    // A matmul operand crosses to the cube as whole fractals (`Kernel::cross`).
-                    let (rows, cols) = super::buffer::fractal_dims(*tile);
                     let whole = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
                     match crossing {
+                        // A matmul operand may cross to the cube as whole fractals (`Kernel::cross`).
                         Crossing::VectorToCube => {
-                            let fractals = rows * cols * (htp_ir::builder::bit_width(tile.element_type()) as i64 / 8).max(1);
-                            Shape::vec_for(*tile, whole).size_in_bytes().max(tile.size_in_bytes()).max(fractals)
+                            let fractals = Shape::crossing_operand(*tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
+                            Shape::vec_for(*tile, whole).size_in_bytes().max(tile.size_in_bytes()).max(fractals.size_in_bytes())
                         }
                         // A result crosses in its accumulator's element.
                         Crossing::CubeToVector => Shape::vec_of(*tile, super::buffer::accumulator_element(*tile), whole).size_in_bytes(),
