@@ -79,18 +79,13 @@ pub fn bf16_arithmetic<'c>(context: &'c Context, function: OperationRef<'c, '_>)
                 continue;
             }
             let wide = tile.with_element(context, f32).ok_or_else(|| fail("a tile type without an f32 form"))?;
-            let users = uses(result);
             unsafe { mlir_sys::mlirValueSetType(result.to_raw(), melior::ir::TypeLike::to_raw(&Type::from(wide))) };
             let next = op.next_in_block().ok_or_else(|| fail("an op without a terminator after it"))?;
             let after = Emitter { context, block, anchor: next, location: op.location() };
             let narrow = after.value(TileOp::Cast.name(), &[result], tile.into());
-            for user in users {
-                for position in 0..user.operand_count() {
-                    if htp_ir::query::operand_at(user, position).is_some_and(|v| htp_ir::query::key(v) == htp_ir::query::key(result)) {
-                        unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), position as isize, narrow.to_raw()) };
-                    }
-                }
-            }
+            // Every use but the cast's own reads the narrowed value.
+            let mut cast = defining_op(narrow).ok_or_else(|| fail("a cast without its op"))?.to_raw();
+            unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), narrow.to_raw(), 1, &mut cast) };
         }
     }
     erase_dead_broadcasts(function);
