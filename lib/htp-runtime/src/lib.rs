@@ -27,9 +27,13 @@ pub mod ffi;
 pub mod interrupt;
 mod iter_space;
 pub mod pool;
+pub mod tasks;
 pub mod trace;
 
 pub use channel::{channel, Receiver, SendError, Sender, TryRecvError, TrySendError};
 pub use ffi::{htp_runtime_num_threads, htp_runtime_parallel_for, symbols, LoopBody};
 pub use pool::{ThreadPool, NUM_THREADS_ENV};
+pub use tasks::{
+    Access, AccessMode, DispatchPolicy, Region, RunReport, RuntimeConfig, TaskBody, TaskId, TaskRuntime, TaskSpec,
+};
 pub use trace::{Span, Trace, TraceEvent};

@@ -1,0 +1,141 @@
+//! Dependency inference at submit: which earlier, unfinished tasks a new task must wait for.
+//!
+//! Per buffer the tracker keeps the live accesses — those of tasks not known to have finished —
+//! split into readers and writers. A new access waits for
+//!
+//! * every overlapping live writer (RAW after a read, WAW after a write), and
+//! * when it writes, every overlapping live reader too (WAR: a writer must not clobber what an
+//!   earlier reader has yet to read).
+//!
+//! Readers do not wait for readers, so a read scans only the writers. Entries of finished tasks
+//! are dropped whenever a scan meets them (a finished task needs no edge), and a write removes
+//! the live accesses to exactly its region, which it now orders after: any later access
+//! overlapping them overlaps the write and waits for it, so the order is kept transitively. The
+//! cost of a submit is therefore proportional to the live accesses to the buffers it touches
+//! (bounded by the window), never to the number of tasks submitted so far. Pruning happens only
+//! here, under the tracker's lock, so a task finishing during a scan is at worst seen as live,
+//! and then [`TaskNode::add_successor`] sees it finished and adds no edge.
+
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::Arc,
+};
+
+use super::{
+    node::TaskNode,
+    region::{Access, Region},
+};
+
+/// The graph-building state of one runtime; used under one lock by `submit`.
+#[derive(Default)]
+pub(crate) struct DependencyTracker {
+    buffers: HashMap<usize, BufferAccesses>,
+    /// The last task of each stream.
+    streams: HashMap<u64, Arc<TaskNode>>,
+    /// Every task from the oldest one not yet seen finished on, for `after` edges by id.
+    recent: VecDeque<Arc<TaskNode>>,
+    /// The id of `recent[0]`; ids below it have finished.
+    recent_first_id: u64,
+    next_id: u64,
+    /// Dependency edges added so far (to tasks unfinished at the time).
+    pub edges: usize,
+}
+
+#[derive(Default)]
+struct BufferAccesses {
+    readers: Vec<LiveAccess>,
+    writers: Vec<LiveAccess>,
+}
+
+struct LiveAccess {
+    /// The region's byte range, a cheap first filter before the exact test.
+    first: i64,
+    last: i64,
+    region: Region,
+    task: Arc<TaskNode>,
+}
+
+/// The predecessors one task has been given so far, to add each edge once.
+struct Edges<'a> {
+    task: &'a Arc<TaskNode>,
+    predecessors: Vec<u64>,
+    added: usize,
+}
+
+impl Edges<'_> {
+    fn after(&mut self, predecessor: &Arc<TaskNode>) {
+        if predecessor.id == self.task.id || self.predecessors.contains(&predecessor.id) {
+            return;
+        }
+        self.predecessors.push(predecessor.id);
+        if predecessor.add_successor(self.task) {
+            self.added += 1;
+        }
+    }
+}
+
+impl DependencyTracker {
+    /// The id the next submitted task gets.
+    pub fn next_id(&self) -> u64 {
+        self.next_id
+    }
+
+    /// Adds `task` (whose id is [`next_id`](Self::next_id)) to the graph: edges from the live
+    /// tasks its accesses conflict with, from the previous task of its stream, and from the
+    /// earlier tasks `after` names. Every id in `after` must be below the task's.
+    pub fn insert(&mut self, task: &Arc<TaskNode>, accesses: Vec<Access>, after: &[u64], stream: Option<u64>) {
+        debug_assert_eq!(task.id, self.next_id);
+        let mut edges = Edges { task, predecessors: Vec::new(), added: 0 };
+        for &id in after {
+            if let Some(offset) = id.checked_sub(self.recent_first_id) {
+                if let Some(predecessor) = self.recent.get(offset as usize) {
+                    edges.after(predecessor);
+                }
+            }
+        }
+        if let Some(stream) = stream {
+            if let Some(previous) = self.streams.insert(stream, Arc::clone(task)) {
+                edges.after(&previous);
+            }
+        }
+        for access in accesses {
+            let Some((first, last)) = access.region.byte_range() else { continue };
+            let live = self.buffers.entry(access.region.buffer).or_default();
+            let entry = LiveAccess { first, last, region: access.region, task: Arc::clone(task) };
+            wait_for_conflicts(&mut live.writers, &entry, &mut edges);
+            if access.mode.writes() {
+                wait_for_conflicts(&mut live.readers, &entry, &mut edges);
+                // Superseded: later accesses to this region wait for this write instead.
+                let superseded = |old: &LiveAccess| old.first == first && old.last == last && old.region == entry.region;
+                live.readers.retain(|old| !superseded(old));
+                live.writers.retain(|old| !superseded(old));
+                live.writers.push(entry);
+            } else {
+                live.readers.push(entry);
+            }
+        }
+        self.edges += edges.added;
+        self.recent.push_back(Arc::clone(task));
+        while self.recent.front().is_some_and(|oldest| oldest.is_done()) {
+            self.recent.pop_front();
+            self.recent_first_id += 1;
+        }
+        self.next_id += 1;
+    }
+}
+
+/// Adds an edge from every live access in `live` that overlaps `new`; drops finished ones.
+fn wait_for_conflicts(live: &mut Vec<LiveAccess>, new: &LiveAccess, edges: &mut Edges<'_>) {
+    let mut index = 0;
+    while index < live.len() {
+        let old = &live[index];
+        if old.task.is_done() {
+            live.swap_remove(index);
+            continue;
+        }
+        if old.first <= new.last && new.first <= old.last && old.region.overlaps(&new.region) {
+            edges.after(&old.task);
+        }
+        index += 1;
+    }
+}

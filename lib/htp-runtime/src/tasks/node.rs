@@ -1,0 +1,94 @@
+//! One submitted task in the graph: its body, how many predecessors it still waits for, and who
+//! waits for it.
+
+use std::sync::{
+    atomic::{AtomicBool, AtomicUsize, Ordering},
+    Arc, Mutex, MutexGuard, PoisonError,
+};
+
+/// What a task runs. An `Err` stops the runtime from starting further tasks.
+pub type TaskBody = Box<dyn FnOnce() -> Result<(), String> + Send>;
+
+pub(crate) struct TaskNode {
+    pub id: u64,
+    pub name: String,
+    /// The worker whose queue the task goes to (per-worker policies); unused by `Dynamic`.
+    pub worker: usize,
+    /// Taken by the one worker that runs the task: a task becomes ready exactly once.
+    body: Mutex<Option<TaskBody>>,
+    /// Unfinished predecessors, plus 1 while the submit is still adding edges, so the task cannot
+    /// become ready before all its edges exist.
+    pending: AtomicUsize,
+    /// Mirrors `successors.finished` for lock-free reads (pruning the dependency tracker).
+    done: AtomicBool,
+    successors: Mutex<Successors>,
+}
+
+#[derive(Default)]
+struct Successors {
+    finished: bool,
+    waiting: Vec<Arc<TaskNode>>,
+}
+
+impl TaskNode {
+    pub fn new(id: u64, name: String, worker: usize, body: TaskBody) -> Self {
+        Self {
+            id,
+            name,
+            worker,
+            body: Mutex::new(Some(body)),
+            pending: AtomicUsize::new(1),
+            done: AtomicBool::new(false),
+            successors: Mutex::default(),
+        }
+    }
+
+    /// Whether the task has finished (its successors may ignore it).
+    pub fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    /// Makes `successor` wait for `self`; `false` (no edge) when `self` has already finished.
+    pub fn add_successor(&self, successor: &Arc<TaskNode>) -> bool {
+        let mut successors = lock(&self.successors);
+        if successors.finished {
+            return false;
+        }
+        // Counted under the lock: `finish` cannot release the successor before this increment.
+        successor.pending.fetch_add(1, Ordering::Relaxed);
+        successors.waiting.push(Arc::clone(successor));
+        true
+    }
+
+    /// Drops the submit's hold on the task; `true` when it is ready to run now.
+    pub fn release_submit_hold(&self) -> bool {
+        self.pending.fetch_sub(1, Ordering::AcqRel) == 1
+    }
+
+    /// The body, once (the runner takes it).
+    pub fn take_body(&self) -> Option<TaskBody> {
+        lock(&self.body).take()
+    }
+
+    /// Marks the task finished and calls `ready` with each successor this made ready.
+    pub fn finish(&self, mut ready: impl FnMut(Arc<TaskNode>)) {
+        let waiting = {
+            let mut successors = lock(&self.successors);
+            successors.finished = true;
+            self.done.store(true, Ordering::Release);
+            std::mem::take(&mut successors.waiting)
+        };
+        for successor in waiting {
+            // AcqRel: the successor's runner sees everything this task (and its other
+            // predecessors) wrote.
+            if successor.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+                ready(successor);
+            }
+        }
+    }
+}
+
+/// Locks `mutex`, ignoring poisoning: no user code runs while the runtime holds one of its locks.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
