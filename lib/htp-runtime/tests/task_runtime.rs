@@ -13,8 +13,12 @@ use std::{
 
 use htp_runtime::{Access, DispatchPolicy, Region, RuntimeConfig, TaskId, TaskRuntime, TaskSpec};
 
-const ALL_POLICIES: [DispatchPolicy; 4] =
-    [DispatchPolicy::RoundRobin, DispatchPolicy::Affinity, DispatchPolicy::WorkStealing, DispatchPolicy::Dynamic];
+const ALL_POLICIES: [DispatchPolicy; 4] = [
+    DispatchPolicy::RoundRobin,
+    DispatchPolicy::Affinity,
+    DispatchPolicy::WorkStealing,
+    DispatchPolicy::Dynamic,
+];
 
 fn start(workers: usize, policy: DispatchPolicy) -> TaskRuntime {
     TaskRuntime::start(RuntimeConfig::new(workers, policy).with_trace(true)).expect("start")
@@ -158,7 +162,11 @@ fn a_chain_of_1000_tasks_runs_in_order() {
             counter.store(i + 1, Ordering::Relaxed);
             Ok(())
         };
-        runtime.submit(TaskSpec::new(format!("t{i}"), body).access(Access::read_write(Region::bytes(buffer, 0, 8)))).unwrap();
+        runtime
+            .submit(
+                TaskSpec::new(format!("t{i}"), body).access(Access::read_write(Region::bytes(buffer, 0, 8))),
+            )
+            .unwrap();
     }
     let report = runtime.finish().unwrap();
     assert_eq!(counter.load(Ordering::Relaxed), 1000);
@@ -180,7 +188,9 @@ fn a_writer_waits_for_earlier_readers() {
                 reads.lock().unwrap().push(value.load(Ordering::Relaxed));
                 Ok(())
             };
-            runtime.submit(TaskSpec::new(format!("r{reader}"), body).access(Access::read(region.clone()))).unwrap();
+            runtime
+                .submit(TaskSpec::new(format!("r{reader}"), body).access(Access::read(region.clone())))
+                .unwrap();
         }
         let writer_value = Arc::clone(&value);
         let writer = move || {
@@ -249,16 +259,38 @@ fn disjoint_columns_of_one_matrix_do_not_depend() {
     for (n, col) in [0, 8].into_iter().enumerate() {
         let met = Arc::clone(&met);
         let region = Region::tile_2d(buffer, 16, 4, (0, col), (16, 8));
-        runtime.submit(TaskSpec::new(format!("t{n}"), move || rendezvous(&met, 2)).access(Access::write(region))).unwrap();
+        runtime
+            .submit(TaskSpec::new(format!("t{n}"), move || rendezvous(&met, 2)).access(Access::write(region)))
+            .unwrap();
     }
     let report = runtime.finish().unwrap();
     assert_eq!(report.edges, 0);
     // And a task touching both halves waits for both.
     let runtime = start(2, DispatchPolicy::Dynamic);
-    let left = runtime.submit(TaskSpec::new("left", || Ok(())).access(Access::write(Region::tile_2d(buffer, 16, 4, (0, 0), (16, 8)))));
-    let right = runtime.submit(TaskSpec::new("right", sleep_ms(20)).access(Access::write(Region::tile_2d(buffer, 16, 4, (0, 8), (16, 8)))));
+    let left = runtime.submit(TaskSpec::new("left", || Ok(())).access(Access::write(Region::tile_2d(
+        buffer,
+        16,
+        4,
+        (0, 0),
+        (16, 8),
+    ))));
+    let right = runtime.submit(TaskSpec::new("right", sleep_ms(20)).access(Access::write(Region::tile_2d(
+        buffer,
+        16,
+        4,
+        (0, 8),
+        (16, 8),
+    ))));
     assert_eq!((left, right), (Ok(TaskId(0)), Ok(TaskId(1))));
-    runtime.submit(TaskSpec::new("row", || Ok(())).access(Access::read(Region::tile_2d(buffer, 16, 4, (3, 0), (1, 16))))).unwrap();
+    runtime
+        .submit(TaskSpec::new("row", || Ok(())).access(Access::read(Region::tile_2d(
+            buffer,
+            16,
+            4,
+            (3, 0),
+            (1, 16),
+        ))))
+        .unwrap();
     let report = runtime.finish().unwrap();
     assert!(report.edges >= 1, "the row read waited for no writer");
 }
@@ -417,11 +449,13 @@ fn many_independent_tasks_finish() {
         for n in 0..100_000 {
             let count = Arc::clone(&count);
             runtime
-                .submit(TaskSpec::new(String::new(), move || {
-                    count.fetch_add(1, Ordering::Relaxed);
-                    Ok(())
-                })
-                .worker(n))
+                .submit(
+                    TaskSpec::new(String::new(), move || {
+                        count.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    })
+                    .worker(n),
+                )
                 .unwrap();
         }
         let report = runtime.finish().unwrap();
@@ -436,11 +470,18 @@ fn disjoint_tiles_of_many_tasks_stay_independent() {
     // 64 × 64 tiles of 4 × 4 f32: every task writes its own tile, then reads the tile's row.
     let matrix = vec![0f32; 64 * 64];
     let buffer = matrix.as_ptr() as usize;
-    let runtime = TaskRuntime::start(RuntimeConfig::new(2, DispatchPolicy::WorkStealing).with_window(100)).unwrap();
+    let runtime =
+        TaskRuntime::start(RuntimeConfig::new(2, DispatchPolicy::WorkStealing).with_window(100)).unwrap();
     for i in 0..16 {
         for j in 0..16 {
             let tile = Region::tile_2d(buffer, 64, 4, (i * 4, j * 4), (4, 4));
-            runtime.submit(TaskSpec::new(format!("w[{i},{j}]"), || Ok(())).keys(vec![i, j]).access(Access::write(tile))).unwrap();
+            runtime
+                .submit(
+                    TaskSpec::new(format!("w[{i},{j}]"), || Ok(()))
+                        .keys(vec![i, j])
+                        .access(Access::write(tile)),
+                )
+                .unwrap();
         }
     }
     let report = runtime.finish().unwrap();
@@ -470,7 +511,8 @@ fn no_workers_is_an_error() {
 
 #[test]
 fn a_body_submitting_into_a_full_window_gets_an_error() {
-    let runtime = Arc::new(TaskRuntime::start(RuntimeConfig::new(1, DispatchPolicy::Dynamic).with_window(1)).unwrap());
+    let runtime =
+        Arc::new(TaskRuntime::start(RuntimeConfig::new(1, DispatchPolicy::Dynamic).with_window(1)).unwrap());
     let (sender, receiver) = mpsc::channel();
     let inner = Arc::clone(&runtime);
     runtime

@@ -83,7 +83,13 @@ impl DependencyTracker {
     /// Adds `task` (whose id is [`next_id`](Self::next_id)) to the graph: edges from the live
     /// tasks its accesses conflict with, from the previous task of its stream, and from the
     /// earlier tasks `after` names. Every id in `after` must be below the task's.
-    pub fn insert(&mut self, task: &Arc<TaskNode>, accesses: Vec<Access>, after: &[u64], stream: Option<u64>) {
+    pub fn insert(
+        &mut self,
+        task: &Arc<TaskNode>,
+        accesses: Vec<Access>,
+        after: &[u64],
+        stream: Option<u64>,
+    ) {
         debug_assert_eq!(task.id, self.next_id);
         let mut edges = Edges { task, predecessors: Vec::new(), added: 0 };
         for &id in after {
@@ -106,7 +112,8 @@ impl DependencyTracker {
             if access.mode.writes() {
                 wait_for_conflicts(&mut live.readers, &entry, &mut edges);
                 // Superseded: later accesses to this region wait for this write instead.
-                let superseded = |old: &LiveAccess| old.first == first && old.last == last && old.region == entry.region;
+                let superseded =
+                    |old: &LiveAccess| old.first == first && old.last == last && old.region == entry.region;
                 live.readers.retain(|old| !superseded(old));
                 live.writers.retain(|old| !superseded(old));
                 live.writers.push(entry);

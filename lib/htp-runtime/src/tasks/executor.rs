@@ -4,6 +4,7 @@
 use std::{
     any::Any,
     cell::Cell,
+    collections::VecDeque,
     panic::{self, AssertUnwindSafe},
     sync::{
         atomic::{AtomicBool, Ordering},
@@ -63,10 +64,15 @@ pub(crate) fn on_worker_of(shared: &Arc<Shared>) -> bool {
 /// The body of worker thread `index`: runs tasks until shutdown.
 pub(crate) fn worker_main(shared: &Arc<Shared>, index: usize) {
     WORKER_OF.with(|of| of.set(Arc::as_ptr(shared) as usize));
-    while let Some(task) = shared.queues.wait_for_task(index) {
-        run(shared, index, &task);
-        task.finish(|successor| shared.queues.push(successor));
-        shared.window.leave();
+    // Tasks taken from the queues and not yet run (several only for the static policies).
+    let mut taken = VecDeque::new();
+    while shared.queues.wait_for_tasks(index, &mut taken) {
+        while let Some(task) = taken.pop_front() {
+            run(shared, index, &task);
+            task.finish(|successor| shared.queues.push(successor));
+            drop(task);
+            shared.window.leave();
+        }
     }
 }
 

@@ -193,8 +193,8 @@ impl TaskRuntime {
     /// this one, if `Affinity` gets a task without a worker, or if a task body submits while
     /// the window is full (waiting there could deadlock: the workers would wait for themselves).
     pub fn submit(&self, spec: TaskSpec) -> Result<TaskId, String> {
-        if let Some(error) = self.shared.failure.first() {
-            return Err(error);
+        if self.shared.failure.is_set() {
+            return Err(self.shared.failure.first().unwrap_or_default());
         }
         if self.config.policy == DispatchPolicy::Affinity && spec.worker.is_none() {
             return Err(format!("task `{}`: the Affinity policy needs a worker for every task", spec.name));

@@ -4,20 +4,68 @@
 //! A worker that finds nothing spins briefly, then announces itself asleep, looks once more, and
 //! parks on its own condition variable. A push wakes a sleeping worker only when one is asleep
 //! (one atomic load otherwise), so a busy runtime makes no wake-up calls at all. The two sides
-//! are ordered by `SeqCst` fences (the "announce, then look" / "push, then look for sleepers"
-//! handshake): either the pusher sees the sleeper, or the sleeper sees the task.
+//! are ordered by `SeqCst` operations on a queue's length and the sleep announcement (the
+//! "announce, then look" / "push, then look for sleepers" handshake): either the pusher sees the
+//! sleeper, or the sleeper sees the task.
 
 use std::{
     collections::VecDeque,
     sync::{
-        atomic::{fence, AtomicBool, AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
         Arc, Condvar, Mutex,
     },
 };
 
 use super::{config::DispatchPolicy, node::lock, node::TaskNode};
 
-type Queue = Mutex<VecDeque<Arc<TaskNode>>>;
+/// A FIFO of ready tasks with its length readable without the lock, so that idle workers
+/// polling an empty queue only read a shared cache line instead of bouncing the lock.
+#[derive(Default)]
+struct Queue {
+    tasks: Mutex<VecDeque<Arc<TaskNode>>>,
+    len: AtomicUsize,
+}
+
+impl Queue {
+    fn push(&self, task: Arc<TaskNode>) {
+        let mut tasks = lock(&self.tasks);
+        tasks.push_back(task);
+        self.len.store(tasks.len(), Ordering::SeqCst);
+    }
+
+    fn pop_front(&self) -> Option<Arc<TaskNode>> {
+        self.pop_with(VecDeque::pop_front)
+    }
+
+    fn pop_back(&self) -> Option<Arc<TaskNode>> {
+        self.pop_with(VecDeque::pop_back)
+    }
+
+    fn pop_with(
+        &self,
+        pop: impl FnOnce(&mut VecDeque<Arc<TaskNode>>) -> Option<Arc<TaskNode>>,
+    ) -> Option<Arc<TaskNode>> {
+        if self.len.load(Ordering::SeqCst) == 0 {
+            return None;
+        }
+        let mut tasks = lock(&self.tasks);
+        let task = pop(&mut tasks);
+        self.len.store(tasks.len(), Ordering::SeqCst);
+        task
+    }
+
+    /// Moves every task to the back of `into`; whether there was any.
+    fn drain_into(&self, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
+        if self.len.load(Ordering::SeqCst) == 0 {
+            return false;
+        }
+        let mut tasks = lock(&self.tasks);
+        let any = !tasks.is_empty();
+        into.append(&mut tasks);
+        self.len.store(0, Ordering::SeqCst);
+        any
+    }
+}
 
 pub(crate) struct ReadyQueues {
     policy: DispatchPolicy,
@@ -44,10 +92,14 @@ impl ReadyQueues {
         let per_worker = policy != DispatchPolicy::Dynamic;
         Self {
             policy,
-            shared: Mutex::default(),
-            local: (0..if per_worker { workers } else { 0 }).map(|_| Mutex::default()).collect(),
+            shared: Queue::default(),
+            local: (0..if per_worker { workers } else { 0 }).map(|_| Queue::default()).collect(),
             parkers: (0..workers)
-                .map(|_| Parker { asleep: AtomicBool::new(false), woken: Mutex::new(false), wake: Condvar::new() })
+                .map(|_| Parker {
+                    asleep: AtomicBool::new(false),
+                    woken: Mutex::new(false),
+                    wake: Condvar::new(),
+                })
                 .collect(),
             sleepers: AtomicUsize::new(0),
             shutdown: AtomicBool::new(false),
@@ -59,17 +111,15 @@ impl ReadyQueues {
         let worker = task.worker;
         match self.policy {
             DispatchPolicy::Dynamic => {
-                lock(&self.shared).push_back(task);
+                self.shared.push(task);
                 self.wake_any();
             }
             DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => {
-                lock(&self.local[worker]).push_back(task);
-                fence(Ordering::SeqCst);
+                self.local[worker].push(task);
                 self.wake(worker);
             }
             DispatchPolicy::WorkStealing => {
-                lock(&self.local[worker]).push_back(task);
-                fence(Ordering::SeqCst);
+                self.local[worker].push(task);
                 // The owner if it sleeps, else a thief: the task should not wait for a busy owner.
                 if !self.wake(worker) {
                     self.wake_any();
@@ -78,32 +128,36 @@ impl ReadyQueues {
         }
     }
 
-    /// The next task `worker` may run, if any.
-    pub fn pop(&self, worker: usize) -> Option<Arc<TaskNode>> {
-        match self.policy {
-            DispatchPolicy::Dynamic => lock(&self.shared).pop_front(),
-            DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => lock(&self.local[worker]).pop_front(),
-            DispatchPolicy::WorkStealing => {
-                if let Some(task) = lock(&self.local[worker]).pop_back() {
-                    return Some(task);
-                }
-                let workers = self.local.len();
-                (1..workers).find_map(|k| lock(&self.local[(worker + k) % workers]).pop_front())
+    /// Moves the next tasks `worker` may run to the back of `into`: one task, or for the
+    /// static policies (whose tasks never move) the worker's whole queue under one lock.
+    /// Whether it found any.
+    pub fn take(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
+        let one = match self.policy {
+            DispatchPolicy::Dynamic => self.shared.pop_front(),
+            DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => {
+                return self.local[worker].drain_into(into)
             }
-        }
+            DispatchPolicy::WorkStealing => self.local[worker].pop_back().or_else(|| {
+                let workers = self.local.len();
+                (1..workers).find_map(|k| self.local[(worker + k) % workers].pop_front())
+            }),
+        };
+        one.map(|task| into.push_back(task)).is_some()
     }
 
-    /// Blocks `worker` until a task is pushed that it may run, or shutdown. Returns the task,
-    /// or `None` at shutdown.
-    pub fn wait_for_task(&self, worker: usize) -> Option<Arc<TaskNode>> {
-        const SPINS: u32 = 64;
-        const YIELDS: u32 = 8;
+    /// Moves the next tasks `worker` may run to `into` like [`take`](Self::take), blocking
+    /// until there are some; `false` at shutdown.
+    pub fn wait_for_tasks(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
+        // Spinning first keeps a worker fed by a fast submitter off the futex; short, because
+        // the submitter may need this core.
+        const SPINS: u32 = 200;
+        const YIELDS: u32 = 4;
         for round in 0..SPINS + YIELDS {
-            if let Some(task) = self.pop(worker) {
-                return Some(task);
+            if self.take(worker, into) {
+                return true;
             }
             if self.shutdown.load(Ordering::Acquire) {
-                return None;
+                return false;
             }
             if round < SPINS {
                 std::hint::spin_loop();
@@ -115,14 +169,13 @@ impl ReadyQueues {
         loop {
             parker.asleep.store(true, Ordering::SeqCst);
             self.sleepers.fetch_add(1, Ordering::SeqCst);
-            fence(Ordering::SeqCst);
-            if let Some(task) = self.pop(worker) {
+            if self.take(worker, into) {
                 self.cancel_sleep(parker);
-                return Some(task);
+                return true;
             }
             if self.shutdown.load(Ordering::SeqCst) {
                 self.cancel_sleep(parker);
-                return None;
+                return false;
             }
             let mut woken = lock(&parker.woken);
             while !*woken {
@@ -132,11 +185,11 @@ impl ReadyQueues {
             drop(woken);
             // A waker cleared `asleep`; a task may have been taken by another worker meanwhile.
             self.cancel_sleep(parker);
-            if let Some(task) = self.pop(worker) {
-                return Some(task);
+            if self.take(worker, into) {
+                return true;
             }
             if self.shutdown.load(Ordering::SeqCst) {
-                return None;
+                return false;
             }
         }
     }
@@ -167,7 +220,6 @@ impl ReadyQueues {
 
     /// Wakes one sleeping worker, if any.
     fn wake_any(&self) {
-        fence(Ordering::SeqCst);
         if self.sleepers.load(Ordering::SeqCst) == 0 {
             return;
         }

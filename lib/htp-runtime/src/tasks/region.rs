@@ -163,7 +163,7 @@ impl Lattice {
             }
         }
         dims.retain(|&(size, _)| size > 1);
-        dims.sort_by(|a, b| b.1.cmp(&a.1));
+        dims.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
         if dims.windows(2).any(|pair| pair[0].1 == pair[1].1) {
             return None;
         }
@@ -345,7 +345,8 @@ mod tests {
         assert!(every_other.overlaps(&odd_element), "conservative: byte ranges intersect");
         assert!(odd_element.overlaps(&every_other));
         // Where the exact test applies, it answers exactly even for a wrapping tile.
-        let wrapping = Region { buffer: M, offset: 0, dims: vec![(2, 2 * 64 * 4), (80, 4)], element_bytes: 4 };
+        let wrapping =
+            Region { buffer: M, offset: 0, dims: vec![(2, 2 * 64 * 4), (80, 4)], element_bytes: 4 };
         assert!(!truly_overlap(&wrapping, &tile(1, 40, 1, 4)));
         assert!(!wrapping.overlaps(&tile(1, 40, 1, 4)));
         assert!(wrapping.overlaps(&tile(1, 15, 1, 1)));
@@ -366,14 +367,19 @@ mod tests {
         let mut exact = 0;
         for _ in 0..20_000 {
             let cols = 1 + next(12);
-            let mut random_tile = |next: &mut dyn FnMut(i64) -> i64| {
+            let random_tile = |next: &mut dyn FnMut(i64) -> i64| {
                 let (row, col) = (next(6), next(cols));
                 let (rows, width) = (next(4), next(cols - col + 1));
                 Region::tile_2d(M, cols, 2, (row, col), (rows, width))
             };
             let a = random_tile(&mut next);
             let b = if next(4) == 0 {
-                Region { buffer: M, offset: next(60), dims: vec![(next(5), 1 + next(9))], element_bytes: 1 + next(3) }
+                Region {
+                    buffer: M,
+                    offset: next(60),
+                    dims: vec![(next(5), 1 + next(9))],
+                    element_bytes: 1 + next(3),
+                }
             } else {
                 random_tile(&mut next)
             };

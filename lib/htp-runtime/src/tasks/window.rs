@@ -59,7 +59,12 @@ impl Window {
         let mut current = self.in_flight.load(Ordering::SeqCst);
         loop {
             if current < self.limit {
-                match self.in_flight.compare_exchange_weak(current, current + 1, Ordering::SeqCst, Ordering::SeqCst) {
+                match self.in_flight.compare_exchange_weak(
+                    current,
+                    current + 1,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                ) {
                     Ok(_) => return Ok(stalled),
                     Err(now) => current = now,
                 }
