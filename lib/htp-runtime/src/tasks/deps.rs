@@ -22,7 +22,7 @@ use std::{
 };
 
 use super::{
-    node::TaskNode,
+    node::{TaskBody, TaskNode},
     region::{Access, Region},
 };
 
@@ -36,6 +36,11 @@ pub(crate) struct DependencyTracker {
     recent: VecDeque<Arc<TaskNode>>,
     /// The id of `recent[0]`; ids below it have finished.
     recent_first_id: u64,
+    /// `recent` is trimmed when it reaches this length (amortised: not every submit reads the
+    /// oldest task's line, which its worker has just written).
+    trim_at: usize,
+    /// Finished nodes nobody else holds, for new tasks.
+    spare: Vec<Arc<TaskNode>>,
     next_id: u64,
     /// Dependency edges added so far (to tasks unfinished at the time).
     pub edges: usize,
@@ -78,6 +83,19 @@ impl DependencyTracker {
     /// The id the next submitted task gets.
     pub fn next_id(&self) -> u64 {
         self.next_id
+    }
+
+    /// A node for the next task: a spare one when there is one.
+    pub fn new_node(&mut self, name: String, worker: usize, body: TaskBody) -> Arc<TaskNode> {
+        let id = self.next_id;
+        while let Some(mut spare) = self.spare.pop() {
+            // Unique when it was put aside, but a stale reference may not be ruled out cheaply.
+            if let Some(node) = Arc::get_mut(&mut spare) {
+                node.reuse(id, name, worker, body);
+                return spare;
+            }
+        }
+        Arc::new(TaskNode::new(id, name, worker, body))
     }
 
     /// Adds `task` (whose id is [`next_id`](Self::next_id)) to the graph: edges from the live
@@ -123,11 +141,24 @@ impl DependencyTracker {
         }
         self.edges += edges.added;
         self.recent.push_back(Arc::clone(task));
-        while self.recent.front().is_some_and(|oldest| oldest.is_done()) {
-            self.recent.pop_front();
-            self.recent_first_id += 1;
+        if self.recent.len() >= self.trim_at {
+            self.trim_recent();
         }
         self.next_id += 1;
+    }
+
+    /// Forgets the finished tasks at the front of `recent`, keeping unshared nodes for reuse.
+    fn trim_recent(&mut self) {
+        const SPARE_NODES: usize = 1024;
+        while self.recent.front().is_some_and(|oldest| oldest.is_done()) {
+            if let Some(mut oldest) = self.recent.pop_front() {
+                if self.spare.len() < SPARE_NODES && Arc::get_mut(&mut oldest).is_some() {
+                    self.spare.push(oldest);
+                }
+            }
+            self.recent_first_id += 1;
+        }
+        self.trim_at = (2 * self.recent.len()).max(64);
     }
 }
 

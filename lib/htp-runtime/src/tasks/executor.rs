@@ -71,7 +71,7 @@ pub(crate) fn worker_main(shared: &Arc<Shared>, index: usize) {
             run(shared, index, &task);
             task.finish(|successor| shared.queues.push(successor));
             drop(task);
-            shared.window.leave();
+            shared.window.leave(index);
         }
     }
 }

@@ -40,7 +40,7 @@ pub use region::{Access, AccessMode, Region};
 
 use deps::DependencyTracker;
 use executor::{Failure, Shared};
-use node::{lock, TaskNode};
+use node::lock;
 use queues::ReadyQueues;
 use window::Window;
 
@@ -161,7 +161,7 @@ impl TaskRuntime {
         config.validate()?;
         let shared = Arc::new(Shared {
             queues: ReadyQueues::new(config.policy, config.workers),
-            window: Window::new(config.window),
+            window: Window::new(config.window, config.workers),
             failure: Failure::default(),
             trace: config.trace.then(Trace::new),
         });
@@ -218,7 +218,7 @@ impl TaskRuntime {
             let id = tracker.next_id();
             if let Some(later) = spec.after.iter().find(|after| after.0 >= id) {
                 drop(tracker);
-                self.shared.window.leave();
+                self.shared.window.cancel_enter();
                 return Err(format!(
                     "task `{}`: `after` names task {} which is not an earlier task (this is task {id})",
                     spec.name, later.0
@@ -226,7 +226,7 @@ impl TaskRuntime {
             }
             let workers = self.config.workers;
             let worker = spec.worker.map_or((id % workers as u64) as usize, |worker| worker % workers);
-            let task = Arc::new(TaskNode::new(id, spec.name, worker, spec.body));
+            let task = tracker.new_node(spec.name, worker, spec.body);
             let after: Vec<u64> = spec.after.iter().map(|after| after.0).collect();
             tracker.insert(&task, spec.accesses, &after, spec.stream);
             task

@@ -21,15 +21,29 @@ use std::sync::{
 
 use super::node::lock;
 
+/// The counters are split by writer so that a submit and a finishing task on another core do
+/// not fight over one cache line per task: submitters count tasks in (`entered`), each worker
+/// counts the tasks it finished in its own padded counter, and a submit reads the workers'
+/// counters only when its last look says the window may be full.
 pub(crate) struct Window {
     /// 0 = unbounded.
     limit: usize,
-    in_flight: AtomicUsize,
+    /// Tasks counted in (written by submitters only).
+    entered: AtomicUsize,
+    /// Per worker, the tasks it finished (each written by its worker only).
+    finished: Vec<Padded>,
+    /// A total of `finished` seen by some submit; never above the true total.
+    finished_seen: AtomicUsize,
     /// Threads blocked in `enter` or `wait_empty`; `leave` locks and notifies only if any.
     waiters: AtomicUsize,
     lock: Mutex<()>,
     freed: Condvar,
 }
+
+/// A counter on a cache line of its own (128 bytes: adjacent-line prefetching pairs lines).
+#[repr(align(128))]
+#[derive(Default)]
+struct Padded(AtomicUsize);
 
 /// Why `enter` did not count the task in.
 pub(crate) enum Full {
@@ -38,10 +52,12 @@ pub(crate) enum Full {
 }
 
 impl Window {
-    pub fn new(limit: usize) -> Self {
+    pub fn new(limit: usize, workers: usize) -> Self {
         Self {
             limit,
-            in_flight: AtomicUsize::new(0),
+            entered: AtomicUsize::new(0),
+            finished: (0..workers).map(|_| Padded::default()).collect(),
+            finished_seen: AtomicUsize::new(0),
             waiters: AtomicUsize::new(0),
             lock: Mutex::new(()),
             freed: Condvar::new(),
@@ -52,36 +68,52 @@ impl Window {
     /// Returns whether it had to wait (a stall).
     pub fn enter(&self, may_block: bool) -> Result<bool, Full> {
         if self.limit == 0 {
-            self.in_flight.fetch_add(1, Ordering::SeqCst);
+            self.entered.fetch_add(1, Ordering::SeqCst);
             return Ok(false);
         }
         let mut stalled = false;
-        let mut current = self.in_flight.load(Ordering::SeqCst);
         loop {
-            if current < self.limit {
-                match self.in_flight.compare_exchange_weak(
-                    current,
-                    current + 1,
-                    Ordering::SeqCst,
-                    Ordering::SeqCst,
-                ) {
-                    Ok(_) => return Ok(stalled),
-                    Err(now) => current = now,
+            let entered = self.entered.load(Ordering::SeqCst);
+            if entered.saturating_sub(self.finished_seen.load(Ordering::Relaxed)) >= self.limit {
+                let finished = self.total_finished();
+                self.finished_seen.fetch_max(finished, Ordering::Relaxed);
+                if entered.saturating_sub(finished) >= self.limit {
+                    if !may_block {
+                        return Err(Full::WouldBlock);
+                    }
+                    stalled = true;
+                    self.wait_until(|| self.in_flight() < self.limit);
+                    continue;
                 }
-                continue;
             }
-            if !may_block {
-                return Err(Full::WouldBlock);
+            if self
+                .entered
+                .compare_exchange_weak(entered, entered + 1, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                return Ok(stalled);
             }
-            stalled = true;
-            self.wait_until(|in_flight| in_flight < self.limit);
-            current = self.in_flight.load(Ordering::SeqCst);
         }
     }
 
-    /// Counts one task out, waking blocked submitters or the finisher.
-    pub fn leave(&self) {
-        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+    /// Takes back an `enter` whose task was refused before it existed.
+    pub fn cancel_enter(&self) {
+        self.entered.fetch_sub(1, Ordering::SeqCst);
+        self.notify_waiters();
+    }
+
+    /// Counts one task out on `worker`, waking blocked submitters or the finisher.
+    pub fn leave(&self, worker: usize) {
+        self.finished[worker].0.fetch_add(1, Ordering::SeqCst);
+        self.notify_waiters();
+    }
+
+    /// Blocks until no task is in flight.
+    pub fn wait_empty(&self) {
+        self.wait_until(|| self.in_flight() == 0);
+    }
+
+    fn notify_waiters(&self) {
         if self.waiters.load(Ordering::SeqCst) > 0 {
             // Taking the lock orders this notify after a waiter's check-then-wait.
             let _guard = lock(&self.lock);
@@ -89,15 +121,21 @@ impl Window {
         }
     }
 
-    /// Blocks until no task is in flight.
-    pub fn wait_empty(&self) {
-        self.wait_until(|in_flight| in_flight == 0);
+    fn total_finished(&self) -> usize {
+        self.finished.iter().map(|count| count.0.load(Ordering::SeqCst)).sum()
     }
 
-    fn wait_until(&self, done: impl Fn(usize) -> bool) {
+    /// Tasks counted in and not out. `finished` is read first: a task finishing in between only
+    /// makes the answer larger (safe for both a stall and `wait_empty`).
+    fn in_flight(&self) -> usize {
+        let finished = self.total_finished();
+        self.entered.load(Ordering::SeqCst).saturating_sub(finished)
+    }
+
+    fn wait_until(&self, done: impl Fn() -> bool) {
         let mut guard = lock(&self.lock);
         self.waiters.fetch_add(1, Ordering::SeqCst);
-        while !done(self.in_flight.load(Ordering::SeqCst)) {
+        while !done() {
             guard = self.freed.wait(guard).unwrap_or_else(PoisonError::into_inner);
         }
         self.waiters.fetch_sub(1, Ordering::SeqCst);
