@@ -7,9 +7,15 @@
 //!   point [`htp_runtime_parallel_for`] to run chunks of that loop on all cores of the
 //!   [global pool](ThreadPool::global). [`symbols`] lists the C entry points by name so the JIT
 //!   can register them with its execution engine.
-//! * **Later runtimes** build on the same pieces: the WSP task runtime on [`ThreadPool::spawn`],
-//!   the CSP process runtime on bounded [`channel`](fn@channel)s between processes, and the AIE
-//!   functional simulator on both.
+//! * **WSP workloads** submit kernel tasks to a [`TaskRuntime`] ([`tasks`]): tasks run on the
+//!   runtime's own worker threads (a task may block, so not on the global pool) once the tasks
+//!   they depend on have finished — dependencies inferred from the [`Region`]s each task reads
+//!   and writes (RAW, WAR, WAW), explicit `after` edges and in-order streams — placed by a
+//!   [`DispatchPolicy`] (round-robin, affinity, work stealing, one shared queue), with at most
+//!   a window of tasks in flight.
+//! * **Later runtimes** build on the same pieces: the CSP process runtime on bounded
+//!   [`channel`](fn@channel)s between processes, and the AIE functional simulator on the pool and
+//!   channels.
 //! * [`Trace`] records which task ran on which lane and when, and exports it as Chrome
 //!   trace-event JSON (`chrome://tracing`, Perfetto) to see load balance and idle time.
 //!
@@ -17,7 +23,8 @@
 //! it must be cheap to build and must not drag a second runtime (rayon, tokio) along.
 //!
 //! Modules, one job each: [`pool`] (threads), [`ffi`] (C ABI), [`channel`](mod@channel)
-//! (bounded MPMC queue), [`trace`] (timelines).
+//! (bounded MPMC queue), [`tasks`] (the WSP task runtime), [`trace`] (timelines; drawn as PNG by
+//! the `htp.trace_plot` Python module).
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
