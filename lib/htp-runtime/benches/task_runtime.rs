@@ -192,7 +192,11 @@ fn main() {
     }
     // `-- independent`: only (a), every policy, for profiling (`perf record`).
     if std::env::args().any(|arg| arg == "independent") {
+        let only: Vec<String> = std::env::args().skip_while(|arg| arg != "independent").skip(1).collect();
         for policy in POLICIES {
+            if !only.is_empty() && !only.iter().any(|name| *name == format!("{policy:?}")) {
+                continue;
+            }
             let ours = best_of(|| independent(policy, workers));
             let theirs = best_of(|| rayon_independent(&pool));
             println!(

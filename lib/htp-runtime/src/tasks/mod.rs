@@ -16,11 +16,12 @@
 //!
 //! Files, one job each: `config.rs` (policies, configuration), `region.rs` (regions and their
 //! overlap test), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `queues.rs`
-//! (ready queues and parking), `window.rs` (the in-flight bound), `executor.rs` (the workers).
+//! (ready queues and parking), `inbox.rs` (the lock-free push side of a queue), `window.rs` (the in-flight bound), `executor.rs` (the workers).
 
 mod config;
 mod deps;
 mod executor;
+mod inbox;
 mod node;
 mod queues;
 mod region;

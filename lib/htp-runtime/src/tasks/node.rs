@@ -1,9 +1,12 @@
 //! One submitted task in the graph: its body, how many predecessors it still waits for, and who
 //! waits for it.
 
-use std::sync::{
-    atomic::{AtomicBool, AtomicUsize, Ordering},
-    Arc, Mutex, MutexGuard, PoisonError,
+use std::{
+    ptr,
+    sync::{
+        atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering},
+        Arc, Mutex, MutexGuard, PoisonError,
+    },
 };
 
 /// What a task runs. An `Err` stops the runtime from starting further tasks.
@@ -22,6 +25,9 @@ pub(crate) struct TaskNode {
     /// Mirrors `successors.finished` for lock-free reads (pruning the dependency tracker).
     done: AtomicBool,
     successors: Mutex<Successors>,
+    /// The task pushed into the same inbox before this one (`inbox.rs`); meaningful only while
+    /// the task sits in an inbox.
+    pub next_ready: AtomicPtr<TaskNode>,
 }
 
 #[derive(Default)]
@@ -40,6 +46,7 @@ impl TaskNode {
             pending: AtomicUsize::new(1),
             done: AtomicBool::new(false),
             successors: Mutex::default(),
+            next_ready: AtomicPtr::new(ptr::null_mut()),
         }
     }
 
@@ -55,6 +62,7 @@ impl TaskNode {
         let successors = self.successors.get_mut().unwrap_or_else(PoisonError::into_inner);
         successors.finished = false;
         successors.waiting.clear();
+        *self.next_ready.get_mut() = ptr::null_mut();
     }
 
     /// Whether the task has finished (its successors may ignore it).

@@ -16,27 +16,36 @@ use std::{
     },
 };
 
-use super::{config::DispatchPolicy, node::lock, node::TaskNode};
+use super::{config::DispatchPolicy, inbox::Inbox, node::lock, node::TaskNode};
 
-/// A FIFO of ready tasks with its length readable without the lock, so that idle workers
-/// polling an empty queue only read a shared cache line instead of bouncing the lock.
+/// Ready tasks of one worker (or of all, for `Dynamic`): pushes go to a lock-free inbox, so the
+/// submitting thread never waits for a lock; takers move the inbox, oldest first, into a deque
+/// under a lock they share only with each other. Both halves can be polled without a lock, so
+/// idle workers only read shared cache lines.
 #[derive(Default)]
 struct Queue {
+    inbox: Inbox,
+    /// Tasks moved out of the inbox, oldest first.
     tasks: Mutex<VecDeque<Arc<TaskNode>>>,
+    /// `tasks.len()`, readable without the lock.
     len: AtomicUsize,
 }
 
 impl Queue {
     fn push(&self, task: Arc<TaskNode>) {
-        let mut tasks = lock(&self.tasks);
-        tasks.push_back(task);
-        self.len.store(tasks.len(), Ordering::SeqCst);
+        self.inbox.push(task);
     }
 
+    fn is_empty(&self) -> bool {
+        self.inbox.is_empty() && self.len.load(Ordering::SeqCst) == 0
+    }
+
+    /// The oldest task.
     fn pop_front(&self) -> Option<Arc<TaskNode>> {
         self.pop_with(VecDeque::pop_front)
     }
 
+    /// The newest task.
     fn pop_back(&self) -> Option<Arc<TaskNode>> {
         self.pop_with(VecDeque::pop_back)
     }
@@ -45,25 +54,20 @@ impl Queue {
         &self,
         pop: impl FnOnce(&mut VecDeque<Arc<TaskNode>>) -> Option<Arc<TaskNode>>,
     ) -> Option<Arc<TaskNode>> {
-        if self.len.load(Ordering::SeqCst) == 0 {
+        if self.is_empty() {
             return None;
         }
         let mut tasks = lock(&self.tasks);
+        self.inbox.take_all(&mut tasks);
         let task = pop(&mut tasks);
         self.len.store(tasks.len(), Ordering::SeqCst);
         task
     }
 
-    /// Moves every task to the back of `into`; whether there was any.
+    /// Moves every task to the back of `into`, oldest first; whether there was any. For a queue
+    /// with one taker (the static policies), which never fills the deque: no lock at all.
     fn drain_into(&self, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
-        if self.len.load(Ordering::SeqCst) == 0 {
-            return false;
-        }
-        let mut tasks = lock(&self.tasks);
-        let any = !tasks.is_empty();
-        into.append(&mut tasks);
-        self.len.store(0, Ordering::SeqCst);
-        any
+        self.inbox.take_all(into)
     }
 }
 
