@@ -1,9 +1,11 @@
 //! Ready tasks waiting for a worker, one layout per [`DispatchPolicy`], and the parking of idle
 //! workers.
 //!
-//! A worker that finds nothing spins briefly, then announces itself asleep, looks once more, and
-//! parks on its own condition variable. A push wakes a sleeping worker only when one is asleep
-//! (one atomic load otherwise), so a busy runtime makes no wake-up calls at all. The two sides
+//! A worker that finds nothing spins briefly (searching), then announces itself asleep, looks
+//! once more, and parks on its own condition variable. A push wakes a sleeping worker only when
+//! one is asleep and, where any worker may take the task (`Dynamic`, `WorkStealing`), nobody is
+//! searching; a searching worker that finds work wakes the next sleeper if work is left over. So
+//! a busy runtime makes no wake-up calls, and a burst of tasks costs the submitter one at most. The two sides
 //! are ordered by `SeqCst` operations on a queue's length and the sleep announcement (the
 //! "announce, then look" / "push, then look for sleepers" handshake): either the pusher sees the
 //! sleeper, or the sleeper sees the task.
@@ -80,6 +82,8 @@ pub(crate) struct ReadyQueues {
     parkers: Vec<Parker>,
     /// Workers announced asleep (a quick "nobody to wake" check for pushes).
     sleepers: AtomicUsize,
+    /// Workers spinning for work: a push to a queue they can take from needs no wake-up.
+    searching: AtomicUsize,
     shutdown: AtomicBool,
 }
 
@@ -106,6 +110,7 @@ impl ReadyQueues {
                 })
                 .collect(),
             sleepers: AtomicUsize::new(0),
+            searching: AtomicUsize::new(0),
             shutdown: AtomicBool::new(false),
         }
     }
@@ -116,7 +121,10 @@ impl ReadyQueues {
         match self.policy {
             DispatchPolicy::Dynamic => {
                 self.shared.push(task);
-                self.wake_any();
+                // A searching worker will find it (and wake a helper if more work piles up).
+                if self.searching.load(Ordering::SeqCst) == 0 {
+                    self.wake_any();
+                }
             }
             DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => {
                 self.local[worker].push(task);
@@ -124,11 +132,29 @@ impl ReadyQueues {
             }
             DispatchPolicy::WorkStealing => {
                 self.local[worker].push(task);
-                // The owner if it sleeps, else a thief: the task should not wait for a busy owner.
-                if !self.wake(worker) {
+                // Any searching worker may take it; else the owner if it sleeps, else a thief:
+                // the task should not wait for a busy owner.
+                if self.searching.load(Ordering::SeqCst) == 0 && !self.wake(worker) {
                     self.wake_any();
                 }
             }
+        }
+    }
+
+    /// After a searching worker found work: if work is left over, nobody else searches and
+    /// someone sleeps, wake one. Wake-ups pass from worker to worker instead of costing the
+    /// submitting thread a system call per task.
+    fn hand_on(&self) {
+        let shared_policy = matches!(self.policy, DispatchPolicy::Dynamic | DispatchPolicy::WorkStealing);
+        if !shared_policy
+            || self.sleepers.load(Ordering::SeqCst) == 0
+            || self.searching.load(Ordering::SeqCst) > 0
+        {
+            return;
+        }
+        let work_left = !self.shared.is_empty() || self.local.iter().any(|queue| !queue.is_empty());
+        if work_left {
+            self.wake_any();
         }
     }
 
@@ -156,25 +182,33 @@ impl ReadyQueues {
         // the submitter may need this core.
         const SPINS: u32 = 200;
         const YIELDS: u32 = 4;
-        for round in 0..SPINS + YIELDS {
-            if self.take(worker, into) {
-                return true;
-            }
-            if self.shutdown.load(Ordering::Acquire) {
-                return false;
-            }
-            if round < SPINS {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
         let parker = &self.parkers[worker];
         loop {
+            self.searching.fetch_add(1, Ordering::SeqCst);
+            for round in 0..SPINS + YIELDS {
+                if self.take(worker, into) {
+                    self.searching.fetch_sub(1, Ordering::SeqCst);
+                    self.hand_on();
+                    return true;
+                }
+                if self.shutdown.load(Ordering::Acquire) {
+                    self.searching.fetch_sub(1, Ordering::SeqCst);
+                    return false;
+                }
+                if round < SPINS {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+            // Stop searching, announce sleep, look once more: a push either sees this worker
+            // searching or asleep, or happened before the last look.
+            self.searching.fetch_sub(1, Ordering::SeqCst);
             parker.asleep.store(true, Ordering::SeqCst);
             self.sleepers.fetch_add(1, Ordering::SeqCst);
             if self.take(worker, into) {
                 self.cancel_sleep(parker);
+                self.hand_on();
                 return true;
             }
             if self.shutdown.load(Ordering::SeqCst) {
@@ -187,14 +221,8 @@ impl ReadyQueues {
             }
             *woken = false;
             drop(woken);
-            // A waker cleared `asleep`; a task may have been taken by another worker meanwhile.
+            // A waker cleared `asleep`; search again (the task may have gone to another worker).
             self.cancel_sleep(parker);
-            if self.take(worker, into) {
-                return true;
-            }
-            if self.shutdown.load(Ordering::SeqCst) {
-                return false;
-            }
         }
     }
 
