@@ -159,7 +159,7 @@ impl ReadyQueues {
     }
 
     /// Moves the next tasks `worker` may run to the back of `into`: one task, or for the
-    /// static policies (whose tasks never move) the worker's whole queue under one lock.
+    /// static policies (whose tasks never move) everything queued for the worker at once.
     /// Whether it found any.
     pub fn take(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
         let one = match self.policy {
