@@ -559,3 +559,22 @@ fn dropping_without_finish_waits_for_the_tasks() {
     }
     assert_eq!(count.load(Ordering::SeqCst), 20);
 }
+
+#[test]
+fn reads_of_a_buffer_nobody_writes_add_no_edges() {
+    // Every task reads the same weights and writes its own output row: no task waits for another,
+    // however many there are (the readers' list is pruned as tasks finish).
+    let weights = vec![0f32; 64];
+    let outputs = vec![0f32; 64 * 4096];
+    let (weights, outputs) = (weights.as_ptr() as usize, outputs.as_ptr() as usize);
+    let runtime =
+        TaskRuntime::start(RuntimeConfig::new(2, DispatchPolicy::Dynamic).with_window(256)).unwrap();
+    for row in 0..4096 {
+        let spec = TaskSpec::new(format!("t{row}"), || Ok(()))
+            .access(Access::read(Region::bytes(weights, 0, 256)))
+            .access(Access::write(Region::tile_2d(outputs, 64, 4, (row, 0), (1, 64))));
+        runtime.submit(spec).unwrap();
+    }
+    let report = runtime.finish().unwrap();
+    assert_eq!((report.tasks, report.edges), (4096, 0));
+}

@@ -8,7 +8,8 @@
 //!   earlier reader has yet to read).
 //!
 //! Readers do not wait for readers, so a read scans only the writers. Entries of finished tasks
-//! are dropped whenever a scan meets them (a finished task needs no edge), and a write removes
+//! are dropped whenever a scan meets them (a finished task needs no edge) — and, for readers of
+//! a buffer nobody writes, when their list has doubled since the last sweep — and a write removes
 //! the live accesses to exactly its region, which it now orders after: any later access
 //! overlapping them overlaps the write and waits for it, so the order is kept transitively. The
 //! cost of a submit is therefore proportional to the live accesses to the buffers it touches
@@ -50,6 +51,9 @@ pub(crate) struct DependencyTracker {
 struct BufferAccesses {
     readers: Vec<LiveAccess>,
     writers: Vec<LiveAccess>,
+    /// Readers are scanned only by writes; a buffer only ever read (weights) has its finished
+    /// readers dropped when the list reaches this length (amortised O(1) per read).
+    prune_readers_at: usize,
 }
 
 struct LiveAccess {
@@ -136,6 +140,10 @@ impl DependencyTracker {
                 live.writers.retain(|old| !superseded(old));
                 live.writers.push(entry);
             } else {
+                if live.readers.len() >= live.prune_readers_at {
+                    live.readers.retain(|old| !old.task.is_done());
+                    live.prune_readers_at = (2 * live.readers.len()).max(64);
+                }
                 live.readers.push(entry);
             }
         }
@@ -175,5 +183,56 @@ fn wait_for_conflicts(live: &mut Vec<LiveAccess>, new: &LiveAccess, edges: &mut 
             edges.after(&old.task);
         }
         index += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(tracker: &mut DependencyTracker) -> Arc<TaskNode> {
+        tracker.new_node(String::new(), 0, Box::new(|| Ok(())))
+    }
+
+    #[test]
+    fn live_accesses_stay_bounded_by_the_unfinished_tasks() {
+        let mut tracker = DependencyTracker::default();
+        let weights = Region::bytes(0x1000, 0, 64);
+        for n in 0..10_000i64 {
+            let task = node(&mut tracker);
+            let output = Region::bytes(0x2000, n * 8, 8);
+            tracker.insert(&task, vec![Access::read(weights.clone()), Access::write(output)], &[], None);
+            // Each task finishes before the next is submitted.
+            task.finish(|_| {});
+        }
+        let readers = tracker.buffers[&0x1000].readers.len();
+        let writers = tracker.buffers[&0x2000].writers.len();
+        assert!(readers <= 128, "{readers} readers of a read-only buffer kept");
+        assert!(writers <= 1, "{writers} finished writers kept");
+        assert!(tracker.recent.len() <= 128, "{} tasks indexed", tracker.recent.len());
+        assert_eq!(tracker.edges, 0);
+    }
+
+    #[test]
+    fn edges_go_to_unfinished_conflicting_tasks_once_each() {
+        let mut tracker = DependencyTracker::default();
+        let (a, b) = (Region::bytes(0x1000, 0, 8), Region::bytes(0x1000, 8, 8));
+        let writer = node(&mut tracker);
+        tracker.insert(&writer, vec![Access::write(a.clone()), Access::write(b.clone())], &[], None);
+        // Reads both regions the writer wrote: one edge, not two.
+        let reader = node(&mut tracker);
+        tracker.insert(&reader, vec![Access::read(a.clone()), Access::read(b.clone())], &[], None);
+        assert_eq!(tracker.edges, 1);
+        // A write of `a` waits for the writer (WAW) and the reader (WAR).
+        let rewriter = node(&mut tracker);
+        tracker.insert(&rewriter, vec![Access::read_write(a.clone())], &[], None);
+        assert_eq!(tracker.edges, 3);
+        // Once everything has finished, nothing waits.
+        for task in [&writer, &reader, &rewriter] {
+            task.finish(|_| {});
+        }
+        let late = node(&mut tracker);
+        tracker.insert(&late, vec![Access::read_write(a)], &[0, 1, 2], Some(9));
+        assert_eq!(tracker.edges, 3);
     }
 }
