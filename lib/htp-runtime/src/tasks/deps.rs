@@ -7,15 +7,16 @@
 //! * when it writes, every overlapping live reader too (WAR: a writer must not clobber what an
 //!   earlier reader has yet to read).
 //!
-//! Readers do not wait for readers, so a read scans only the writers. Entries of finished tasks
-//! are dropped whenever a scan meets them (a finished task needs no edge) — and, for readers of
-//! a buffer nobody writes, when their list has doubled since the last sweep — and a write removes
-//! the live accesses to exactly its region, which it now orders after: any later access
+//! Readers do not wait for readers, so a read looks only at the writers. Each list is indexed by
+//! first byte (`live.rs`), so an access examines only the live accesses whose byte range can
+//! reach it. Entries of finished tasks are dropped whenever a lookup meets them (a finished task
+//! needs no edge) and by a sweep whenever a list has doubled since the last one, and a write
+//! removes the live accesses to exactly its region, which it now orders after: any later access
 //! overlapping them overlaps the write and waits for it, so the order is kept transitively. The
-//! cost of a submit is therefore proportional to the live accesses to the buffers it touches
-//! (bounded by the window), never to the number of tasks submitted so far. Pruning happens only
-//! here, under the tracker's lock, so a task finishing during a scan is at worst seen as live,
-//! and then [`TaskNode::add_successor`] sees it finished and adds no edge.
+//! cost of a submit therefore depends on the unfinished tasks touching nearby bytes (bounded by
+//! the window), never on the number of tasks submitted so far. Pruning happens only here, under
+//! the tracker's lock, so a task finishing during a lookup is at worst seen as live, and then
+//! [`TaskNode::add_successor`] sees it finished and adds no edge.
 
 use std::{
     collections::{HashMap, VecDeque},
@@ -23,8 +24,9 @@ use std::{
 };
 
 use super::{
+    live::{LiveAccess, LiveAccesses},
     node::{TaskBody, TaskNode},
-    region::{Access, Region},
+    region::Access,
 };
 
 /// The graph-building state of one runtime; used under one lock by `submit`.
@@ -49,19 +51,8 @@ pub(crate) struct DependencyTracker {
 
 #[derive(Default)]
 struct BufferAccesses {
-    readers: Vec<LiveAccess>,
-    writers: Vec<LiveAccess>,
-    /// Readers are scanned only by writes; a buffer only ever read (weights) has its finished
-    /// readers dropped when the list reaches this length (amortised O(1) per read).
-    prune_readers_at: usize,
-}
-
-struct LiveAccess {
-    /// The region's byte range, a cheap first filter before the exact test.
-    first: i64,
-    last: i64,
-    region: Region,
-    task: Arc<TaskNode>,
+    readers: LiveAccesses,
+    writers: LiveAccesses,
 }
 
 /// The predecessors one task has been given so far, to add each edge once.
@@ -129,22 +120,16 @@ impl DependencyTracker {
         for access in accesses {
             let Some((first, last)) = access.region.byte_range() else { continue };
             let live = self.buffers.entry(access.region.buffer).or_default();
-            let entry = LiveAccess { first, last, region: access.region, task: Arc::clone(task) };
-            wait_for_conflicts(&mut live.writers, &entry, &mut edges);
+            let region = access.region;
+            live.writers.for_each_overlapping(first, last, &region, |old| edges.after(old));
             if access.mode.writes() {
-                wait_for_conflicts(&mut live.readers, &entry, &mut edges);
+                live.readers.for_each_overlapping(first, last, &region, |old| edges.after(old));
                 // Superseded: later accesses to this region wait for this write instead.
-                let superseded =
-                    |old: &LiveAccess| old.first == first && old.last == last && old.region == entry.region;
-                live.readers.retain(|old| !superseded(old));
-                live.writers.retain(|old| !superseded(old));
-                live.writers.push(entry);
+                live.readers.remove_region(first, &region);
+                live.writers.remove_region(first, &region);
+                live.writers.insert(LiveAccess { first, last, region, task: Arc::clone(task) });
             } else {
-                if live.readers.len() >= live.prune_readers_at {
-                    live.readers.retain(|old| !old.task.is_done());
-                    live.prune_readers_at = (2 * live.readers.len()).max(64);
-                }
-                live.readers.push(entry);
+                live.readers.insert(LiveAccess { first, last, region, task: Arc::clone(task) });
             }
         }
         self.edges += edges.added;
@@ -170,25 +155,10 @@ impl DependencyTracker {
     }
 }
 
-/// Adds an edge from every live access in `live` that overlaps `new`; drops finished ones.
-fn wait_for_conflicts(live: &mut Vec<LiveAccess>, new: &LiveAccess, edges: &mut Edges<'_>) {
-    let mut index = 0;
-    while index < live.len() {
-        let old = &live[index];
-        if old.task.is_done() {
-            live.swap_remove(index);
-            continue;
-        }
-        if old.first <= new.last && new.first <= old.last && old.region.overlaps(&new.region) {
-            edges.after(&old.task);
-        }
-        index += 1;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::region::Region;
 
     fn node(tracker: &mut DependencyTracker) -> Arc<TaskNode> {
         tracker.new_node(String::new(), 0, Box::new(|| Ok(())))
@@ -208,7 +178,7 @@ mod tests {
         let readers = tracker.buffers[&0x1000].readers.len();
         let writers = tracker.buffers[&0x2000].writers.len();
         assert!(readers <= 128, "{readers} readers of a read-only buffer kept");
-        assert!(writers <= 1, "{writers} finished writers kept");
+        assert!(writers <= 128, "{writers} writers of disjoint bytes kept");
         assert!(tracker.recent.len() <= 128, "{} tasks indexed", tracker.recent.len());
         assert_eq!(tracker.edges, 0);
     }

@@ -15,13 +15,14 @@
 //! failing or panicking body stops new bodies from starting; `finish` reports it.
 //!
 //! Files, one job each: `config.rs` (policies, configuration), `region.rs` (regions and their
-//! overlap test), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `queues.rs`
+//! overlap test), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `live.rs` (a buffer's live accesses, indexed), `queues.rs`
 //! (ready queues and parking), `inbox.rs` (the lock-free push side of a queue), `window.rs` (the in-flight bound), `executor.rs` (the workers).
 
 mod config;
 mod deps;
 mod executor;
 mod inbox;
+mod live;
 mod node;
 mod queues;
 mod region;

@@ -1,0 +1,133 @@
+//! The live accesses of one kind (reads or writes) to one buffer, indexed by first byte, so a
+//! new access examines only those whose byte range can reach it.
+//!
+//! Entries are keyed by (first byte, sequence number); every entry's byte range is at most
+//! `widest` bytes long, so an access `[first, last]` can only overlap entries whose first byte is
+//! in `[first - widest, last]` — one range query. For tiles of one matrix that is the tiles of
+//! the same row band, not every tile in flight.
+
+use std::{collections::BTreeMap, sync::Arc};
+
+use super::{node::TaskNode, region::Region};
+
+pub(crate) struct LiveAccess {
+    /// The region's byte range.
+    pub first: i64,
+    pub last: i64,
+    pub region: Region,
+    pub task: Arc<TaskNode>,
+}
+
+#[derive(Default)]
+pub(crate) struct LiveAccesses {
+    by_first: BTreeMap<(i64, u64), LiveAccess>,
+    /// At least `last - first` of every entry.
+    widest: i64,
+    next_sequence: u64,
+    /// Entries a range query never meets (tiles elsewhere in the buffer) are swept when the
+    /// index has doubled since the last sweep: amortised O(1) per insert, and the index holds
+    /// about as many entries as there are unfinished tasks.
+    sweep_at: usize,
+}
+
+impl LiveAccesses {
+    /// Calls `conflict` with the task of every live entry overlapping `[first, last]` / `region`
+    /// (`task` itself excluded by the caller); drops finished entries it meets.
+    pub fn for_each_overlapping(
+        &mut self,
+        first: i64,
+        last: i64,
+        region: &Region,
+        mut conflict: impl FnMut(&Arc<TaskNode>),
+    ) {
+        let mut finished = Vec::new();
+        let lowest = first.saturating_sub(self.widest);
+        for (key, old) in self.by_first.range((lowest, 0)..=(last, u64::MAX)) {
+            if old.task.is_done() {
+                finished.push(*key);
+            } else if old.last >= first && old.region.overlaps(region) {
+                conflict(&old.task);
+            }
+        }
+        for key in finished {
+            self.by_first.remove(&key);
+        }
+    }
+
+    /// Removes the entries for exactly `region` (a write to it supersedes them).
+    pub fn remove_region(&mut self, first: i64, region: &Region) {
+        let same: Vec<(i64, u64)> = self
+            .by_first
+            .range((first, 0)..=(first, u64::MAX))
+            .filter(|(_, old)| old.region == *region)
+            .map(|(key, _)| *key)
+            .collect();
+        for key in same {
+            self.by_first.remove(&key);
+        }
+    }
+
+    pub fn insert(&mut self, access: LiveAccess) {
+        if self.by_first.len() >= self.sweep_at {
+            self.by_first.retain(|_, old| !old.task.is_done());
+            self.widest = self.by_first.values().map(|old| old.last - old.first).max().unwrap_or(0);
+            self.sweep_at = (2 * self.by_first.len()).max(64);
+        }
+        self.widest = self.widest.max(access.last.saturating_sub(access.first));
+        self.by_first.insert((access.first, self.next_sequence), access);
+        self.next_sequence += 1;
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.by_first.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(id: u64, first: i64, bytes: i64) -> LiveAccess {
+        let task = Arc::new(TaskNode::new(id, format!("t{id}"), 0, Box::new(|| Ok(()))));
+        LiveAccess { first, last: first + bytes - 1, region: Region::bytes(1, first, bytes), task }
+    }
+
+    fn overlapping(live: &mut LiveAccesses, first: i64, bytes: i64) -> Vec<u64> {
+        let mut ids = Vec::new();
+        let region = Region::bytes(1, first, bytes);
+        live.for_each_overlapping(first, first + bytes - 1, &region, |task| ids.push(task.id));
+        ids.sort_unstable();
+        ids
+    }
+
+    #[test]
+    fn a_wide_entry_starting_far_below_is_found() {
+        let mut live = LiveAccesses::default();
+        live.insert(access(0, 0, 1000));
+        for n in 1..100 {
+            live.insert(access(n, 2000 + 8 * n as i64, 8));
+        }
+        assert_eq!(overlapping(&mut live, 990, 4), vec![0]);
+        assert_eq!(overlapping(&mut live, 1000, 1000), Vec::<u64>::new());
+        assert_eq!(overlapping(&mut live, 2008, 16), vec![1, 2]);
+        assert_eq!(overlapping(&mut live, 0, 5000).len(), 100);
+    }
+
+    #[test]
+    fn finished_entries_leave_when_met_or_swept() {
+        let mut live = LiveAccesses::default();
+        let entries: Vec<LiveAccess> = (0..1000).map(|n| access(n, 8 * n as i64, 8)).collect();
+        let tasks: Vec<Arc<TaskNode>> = entries.iter().map(|entry| Arc::clone(&entry.task)).collect();
+        for (entry, task) in entries.into_iter().zip(&tasks) {
+            live.insert(entry);
+            task.finish(|_| {});
+        }
+        assert!(live.len() <= 128, "{} finished entries kept", live.len());
+        assert_eq!(overlapping(&mut live, 0, 8000), Vec::<u64>::new());
+        assert_eq!(live.len(), 0, "a lookup drops the finished entries it meets");
+        live.insert(access(7, 16, 8));
+        live.remove_region(16, &Region::bytes(1, 16, 8));
+        assert_eq!(live.len(), 0);
+    }
+}
