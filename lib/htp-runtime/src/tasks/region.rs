@@ -135,48 +135,62 @@ impl Region {
     }
 }
 
+/// The most dimensions the exact test handles; regions with more get the conservative answer.
+/// Fixed-size arrays keep the test free of allocations: it runs for every live access whose
+/// byte range meets a new one.
+const MAX_DIMS: usize = 8;
+
 /// A region rewritten for the exact test: positive, distinct strides in decreasing order, a
 /// contiguous innermost dimension folded into the run of bytes each point starts.
 struct Lattice {
     offset: i64,
-    /// (size, stride), strides positive and strictly decreasing.
-    dims: Vec<(i64, i64)>,
+    /// (size, stride), strides positive and strictly decreasing; `rank` of them used.
+    dims: [(i64, i64); MAX_DIMS],
+    rank: usize,
     /// Bytes starting at each point.
     run: i64,
 }
 
 impl Lattice {
-    /// `None` when the region does not fit the exact test (duplicate strides, overflow).
+    /// `None` when the region does not fit the exact test (too many or duplicate strides,
+    /// overflow).
     fn of(region: &Region) -> Option<Lattice> {
         let mut offset = region.offset;
-        let mut dims = Vec::with_capacity(region.dims.len());
+        let mut dims = [(0i64, 0i64); MAX_DIMS];
+        let mut rank = 0;
         for &(size, stride) in &region.dims {
-            match stride {
-                // A broadcast dimension repeats the same bytes; it adds none.
-                0 => {}
-                s if s < 0 => {
-                    // The same set, walked from the other end.
-                    offset = offset.checked_add((size - 1).checked_mul(s)?)?;
-                    dims.push((size, s.checked_neg()?));
-                }
-                s => dims.push((size, s)),
+            // A broadcast dimension repeats the same bytes, a single-element one adds none.
+            if stride == 0 || size == 1 {
+                continue;
             }
+            if rank == MAX_DIMS {
+                return None;
+            }
+            if stride < 0 {
+                // The same set, walked from the other end.
+                offset = offset.checked_add((size - 1).checked_mul(stride)?)?;
+                dims[rank] = (size, stride.checked_neg()?);
+            } else {
+                dims[rank] = (size, stride);
+            }
+            rank += 1;
         }
-        dims.retain(|&(size, _)| size > 1);
-        dims.sort_by_key(|&(_, stride)| std::cmp::Reverse(stride));
-        if dims.windows(2).any(|pair| pair[0].1 == pair[1].1) {
+        let used = &mut dims[..rank];
+        used.sort_unstable_by_key(|&(_, stride)| std::cmp::Reverse(stride));
+        if used.windows(2).any(|pair| pair[0].1 == pair[1].1) {
             return None;
         }
         let mut run = region.element_bytes;
         // A dimension whose stride is the run it repeats is contiguous: one longer run.
-        while let Some(&(size, stride)) = dims.last() {
-            if stride != run {
-                break;
-            }
-            run = run.checked_mul(size)?;
-            dims.pop();
+        while rank > 0 && dims[rank - 1].1 == run {
+            run = run.checked_mul(dims[rank - 1].0)?;
+            rank -= 1;
         }
-        Some(Lattice { offset, dims, run })
+        Some(Lattice { offset, dims, rank, run })
+    }
+
+    fn size_at(&self, stride: i64) -> i64 {
+        self.dims[..self.rank].iter().find(|&&(_, s)| s == stride).map_or(1, |&(size, _)| size)
     }
 
     /// Whether the two lattices share a byte; `None` when the test is not exact for them.
@@ -186,35 +200,40 @@ impl Lattice {
     /// stride exceeds the width of everything finer (all inner `d_i * s_i + δ`), at most one
     /// `d_k` per dimension can work, found outermost first; then the answer is exact.
     fn intersects(&self, other: &Lattice) -> Option<bool> {
-        // Both on the union of strides, a missing one with size 1.
-        let mut strides: Vec<i64> = self.dims.iter().chain(&other.dims).map(|&(_, s)| s).collect();
-        strides.sort_unstable_by(|a, b| b.cmp(a));
-        strides.dedup();
-        let size_at = |dims: &[(i64, i64)], stride: i64| {
-            dims.iter().find(|&&(_, s)| s == stride).map_or(1, |&(size, _)| size)
-        };
-        let bounds: Vec<(i64, i64, i64)> = strides
-            .iter()
-            .map(|&s| (s, -(size_at(&other.dims, s) - 1), size_at(&self.dims, s) - 1))
-            .collect();
+        // Both on the union of strides (decreasing), a missing one with size 1.
+        let mut strides = [0i64; 2 * MAX_DIMS];
+        let mut n = 0;
+        for &(_, stride) in self.dims[..self.rank].iter().chain(&other.dims[..other.rank]) {
+            if !strides[..n].contains(&stride) {
+                strides[n] = stride;
+                n += 1;
+            }
+        }
+        strides[..n].sort_unstable_by_key(|&stride| std::cmp::Reverse(stride));
+        // Per stride: (stride, lowest d, highest d).
+        let mut bounds = [(0i64, 0i64, 0i64); 2 * MAX_DIMS];
+        for (bound, &stride) in bounds.iter_mut().zip(&strides[..n]) {
+            *bound = (stride, -(other.size_at(stride) - 1), self.size_at(stride) - 1);
+        }
         // [inner_low[k], inner_high[k]]: the reach of every dimension finer than k, plus δ.
-        let n = bounds.len();
-        let mut inner_low = vec![-(other.run - 1); n + 1];
-        let mut inner_high = vec![self.run - 1; n + 1];
+        let mut inner_low = [0i64; 2 * MAX_DIMS + 1];
+        let mut inner_high = [0i64; 2 * MAX_DIMS + 1];
+        inner_low[n] = -(other.run - 1);
+        inner_high[n] = self.run - 1;
         for k in (0..n).rev() {
-            let (s, low, high) = bounds[k];
-            inner_low[k] = inner_low[k + 1].checked_add(low.checked_mul(s)?)?;
-            inner_high[k] = inner_high[k + 1].checked_add(high.checked_mul(s)?)?;
+            let (stride, low, high) = bounds[k];
+            inner_low[k] = inner_low[k + 1].checked_add(low.checked_mul(stride)?)?;
+            inner_high[k] = inner_high[k + 1].checked_add(high.checked_mul(stride)?)?;
         }
         let mut rest = other.offset.checked_sub(self.offset)?;
-        for (k, &(s, low, high)) in bounds.iter().enumerate() {
+        for (k, &(stride, low, high)) in bounds[..n].iter().enumerate() {
             let (finer_low, finer_high) = (inner_low[k + 1], inner_high[k + 1]);
-            if finer_high.checked_sub(finer_low)? >= s {
+            if finer_high.checked_sub(finer_low)? >= stride {
                 return None;
             }
-            // The one d with rest - d*s in [finer_low, finer_high], if any.
-            let d = div_ceil(rest.checked_sub(finer_high)?, s);
-            let remainder = rest.checked_sub(d.checked_mul(s)?)?;
+            // The one d with rest - d*stride in [finer_low, finer_high], if any.
+            let d = div_ceil(rest.checked_sub(finer_high)?, stride);
+            let remainder = rest.checked_sub(d.checked_mul(stride)?)?;
             if remainder < finer_low || d < low || d > high {
                 return Some(false);
             }
@@ -344,6 +363,14 @@ mod tests {
         assert!(!truly_overlap(&every_other, &odd_element));
         assert!(every_other.overlaps(&odd_element), "conservative: byte ranges intersect");
         assert!(odd_element.overlaps(&every_other));
+        // More dimensions than the exact test takes: byte ranges decide.
+        let nine_d =
+            Region { buffer: M, offset: 0, dims: (0..9).map(|k| (2, 8 << k)).collect(), element_bytes: 4 };
+        let gap = Region::bytes(M, 4, 4);
+        assert!(!truly_overlap(&nine_d, &gap));
+        assert!(nine_d.overlaps(&gap), "conservative past MAX_DIMS");
+        let eight_d = Region { dims: (0..8).map(|k| (2, 8 << k)).collect(), ..nine_d };
+        assert!(!eight_d.overlaps(&gap), "exact up to MAX_DIMS");
         // Where the exact test applies, it answers exactly even for a wrapping tile.
         let wrapping =
             Region { buffer: M, offset: 0, dims: vec![(2, 2 * 64 * 4), (80, 4)], element_bytes: 4 };
