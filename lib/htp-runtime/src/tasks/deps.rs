@@ -120,16 +120,16 @@ impl DependencyTracker {
         for access in accesses {
             let Some((first, last)) = access.region.byte_range() else { continue };
             let live = self.buffers.entry(access.region.buffer).or_default();
-            let region = access.region;
-            live.writers.for_each_overlapping(first, last, &region, |old| edges.after(old));
+            let entry = LiveAccess::new(first, last, access.region, task);
+            live.writers.for_each_overlapping(&entry, |old| edges.after(old));
             if access.mode.writes() {
-                live.readers.for_each_overlapping(first, last, &region, |old| edges.after(old));
+                live.readers.for_each_overlapping(&entry, |old| edges.after(old));
                 // Superseded: later accesses to this region wait for this write instead.
-                live.readers.remove_region(first, &region);
-                live.writers.remove_region(first, &region);
-                live.writers.insert(LiveAccess { first, last, region, task: Arc::clone(task) });
+                live.readers.remove_region(first, &entry.region);
+                live.writers.remove_region(first, &entry.region);
+                live.writers.insert(entry);
             } else {
-                live.readers.insert(LiveAccess { first, last, region, task: Arc::clone(task) });
+                live.readers.insert(entry);
             }
         }
         self.edges += edges.added;

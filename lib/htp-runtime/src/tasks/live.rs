@@ -8,14 +8,26 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
-use super::{node::TaskNode, region::Region};
+use super::{
+    node::TaskNode,
+    region::{lattices_overlap, Lattice, Region},
+};
 
 pub(crate) struct LiveAccess {
     /// The region's byte range.
     pub first: i64,
     pub last: i64,
     pub region: Region,
+    /// The region's form for the exact overlap test, computed once.
+    pub lattice: Option<Lattice>,
     pub task: Arc<TaskNode>,
+}
+
+impl LiveAccess {
+    /// `task`'s access to `region`, whose byte range is `[first, last]`.
+    pub fn new(first: i64, last: i64, region: Region, task: &Arc<TaskNode>) -> Self {
+        Self { first, last, lattice: Lattice::of(&region), region, task: Arc::clone(task) }
+    }
 }
 
 #[derive(Default)]
@@ -31,21 +43,15 @@ pub(crate) struct LiveAccesses {
 }
 
 impl LiveAccesses {
-    /// Calls `conflict` with the task of every live entry overlapping `[first, last]` / `region`
-    /// (`task` itself excluded by the caller); drops finished entries it meets.
-    pub fn for_each_overlapping(
-        &mut self,
-        first: i64,
-        last: i64,
-        region: &Region,
-        mut conflict: impl FnMut(&Arc<TaskNode>),
-    ) {
+    /// Calls `conflict` with the task of every live entry overlapping `new` (an access of the
+    /// same buffer); drops finished entries it meets.
+    pub fn for_each_overlapping(&mut self, new: &LiveAccess, mut conflict: impl FnMut(&Arc<TaskNode>)) {
         let mut finished = Vec::new();
-        let lowest = first.saturating_sub(self.widest);
-        for (key, old) in self.by_first.range((lowest, 0)..=(last, u64::MAX)) {
+        let lowest = new.first.saturating_sub(self.widest);
+        for (key, old) in self.by_first.range((lowest, 0)..=(new.last, u64::MAX)) {
             if old.task.is_done() {
                 finished.push(*key);
-            } else if old.last >= first && old.region.overlaps(region) {
+            } else if old.last >= new.first && lattices_overlap(old.lattice.as_ref(), new.lattice.as_ref()) {
                 conflict(&old.task);
             }
         }
@@ -90,13 +96,12 @@ mod tests {
 
     fn access(id: u64, first: i64, bytes: i64) -> LiveAccess {
         let task = Arc::new(TaskNode::new(id, format!("t{id}"), 0, Box::new(|| Ok(()))));
-        LiveAccess { first, last: first + bytes - 1, region: Region::bytes(1, first, bytes), task }
+        LiveAccess::new(first, first + bytes - 1, Region::bytes(1, first, bytes), &task)
     }
 
     fn overlapping(live: &mut LiveAccesses, first: i64, bytes: i64) -> Vec<u64> {
         let mut ids = Vec::new();
-        let region = Region::bytes(1, first, bytes);
-        live.for_each_overlapping(first, first + bytes - 1, &region, |task| ids.push(task.id));
+        live.for_each_overlapping(&access(u64::MAX, first, bytes), |task| ids.push(task.id));
         ids.sort_unstable();
         ids
     }

@@ -128,10 +128,17 @@ impl Region {
         if last_a < first_b || last_b < first_a {
             return false;
         }
-        match (Lattice::of(self), Lattice::of(other)) {
-            (Some(a), Some(b)) => a.intersects(&b).unwrap_or(true),
-            _ => true,
-        }
+        lattices_overlap(Lattice::of(self).as_ref(), Lattice::of(other).as_ref())
+    }
+}
+
+/// Whether two regions of one buffer whose byte ranges intersect share a byte, given their
+/// lattices (`None`: not fit for the exact test, so they are taken to overlap). The dependency
+/// tracker keeps each live access's lattice, so a lookup computes only the new access's one.
+pub(crate) fn lattices_overlap(a: Option<&Lattice>, b: Option<&Lattice>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.intersects(b).unwrap_or(true),
+        _ => true,
     }
 }
 
@@ -142,7 +149,8 @@ const MAX_DIMS: usize = 8;
 
 /// A region rewritten for the exact test: positive, distinct strides in decreasing order, a
 /// contiguous innermost dimension folded into the run of bytes each point starts.
-struct Lattice {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lattice {
     offset: i64,
     /// (size, stride), strides positive and strictly decreasing; `rank` of them used.
     dims: [(i64, i64); MAX_DIMS],
@@ -154,7 +162,7 @@ struct Lattice {
 impl Lattice {
     /// `None` when the region does not fit the exact test (too many or duplicate strides,
     /// overflow).
-    fn of(region: &Region) -> Option<Lattice> {
+    pub(crate) fn of(region: &Region) -> Option<Lattice> {
         let mut offset = region.offset;
         let mut dims = [(0i64, 0i64); MAX_DIMS];
         let mut rank = 0;
@@ -200,21 +208,32 @@ impl Lattice {
     /// stride exceeds the width of everything finer (all inner `d_i * s_i + δ`), at most one
     /// `d_k` per dimension can work, found outermost first; then the answer is exact.
     fn intersects(&self, other: &Lattice) -> Option<bool> {
-        // Both on the union of strides (decreasing), a missing one with size 1.
-        let mut strides = [0i64; 2 * MAX_DIMS];
-        let mut n = 0;
-        for &(_, stride) in self.dims[..self.rank].iter().chain(&other.dims[..other.rank]) {
-            if !strides[..n].contains(&stride) {
-                strides[n] = stride;
-                n += 1;
-            }
-        }
-        strides[..n].sort_unstable_by_key(|&stride| std::cmp::Reverse(stride));
-        // Per stride: (stride, lowest d, highest d).
+        // Per stride of either (decreasing): (stride, lowest d, highest d); a stride one of them
+        // lacks counts as size 1 there.
         let mut bounds = [(0i64, 0i64, 0i64); 2 * MAX_DIMS];
-        for (bound, &stride) in bounds.iter_mut().zip(&strides[..n]) {
-            *bound = (stride, -(other.size_at(stride) - 1), self.size_at(stride) - 1);
-        }
+        let same_strides = self.rank == other.rank
+            && self.dims[..self.rank].iter().zip(&other.dims[..other.rank]).all(|(a, b)| a.1 == b.1);
+        let n = if same_strides {
+            // The common case (tiles of one tensor): no union to build.
+            for (bound, (a, b)) in bounds.iter_mut().zip(self.dims[..self.rank].iter().zip(&other.dims)) {
+                *bound = (a.1, -(b.0 - 1), a.0 - 1);
+            }
+            self.rank
+        } else {
+            let mut strides = [0i64; 2 * MAX_DIMS];
+            let mut n = 0;
+            for &(_, stride) in self.dims[..self.rank].iter().chain(&other.dims[..other.rank]) {
+                if !strides[..n].contains(&stride) {
+                    strides[n] = stride;
+                    n += 1;
+                }
+            }
+            strides[..n].sort_unstable_by_key(|&stride| std::cmp::Reverse(stride));
+            for (bound, &stride) in bounds.iter_mut().zip(&strides[..n]) {
+                *bound = (stride, -(other.size_at(stride) - 1), self.size_at(stride) - 1);
+            }
+            n
+        };
         // [inner_low[k], inner_high[k]]: the reach of every dimension finer than k, plus δ.
         let mut inner_low = [0i64; 2 * MAX_DIMS + 1];
         let mut inner_high = [0i64; 2 * MAX_DIMS + 1];
