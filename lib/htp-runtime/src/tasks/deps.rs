@@ -27,6 +27,7 @@ use super::{
     live::{LiveAccess, LiveAccesses},
     node::{TaskBody, TaskNode},
     region::Access,
+    TaskId,
 };
 
 /// The graph-building state of one runtime; used under one lock by `submit`.
@@ -100,12 +101,12 @@ impl DependencyTracker {
         &mut self,
         task: &Arc<TaskNode>,
         accesses: Vec<Access>,
-        after: &[u64],
+        after: &[TaskId],
         stream: Option<u64>,
     ) {
         debug_assert_eq!(task.id, self.next_id);
         let mut edges = Edges { task, predecessors: Vec::new(), added: 0 };
-        for &id in after {
+        for &TaskId(id) in after {
             if let Some(offset) = id.checked_sub(self.recent_first_id) {
                 if let Some(predecessor) = self.recent.get(offset as usize) {
                     edges.after(predecessor);
@@ -202,7 +203,7 @@ mod tests {
             task.finish(|_| {});
         }
         let late = node(&mut tracker);
-        tracker.insert(&late, vec![Access::read_write(a)], &[0, 1, 2], Some(9));
+        tracker.insert(&late, vec![Access::read_write(a)], &[TaskId(0), TaskId(1), TaskId(2)], Some(9));
         assert_eq!(tracker.edges, 3);
     }
 }

@@ -56,7 +56,8 @@ pub struct TaskId(pub u64);
 pub struct TaskSpec {
     /// Shown in traces and errors, e.g. `attn[3,1]`.
     pub name: String,
-    /// The task's loop indices (for traces and for callers choosing `worker`).
+    /// The task's loop indices, for the caller's use (choosing `worker`, naming); the runtime
+    /// does not interpret them.
     pub keys: Vec<i64>,
     /// The regions the body reads and writes; dependencies are inferred from them.
     pub accesses: Vec<Access>,
@@ -229,8 +230,7 @@ impl TaskRuntime {
             let workers = self.config.workers;
             let worker = spec.worker.map_or((id % workers as u64) as usize, |worker| worker % workers);
             let task = tracker.new_node(spec.name, worker, spec.body);
-            let after: Vec<u64> = spec.after.iter().map(|after| after.0).collect();
-            tracker.insert(&task, spec.accesses, &after, spec.stream);
+            tracker.insert(&task, spec.accesses, &spec.after, spec.stream);
             task
         };
         let id = TaskId(task.id);
