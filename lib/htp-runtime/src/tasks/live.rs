@@ -44,14 +44,19 @@ pub(crate) struct LiveAccesses {
 
 impl LiveAccesses {
     /// Calls `conflict` with the task of every live entry overlapping `new` (an access of the
-    /// same buffer); drops finished entries it meets.
+    /// same buffer); drops the finished ones among them (the others wait for a sweep).
     pub fn for_each_overlapping(&mut self, new: &LiveAccess, mut conflict: impl FnMut(&Arc<TaskNode>)) {
         let mut finished = Vec::new();
         let lowest = new.first.saturating_sub(self.widest);
         for (key, old) in self.by_first.range((lowest, 0)..=(new.last, u64::MAX)) {
+            // The overlap test first: it reads only the index, while `is_done` reads the task,
+            // which its worker has just written (a cache miss per entry otherwise).
+            if old.last < new.first || !lattices_overlap(old.lattice.as_ref(), new.lattice.as_ref()) {
+                continue;
+            }
             if old.task.is_done() {
                 finished.push(*key);
-            } else if old.last >= new.first && lattices_overlap(old.lattice.as_ref(), new.lattice.as_ref()) {
+            } else {
                 conflict(&old.task);
             }
         }
