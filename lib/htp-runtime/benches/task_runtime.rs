@@ -219,6 +219,13 @@ fn main() {
         }
         return;
     }
+    // `-- tiles`: only the tiles column of (b), for profiling.
+    if std::env::args().any(|arg| arg == "tiles") {
+        for policy in POLICIES {
+            println!("{policy:?}: {:.0} ns/task", ns_per_task(best_of(|| tiles(policy, workers)), TASKS));
+        }
+        return;
+    }
     // `-- independent`: only (a), every policy, for profiling (`perf record`).
     if std::env::args().any(|arg| arg == "independent") {
         let only: Vec<String> = std::env::args().skip_while(|arg| arg != "independent").skip(1).collect();

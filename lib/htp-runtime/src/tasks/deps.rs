@@ -9,7 +9,7 @@
 //!
 //! Readers do not wait for readers, so a read looks only at the writers. Each list is indexed by
 //! first byte (`live.rs`), so an access examines only the live accesses whose byte range can reach
-//! it. Entries of finished tasks are dropped whenever a lookup finds them overlapping (a finished
+//! it. Entries of finished tasks are dropped whenever a lookup meets them (a finished
 //! task needs no edge) and by a sweep whenever a list has doubled since the last one, and a write
 //! removes the live accesses to exactly its region, which it now orders after: any later access
 //! overlapping them overlaps the write and waits for it, so the order is kept transitively. The

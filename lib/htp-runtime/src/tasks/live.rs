@@ -32,7 +32,11 @@ impl LiveAccess {
 
 #[derive(Default)]
 pub(crate) struct LiveAccesses {
-    by_first: BTreeMap<(i64, u64), LiveAccess>,
+    /// (first byte, sequence number) → index into `slots`. The entries themselves live in the
+    /// slab: B-tree nodes shift their values on insert, and an entry is a few hundred bytes.
+    by_first: BTreeMap<(i64, u64), usize>,
+    slots: Vec<Option<LiveAccess>>,
+    free_slots: Vec<usize>,
     /// At least `last - first` of every entry.
     widest: i64,
     next_sequence: u64,
@@ -44,49 +48,82 @@ pub(crate) struct LiveAccesses {
 
 impl LiveAccesses {
     /// Calls `conflict` with the task of every live entry overlapping `new` (an access of the
-    /// same buffer); drops the finished ones among them (the others wait for a sweep).
+    /// same buffer); drops finished entries it meets.
     pub fn for_each_overlapping(&mut self, new: &LiveAccess, mut conflict: impl FnMut(&Arc<TaskNode>)) {
         let mut finished = Vec::new();
         let lowest = new.first.saturating_sub(self.widest);
-        for (key, old) in self.by_first.range((lowest, 0)..=(new.last, u64::MAX)) {
-            // The overlap test first: it reads only the index, while `is_done` reads the task,
-            // which its worker has just written (a cache miss per entry otherwise).
-            if old.last < new.first || !lattices_overlap(old.lattice.as_ref(), new.lattice.as_ref()) {
-                continue;
-            }
+        for (key, &slot) in self.by_first.range((lowest, 0)..=(new.last, u64::MAX)) {
+            let Some(old) = &self.slots[slot] else { continue };
             if old.task.is_done() {
                 finished.push(*key);
-            } else {
+            } else if old.last >= new.first && lattices_overlap(old.lattice.as_ref(), new.lattice.as_ref()) {
                 conflict(&old.task);
             }
         }
         for key in finished {
-            self.by_first.remove(&key);
+            self.remove(&key);
         }
     }
 
     /// Removes the entries for exactly `region` (a write to it supersedes them).
     pub fn remove_region(&mut self, first: i64, region: &Region) {
+        let slots = &self.slots;
         let same: Vec<(i64, u64)> = self
             .by_first
             .range((first, 0)..=(first, u64::MAX))
-            .filter(|(_, old)| old.region == *region)
+            .filter(|(_, &slot)| slots[slot].as_ref().is_some_and(|old| old.region == *region))
             .map(|(key, _)| *key)
             .collect();
         for key in same {
-            self.by_first.remove(&key);
+            self.remove(&key);
         }
     }
 
     pub fn insert(&mut self, access: LiveAccess) {
         if self.by_first.len() >= self.sweep_at {
-            self.by_first.retain(|_, old| !old.task.is_done());
-            self.widest = self.by_first.values().map(|old| old.last - old.first).max().unwrap_or(0);
-            self.sweep_at = (2 * self.by_first.len()).max(64);
+            self.sweep();
         }
         self.widest = self.widest.max(access.last.saturating_sub(access.first));
-        self.by_first.insert((access.first, self.next_sequence), access);
+        let key = (access.first, self.next_sequence);
         self.next_sequence += 1;
+        let slot = match self.free_slots.pop() {
+            Some(slot) => {
+                self.slots[slot] = Some(access);
+                slot
+            }
+            None => {
+                self.slots.push(Some(access));
+                self.slots.len() - 1
+            }
+        };
+        self.by_first.insert(key, slot);
+    }
+
+    fn remove(&mut self, key: &(i64, u64)) {
+        if let Some(slot) = self.by_first.remove(key) {
+            self.slots[slot] = None;
+            self.free_slots.push(slot);
+        }
+    }
+
+    /// Drops every finished entry and recomputes `widest`.
+    fn sweep(&mut self) {
+        let (slots, free_slots) = (&mut self.slots, &mut self.free_slots);
+        self.by_first.retain(|_, &mut slot| {
+            let live = slots[slot].as_ref().is_some_and(|old| !old.task.is_done());
+            if !live {
+                slots[slot] = None;
+                free_slots.push(slot);
+            }
+            live
+        });
+        self.widest = self
+            .by_first
+            .values()
+            .filter_map(|&slot| slots[slot].as_ref().map(|old| old.last - old.first))
+            .max()
+            .unwrap_or(0);
+        self.sweep_at = (2 * self.by_first.len()).max(64);
     }
 
     #[cfg(test)]

@@ -208,58 +208,68 @@ impl Lattice {
     /// stride exceeds the width of everything finer (all inner `d_i * s_i + δ`), at most one
     /// `d_k` per dimension can work, found outermost first; then the answer is exact.
     fn intersects(&self, other: &Lattice) -> Option<bool> {
-        // Per stride of either (decreasing): (stride, lowest d, highest d); a stride one of them
-        // lacks counts as size 1 there.
-        let mut bounds = [(0i64, 0i64, 0i64); 2 * MAX_DIMS];
+        let rest = other.offset.checked_sub(self.offset)?;
+        let (run_a, run_b) = (self.run, other.run);
         let same_strides = self.rank == other.rank
             && self.dims[..self.rank].iter().zip(&other.dims[..other.rank]).all(|(a, b)| a.1 == b.1);
-        let n = if same_strides {
-            // The common case (tiles of one tensor): no union to build.
-            for (bound, (a, b)) in bounds.iter_mut().zip(self.dims[..self.rank].iter().zip(&other.dims)) {
-                *bound = (a.1, -(b.0 - 1), a.0 - 1);
-            }
-            self.rank
-        } else {
-            let mut strides = [0i64; 2 * MAX_DIMS];
-            let mut n = 0;
-            for &(_, stride) in self.dims[..self.rank].iter().chain(&other.dims[..other.rank]) {
-                if !strides[..n].contains(&stride) {
-                    strides[n] = stride;
-                    n += 1;
-                }
-            }
-            strides[..n].sort_unstable_by_key(|&stride| std::cmp::Reverse(stride));
-            for (bound, &stride) in bounds.iter_mut().zip(&strides[..n]) {
-                *bound = (stride, -(other.size_at(stride) - 1), self.size_at(stride) - 1);
-            }
-            n
-        };
-        // [inner_low[k], inner_high[k]]: the reach of every dimension finer than k, plus δ.
-        let mut inner_low = [0i64; 2 * MAX_DIMS + 1];
-        let mut inner_high = [0i64; 2 * MAX_DIMS + 1];
-        inner_low[n] = -(other.run - 1);
-        inner_high[n] = self.run - 1;
-        for k in (0..n).rev() {
-            let (stride, low, high) = bounds[k];
-            inner_low[k] = inner_low[k + 1].checked_add(low.checked_mul(stride)?)?;
-            inner_high[k] = inner_high[k + 1].checked_add(high.checked_mul(stride)?)?;
+        if same_strides {
+            // The common case (tiles of one tensor): the dimensions pair up as they are.
+            let bounds = self.dims[..self.rank]
+                .iter()
+                .zip(&other.dims[..other.rank])
+                .map(|(a, b)| (a.1, -(b.0 - 1), a.0 - 1));
+            return solve(bounds, rest, run_a, run_b);
         }
-        let mut rest = other.offset.checked_sub(self.offset)?;
-        for (k, &(stride, low, high)) in bounds[..n].iter().enumerate() {
-            let (finer_low, finer_high) = (inner_low[k + 1], inner_high[k + 1]);
-            if finer_high.checked_sub(finer_low)? >= stride {
-                return None;
+        // Both on the union of strides (decreasing), a missing one with size 1.
+        let mut strides = [0i64; 2 * MAX_DIMS];
+        let mut n = 0;
+        for &(_, stride) in self.dims[..self.rank].iter().chain(&other.dims[..other.rank]) {
+            if !strides[..n].contains(&stride) {
+                strides[n] = stride;
+                n += 1;
             }
-            // The one d with rest - d*stride in [finer_low, finer_high], if any.
-            let d = div_ceil(rest.checked_sub(finer_high)?, stride);
-            let remainder = rest.checked_sub(d.checked_mul(stride)?)?;
-            if remainder < finer_low || d < low || d > high {
-                return Some(false);
-            }
-            rest = remainder;
         }
-        Some((-(other.run - 1)..=self.run - 1).contains(&rest))
+        strides[..n].sort_unstable_by_key(|&stride| std::cmp::Reverse(stride));
+        let bounds = strides[..n]
+            .iter()
+            .map(|&stride| (stride, -(other.size_at(stride) - 1), self.size_at(stride) - 1));
+        solve(bounds, rest, run_a, run_b)
     }
+}
+
+/// Whether `rest = Σ_k d_k * stride_k + δ` has a solution with `d_k ∈ [low_k, high_k]` (per
+/// `(stride_k, low_k, high_k)` of `bounds`, strides decreasing) and `δ ∈ [-(run_b - 1),
+/// run_a - 1]`; `None` when a stride does not exceed the width of everything finer (then more
+/// than one `d_k` could work and the search would not be exact).
+fn solve(
+    bounds: impl Iterator<Item = (i64, i64, i64)> + Clone,
+    mut rest: i64,
+    run_a: i64,
+    run_b: i64,
+) -> Option<bool> {
+    // The reach of every dimension plus δ; each step removes its own dimension's share, leaving
+    // the reach of the finer ones.
+    let (mut finer_low, mut finer_high) = (-(run_b - 1), run_a - 1);
+    for (stride, low, high) in bounds.clone() {
+        finer_low = finer_low.checked_add(low.checked_mul(stride)?)?;
+        finer_high = finer_high.checked_add(high.checked_mul(stride)?)?;
+    }
+    for (stride, low, high) in bounds {
+        // Partial sums of one-signed terms: within the checked totals.
+        finer_low -= low * stride;
+        finer_high -= high * stride;
+        if finer_high.checked_sub(finer_low)? >= stride {
+            return None;
+        }
+        // The one d with rest - d*stride in [finer_low, finer_high], if any.
+        let d = div_ceil(rest.checked_sub(finer_high)?, stride);
+        let remainder = rest.checked_sub(d.checked_mul(stride)?)?;
+        if remainder < finer_low || d < low || d > high {
+            return Some(false);
+        }
+        rest = remainder;
+    }
+    Some((-(run_b - 1)..=run_a - 1).contains(&rest))
 }
 
 /// `⌈a / b⌉` for `b > 0`.
