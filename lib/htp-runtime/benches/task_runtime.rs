@@ -9,8 +9,9 @@
 //!   (many live accesses to one buffer, the exact overlap test for each neighbour);
 //! * (c) speed-up of 2000 tasks of about 50 µs of computation on all cores over one worker.
 //!
-//! Each time is the best of `ROUNDS` runs (the machine is shared; the best is the least
-//! disturbed).
+//! Each time is the best of `ROUNDS` runs, the two sides of a comparison alternating (the
+//! machine is shared; the best is the least disturbed); the load average is printed before and
+//! after.
 
 use std::{
     hint::black_box,
@@ -132,6 +133,14 @@ fn tiles(policy: DispatchPolicy, workers: usize) -> Duration {
     time
 }
 
+/// The machine's 1-minute load average (`/proc/loadavg`), to tell a quiet run from a loaded one.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 /// Iterations of `spin` that take about `target` on this machine (the fastest of several
 /// timings: a timing disturbed by other load would make the tasks shorter).
 fn calibrate_spin(target: Duration) -> u64 {
@@ -244,7 +253,11 @@ fn main() {
         return;
     }
     let iterations = calibrate_spin(Duration::from_micros(50));
-    println!("{workers} workers; {TASKS} tasks per run; best of {ROUNDS}; spin task = {iterations} iterations (~50 us)\n");
+    println!(
+        "{workers} workers; {TASKS} tasks per run; best of {ROUNDS}; spin task = {iterations} iterations \
+         (~50 us); load average before: {}\n",
+        load_average()
+    );
 
     println!("| policy | (a) independent, ns/task | rayon::scope, ns/task | ratio | (b) 1 chain, ns/task | 16 chains, ns/task | 64 × 64 tiles, ns/task | (c) speed-up, {workers} workers vs 1 |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -258,8 +271,11 @@ fn main() {
         let one_chain = best_of(|| chains(policy, workers, 1));
         let sixteen = best_of(|| chains(policy, workers, 16));
         let tiled = best_of(|| tiles(policy, workers));
-        let serial = best_of(|| spin_tasks(policy, 1, iterations));
-        let parallel = best_of(|| spin_tasks(policy, workers, iterations));
+        let (mut serial, mut parallel) = (Duration::MAX, Duration::MAX);
+        for _ in 0..ROUNDS {
+            serial = serial.min(spin_tasks(policy, 1, iterations));
+            parallel = parallel.min(spin_tasks(policy, workers, iterations));
+        }
         println!(
             "| {policy:?} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {:.0} | {:.2} |",
             ns_per_task(ours, TASKS),
@@ -271,4 +287,5 @@ fn main() {
             serial.as_secs_f64() / parallel.as_secs_f64(),
         );
     }
+    println!("\nload average after: {}", load_average());
 }
