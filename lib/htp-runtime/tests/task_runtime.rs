@@ -578,3 +578,40 @@ fn reads_of_a_buffer_nobody_writes_add_no_edges() {
     let report = runtime.finish().unwrap();
     assert_eq!((report.tasks, report.edges), (4096, 0));
 }
+
+#[test]
+fn several_threads_may_submit_at_once() {
+    // Four submitters, each a chain over its own counter: each chain stays in order, and every
+    // task runs once.
+    for policy in ALL_POLICIES {
+        let counters: Arc<Vec<AtomicI64>> = Arc::new((0..4).map(|_| AtomicI64::new(0)).collect());
+        let buffer = counters.as_ptr() as usize;
+        let runtime = TaskRuntime::start(RuntimeConfig::new(3, policy).with_window(64)).unwrap();
+        thread::scope(|scope| {
+            for submitter in 0..4usize {
+                let (runtime, counters) = (&runtime, &counters);
+                scope.spawn(move || {
+                    for i in 0..2000i64 {
+                        let counters = Arc::clone(counters);
+                        let body = move || {
+                            let counter = &counters[submitter];
+                            let seen = counter.load(Ordering::Relaxed);
+                            if seen != i {
+                                return Err(format!("chain {submitter}: saw {seen}, expected {i}"));
+                            }
+                            counter.store(i + 1, Ordering::Relaxed);
+                            Ok(())
+                        };
+                        let region = Region::bytes(buffer, 8 * submitter as i64, 8);
+                        let spec = task(submitter, body).access(Access::read_write(region));
+                        runtime.submit(spec).unwrap();
+                    }
+                });
+            }
+        });
+        let report = runtime.finish().unwrap();
+        assert_eq!(report.tasks, 8000, "{policy:?}");
+        let finals: Vec<i64> = counters.iter().map(|counter| counter.load(Ordering::Relaxed)).collect();
+        assert_eq!(finals, vec![2000; 4], "{policy:?}");
+    }
+}
