@@ -96,14 +96,15 @@ impl DependencyTracker {
 
     /// Adds `task` (whose id is [`next_id`](Self::next_id)) to the graph: edges from the live
     /// tasks its accesses conflict with, from the previous task of its stream, and from the
-    /// earlier tasks `after` names. Every id in `after` must be below the task's.
+    /// earlier tasks `after` names. Every id in `after` must be below the task's. Returns the
+    /// number of edges added: with none, nothing else will ever touch the task's pending count.
     pub fn insert(
         &mut self,
         task: &Arc<TaskNode>,
         accesses: Vec<Access>,
         after: &[TaskId],
         stream: Option<u64>,
-    ) {
+    ) -> usize {
         debug_assert_eq!(task.id, self.next_id);
         let mut edges = Edges { task, predecessors: Vec::new(), added: 0 };
         for &TaskId(id) in after {
@@ -139,6 +140,7 @@ impl DependencyTracker {
             self.trim_recent();
         }
         self.next_id += 1;
+        edges.added
     }
 
     /// Forgets the finished tasks at the front of `recent`, keeping unshared nodes for reuse.

@@ -216,7 +216,7 @@ impl TaskRuntime {
                 ))
             }
         }
-        let task = {
+        let (task, edges) = {
             let mut tracker = lock(&self.tracker);
             let id = tracker.next_id();
             if let Some(later) = spec.after.iter().find(|after| after.0 >= id) {
@@ -230,11 +230,13 @@ impl TaskRuntime {
             let workers = self.config.workers;
             let worker = spec.worker.map_or((id % workers as u64) as usize, |worker| worker % workers);
             let task = tracker.new_node(spec.name, worker, spec.body);
-            tracker.insert(&task, spec.accesses, &spec.after, spec.stream);
-            task
+            let edges = tracker.insert(&task, spec.accesses, &spec.after, spec.stream);
+            (task, edges)
         };
         let id = TaskId(task.id);
-        if task.release_submit_hold() {
+        // Without predecessors the task is ready, and its pending count is nobody else's to
+        // touch: skip the atomic.
+        if edges == 0 || task.release_submit_hold() {
             self.shared.queues.push(task);
         }
         Ok(id)
