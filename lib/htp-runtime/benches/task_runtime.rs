@@ -228,6 +228,19 @@ fn main() {
         }
         return;
     }
+    // `-- speedup`: only (c).
+    if std::env::args().any(|arg| arg == "speedup") {
+        let iterations = calibrate_spin(Duration::from_micros(50));
+        for policy in POLICIES {
+            let (mut serial, mut parallel) = (Duration::MAX, Duration::MAX);
+            for _ in 0..ROUNDS {
+                serial = serial.min(spin_tasks(policy, 1, iterations));
+                parallel = parallel.min(spin_tasks(policy, workers, iterations));
+            }
+            println!("{policy:?}: 1 worker {serial:?}, {workers} workers {parallel:?}");
+        }
+        return;
+    }
     // `-- tiles`: only the tiles column of (b), for profiling.
     if std::env::args().any(|arg| arg == "tiles") {
         for policy in POLICIES {
