@@ -70,6 +70,7 @@ pub(crate) fn worker_main(shared: &Arc<Shared>, index: usize) {
         while let Some(task) = taken.pop_front() {
             run(shared, index, &task);
             task.finish(|successor| shared.queues.push(successor));
+            // Let go of the node before its window slot: the submitter reuses unshared nodes.
             drop(task);
             shared.window.leave(index);
         }
