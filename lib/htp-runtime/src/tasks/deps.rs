@@ -56,19 +56,20 @@ struct BufferAccesses {
     writers: LiveAccesses,
 }
 
-/// The predecessors one task has been given so far, to add each edge once.
+/// The edges one task gets; each predecessor once, however many of its accesses or `after`
+/// entries lead to it.
 struct Edges<'a> {
     task: &'a Arc<TaskNode>,
-    predecessors: Vec<u64>,
     added: usize,
 }
 
 impl Edges<'_> {
     fn after(&mut self, predecessor: &Arc<TaskNode>) {
-        if predecessor.id == self.task.id || self.predecessors.contains(&predecessor.id) {
+        // O(1) per edge even for a barrier after thousands of tasks: the predecessor remembers
+        // the last task that asked to follow it.
+        if predecessor.id == self.task.id || !predecessor.mark_follower(self.task.id) {
             return;
         }
-        self.predecessors.push(predecessor.id);
         if predecessor.add_successor(self.task) {
             self.added += 1;
         }
@@ -106,7 +107,7 @@ impl DependencyTracker {
         stream: Option<u64>,
     ) -> usize {
         debug_assert_eq!(task.id, self.next_id);
-        let mut edges = Edges { task, predecessors: Vec::new(), added: 0 };
+        let mut edges = Edges { task, added: 0 };
         for &TaskId(id) in after {
             if let Some(offset) = id.checked_sub(self.recent_first_id) {
                 if let Some(predecessor) = self.recent.get(offset as usize) {
@@ -207,5 +208,24 @@ mod tests {
         let late = node(&mut tracker);
         tracker.insert(&late, vec![Access::read_write(a)], &[TaskId(0), TaskId(1), TaskId(2)], Some(9));
         assert_eq!(tracker.edges, 3);
+    }
+
+    #[test]
+    fn a_barrier_after_many_tasks_gets_one_edge_each() {
+        let mut tracker = DependencyTracker::default();
+        let region = Region::bytes(0x3000, 0, 8);
+        // Unfinished writers of one region (a WAW chain).
+        let tasks: Vec<Arc<TaskNode>> = (0..20_000)
+            .map(|_| {
+                let task = node(&mut tracker);
+                tracker.insert(&task, vec![Access::write(region.clone())], &[], None);
+                task
+            })
+            .collect();
+        // Every id twice, and a read of the region the last of them wrote: one edge per task.
+        let after: Vec<TaskId> = (0..20_000).chain(0..20_000).map(TaskId).collect();
+        let barrier = node(&mut tracker);
+        assert_eq!(tracker.insert(&barrier, vec![Access::read(region)], &after, None), 20_000);
+        assert!(tasks.iter().all(|task| !task.is_done()));
     }
 }

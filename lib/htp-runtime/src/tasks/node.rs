@@ -4,7 +4,7 @@
 use std::{
     ptr,
     sync::{
-        atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
         Arc, Mutex, MutexGuard, PoisonError,
     },
 };
@@ -28,6 +28,9 @@ pub(crate) struct TaskNode {
     /// The task pushed into the same inbox before this one (`inbox.rs`); meaningful only while
     /// the task sits in an inbox.
     pub next_ready: AtomicPtr<TaskNode>,
+    /// The id of the last task that asked to follow this one (submit side only, under the
+    /// tracker's lock), so a follower gets one edge however many accesses lead here.
+    last_follower: AtomicU64,
 }
 
 #[derive(Default)]
@@ -47,6 +50,7 @@ impl TaskNode {
             done: AtomicBool::new(false),
             successors: Mutex::default(),
             next_ready: AtomicPtr::new(ptr::null_mut()),
+            last_follower: AtomicU64::new(u64::MAX),
         }
     }
 
@@ -63,6 +67,13 @@ impl TaskNode {
         successors.finished = false;
         successors.waiting.clear();
         *self.next_ready.get_mut() = ptr::null_mut();
+        *self.last_follower.get_mut() = u64::MAX;
+    }
+
+    /// Records that task `follower` asks to follow this one; `false` if it already had.
+    pub fn mark_follower(&self, follower: u64) -> bool {
+        // Relaxed: only submits, serialised by the tracker's lock, read and write it.
+        self.last_follower.swap(follower, Ordering::Relaxed) != follower
     }
 
     /// Whether the task has finished (its successors may ignore it).
