@@ -7,7 +7,8 @@ where a browser is not at hand. Bars are coloured by the task name's prefix (``a
 ``attn[3,1]``), so the kernels of a workload tell apart at a glance.
 
 matplotlib is imported when drawing, so ``import htp`` does not need it (``scripts/setup``
-installs it; ``pip install 'htp[trace]'`` too).
+installs it; ``pip install 'htp[trace]'`` too). From a shell: ``python -m htp.trace_plot
+trace.json timeline.png``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Dict, List, Optional, Union
 
 TraceSource = Union[str, bytes, "os.PathLike[str]"]
 
-__all__ = ["draw_timeline", "load_events", "name_prefix"]
+__all__ = ["draw_timeline", "load_events", "main", "name_prefix"]
 
 
 def load_events(chrome_json_text_or_path: TraceSource) -> List[dict]:
@@ -101,3 +102,20 @@ def _colours(prefixes: List[str]) -> Dict[str, tuple]:
 
     palette = matplotlib.colormaps["tab20"]
     return {prefix: palette((2 * index + (index // 10) % 2) % 20) for index, prefix in enumerate(prefixes)}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """``python -m htp.trace_plot TRACE.json OUT.png [--title TITLE]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m htp.trace_plot", description=draw_timeline.__doc__)
+    parser.add_argument("trace", help="Chrome trace-event JSON, as htp-runtime writes it")
+    parser.add_argument("png", help="the PNG to write")
+    parser.add_argument("--title", default=None)
+    arguments = parser.parse_args(argv)
+    print(draw_timeline(pathlib.Path(arguments.trace), arguments.png, title=arguments.title))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -68,3 +68,11 @@ def test_only_complete_events_are_drawn_and_prefixes_group_names():
     assert trace_plot.name_prefix("attn[3,1]") == "attn"
     assert trace_plot.name_prefix("plain") == "plain"
     assert trace_plot.name_prefix("[odd]") == "[odd]"
+
+
+def test_command_line(tmp_path, capsys):
+    source = tmp_path / "trace.json"
+    source.write_text(json.dumps(TRACE), encoding="utf-8")
+    assert trace_plot.main([str(source), str(tmp_path / "cli.png"), "--title", "from the shell"]) == 0
+    assert capsys.readouterr().out.strip() == str(tmp_path / "cli.png")
+    assert_png(tmp_path / "cli.png")
