@@ -615,3 +615,53 @@ fn several_threads_may_submit_at_once() {
         assert_eq!(finals, vec![2000; 4], "{policy:?}");
     }
 }
+
+#[test]
+fn the_last_handle_may_go_inside_a_task() {
+    // A task that owns the runtime's last handle drops it: no deadlock, every task still runs,
+    // and `finish` there is refused instead of waiting for itself.
+    let ran = Arc::new(AtomicUsize::new(0));
+    let runtime = Arc::new(TaskRuntime::start(RuntimeConfig::new(2, DispatchPolicy::Dynamic)).unwrap());
+    let (sender, receiver) = mpsc::channel();
+    for n in 0..10 {
+        let ran = Arc::clone(&ran);
+        runtime
+            .submit(task(n, move || {
+                thread::sleep(Duration::from_millis(2));
+                ran.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }))
+            .unwrap();
+    }
+    let owner = Arc::clone(&runtime);
+    runtime
+        .submit(TaskSpec::new("owner", move || {
+            // Wait until the test has let go of its handle, so this one is the last.
+            let mut owner = owner;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let runtime = loop {
+                match Arc::try_unwrap(owner) {
+                    Ok(runtime) => break runtime,
+                    Err(shared) if Instant::now() < deadline => {
+                        owner = shared;
+                        thread::sleep(Duration::from_millis(1));
+                    }
+                    Err(_) => return Err("the test kept its handle".into()),
+                }
+            };
+            let refused = runtime.finish().is_err();
+            sender.send(refused).map_err(|error| error.to_string())
+        }))
+        .unwrap();
+    drop(runtime);
+    assert_eq!(
+        receiver.recv_timeout(Duration::from_secs(10)),
+        Ok(true),
+        "finish inside a task was not refused"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ran.load(Ordering::SeqCst) < 10 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(ran.load(Ordering::SeqCst), 10);
+}

@@ -148,8 +148,8 @@ pub struct RunReport {
 
 /// A running task runtime: worker threads waiting for submitted tasks.
 ///
-/// Dropping it without [`finish`](Self::finish) still waits for every submitted task (so the
-/// last handle must not be dropped inside one of its own task bodies).
+/// Dropping it without [`finish`](Self::finish) still waits for every submitted task (when the
+/// last handle goes inside one of its own task bodies, a thread of its own does the waiting).
 pub struct TaskRuntime {
     config: RuntimeConfig,
     shared: Arc<Shared>,
@@ -245,6 +245,10 @@ impl TaskRuntime {
     /// Waits for every submitted task, stops the workers, and reports the run; the first task
     /// error or panic, if any, is the error.
     pub fn finish(mut self) -> Result<RunReport, String> {
+        if executor::on_worker_of(&self.shared) {
+            // It would wait for the very task calling it; dropping hands the wait to a thread.
+            return Err("task runtime: `finish` called from one of its own tasks".into());
+        }
         self.stop();
         let (tasks, edges) = {
             let tracker = lock(&self.tracker);
@@ -261,9 +265,28 @@ impl TaskRuntime {
         Ok(RunReport { tasks, edges, stalls, trace: shared.trace })
     }
 
-    /// Waits for the tasks and joins the workers; idempotent.
+    /// Waits for the tasks and joins the workers; idempotent. On one of its own workers (the
+    /// last handle dropped by a task body) the waiting would wait for that very task, so a
+    /// thread of its own does it.
     fn stop(&mut self) {
         if self.workers.is_empty() {
+            return;
+        }
+        if executor::on_worker_of(&self.shared) {
+            let (shared, workers) = (Arc::clone(&self.shared), std::mem::take(&mut self.workers));
+            let stopper = move || {
+                shared.window.wait_empty();
+                shared.queues.shut_down();
+                for worker in workers {
+                    let _ = worker.join();
+                }
+            };
+            if thread::Builder::new().name("htp-task-stop".into()).spawn(stopper).is_err() {
+                // No thread to wait with: the workers stay parked until the process exits.
+                eprintln!(
+                    "htp-runtime: cannot start a thread to stop a task runtime dropped by its own task"
+                );
+            }
             return;
         }
         self.shared.window.wait_empty();
