@@ -26,7 +26,7 @@ use std::{
 use htp_runtime::{Access, DispatchPolicy, Region, RuntimeConfig, TaskRuntime, TaskSpec};
 
 const TASKS: usize = 100_000;
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 9;
 const SPIN_TASKS: usize = 2000;
 
 const POLICIES: [DispatchPolicy; 4] = [
