@@ -29,6 +29,16 @@ const TASKS: usize = 100_000;
 const ROUNDS: usize = 9;
 const SPIN_TASKS: usize = 2000;
 
+/// What the tasks of a run update. Statics, so a task's closure holds a plain `&'static`
+/// reference, as rayon's scope closures hold a borrow: an `Arc` per task would make its
+/// reference count (on the counter's cache line) bounce between the submitter and the workers
+/// once per task, a cost rayon's side would not pay.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+/// One counter per chain, a cache line (8 × 8 bytes) apart.
+static CELLS: [AtomicU64; 16 * 8] = [const { AtomicU64::new(0) }; 16 * 8];
+/// A 256 × 256 f32 matrix's bytes, as 64-bit counters.
+static MATRIX: [AtomicU64; 256 * 256 / 2] = [const { AtomicU64::new(0) }; 256 * 256 / 2];
+
 const POLICIES: [DispatchPolicy; 4] = [
     DispatchPolicy::RoundRobin,
     DispatchPolicy::Affinity,
@@ -60,44 +70,82 @@ fn run_tasks(config: RuntimeConfig, tasks: usize, mut make: impl FnMut(usize) ->
 
 /// (a) for one policy: trivial tasks that bump a shared counter.
 fn independent(policy: DispatchPolicy, workers: usize) -> Duration {
-    let counter = Arc::new(AtomicU64::new(0));
+    COUNTER.store(0, Ordering::Relaxed);
+    let counter: &'static AtomicU64 = &COUNTER;
     let time = run_tasks(RuntimeConfig::new(workers, policy), TASKS, |n| {
-        let counter = Arc::clone(&counter);
         TaskSpec::new(String::new(), move || {
             counter.fetch_add(1, Ordering::Relaxed);
             Ok(())
         })
         .worker(n)
     });
+    assert_eq!(COUNTER.load(Ordering::Relaxed), TASKS as u64);
+    time
+}
+
+/// (a) submitted by a task: the loop runs on a worker, which then waits in `finish`'s stead.
+fn independent_from_a_task(policy: DispatchPolicy, workers: usize) -> Duration {
+    let mut runtime = Arc::new(TaskRuntime::start(RuntimeConfig::new(workers, policy)).expect("start"));
+    COUNTER.store(0, Ordering::Relaxed);
+    let counter: &'static AtomicU64 = &COUNTER;
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let start = Instant::now();
+    let inner = Arc::clone(&runtime);
+    runtime
+        .submit(TaskSpec::new("submitter", move || {
+            for n in 0..TASKS {
+                let spec = TaskSpec::new(String::new(), move || {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                });
+                inner.submit(spec.worker(n))?;
+            }
+            drop(inner);
+            done.send(()).map_err(|error| error.to_string())
+        }))
+        .expect("submit");
+    // Blocks (no spinning here: the main thread must not take a core from the workers).
+    wait.recv().expect("the submitting task ran");
+    let runtime = loop {
+        match Arc::try_unwrap(runtime) {
+            Ok(runtime) => break runtime,
+            Err(shared) => {
+                thread::yield_now();
+                runtime = shared;
+            }
+        }
+    };
+    runtime.finish().expect("finish");
+    let time = start.elapsed();
     assert_eq!(counter.load(Ordering::Relaxed), TASKS as u64);
     time
 }
 
 /// (a) the baseline: the same tasks spawned into a `rayon::scope` on a pool of `workers`.
 fn rayon_independent(pool: &rayon::ThreadPool) -> Duration {
-    let counter = AtomicU64::new(0);
+    COUNTER.store(0, Ordering::Relaxed);
+    let counter: &'static AtomicU64 = &COUNTER;
     let start = Instant::now();
     pool.scope(|scope| {
         for _ in 0..TASKS {
-            let counter = &counter;
             scope.spawn(move |_| {
                 counter.fetch_add(1, Ordering::Relaxed);
             });
         }
     });
     let time = start.elapsed();
-    assert_eq!(counter.load(Ordering::Relaxed), TASKS as u64);
+    assert_eq!(COUNTER.load(Ordering::Relaxed), TASKS as u64);
     time
 }
 
 /// (b) `chains` chains interleaved: task n read-writes the 8 bytes of chain `n % chains` (a cache
 /// line apart), so it depends on task `n - chains`.
 fn chains(policy: DispatchPolicy, workers: usize, chains: usize) -> Duration {
-    let cells: Arc<Vec<AtomicU64>> = Arc::new((0..chains * 8).map(|_| AtomicU64::new(0)).collect());
+    let cells: &'static [AtomicU64] = &CELLS[..chains * 8];
+    cells.iter().for_each(|cell| cell.store(0, Ordering::Relaxed));
     let buffer = cells.as_ptr() as usize;
     let time = run_tasks(RuntimeConfig::new(workers, policy), TASKS, |n| {
         let chain = n % chains;
-        let cells = Arc::clone(&cells);
         TaskSpec::new(String::new(), move || {
             let cell = &cells[chain * 8];
             cell.store(cell.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
@@ -116,11 +164,11 @@ fn chains(policy: DispatchPolicy, workers: usize, chains: usize) -> Duration {
 /// interleave, so the exact overlap test runs for each) and depends only on its tile's previous
 /// writer.
 fn tiles(policy: DispatchPolicy, workers: usize) -> Duration {
-    let matrix: Arc<Vec<AtomicU64>> = Arc::new((0..256 * 256 / 2).map(|_| AtomicU64::new(0)).collect());
+    let matrix: &'static [AtomicU64] = &MATRIX;
+    matrix.iter().for_each(|cell| cell.store(0, Ordering::Relaxed));
     let buffer = matrix.as_ptr() as usize;
     let time = run_tasks(RuntimeConfig::new(workers, policy), TASKS, |n| {
         let (row, col) = ((n / 64 % 64) as i64, (n % 64) as i64);
-        let matrix = Arc::clone(&matrix);
         TaskSpec::new(String::new(), move || {
             matrix[(row * 4 * 128 + col * 2) as usize].fetch_add(1, Ordering::Relaxed);
             Ok(())
@@ -241,6 +289,23 @@ fn main() {
         }
         return;
     }
+    // `-- from-task`: (a) with the submitting loop itself a task on a worker (2 threads in all,
+    // as rayon's scope), Dynamic and WorkStealing only (the others would pin tasks behind it).
+    if std::env::args().any(|arg| arg == "from-task") {
+        for policy in [DispatchPolicy::WorkStealing, DispatchPolicy::Dynamic] {
+            let (mut ours, mut theirs) = (Duration::MAX, Duration::MAX);
+            for _ in 0..ROUNDS {
+                ours = ours.min(independent_from_a_task(policy, workers));
+                theirs = theirs.min(rayon_independent(&pool));
+            }
+            println!(
+                "{policy:?}: {:.0} ns/task, rayon {:.0} ns/task",
+                ns_per_task(ours, TASKS),
+                ns_per_task(theirs, TASKS)
+            );
+        }
+        return;
+    }
     // `-- tiles`: only the tiles column of (b), for profiling.
     if std::env::args().any(|arg| arg == "tiles") {
         for policy in POLICIES {
@@ -250,7 +315,11 @@ fn main() {
     }
     // `-- independent`: only (a), every policy, for profiling (`perf record`).
     if std::env::args().any(|arg| arg == "independent") {
-        let only: Vec<String> = std::env::args().skip_while(|arg| arg != "independent").skip(1).collect();
+        let only: Vec<String> = std::env::args()
+            .skip_while(|arg| arg != "independent")
+            .skip(1)
+            .filter(|arg| !arg.starts_with("--"))
+            .collect();
         for policy in POLICIES {
             if !only.is_empty() && !only.iter().any(|name| *name == format!("{policy:?}")) {
                 continue;
