@@ -263,6 +263,11 @@ pub struct ProgrammingModel {
     /// uses the model: where a model lowers its constructs into what
     /// targets know (or marks what they must provide).
     pub pipeline: Option<&'static str>,
+    /// Python source run in the model's namespace module when Python first
+    /// asks for it (`htp.model("<name>")`): the model's surface that is not
+    /// compiled — a schedule object, helpers that build pipelines. It may
+    /// `import htp`; what it defines is an attribute of the namespace.
+    pub python: Option<&'static str>,
 }
 
 impl ProgrammingModel {

@@ -1,0 +1,72 @@
+//! `wsp-apply-schedule`: puts a schedule (dispatch policy, workers, task
+//! window, trace) on a workload as `wsp.schedule`, which the target
+//! realises. `wsp.schedule(...)` in Python runs it with the user's
+//! controls; per-task placement and streams (`dispatch_by`, `stream_by`)
+//! are computed in the workload itself, on each task's keys.
+
+use melior::{
+    ir::{
+        attribute::StringAttribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        OperationRef, RegionLike,
+    },
+    Context,
+};
+
+use htp_pass::Failure;
+
+use crate::schedule::{Dispatch, Schedule, SCHEDULE_ATTRIBUTE};
+
+htp_pass::pass! {
+    pub DEFINITION = Pass<"wsp-apply-schedule", "builtin.module"> {
+        summary: "Attach a schedule (dispatch policy, workers, task window, trace) to WSP workloads",
+        dialects: [crate::handles::wsp],
+        options: Options {
+            #[option("workload", default = "", "the workload to schedule (every one when empty)")]
+            workload: String,
+            #[option("dispatch", default = "dynamic", "round_robin, affinity, work_stealing or dynamic")]
+            dispatch: String,
+            #[option("workers", default = "0", "worker threads (0: one per core)")]
+            workers: usize,
+            #[option("window", default = "0", "tasks issued and not finished at most; issue stalls there (0: no bound)")]
+            window: usize,
+            #[option("trace", default = "", "a file each run writes its trace to (Chrome trace JSON)")]
+            trace: String,
+        },
+        run: run,
+    }
+}
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
+    let dispatch = Dispatch::parse(&options.dispatch).ok_or_else(|| {
+        (module.location(), format!("wsp-apply-schedule: unknown dispatch policy '{}' (known: {})", options.dispatch, Dispatch::NAMES.join(", ")))
+    })?;
+    let schedule = Schedule {
+        dispatch,
+        workers: options.workers,
+        window: options.window,
+        trace: Some(options.trace.clone()).filter(|t| !t.is_empty()),
+    };
+    let mut found = false;
+    let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let is_workload = current
+            .attribute(htp_api::models::MODEL_ATTRIBUTE)
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .is_some_and(|m| m.value() == crate::MODEL_NAME);
+        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        if !is_workload || !(options.workload.is_empty() || name.as_deref() == Some(options.workload.as_str())) {
+            continue;
+        }
+        found = true;
+        let mut function = unsafe { OperationRefMut::from_raw(current.to_raw()) };
+        function.set_attribute(SCHEDULE_ATTRIBUTE, schedule.attribute(context));
+    }
+    if !found && !options.workload.is_empty() {
+        return Err((module.location(), format!("wsp-apply-schedule: no workload named '{}'", options.workload)));
+    }
+    Ok(())
+}
