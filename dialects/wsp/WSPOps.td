@@ -45,6 +45,17 @@ def WSP_SparseOp : WSP_Op<"sparse", [Pure]> {
   let assemblyFormat = "$rows `,` $indptr `,` $indices attr-dict `:` type($indptr) `,` type($indices)";
 }
 
+def WSP_CoresOp : WSP_Op<"cores", [Pure]> {
+  let summary = "How many tasks can run at once where the workload runs";
+  let description = [{
+    What a planner in the workload divides work by (split-KV decode picks
+    its chunk size from it): the schedule's workers on the cpu, the
+    clusters pto-runtime reports on PTO (`rt_available_cluster_count`).
+  }];
+  let results = (outs Index:$count);
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Loop constructors
 //===----------------------------------------------------------------------===//

@@ -11,7 +11,7 @@ use htp_api::models::{
 use melior::ir::{
     attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
     operation::{OperationLike, OperationResult},
-    r#type::{IntegerType, MemRefType, ShapedTypeLike},
+    r#type::{MemRefType, ShapedTypeLike},
     Attribute, Type, TypeLike, ValueLike,
 };
 
@@ -30,6 +30,7 @@ pub static WSP: ProgrammingModel = ProgrammingModel {
         Construct { name: "sparse", summary: "a CSR axis: wsp.sparse(rows, indptr, indices)", lower: sparse },
         Construct { name: "task", summary: "a kernel called as a task on views: wsp.task(k, x[i:i + 16, :], ..., keys=(i,))", lower: task },
         Construct { name: "read", summary: "an element of an input tensor, read as the workload runs: wsp.read(lengths, b)", lower: read },
+        Construct { name: "cores", summary: "how many tasks can run at once where the workload runs: wsp.cores()", lower: cores },
         Construct { name: "element", summary: "an element a task may compute, read when the tasks it guards run: wsp.when(wsp.element(c, e) > 0)", lower: element },
     ],
     loops: &[
@@ -99,16 +100,30 @@ fn sparse<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
 fn element_address<'c>(site: &ConstructSite<'c, '_>, what: &str) -> Result<(ModelIr<'c>, Vec<ModelIr<'c>>), String> {
     let Some((first, rest)) = site.positional.split_first() else { return Err(format!("takes a tensor and one index per dimension: {what}(t, i, ...)")) };
     let tensor = tensor(first, "the first argument")?;
-    let rank = MemRefType::try_from(tensor.r#type()).map_err(|_| "expected a tensor")?.rank();
-    if rest.len() != rank {
+    let memref = MemRefType::try_from(tensor.r#type()).map_err(|_| "expected a tensor")?;
+    let rank = memref.rank();
+    let mut indices = Vec::new();
+    // A 1-D tensor is a 1xN matrix in a workload (as in kernels): one index.
+    if rank == 2 && rest.len() == 1 && matches!(memref.dim_size(0), Ok(melior::ir::r#type::DimSize::Static(1))) {
+        indices.push(index(site, &ModelValue::Int(0), "an index")?);
+    } else if rest.len() != rank {
         return Err(format!("takes one index per dimension of the rank-{rank} tensor, got {}", rest.len()));
     }
-    let indices = rest.iter().map(|i| index(site, i, "an index")).collect::<Result<Vec<_>, _>>()?;
+    for i in rest {
+        indices.push(index(site, i, "an index")?);
+    }
     Ok((tensor, indices))
 }
 
 fn element_type(tensor: ModelIr) -> Result<Type, String> {
     Ok(MemRefType::try_from(tensor.r#type()).map_err(|_| "expected a tensor")?.element())
+}
+
+fn cores<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
+    if !site.positional.is_empty() || !site.keywords.is_empty() {
+        return Err("takes no arguments: wsp.cores()".into());
+    }
+    Ok(ModelValue::Value(site.emit("wsp.cores", &[], &[Type::index(site.context)], &[])?[0]))
 }
 
 fn read<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
@@ -135,28 +150,75 @@ fn element<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
     Ok(ModelValue::Value(site.emit("wsp.element", &operands, &[element], &[])?[0]))
 }
 
-/// A task argument: a block of a tensor becomes a `wsp.view`, a whole
-/// tensor and run-time scalars pass as they are, Python numbers become
-/// constants (int: i64, float: f32, bool: i1).
-fn task_argument<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>) -> Result<ModelIr<'c>, String> {
+/// A task argument for the kernel parameter of type `parameter`: a block
+/// of a tensor becomes a `wsp.view`, a whole tensor passes as it is, a
+/// Python number becomes a constant of the parameter's type, a run-time
+/// integer (a loop index) is converted to the parameter's integer type.
+/// What cannot fill the parameter is an error naming it.
+fn task_argument<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>, parameter: Type<'c>, what: &str) -> Result<ModelIr<'c>, String> {
     let context = site.context;
-    match value {
-        ModelValue::View(view) => view_of(site, view),
-        ModelValue::Value(v) => Ok(*v),
-        ModelValue::Int(n) => {
-            let i64 = IntegerType::new(context, 64).into();
-            constant(site, IntegerAttribute::new(i64, *n).into(), i64)
+    let is_int = |t: Type| t.is_integer() || t.is_index();
+    let argument = match value {
+        ModelValue::View(view) => view_of(site, view)?,
+        ModelValue::Value(v) if v.r#type() == parameter => *v,
+        ModelValue::Value(v) if is_int(v.r#type()) && is_int(parameter) => {
+            let cast = if v.r#type().is_index() || parameter.is_index() {
+                "arith.index_cast"
+            } else if htp_ir::builder::bit_width(v.r#type()) < htp_ir::builder::bit_width(parameter) {
+                "arith.extsi"
+            } else {
+                "arith.trunci"
+            };
+            site.emit(cast, &[*v], &[parameter], &[])?[0]
         }
-        ModelValue::Float(f) => {
-            let f32 = Type::float32(context);
-            constant(site, FloatAttribute::new(context, f32, *f).into(), f32)
+        ModelValue::Value(v) => *v,
+        ModelValue::Int(n) if is_int(parameter) => constant(site, IntegerAttribute::new(parameter, *n).into(), parameter)?,
+        ModelValue::Int(n) if htp_ir::builder::is_float(parameter) => constant(site, FloatAttribute::new(context, parameter, *n as f64).into(), parameter)?,
+        ModelValue::Float(f) if htp_ir::builder::is_float(parameter) => constant(site, FloatAttribute::new(context, parameter, *f).into(), parameter)?,
+        ModelValue::Bool(b) if is_int(parameter) => constant(site, IntegerAttribute::new(parameter, *b as i64).into(), parameter)?,
+        ModelValue::Int(_) | ModelValue::Float(_) | ModelValue::Bool(_) => {
+            return Err(format!("{what} takes a {parameter}, got a Python {}", match value { ModelValue::Int(_) => "int", ModelValue::Float(_) => "float", _ => "bool" }))
         }
-        ModelValue::Bool(b) => {
-            let i1 = IntegerType::new(context, 1).into();
-            constant(site, IntegerAttribute::new(i1, *b as i64).into(), i1)
-        }
-        _ => Err("a task takes blocks of tensors (x[i:i + 16, :]), tensors and scalars".into()),
+        _ => return Err("a task takes blocks of tensors (x[i:i + 16, :]), tensors and scalars".into()),
+    };
+    check_argument(argument.r#type(), parameter, what)?;
+    Ok(argument)
+}
+
+/// The rules `wsp.task`'s verifier holds, checked here so that a mistake is
+/// reported at the user's call.
+fn check_argument(given: Type, parameter: Type, what: &str) -> Result<(), String> {
+    let (Ok(view), Ok(tensor)) = (MemRefType::try_from(given), MemRefType::try_from(parameter)) else {
+        return if given == parameter { Ok(()) } else { Err(format!("{what} takes a {parameter}, got a {given}")) };
+    };
+    if view.element() != tensor.element() {
+        return Err(format!("{what} holds {}, the view holds {}", tensor.element(), view.element()));
     }
+    if view.rank() != tensor.rank() {
+        return Err(format!("{what} is a rank-{} tensor, the view has rank {}", tensor.rank(), view.rank()));
+    }
+    use melior::ir::r#type::DimSize::Static;
+    for d in 0..view.rank() {
+        if let (Ok(Static(a)), Ok(Static(b))) = (view.dim_size(d), tensor.dim_size(d)) {
+            if a != b {
+                return Err(format!("{what} has {b} elements in dimension {d}, the view {a}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The parameter types of the kernel `name`, lowered before the workload.
+fn kernel_parameters<'c>(site: &ConstructSite<'c, '_>, name: &str) -> Result<Vec<Type<'c>>, String> {
+    // The front end names only kernels of the program: one not lowered yet
+    // failed to compile (its errors are reported too).
+    let function = site.function(name).ok_or_else(|| format!("the kernel '{name}' did not compile (see its errors)"))?;
+    if function.attribute("htp.kernel").is_err() {
+        return Err(format!("'{name}' is not an @htp.kernel: a task runs a kernel"));
+    }
+    let ty = function.attribute("function_type").ok().and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok()).map(|t| t.value());
+    let function_type = ty.and_then(|t| melior::ir::r#type::FunctionType::try_from(t).ok()).ok_or_else(|| format!("'{name}' has no signature"))?;
+    Ok((0..function_type.input_count()).filter_map(|i| function_type.input(i).ok()).collect())
 }
 
 /// `wsp.view` of the block `view` names: its last two dimensions (the one
@@ -208,7 +270,16 @@ fn task<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
             (other, _) => return Err(format!("takes no keyword '{other}' (keys=, stream=, worker=)")),
         }
     }
-    let arguments = arguments.iter().map(|a| task_argument(site, a)).collect::<Result<Vec<_>, _>>()?;
+    let parameters = kernel_parameters(site, kernel)?;
+    if parameters.len() != arguments.len() {
+        return Err(format!("passes {} arguments to '{kernel}', which takes {}", arguments.len(), parameters.len()));
+    }
+    let arguments = arguments
+        .iter()
+        .zip(&parameters)
+        .enumerate()
+        .map(|(i, (a, p))| task_argument(site, a, *p, &format!("argument #{i} of '{kernel}'")))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut operands = keys.clone();
     operands.extend(arguments.iter().copied());
     operands.extend(stream);
@@ -286,6 +357,42 @@ fn defined_by<'c>(value: ModelIr<'c>, name: &str) -> bool {
     OperationResult::try_from(value).is_ok_and(|r| r.owner().name().as_string_ref().as_str() == Ok(name))
 }
 
+/// The `wsp.element` `value` is, or is an integer cast of (the front end
+/// casts an i32 element to compare it with an index).
+fn element_behind<'c>(value: ModelIr<'c>) -> Option<ModelIr<'c>> {
+    if defined_by(value, "wsp.element") {
+        return Some(value);
+    }
+    let cast = OperationResult::try_from(value).ok()?.owner();
+    let name = cast.name().as_string_ref().as_str().ok()?.to_string();
+    if !matches!(name.as_str(), "arith.index_cast" | "arith.extsi" | "arith.sitofp") {
+        return None;
+    }
+    let source = cast.operand(0).ok()?;
+    let source: ModelIr<'c> = unsafe { melior::ir::Value::from_raw(source.to_raw()) };
+    defined_by(source, "wsp.element").then_some(source)
+}
+
+/// `bound` as a value of type `ty` (the element's): integers converted.
+fn same_type<'c>(site: &ConstructSite<'c, '_>, bound: ModelIr<'c>, ty: Type<'c>) -> Result<ModelIr<'c>, String> {
+    let from = bound.r#type();
+    if from == ty {
+        return Ok(bound);
+    }
+    let is_int = |t: Type| t.is_integer() || t.is_index();
+    if !(is_int(from) && is_int(ty)) {
+        return Err(format!("compares a {ty} element with a {from} value: convert the value (htp.{ty}(...))"));
+    }
+    let cast = if from.is_index() || ty.is_index() {
+        "arith.index_cast"
+    } else if htp_ir::builder::bit_width(from) < htp_ir::builder::bit_width(ty) {
+        "arith.extsi"
+    } else {
+        "arith.trunci"
+    };
+    Ok(site.emit(cast, &[bound], &[ty], &[])?[0])
+}
+
 fn when<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
     const USAGE: &str = "takes a comparison of a wsp.element with a value: wsp.when(wsp.element(counts, e) > 0)";
     let [ModelValue::Value(condition)] = site.positional else { return Err(USAGE.into()) };
@@ -308,10 +415,10 @@ fn when<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
         let name = table.get(number as usize).copied().filter(|n| !n.is_empty()).ok_or("this comparison cannot guard tasks")?;
         let (lhs, rhs) = (compare.operand(0).map_err(|e| e.to_string())?, compare.operand(1).map_err(|e| e.to_string())?);
         let (lhs, rhs): (ModelIr, ModelIr) = unsafe { (melior::ir::Value::from_raw(lhs.to_raw()), melior::ir::Value::from_raw(rhs.to_raw())) };
-        if defined_by(lhs, "wsp.element") {
-            (lhs, name, rhs, Some(compare))
-        } else if defined_by(rhs, "wsp.element") {
-            (rhs, swapped(name), lhs, Some(compare))
+        if let Some(element) = element_behind(lhs) {
+            (element, name, same_type(site, rhs, element.r#type())?, Some(compare))
+        } else if let Some(element) = element_behind(rhs) {
+            (element, swapped(name), same_type(site, lhs, element.r#type())?, Some(compare))
         } else {
             return Err(USAGE.into());
         }

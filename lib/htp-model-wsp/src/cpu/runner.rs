@@ -76,7 +76,7 @@ impl WorkloadArtifact {
         let affinity = self.schedule.dispatch == Dispatch::Affinity;
         let issued = {
             let mut issuer = RuntimeIssuer::new(&runtime, memory.clone(), self.inner.clone(), failure.clone(), affinity);
-            eval::run(&self.plan, &memory, &scalars, &mut issuer)
+            eval::run(&self.plan, &memory, &scalars, self.workers(), &mut issuer)
         };
         let finished = runtime.finish();
         // A kernel's own failure first (its kind: IndexError, ...), then the

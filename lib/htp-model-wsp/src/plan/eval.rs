@@ -177,8 +177,8 @@ fn out_of_bounds(at: &str, message: String) -> RunError {
 
 /// Evaluates `plan` on `memory` and `scalars` (per workload parameter),
 /// issuing its tasks.
-pub fn run(plan: &Plan, memory: &Memory, scalars: &[Value], issuer: &mut dyn Issuer) -> Result<(), RunError> {
-    let mut evaluator = Evaluator { plan, memory, issuer, guards: Vec::new(), sequential: Vec::new(), depth: 0 };
+pub fn run(plan: &Plan, memory: &Memory, scalars: &[Value], cores: usize, issuer: &mut dyn Issuer) -> Result<(), RunError> {
+    let mut evaluator = Evaluator { plan, memory, issuer, guards: Vec::new(), sequential: Vec::new(), depth: 0, cores };
     let mut frame = vec![Value::Unset; plan.workload.slots];
     for (index, slot) in plan.workload.parameters.iter().enumerate() {
         frame[*slot] = match memory.whole(index) {
@@ -205,6 +205,8 @@ struct Evaluator<'p, 'i> {
     guards: Vec<Guard>,
     sequential: Vec<SequentialOrder>,
     depth: usize,
+    /// What `wsp.cores` is.
+    cores: usize,
 }
 
 const MAX_CALL_DEPTH: usize = 256;
@@ -335,6 +337,7 @@ impl Evaluator<'_, '_> {
                 }
                 frame[*dst] = Value::View(View { parameter: whole.parameter, offset, sizes, strides: whole.strides[dropped..].to_vec() });
             }
+            Step::Cores { dst } => frame[*dst] = Value::Int(self.cores as i64),
             Step::Dense { dst, size } => frame[*dst] = Value::Axis(Axis::Dense(self.int(frame, *size).max(0))),
             Step::Ragged { dst, size, lengths, element } => {
                 let lengths = self.view(frame, *lengths)?;

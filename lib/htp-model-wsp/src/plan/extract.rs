@@ -221,6 +221,7 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
                 let sizes = (1 + rank..inputs.len()).map(slot).collect::<Result<_, _>>()?;
                 steps.push(Step::View { dst: result(frame, 0)?, tensor, offsets, sizes, at: position(op.location()) });
             }
+            "wsp.cores" => steps.push(Step::Cores { dst: result(frame, 0)? }),
             "wsp.dense" => {
                 let size = slot(0)?;
                 steps.push(Step::Dense { dst: result(frame, 0)?, size });

@@ -93,6 +93,8 @@ pub enum Step {
     Expand { dst: Slot, tensor: Slot, sources: Vec<Option<usize>> },
     View { dst: Slot, tensor: Slot, offsets: Vec<Slot>, sizes: Vec<Slot>, at: String },
     Dense { dst: Slot, size: Slot },
+    /// `wsp.cores`: how many tasks run at once.
+    Cores { dst: Slot },
     Ragged { dst: Slot, size: Slot, lengths: Slot, element: Element },
     Sparse { dst: Slot, rows: Slot, indptr: Slot, indices: Slot, indptr_element: Element, indices_element: Element },
     Element { dst: Slot, tensor: Slot, indices: Vec<Slot>, element: Element, at: String },

@@ -18,6 +18,8 @@ func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8x
   %c16 = arith.constant 16 : index
   %s = arith.constant 2.0 : f32
   %zero = arith.constant 0 : i32
+  // CHECK: wsp.cores
+  %cores = wsp.cores
   // CHECK: %[[D:.+]] = wsp.dense %{{.+}}
   %d = wsp.dense %c4
   // CHECK: %[[R:.+]] = wsp.ragged %{{.+}}, %{{.+}} : memref<8xi32>
