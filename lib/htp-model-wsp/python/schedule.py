@@ -10,7 +10,8 @@ workload itself::
     fast(q, k, v, out)          # runs decode under the schedule
 
 ``dispatch_by`` / ``stream_by`` are ``@htp.func`` helpers of the task's keys
-(``def by_request(b: int, c: int) -> int``), compiled by HTP: the schedule
+(``def by_request(b: htp.i64) -> htp.i64``: a function of n parameters gets
+the task's first n keys, 0 for keys it lacks), compiled by HTP: the schedule
 rewrites each ``wsp.task(...)`` of the workload to pass ``worker=f(keys)``
 / ``stream=f(keys)`` (an AST mutator), and asks for the pass
 ``wsp-apply-schedule`` with the policy, the workers, the task window and
@@ -18,6 +19,7 @@ the trace file. The result is a program called like the workload.
 """
 
 import ast as _ast
+import inspect as _inspect
 from htp._kernel import Helper as _Helper, Kernel as _Kernel
 
 #: The dispatch policies a schedule may name.
@@ -35,7 +37,8 @@ def _key_function(workload, function, role):
         raise TypeError(
             f"wsp.schedule: {role}={name} must be defined at the top level of the module that defines "
             f"the workload '{workload.name}' (the workload's code calls it by that name)")
-    return name
+    arity = len(_inspect.signature(function.function).parameters)
+    return name, arity
 
 
 def _placement_mutator(stream_by, dispatch_by, htp_name_):
@@ -72,14 +75,17 @@ def _placement_mutator(stream_by, dispatch_by, htp_name_):
                 key_args = [keys]
             for keyword, function in (("stream", stream_by), ("worker", dispatch_by)):
                 if function is not None and keyword not in given:
-                    # Keys are loop indices; the helper takes ints (i64).
+                    name, arity = function
+                    # The first `arity` keys (0 for keys the task lacks),
+                    # as ints (i64): keys are loop indices.
+                    keys = (key_args + [_ast.Constant(value=0)] * arity)[:arity]
                     as_int = [_ast.Call(func=_ast.Attribute(value=_ast.Name(id=self.htp_name, ctx=_ast.Load()), attr="i64", ctx=_ast.Load()),
-                                        args=[k], keywords=[]) for k in key_args]
-                    call = _ast.Call(func=_ast.Name(id=function, ctx=_ast.Load()), args=as_int, keywords=[])
+                                        args=[k], keywords=[]) for k in keys]
+                    call = _ast.Call(func=_ast.Name(id=name, ctx=_ast.Load()), args=as_int, keywords=[])
                     node.keywords.append(_ast.keyword(arg=keyword, value=call))
             return _ast.copy_location(node, node)
 
-    WspPlacement.__name__ = f"WspPlacement_{stream_by}_{dispatch_by}"
+    WspPlacement.__name__ = f"WspPlacement_{stream_by and stream_by[0]}_{dispatch_by and dispatch_by[0]}"
     return WspPlacement
 
 
@@ -119,6 +125,6 @@ def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=Non
             raise TypeError(f"wsp.schedule: the module of '{workload.name}' must import htp (import htp) for stream_by/dispatch_by")
         mutators = mutators + (_placement_mutator(stream_name, worker_name, htp_name),)
     scheduled = _Kernel(workload.function, mutators=mutators, pipelines=workload._pipelines + (f"wsp-apply-schedule{{{options}}}",))
-    scheduled.schedule = {"dispatch": dispatch, "workers": workers, "window": window, "stream_by": stream_name,
-                          "dispatch_by": worker_name, "trace": trace}
+    scheduled.schedule = {"dispatch": dispatch, "workers": workers, "window": window, "stream_by": stream_name and stream_name[0],
+                          "dispatch_by": worker_name and worker_name[0], "trace": trace}
     return scheduled
