@@ -100,6 +100,7 @@ mod tests {
             blocks: &[],
             types: &[],
             pipeline: None,
+            python: None,
         };
         register_all().unwrap();
         register_model(&SKETCH).unwrap();

@@ -23,7 +23,7 @@ htp_pass::pass! {
         summary: "Attach a schedule (dispatch policy, workers, task window, trace) to WSP workloads",
         dialects: [crate::handles::wsp],
         options: Options {
-            #[option("workload", default = "", "the workload to schedule (every one when empty)")]
+            #[option("workload", default = "*", "the workload to schedule (*: every one)")]
             workload: String,
             #[option("dispatch", default = "dynamic", "round_robin, affinity, work_stealing or dynamic")]
             dispatch: String,
@@ -31,7 +31,7 @@ htp_pass::pass! {
             workers: usize,
             #[option("window", default = "0", "tasks issued and not finished at most; issue stalls there (0: no bound)")]
             window: usize,
-            #[option("trace", default = "", "a file each run writes its trace to (Chrome trace JSON)")]
+            #[option("trace", default = "-", "a file each run writes its trace to (Chrome trace JSON; -: none)")]
             trace: String,
         },
         run: run,
@@ -46,7 +46,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
         dispatch,
         workers: options.workers,
         window: options.window,
-        trace: Some(options.trace.clone()).filter(|t| !t.is_empty()),
+        trace: Some(options.trace.clone()).filter(|t| !t.is_empty() && t != "-"),
     };
     let mut found = false;
     let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
@@ -58,14 +58,15 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
             .and_then(|a| StringAttribute::try_from(a).ok())
             .is_some_and(|m| m.value() == crate::MODEL_NAME);
         let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
-        if !is_workload || !(options.workload.is_empty() || name.as_deref() == Some(options.workload.as_str())) {
+        let every = options.workload == "*";
+        if !is_workload || !(every || name.as_deref() == Some(options.workload.as_str())) {
             continue;
         }
         found = true;
         let mut function = unsafe { OperationRefMut::from_raw(current.to_raw()) };
         function.set_attribute(SCHEDULE_ATTRIBUTE, schedule.attribute(context));
     }
-    if !found && !options.workload.is_empty() {
+    if !found && options.workload != "*" {
         return Err((module.location(), format!("wsp-apply-schedule: no workload named '{}'", options.workload)));
     }
     Ok(())

@@ -122,7 +122,9 @@ impl<'c> Lowerer<'c, '_> {
                 kind.word()
             )));
         }
-        if built.target.len() < targets.len() {
+        // One name binds the first value; several must name every value (a
+        // dropped index is a mistake, not a choice).
+        if built.target.len() < targets.len() || (targets.len() > 1 && built.target.len() != targets.len()) {
             return Err(self.error(range, DiagnosticKind::Invalid, format!(
                 "{}.{name}() gives {} value(s) per iteration, but the loop names {}", model.namespace, built.target.len(), targets.len()
             )));
