@@ -226,8 +226,12 @@ def test_the_split_kv_decode_example_matches_numpy():
     plse = np.full((B, H, 32, 1), np.nan, np.float32)
     for policy in POLICIES:
         o = np.zeros((B, H, 64), np.float32)
-        wsp.schedule(decode.split_kv_decode, dispatch=policy)(q, k, v, lens, po, plse, o, np.float32(0.125))
+        plan = np.zeros((1, 1), np.int32)
+        wsp.schedule(decode.split_kv_decode, dispatch=policy, workers=2)(q, k, v, lens, po, plse, o, plan, np.float32(0.125))
         np.testing.assert_allclose(o, decode.reference(q, k, v, lens, 0.125), atol=2e-5)
+        blocks = -(-lens // 64)
+        # One segment per worker, under 32 pieces per request.
+        assert plan[0, 0] == max(-(-int(blocks.sum()) * H // 2), -(-int(blocks.max()) // 31), 1)
 
 
 def test_the_moe_example_matches_numpy():

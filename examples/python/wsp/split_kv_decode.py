@@ -4,10 +4,11 @@ WSP workload.
 Each request b has one query per head and lens[b] keys/values. A planner
 written in the workload (it runs where the lengths are known: on the host
 at call time on the cpu) picks the chunk size, in whole KV blocks of BLK
-rows, from the lengths and the cores: the smallest chunk that keeps the
-number of chunks near the number of cores, as FlashInfer's
-``PartitionPagedKVCacheBinarySearchMinNumPagePerBatch`` does, and never
-more than MAXC chunks per request. Chunk tasks write a partial output and
+rows, from the lengths and the cores: all (request, head) KV blocks laid
+end to end are cut into one equal segment per core, as FlashInfer's
+persistent ``MLAPlan`` balances clusters, never more than MAXC pieces per
+request. The segment is written to `plan` (what FlashInfer's plan()
+returns). Chunk tasks write a partial output and
 its log-sum-exp; a merge task per (request, head) combines them. The merge
 depends on its chunks through the data (RAW on the partial buffers): no
 explicit edge is written.
@@ -61,6 +62,12 @@ def decode_merge(po: htp.Tensor[f32, 32, 64], plse: htp.Tensor[f32, 32, 1], o: h
     o[:, :] = acc / htp.col_sum(w)
 
 
+@htp.kernel
+def record_plan(plan: htp.Out[i32, 1, 1], chunk: htp.i32):
+    """Writes the planner's segment (KV blocks per core) where the caller can read it."""
+    plan[:, :] = htp.full((1, 1), chunk, i32)
+
+
 @htp.func
 def ceil_div(a, b):
     return (a + b - 1) // b
@@ -70,28 +77,54 @@ def ceil_div(a, b):
 def split_kv_decode(q: htp.Tensor[f32, "B", "H", 64], k: htp.Tensor[f32, "B", "H", "L", 64],
                     v: htp.Tensor[f32, "B", "H", "L", 64], lens: htp.Tensor[i32, "B"],
                     po: htp.Out[f32, "B", "H", 32, 64], plse: htp.Out[f32, "B", "H", 32, 1],
-                    o: htp.Out[f32, "B", "H", 64], scale: f32):
+                    o: htp.Out[f32, "B", "H", 64], plan: htp.Out[i32, 1, 1], scale: f32):
     batch = q.shape[0]
     heads = q.shape[1]
-    # The planner: KV blocks in all, then the chunk (in blocks) that gives
-    # every core about one chunk, at least what MAXC chunks per request need.
+    # The planner. Every (request, head)'s KV blocks laid end to end make
+    # one line of work; the line is cut into one equal segment per core (at
+    # least what keeps a request under MAXC pieces). A request's piece in
+    # segment c is a chunk task placed on core c (`worker=c`: honoured by
+    # the affinity and round-robin schedules; the dynamic queue balances
+    # the equal-sized pieces by itself), so every core gets the same number
+    # of KV blocks, to one block.
     total = 0
     longest = 0
     for b in range(batch):
         blocks = ceil_div(wsp.read(lens, b), 64)
         total = total + blocks
         longest = max(longest, blocks)
-    chunk = max(max(ceil_div(total * heads, wsp.cores()), ceil_div(longest, 32)), 1)
-    for b in wsp.parallel(batch):
+    segment = max(max(ceil_div(total * heads, wsp.cores()), ceil_div(longest, 31)), 1)
+    wsp.task(record_plan, plan, segment)
+    position = 0
+    for b in range(batch):
         n = wsp.read(lens, b)
-        chunks = ceil_div(ceil_div(n, 64), chunk)
-        for h, c in wsp.parallel(heads, chunks):
-            start = c * chunk * 64
-            count = min(chunk * 64, n - start)
-            wsp.task(decode_chunk, q[b, h:h + 1, :], k[b, h, start:start + 4096, :], v[b, h, start:start + 4096, :],
-                     po[b, h, c:c + 1, :], plse[b, h, c:c + 1, :], count, scale)
-        for h in wsp.parallel(heads):
-            wsp.task(decode_merge, po[b, h, 0:32, :], plse[b, h, 0:32, :], o[b, h:h + 1, :], chunks)
+        blocks = ceil_div(n, 64)
+        for h in range(heads):
+            if blocks > 0:
+                first = position // segment
+                last = (position + blocks - 1) // segment
+                if first == last:
+                    # One piece: its output is the answer, no merge.
+                    wsp.task(decode_chunk, q[b, h:h + 1, :], k[b, h, 0:1048576, :], v[b, h, 0:1048576, :],
+                             o[b, h:h + 1, :], plse[b, h, 0:1, :], n, scale, keys=(b, h, 0, blocks), worker=first)
+                pieces = last + 1
+                if first == last:
+                    pieces = first
+                for c in range(first, pieces):
+                    lo = max(position, c * segment) - position         # in blocks
+                    hi = min(position + blocks, (c + 1) * segment) - position
+                    count = min(hi * 64, n) - lo * 64
+                    piece = c - first
+                    # The view runs to the end of the cache (2^20 rows at
+                    # most); the kernel reads its `count` rows of it. The
+                    # keys name the piece's blocks (traces, benches).
+                    wsp.task(decode_chunk, q[b, h:h + 1, :], k[b, h, lo * 64:lo * 64 + 1048576, :],
+                             v[b, h, lo * 64:lo * 64 + 1048576, :], po[b, h, piece:piece + 1, :],
+                             plse[b, h, piece:piece + 1, :], count, scale, keys=(b, h, lo, hi), worker=c)
+                if first < last:
+                    wsp.task(decode_merge, po[b, h, 0:32, :], plse[b, h, 0:32, :], o[b, h:h + 1, :], last - first + 1,
+                             keys=(b, h), worker=last)
+                position = position + blocks
 
 
 def run(q, k, v, lens, scale):
@@ -101,7 +134,8 @@ def run(q, k, v, lens, scale):
     po = np.empty((batch, heads, MAXC, D), np.float32)
     plse = np.empty((batch, heads, MAXC, 1), np.float32)
     o = np.empty((batch, heads, D), np.float32)
-    split_kv_decode(q, k, v, lens, po, plse, o, np.float32(scale))
+    plan = np.empty((1, 1), np.int32)
+    split_kv_decode(q, k, v, lens, po, plse, o, plan, np.float32(scale))
     return o
 
 
