@@ -180,10 +180,20 @@ def test_select_and_when_read_what_earlier_tasks_computed(policy):
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-def test_sequential_iterations_run_in_order(policy):
+@pytest.mark.parametrize("timing", ["immediate", "batch:3", "batch:1000"])
+def test_sequential_iterations_run_in_order(policy, timing):
     y = np.zeros((16, 64), np.float32)
-    wsp.schedule(sequential_chain, dispatch=policy, workers=3)(y, 10)
+    wsp.schedule(sequential_chain, dispatch=policy, workers=3, timing=timing)(y, 10)
     np.testing.assert_array_equal(y, np.full_like(y, 2.0 ** 10 - 1))
+
+
+@pytest.mark.parametrize("timing", ["batch:2", "batch:64"])
+def test_batched_timing_runs_every_task(timing):
+    lens = np.array([3, 0, 4, 1], np.int32)
+    x = np.random.default_rng(4).standard_normal((64 * 4, 64), dtype=np.float32)
+    y = np.zeros_like(x)
+    wsp.schedule(ragged_then_sequential, timing=timing, window=2)(x, lens, y)
+    np.testing.assert_allclose(y, expected_ragged(x, lens), rtol=1e-6)
 
 
 def test_cores_is_the_schedules_workers():
@@ -363,6 +373,8 @@ def test_schedule_controls_are_checked_in_python():
         wsp.schedule(rows_scaled, trace="a b.json")
     with pytest.raises(TypeError, match="takes an @wsp.workload"):
         wsp.schedule(object())
+    with pytest.raises(ValueError, match="timing must be 'immediate' or 'batch:N'"):
+        wsp.schedule(rows_scaled, timing="batch:0")
 
 
 def test_a_workload_on_a_target_without_wsp_is_refused_at_its_line():

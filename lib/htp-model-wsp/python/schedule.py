@@ -89,7 +89,8 @@ def _placement_mutator(stream_by, dispatch_by, htp_name_):
     return WspPlacement
 
 
-def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=None, dispatch_by=None, trace=None):
+def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=None, dispatch_by=None, timing="immediate",
+             trace=None):
     """The workload ``workload`` under a schedule: a program called like it.
 
     dispatch: ``"round_robin"`` (task n on worker n mod workers, or where
@@ -99,7 +100,9 @@ def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=Non
     ``"dynamic"`` (one shared ready queue). workers: threads (0: one per
     core). window: tasks issued and not finished at most; issuing stalls
     at the bound (0: none). stream_by: tasks with equal values run in
-    issue order. trace: a file each run writes (Chrome trace JSON: open it
+    issue order. timing: ``"immediate"`` (each task reaches the runtime as it
+    is issued) or ``"batch:N"`` (N at a time: fewer wake-ups for tiny
+    tasks, later starts). trace: a file each run writes (Chrome trace JSON: open it
     in Perfetto, or draw it with ``htp.trace_plot``)."""
     if not isinstance(workload, _Kernel):
         raise TypeError(f"wsp.schedule takes an @wsp.workload, got {type(workload).__name__}")
@@ -108,13 +111,19 @@ def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=Non
     for name, value in (("workers", workers), ("window", window)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"wsp.schedule: {name} must be an int >= 0, got {value!r}")
+    batch = 1
+    if timing != "immediate":
+        count = timing[len("batch:"):] if isinstance(timing, str) and timing.startswith("batch:") else ""
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"wsp.schedule: timing must be 'immediate' or 'batch:N' with N >= 1, got {timing!r}")
+        batch = int(count)
     if trace is not None:
         trace = str(trace)
         if not trace or any(c.isspace() or c in "{}=" for c in trace):
             raise ValueError(f"wsp.schedule: the trace path {trace!r} may not be empty or hold spaces, braces or '='")
     stream_name = _key_function(workload, stream_by, "stream_by")
     worker_name = _key_function(workload, dispatch_by, "dispatch_by")
-    options = f"workload={workload.name} dispatch={dispatch} workers={workers} window={window}"
+    options = f"workload={workload.name} dispatch={dispatch} workers={workers} window={window} batch={batch}"
     if trace:
         options += f" trace={trace}"
     mutators = workload._mutators
@@ -125,6 +134,6 @@ def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=Non
             raise TypeError(f"wsp.schedule: the module of '{workload.name}' must import htp (import htp) for stream_by/dispatch_by")
         mutators = mutators + (_placement_mutator(stream_name, worker_name, htp_name),)
     scheduled = _Kernel(workload.function, mutators=mutators, pipelines=workload._pipelines + (f"wsp-apply-schedule{{{options}}}",))
-    scheduled.schedule = {"dispatch": dispatch, "workers": workers, "window": window, "stream_by": stream_name and stream_name[0],
+    scheduled.schedule = {"dispatch": dispatch, "workers": workers, "window": window, "timing": timing, "stream_by": stream_name and stream_name[0],
                           "dispatch_by": worker_name and worker_name[0], "trace": trace}
     return scheduled

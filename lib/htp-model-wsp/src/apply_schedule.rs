@@ -20,7 +20,7 @@ use crate::schedule::{Dispatch, Schedule, SCHEDULE_ATTRIBUTE};
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"wsp-apply-schedule", "builtin.module"> {
-        summary: "Attach a schedule (dispatch policy, workers, task window, trace) to WSP workloads",
+        summary: "Attach a schedule (dispatch policy, workers, task window, timing, trace) to WSP workloads",
         dialects: [crate::handles::wsp],
         options: Options {
             #[option("workload", default = "*", "the workload to schedule (*: every one)")]
@@ -31,6 +31,8 @@ htp_pass::pass! {
             workers: usize,
             #[option("window", default = "0", "tasks issued and not finished at most; issue stalls there (0: no bound)")]
             window: usize,
+            #[option("batch", default = "1", "timing: tasks reach the runtime in batches of this many (1: at once)")]
+            batch: std::num::NonZeroUsize,
             #[option("trace", default = "-", "a file each run writes its trace to (Chrome trace JSON; -: none)")]
             trace: String,
         },
@@ -47,6 +49,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
         workers: options.workers,
         window: options.window,
         trace: Some(options.trace.clone()).filter(|t| !t.is_empty() && t != "-"),
+        batch: options.batch.get(),
     };
     let mut found = false;
     let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());

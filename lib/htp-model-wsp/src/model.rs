@@ -210,9 +210,12 @@ fn check_argument(given: Type, parameter: Type, what: &str) -> Result<(), String
 
 /// The parameter types of the kernel `name`, lowered before the workload.
 fn kernel_parameters<'c>(site: &ConstructSite<'c, '_>, name: &str) -> Result<Vec<Type<'c>>, String> {
-    // The front end names only kernels of the program: one not lowered yet
+    // Kernels are lowered before workloads: one missing is a helper (inlined
+    // where it is called, never a function of its own) or a kernel that
     // failed to compile (its errors are reported too).
-    let function = site.function(name).ok_or_else(|| format!("the kernel '{name}' did not compile (see its errors)"))?;
+    let function = site.function(name).ok_or_else(|| {
+        format!("'{name}' is not a compiled @htp.kernel: a task runs an @htp.kernel (a kernel that failed to compile has its own errors above)")
+    })?;
     if function.attribute("htp.kernel").is_err() {
         return Err(format!("'{name}' is not an @htp.kernel: a task runs a kernel"));
     }

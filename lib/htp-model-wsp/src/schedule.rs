@@ -59,11 +59,14 @@ pub struct Schedule {
     pub window: usize,
     /// Where each run writes its trace (Chrome trace JSON), if anywhere.
     pub trace: Option<String>,
+    /// The timing policy: tasks reach the runtime in batches of this many
+    /// (1: each as soon as it is issued).
+    pub batch: usize,
 }
 
 impl Default for Schedule {
     fn default() -> Self {
-        Schedule { dispatch: Dispatch::Dynamic, workers: 0, window: 0, trace: None }
+        Schedule { dispatch: Dispatch::Dynamic, workers: 0, window: 0, trace: None, batch: 1 }
     }
 }
 
@@ -79,13 +82,20 @@ impl Schedule {
             Some(name) => Dispatch::parse(&name).ok_or_else(|| format!("unknown dispatch policy '{name}' (known: {})", Dispatch::NAMES.join(", ")))?,
             None => Dispatch::Dynamic,
         };
-        Ok(Schedule { dispatch, workers: number("workers").unwrap_or(0), window: number("window").unwrap_or(0), trace: text("trace").filter(|t| !t.is_empty()) })
+        Ok(Schedule {
+            dispatch,
+            workers: number("workers").unwrap_or(0),
+            window: number("window").unwrap_or(0),
+            trace: text("trace").filter(|t| !t.is_empty()),
+            batch: number("batch").unwrap_or(1).max(1),
+        })
     }
 
     /// The schedule as the attribute `wsp-apply-schedule` attaches.
     pub fn attribute<'c>(&self, context: &'c Context) -> Attribute<'c> {
         let i64 = IntegerType::new(context, 64).into();
         let mut entries = vec![
+            (Identifier::new(context, "batch"), IntegerAttribute::new(i64, self.batch as i64).into()),
             (Identifier::new(context, "dispatch"), StringAttribute::new(context, self.dispatch.name()).into()),
             (Identifier::new(context, "window"), IntegerAttribute::new(i64, self.window as i64).into()),
             (Identifier::new(context, "workers"), IntegerAttribute::new(i64, self.workers as i64).into()),

@@ -37,18 +37,48 @@ pub struct RuntimeIssuer<'r> {
     pub failure: FirstFailure,
     /// Affinity without a placement: the task's first key names its worker.
     pub place_by_first_key: bool,
-    ids: Vec<TaskId>,
+    /// Tasks issued and not yet handed to the runtime (the timing policy).
+    pending: Vec<TaskSpec>,
+    batch: usize,
+    /// Tasks issued so far: the runtime numbers tasks in submission order,
+    /// and pending ones are submitted in issue order, so the n-th issued
+    /// task is `TaskId(n)`.
+    issued: usize,
 }
 
 impl<'r> RuntimeIssuer<'r> {
-    pub fn new(runtime: &'r TaskRuntime, memory: Arc<Memory>, artifact: Arc<SharedArtifact>, failure: FirstFailure, place_by_first_key: bool) -> Self {
-        RuntimeIssuer { runtime, memory, artifact, failure, place_by_first_key, ids: Vec::new() }
+    pub fn new(
+        runtime: &'r TaskRuntime,
+        memory: Arc<Memory>,
+        artifact: Arc<SharedArtifact>,
+        failure: FirstFailure,
+        place_by_first_key: bool,
+        batch: usize,
+    ) -> Self {
+        RuntimeIssuer { runtime, memory, artifact, failure, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0 }
     }
 
+    /// Issues `spec`: held until a batch is full (timing), then submitted
+    /// with the rest in issue order. Its handle is its issue number.
     fn submit(&mut self, spec: TaskSpec) -> Result<usize, RunError> {
-        let id = self.runtime.submit(spec).map_err(|message| self.failure.lock().ok().and_then(|f| f.clone()).unwrap_or_else(|| RunError::from(message)))?;
-        self.ids.push(id);
-        Ok(self.ids.len() - 1)
+        self.pending.push(spec);
+        self.issued += 1;
+        if self.pending.len() >= self.batch {
+            self.flush()?;
+        }
+        Ok(self.issued - 1)
+    }
+
+    /// Hands every held task to the runtime.
+    pub fn flush(&mut self) -> Result<(), RunError> {
+        for spec in std::mem::take(&mut self.pending) {
+            self.runtime.submit(spec).map_err(|message| self.failure.lock().ok().and_then(|f| f.clone()).unwrap_or_else(|| RunError::from(message)))?;
+        }
+        Ok(())
+    }
+
+    fn id(handle: usize) -> TaskId {
+        TaskId(handle as u64)
     }
 
     fn region(&self, view: &View, element: Element) -> Option<Region> {
@@ -136,7 +166,7 @@ impl Issuer for RuntimeIssuer<'_> {
         let mut spec = TaskSpec::new(name, body).keys(task.keys.clone());
         spec.accesses = accesses;
         for handle in &task.after {
-            spec = spec.after(self.ids[*handle]);
+            spec = spec.after(Self::id(*handle));
         }
         if let Some(stream) = task.stream {
             spec = spec.stream(stream as u64);
@@ -150,7 +180,7 @@ impl Issuer for RuntimeIssuer<'_> {
 
     fn barrier(&mut self, after: Vec<usize>) -> Result<usize, RunError> {
         let mut spec = TaskSpec::new("barrier", || Ok(()));
-        spec.after = after.iter().map(|h| self.ids[*h]).collect();
+        spec.after = after.iter().map(|h| Self::id(*h)).collect();
         if self.place_by_first_key {
             // Affinity places every task; a barrier does no work anywhere.
             spec = spec.worker(0);

@@ -75,8 +75,11 @@ impl WorkloadArtifact {
         let failure = Arc::new(Mutex::new(None));
         let affinity = self.schedule.dispatch == Dispatch::Affinity;
         let issued = {
-            let mut issuer = RuntimeIssuer::new(&runtime, memory.clone(), self.inner.clone(), failure.clone(), affinity);
-            eval::run(&self.plan, &memory, &scalars, self.workers(), &mut issuer)
+            let mut issuer = RuntimeIssuer::new(&runtime, memory.clone(), self.inner.clone(), failure.clone(), affinity, self.schedule.batch);
+            let outcome = eval::run(&self.plan, &memory, &scalars, self.workers(), &mut issuer);
+            // What was issued runs even when issuing stopped early.
+            let flushed = issuer.flush();
+            outcome.and(flushed)
         };
         let finished = runtime.finish();
         // A kernel's own failure first (its kind: IndexError, ...), then the
