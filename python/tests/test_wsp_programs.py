@@ -186,3 +186,40 @@ def task_of_a_helper(y: htp.Out[f32, 16, 64]):
 def test_what_a_workload_cannot_do(workload, message):
     with pytest.raises(htp.CompileError, match=message):
         workload.compile("cpu")
+
+
+@htp.kernel
+def gather_rows(x: htp.Tensor[f32, 16, 64], idx: htp.Tensor[i32, 16, 1], y: htp.Out[f32, 16, 64]):
+    y[:, :] = htp.gather(x, idx[:, :], 0, 64)
+
+
+@wsp.workload
+def many_gathers(x: htp.Tensor[f32, 16, 64], idx: htp.Tensor[i32, "T", 1], y: htp.Out[f32, "T", 64]):
+    for t in wsp.parallel(idx.shape[0] // 16):
+        wsp.task(gather_rows, x, idx[t * 16:t * 16 + 16, :], y[t * 16:t * 16 + 16, :])
+
+
+def test_a_failed_check_in_one_task_among_many_is_reported_and_only_by_its_call():
+    x = np.random.default_rng(3).standard_normal((16, 64), dtype=np.float32)
+    good = np.tile(np.arange(16, dtype=np.int32)[:, None], (64, 1))
+    bad = good.copy()
+    bad[37 * 16 + 5, 0] = 99
+    # Many tasks on every worker: the one bad row is still an IndexError.
+    for _ in range(5):
+        with pytest.raises(IndexError):
+            wsp.schedule(many_gathers, workers=4)(x, bad, np.zeros((64 * 16, 64), np.float32))
+    # Calls running at once keep their own errors: the good ones succeed.
+    failures = []
+
+    def call(indices):
+        try:
+            many_gathers(x, indices, np.zeros((64 * 16, 64), np.float32))
+        except IndexError:
+            failures.append(indices is bad)
+
+    threads = [threading.Thread(target=call, args=(bad if i % 2 else good,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == [True] * 4
