@@ -223,3 +223,57 @@ def test_a_failed_check_in_one_task_among_many_is_reported_and_only_by_its_call(
     for t in threads:
         t.join()
     assert failures == [True] * 4
+
+
+LONG_WORKLOAD = """
+import sys
+import numpy as np
+import htp
+from htp import f32
+
+wsp = htp.model("wsp")
+
+@htp.kernel
+def spin(y: htp.Out[f32, 16, 64]):
+    t = y[:, :]
+    for r in range(20000):
+        t = htp.exp(t * 0.5) - 1.0
+    y[:, :] = t
+
+@wsp.workload
+def long(y: htp.Out[f32, 16, 64], n: htp.i64):
+    for i in wsp.seq(n):
+        wsp.task(spin, y[:, :])
+
+y = np.zeros((16, 64), np.float32)
+long(y, 2)
+print("ready", flush=True)
+try:
+    long(y, 100000)   # hours uninterrupted
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_long_workload_with_keyboard_interrupt(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "long_workload.py"
+    script.write_text(LONG_WORKLOAD)
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 3, out
+    assert "interrupted" in out
+    assert time.monotonic() - sent < 15

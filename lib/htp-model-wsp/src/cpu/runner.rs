@@ -70,6 +70,10 @@ impl WorkloadArtifact {
             }
         }
         let memory = Arc::new(Memory { buffers });
+        // Ctrl-C stops issuing (the evaluator polls) and every task's
+        // kernel; one watch for the whole call, which the kernel calls
+        // inside only count (no signal handler swapped per task).
+        let _watch = htp_runtime::interrupt::Watch::start();
         let config = RuntimeConfig::new(self.workers(), self.policy()).with_window(self.schedule.window).with_trace(self.schedule.trace.is_some());
         let runtime = TaskRuntime::start(config).map_err(RunError::from)?;
         let failure = Arc::new(Mutex::new(None));
