@@ -262,10 +262,13 @@ class CompiledKernel:
 class Kernel:
     """A Python function marked ``@htp.kernel``."""
 
-    def __init__(self, function: Callable, mutators: Sequence[type] = ()):
+    def __init__(self, function: Callable, mutators: Sequence[type] = (), pipelines: Sequence[str] = ()):
         self.function = function
         self.name = function.__name__
         self._mutators = tuple(mutators)
+        # Pipelines run on every compile of this kernel (before the target
+        # lowers it): what a model's schedule object asks for.
+        self._pipelines = tuple(pipelines)
         self._cache: Dict[tuple, CompiledKernel] = {}
         self._compile_lock = threading.RLock()
         self._python_signature = inspect.signature(function)
@@ -301,7 +304,7 @@ class Kernel:
                 if callee not in seen:
                     seen.add(callee)
                     found.append(callee)
-        return sources, _extensions.pipelines_for([m for m in mutators if m in changed])
+        return sources, list(self._pipelines) + _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
         """The registered targets this kernel compiles for (with these
@@ -355,7 +358,7 @@ class Kernel:
         mutators, the extensions' registrations and HTP's version."""
         mutators = _mutators.registered() + self._mutators
         digests = tuple(_digest_of(function) for function in _callees(self.function))
-        return digests, mutators, _extensions.generation(), _htp.version()
+        return digests, mutators, self._pipelines, _extensions.generation(), _htp.version()
 
     def _compile(self, key, target: str, constants) -> CompiledKernel:
         declared = {

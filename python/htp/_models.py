@@ -53,6 +53,13 @@ def model(name: str) -> types.ModuleType:
             # A marker: annotations are read by HTP's front end, not Python.
             setattr(module, type_name, type(type_name, (), {"__module__": module.__name__}))
         _made[namespace] = module
+        surface = _htp.programming_model_python(model_name)
+        if surface:
+            try:
+                exec(compile(surface, f"<htp model {model_name}>", "exec"), module.__dict__)
+            except BaseException:
+                del _made[namespace]
+                raise
         return module
     known = ", ".join(m[0] for m in _htp.programming_models()) or "none"
     raise LookupError(f"no programming model named '{name}' (registered: {known})")

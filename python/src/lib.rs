@@ -379,6 +379,13 @@ fn programming_model_types(name: &str) -> Vec<&'static str> {
     htp_api::models::model_named(name).map(|m| m.types.iter().map(|t| t.name).collect()).unwrap_or_default()
 }
 
+/// The Python source the model `name` adds to its namespace (its surface
+/// beyond constructs: schedules, helpers), if any.
+#[pyfunction]
+fn programming_model_python(name: &str) -> Option<&'static str> {
+    htp_api::models::model_named(name).and_then(|m| m.python)
+}
+
 type ModelTuple = (&'static str, &'static str, &'static str, &'static str, Vec<(&'static str, &'static str)>, Vec<(&'static str, &'static str)>);
 
 /// Registers a target written in Python (see `python_target.rs`): the
@@ -603,6 +610,7 @@ pub fn init_module(module: &Bound<'_, PyModule>, extensions: &[RustExtension]) -
     module.add_function(wrap_pyfunction!(targets, module)?)?;
     module.add_function(wrap_pyfunction!(intrinsic_sets, module)?)?;
     module.add_function(wrap_pyfunction!(programming_models, module)?)?;
+    module.add_function(wrap_pyfunction!(programming_model_python, module)?)?;
     module.add_function(wrap_pyfunction!(programming_model_blocks, module)?)?;
     module.add_function(wrap_pyfunction!(programming_model_types, module)?)?;
     module.add_function(wrap_pyfunction!(supporting_targets, module)?)?;

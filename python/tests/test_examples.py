@@ -68,11 +68,11 @@ def test_flash_attention(example, heads, seq, causal):
     np.testing.assert_allclose(o, m.reference(q, k, v, scale, causal), rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.py")))
+@pytest.mark.parametrize("script", sorted(str(p.relative_to(EXAMPLES)) for p in EXAMPLES.glob("**/*.py")))
 def test_example_runs_as_a_script(script):
     result = subprocess.run([sys.executable, str(EXAMPLES / script)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert "max abs error vs numpy" in result.stdout
+    assert "vs numpy" in result.stdout or "to numpy" in result.stdout, result.stdout
 
 
 def test_compile_is_explicit_and_cached(example):

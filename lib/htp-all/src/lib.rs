@@ -14,7 +14,8 @@ pub fn register_all() -> Result<(), String> {
     htp_backend_cpu::register()?;
     htp_backend_pto::register()?;
     htp_backend_sample::register()?;
-    htp_model_sample::register()
+    htp_model_sample::register()?;
+    htp_model_wsp::register()
 }
 
 #[cfg(test)]
@@ -99,6 +100,7 @@ mod tests {
             blocks: &[],
             types: &[],
             pipeline: None,
+            python: None,
         };
         register_all().unwrap();
         register_model(&SKETCH).unwrap();

@@ -84,6 +84,9 @@ pub struct ConstructSite<'c, 'a> {
     /// carries them (as `scf.for`'s iter_args do): see [`LoopBody`].
     pub carried: &'a [ModelIr<'c>],
     block: BlockRef<'c, 'c>,
+    /// The module the program's functions go into (the function being
+    /// lowered is not in it yet).
+    program: Option<OperationRef<'c, 'c>>,
 }
 
 impl<'c, 'a> ConstructSite<'c, 'a> {
@@ -96,7 +99,13 @@ impl<'c, 'a> ConstructSite<'c, 'a> {
         carried: &'a [ModelIr<'c>],
         block: BlockRef<'c, 'c>,
     ) -> Self {
-        Self { context, location, positional, keywords, carried, block }
+        Self { context, location, positional, keywords, carried, block, program: None }
+    }
+
+    /// The same site, told the module the program's functions are in
+    /// (what [`ConstructSite::function`] searches).
+    pub fn in_program(self, module: OperationRef<'c, 'c>) -> Self {
+        ConstructSite { program: Some(module), ..self }
     }
 
     /// An op `name` at the construct with these operands, results, attributes.
@@ -146,6 +155,34 @@ impl<'c, 'a> ConstructSite<'c, 'a> {
         let op = self.builder(name, operands, results, attributes).add_regions([region]).build().map_err(|e| format!("cannot build {name}: {e}"))?;
         let op = self.block.append_operation(op);
         Ok((unsafe { OperationRef::from_raw(op.to_raw()) }, body))
+    }
+
+    /// The function `name` of the program being lowered, if it is lowered
+    /// already: every `@htp.kernel` is, before any model function (so a
+    /// construct naming a kernel can check or convert its arguments
+    /// against the kernel's signature).
+    pub fn function(&self, name: &str) -> Option<OperationRef<'c, 'c>> {
+        use melior::ir::attribute::StringAttribute;
+        let op = match self.program {
+            Some(module) => module,
+            None => {
+                let mut op = self.block.parent_operation()?;
+                while let Some(parent) = op.parent_operation() {
+                    op = parent;
+                }
+                op
+            }
+        };
+        let body = op.region(0).ok()?.first_block()?;
+        let mut current = body.first_operation();
+        while let Some(candidate) = current {
+            let symbol = candidate.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
+            if symbol.is_some_and(|s| s.value() == name) {
+                return Some(unsafe { OperationRef::from_raw(candidate.to_raw()) });
+            }
+            current = candidate.next_in_block();
+        }
+        None
     }
 
     /// The keyword argument `name`, if given.
@@ -263,6 +300,11 @@ pub struct ProgrammingModel {
     /// uses the model: where a model lowers its constructs into what
     /// targets know (or marks what they must provide).
     pub pipeline: Option<&'static str>,
+    /// Python source run in the model's namespace module when Python first
+    /// asks for it (`htp.model("<name>")`): the model's surface that is not
+    /// compiled — a schedule object, helpers that build pipelines. It may
+    /// `import htp`; what it defines is an attribute of the namespace.
+    pub python: Option<&'static str>,
 }
 
 impl ProgrammingModel {

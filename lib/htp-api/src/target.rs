@@ -122,6 +122,13 @@ pub trait Artifact {
     fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
         None
     }
+
+    /// Whether [`Artifact::run`] may be called from several threads at
+    /// once (on buffers the calls do not share): what lets a layer run
+    /// independent tasks in parallel. `false` unless the target says so.
+    fn concurrent_runs(&self) -> bool {
+        false
+    }
 }
 
 pub trait Target: Sync + Send {

@@ -246,16 +246,17 @@ impl CompiledModule {
         if !self.functions.iter().any(|f| f == function) {
             return Err(format!("no compiled function named '{function}'").into());
         }
-        runtime::take_index_error();
+        // This call's failed checks, its own even while other calls run.
+        let errors = runtime::ErrorSlot::default();
+        let _entered = errors.enter();
         // Chunks of a parallel loop, and each iteration of the outermost
         // loops (cpu-poll-interrupts), poll for Ctrl-C.
         let watch = htp_runtime::interrupt::Watch::start();
         unsafe { self.run(function, arguments) }?;
         if watch.interrupted() {
-            runtime::take_index_error();
             return Err(htp_api::RunError::new(htp_api::RunErrorKind::Interrupted, format!("error: the call of {function} was interrupted (SIGINT)")));
         }
-        match runtime::take_index_error() {
+        match errors.site() {
             None => Ok(()),
             Some(site) => Err(match self.index_sites.get(site) {
                 Some((kind, message)) => htp_api::RunError::new(kind.run_error(), message.clone()),

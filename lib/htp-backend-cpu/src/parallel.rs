@@ -74,6 +74,9 @@ impl Chunked {
             return false;
         }
         let shared = SharedArguments(arguments);
+        // The chunks record failed checks in the call's slot, whichever
+        // pool thread runs them.
+        let slot = SharedSlot(crate::runtime::current_slot());
         let grain = self.distribution.grain.is_some();
         // Tasks of the grain, or `chunks` blocks as even as they can be.
         let boundary = |chunk: i64| -> i64 {
@@ -87,6 +90,7 @@ impl Chunked {
             if htp_runtime::interrupt::requested() {
                 return; // Ctrl-C: the chunks not started yet are skipped
             }
+            let _entered = slot.enter();
             let (first, last) = (boundary(chunk), boundary(chunk + 1));
             let mut chunk_arguments = shared.arguments().to_vec();
             let at = |iteration: i64| (lower as i128 + iteration as i128 * step as i128).min(upper as i128) as i64;
@@ -97,6 +101,18 @@ impl Chunked {
         };
         pool.parallel_for(0, chunks, 1, &body);
         true
+    }
+}
+
+/// The calling thread's error slot, entered by every chunk.
+struct SharedSlot(*const crate::runtime::ErrorSlot);
+
+// The slot is atomics; the call waits for its chunks, so it outlives them.
+unsafe impl Sync for SharedSlot {}
+
+impl SharedSlot {
+    fn enter(&self) -> Option<crate::runtime::SlotGuard> {
+        unsafe { self.0.as_ref() }.map(|slot| slot.enter())
     }
 }
 

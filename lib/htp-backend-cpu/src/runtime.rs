@@ -74,21 +74,57 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
     }
 }
 
-/// The first out-of-bounds access site (id + 1) since the last
-/// [`take_index_error`]; 0 for none. Process-wide: kernel chunks run on
-/// pool threads.
-static INDEX_ERROR: AtomicI64 = AtomicI64::new(0);
+/// Where a call's first failed run-time check goes: the site's id + 1, 0
+/// for none. One per call, so that calls running at once (WSP tasks on a
+/// task runtime, Python threads) never see each other's errors: the
+/// calling thread, and each pool thread while it runs one of the call's
+/// chunks, point [`CURRENT`] at it.
+#[derive(Debug, Default)]
+pub struct ErrorSlot(AtomicI64);
 
-/// `void htpRuntimeError(int64_t site)`: a failed run-time check (a tile access outside its tensor, an integer division by zero)
-/// (`tile-check-bounds`). Records the first site; the access was skipped.
-unsafe extern "C" fn index_error(site: i64) {
-    let _ = INDEX_ERROR.compare_exchange(0, site + 1, Ordering::Relaxed, Ordering::Relaxed);
+impl ErrorSlot {
+    /// The site of the first failed check recorded here, if any.
+    pub fn site(&self) -> Option<usize> {
+        let site = self.0.load(Ordering::Relaxed);
+        (site > 0).then(|| (site - 1) as usize)
+    }
+
+    /// Makes `self` the slot of this thread's checks until the guard drops.
+    pub fn enter(&self) -> SlotGuard {
+        SlotGuard(CURRENT.with(|current| current.replace(self as *const ErrorSlot)))
+    }
 }
 
-/// The site of the first out-of-bounds access since the last call, if any.
-pub fn take_index_error() -> Option<usize> {
-    let site = INDEX_ERROR.swap(0, Ordering::Relaxed);
-    (site > 0).then(|| (site - 1) as usize)
+thread_local! {
+    /// The slot of the call this thread is running code of.
+    static CURRENT: std::cell::Cell<*const ErrorSlot> = const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+/// Restores the thread's previous slot.
+#[must_use]
+pub struct SlotGuard(*const ErrorSlot);
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        CURRENT.with(|current| current.set(self.0));
+    }
+}
+
+/// `void htpRuntimeError(int64_t site)`: a failed run-time check (a tile access outside its tensor, an integer division by zero)
+/// (`tile-check-bounds`). Records the first site in the running call's slot; the access was skipped.
+unsafe extern "C" fn index_error(site: i64) {
+    let slot = CURRENT.with(|current| current.get());
+    // Safe: a slot outlives the guards pointing at it (the call waits for
+    // its chunks); JIT code runs only inside a call, which entered one.
+    if let Some(slot) = unsafe { slot.as_ref() } {
+        let _ = slot.0.compare_exchange(0, site + 1, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// The slot of the call running on this thread (for a call's chunks to
+/// enter on pool threads).
+pub fn current_slot() -> *const ErrorSlot {
+    CURRENT.with(|current| current.get())
 }
 
 /// `int32_t htpRuntimeInterrupted(void)`: non-zero once SIGINT arrived

@@ -16,6 +16,12 @@ impl Artifact for CpuArtifact {
     unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
         unsafe { self.0.call(kernel, arguments) }
     }
+
+    /// JIT code has no state of its own between calls; chunks of one
+    /// call already run on several threads.
+    fn concurrent_runs(&self) -> bool {
+        true
+    }
 }
 
 impl Target for CpuTarget {

@@ -116,9 +116,20 @@ fn compile_and_dump(request: &Request) -> Result<CompiledKernel, CompileError> {
     run_model_pipelines(&context, &mut module, request)?;
     let mut stages = vec![("tile".to_string(), module.as_operation().to_string())];
     htp_api::capabilities::check(&module, target).map_err(|error| CompileError::from_mlir(&[error], request.sources))?;
-    let artifact = target
+    // Layers (a model running its entries itself over the target's
+    // kernels) take what they run out of the module first.
+    let mut wrappers = Vec::new();
+    for layer in htp_api::layers::artifact_layers(target.name()) {
+        if let Some(wrap) = (layer.prepare)(&context, &mut module, &signature).map_err(|errors| CompileError::from_mlir(&errors, request.sources))? {
+            wrappers.push(wrap);
+        }
+    }
+    let mut artifact = target
         .compile(&context, &mut module, &signature, request.sources, &stages)
         .map_err(|errors| CompileError::from_mlir(&errors, request.sources))?;
+    for wrap in wrappers {
+        artifact = wrap(artifact);
+    }
     stages.push((target.lowered_stage().to_string(), module.as_operation().to_string()));
     Ok(CompiledKernel { signature, stages, artifact })
 }

@@ -78,6 +78,7 @@ static TOY: ProgrammingModel = ProgrammingModel {
     blocks: &[],
     types: &[],
     pipeline: None,
+    python: None,
 };
 
 const PROGRAM: &str = r#"
@@ -157,8 +158,9 @@ fn names_are_unique_across_models_and_intrinsic_sets() {
         blocks: &[],
         types: &[],
         pipeline: None,
+        python: None,
     };
     assert!(register_model(&CLASH).unwrap_err().contains("two programming models claim"));
-    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[], blocks: &[], types: &[], pipeline: None };
+    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[], blocks: &[], types: &[], pipeline: None, python: None };
     assert!(register_model(&KERNEL).is_err());
 }

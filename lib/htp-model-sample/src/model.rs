@@ -33,6 +33,7 @@ pub static SAMPLE: ProgrammingModel = ProgrammingModel {
     blocks: &[LoopConstructor { name: "scope", summary: "with sm.scope(): a region of its own", lower: scope }],
     types: &[ModelType { name: "Cell", summary: "a cell (a parameter of a function a program calls)", matches: crate::is_cell }],
     pipeline: Some("sample-lower-cells"),
+    python: None,
 };
 
 /// A scalar argument as a value: run-time values as they are, Python

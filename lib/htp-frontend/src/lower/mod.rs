@@ -84,6 +84,9 @@ pub struct Lowerer<'c, 'p> {
     /// Iterations `static_range` loops unrolled so far in this kernel (nested
     /// loops and inlined helpers included), against [`UNROLL_BUDGET`].
     pub unrolled: u64,
+    /// The module the program's functions are appended to (what a model
+    /// construct searches for the kernels it names).
+    pub module: mlir_sys::MlirOperation,
 }
 
 /// Most `static_range` iterations one kernel may unroll in total (each loop
@@ -119,7 +122,11 @@ pub fn lower_program<'c>(
 ) -> Result<Vec<KernelSignature>, Vec<Diagnostic>> {
     let mut signatures = Vec::new();
     let mut errors = Vec::new();
-    for kernel in program.kernels.iter().filter(|k| matches!(k.kind, KernelKind::Entry | KernelKind::Model(_))) {
+    // Kernels first: a model function's constructs may look the kernels it
+    // names up (`ConstructSite::function`) to check or convert arguments.
+    let entries = program.kernels.iter().filter(|k| matches!(k.kind, KernelKind::Entry));
+    let models = program.kernels.iter().filter(|k| matches!(k.kind, KernelKind::Model(_)));
+    for kernel in entries.chain(models) {
         match lower_entry(ctx, program, kernel, constants, module) {
             Ok(s) => signatures.push(s),
             Err(e) => errors.push(e),
@@ -143,7 +150,7 @@ fn lower_entry<'c>(
     let src = &program.sources[kernel.source];
     let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
     let params = read_entry_params(def, constants, &err)?;
-    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0 };
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0, module: module.as_operation().to_raw() };
 
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();

@@ -44,6 +44,11 @@ impl<'c> Lowerer<'c, '_> {
         unsafe { BlockRef::from_raw(self.block) }
     }
 
+    /// The module the program's functions are in.
+    fn program_module(&self) -> melior::ir::OperationRef<'c, 'c> {
+        unsafe { melior::ir::OperationRef::from_raw(self.module) }
+    }
+
     /// `<model>.<name>(args)` inside a function of `model`.
     pub fn construct(&mut self, model: &'static ProgrammingModel, name: &str, call: &ExprCall, name_range: TextRange, range: TextRange) -> LResult<Val> {
         let Some(construct) = model.construct(name) else {
@@ -54,7 +59,7 @@ impl<'c> Lowerer<'c, '_> {
         };
         self.require_model(model, name, range)?;
         let (positional, keywords) = self.model_arguments(call)?;
-        let site = ConstructSite::new(self.ctx, self.loc(range), &positional, &keywords, &[], self.site_block());
+        let site = ConstructSite::new(self.ctx, self.loc(range), &positional, &keywords, &[], self.site_block()).in_program(self.program_module());
         let result = (construct.lower)(&site).map_err(|message| self.error(range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace)))?;
         self.model_result(result, range)
     }
@@ -105,7 +110,7 @@ impl<'c> Lowerer<'c, '_> {
         }
         let (positional, keywords) = self.model_arguments(call)?;
         let initial: Vec<ModelIr<'c>> = carried.iter().map(|(_, _, raw)| ir(*raw)).collect();
-        let site = ConstructSite::new(self.ctx, self.loc(iter_range), &positional, &keywords, &initial, self.site_block());
+        let site = ConstructSite::new(self.ctx, self.loc(iter_range), &positional, &keywords, &initial, self.site_block()).in_program(self.program_module());
         let located = |this: &Self, message: String| this.error(iter_range, DiagnosticKind::Invalid, format!("{}.{name}(): {message}", model.namespace));
         let built: LoopBody<'c> = (constructor.lower)(&site).map_err(|message| located(self, message))?;
         if built.carried.len() != carried.len() || built.results.len() != carried.len() {
@@ -117,7 +122,9 @@ impl<'c> Lowerer<'c, '_> {
                 kind.word()
             )));
         }
-        if built.target.len() < targets.len() {
+        // One name binds the first value; several must name every value (a
+        // dropped index is a mistake, not a choice).
+        if built.target.len() < targets.len() || (targets.len() > 1 && built.target.len() != targets.len()) {
             return Err(self.error(range, DiagnosticKind::Invalid, format!(
                 "{}.{name}() gives {} value(s) per iteration, but the loop names {}", model.namespace, built.target.len(), targets.len()
             )));

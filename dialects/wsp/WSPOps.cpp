@@ -1,0 +1,136 @@
+//===- WSPOps.cpp - workload op verifiers ----------------------------------===//
+//
+// Exists because ODS declares op verifiers and `wsp.task`'s symbol check
+// (the task's arguments against its kernel's signature) in C++.
+//
+//===----------------------------------------------------------------------===//
+
+#include "wsp/WSPDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace htp::wsp;
+
+#define GET_OP_CLASSES
+#include "wsp/WSPOps.cpp.inc"
+
+/// How many indices a loop over an axis of type `type` binds.
+static unsigned indicesOf(Type type) {
+  return isa<DenseAxisType>(type) ? 1 : 2;
+}
+
+/// The body's arguments are `expected` indices.
+static LogicalResult verifyIndices(Operation *op, Region &body, unsigned expected) {
+  Block &block = body.front();
+  if (block.getNumArguments() != expected)
+    return op->emitOpError() << "binds " << expected << " indices (one per dense axis, two per ragged or sparse axis) but its body has "
+                             << block.getNumArguments() << " arguments";
+  for (BlockArgument argument : block.getArguments())
+    if (!argument.getType().isIndex())
+      return op->emitOpError() << "body argument #" << argument.getArgNumber() << " must be an index, got " << argument.getType();
+  return success();
+}
+
+LogicalResult ParallelOp::verify() {
+  if (getAxes().empty())
+    return emitOpError() << "needs at least one axis";
+  unsigned expected = 0;
+  for (Type type : getAxes().getTypes())
+    expected += indicesOf(type);
+  return verifyIndices(*this, getBody(), expected);
+}
+
+LogicalResult SequentialOp::verify() {
+  return verifyIndices(*this, getBody(), indicesOf(getAxis().getType()));
+}
+
+LogicalResult SelectOp::verify() {
+  return verifyIndices(*this, getBody(), 1);
+}
+
+static bool isPredicate(StringRef name) {
+  return llvm::is_contained({"eq", "ne", "lt", "le", "gt", "ge"}, name);
+}
+
+LogicalResult WhenOp::verify() {
+  if (!isPredicate(getPredicate()))
+    return emitOpError() << "predicate must be one of eq, ne, lt, le, gt, ge; got '" << getPredicate() << "'";
+  if (!getElement().getDefiningOp<ElementOp>())
+    return emitOpError() << "condition must read a tensor element with wsp.element (it is read when the tasks run)";
+  if (getElement().getType() != getBound().getType())
+    return emitOpError() << "compares a " << getElement().getType() << " element with a " << getBound().getType() << " bound";
+  if (getBody().front().getNumArguments() != 0)
+    return emitOpError() << "body takes no arguments";
+  return success();
+}
+
+LogicalResult ElementOp::verify() {
+  auto tensor = cast<MemRefType>(getTensor().getType());
+  if ((int64_t)getIndices().size() != tensor.getRank())
+    return emitOpError() << "takes " << tensor.getRank() << " indices for a rank-" << tensor.getRank() << " tensor, got " << getIndices().size();
+  if (tensor.getElementType() != getValue().getType())
+    return emitOpError() << "result must be the tensor's element type " << tensor.getElementType() << ", got " << getValue().getType();
+  return success();
+}
+
+LogicalResult ViewOp::verify() {
+  auto tensor = cast<MemRefType>(getTensor().getType());
+  auto view = cast<MemRefType>(getView().getType());
+  if ((int64_t)getOffsets().size() != tensor.getRank())
+    return emitOpError() << "takes one offset per dimension of the rank-" << tensor.getRank() << " tensor, got " << getOffsets().size();
+  if ((int64_t)getSizes().size() != view.getRank())
+    return emitOpError() << "takes one size per dimension of the rank-" << view.getRank() << " view, got " << getSizes().size();
+  if (view.getRank() < 1 || view.getRank() > tensor.getRank())
+    return emitOpError() << "a view of a rank-" << tensor.getRank() << " tensor has rank 1 to " << tensor.getRank() << ", got " << view.getRank();
+  if (view.getElementType() != tensor.getElementType())
+    return emitOpError() << "a view holds the tensor's " << tensor.getElementType() << ", got " << view.getElementType();
+  int64_t dropped = tensor.getRank() - view.getRank();
+  for (int64_t d = 0; d < view.getRank(); ++d)
+    if (!view.isDynamicDim(d) && !tensor.isDynamicDim(d + dropped) && view.getDimSize(d) > tensor.getDimSize(d + dropped))
+      return emitOpError() << "dimension " << d << " of the view holds " << view.getDimSize(d) << " elements, more than the tensor's "
+                           << tensor.getDimSize(d + dropped);
+  return success();
+}
+
+LogicalResult TaskOp::verify() {
+  if (std::optional<ArrayAttr> access = getAccess()) {
+    if (access->size() != getArguments().size())
+      return emitOpError() << "has " << access->size() << " access modes for " << getArguments().size() << " arguments";
+    for (auto [index, mode] : llvm::enumerate(access->getAsValueRange<StringAttr>()))
+      if (!llvm::is_contained({"in", "out", "inout", "none"}, mode))
+        return emitOpError() << "access mode of argument #" << index << " must be in, out, inout or none; got '" << mode << "'";
+  }
+  return success();
+}
+
+LogicalResult TaskOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel = symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!kernel)
+    return emitOpError() << "calls '" << getCallee() << "', which is not a function of the module";
+  ArrayRef<Type> parameters = kernel.getFunctionType().getInputs();
+  if (parameters.size() != getArguments().size())
+    return emitOpError() << "passes " << getArguments().size() << " arguments to '" << getCallee() << "', which takes " << parameters.size();
+  for (auto [index, pair] : llvm::enumerate(llvm::zip(getArguments().getTypes(), parameters))) {
+    auto [given, expected] = pair;
+    auto view = dyn_cast<MemRefType>(given);
+    auto parameter = dyn_cast<MemRefType>(expected);
+    if (!view || !parameter) {
+      if (given != expected)
+        return emitOpError() << "argument #" << index << " of '" << getCallee() << "' is " << expected << ", got " << given;
+      continue;
+    }
+    if (view.getElementType() != parameter.getElementType())
+      return emitOpError() << "argument #" << index << " of '" << getCallee() << "' holds " << parameter.getElementType() << ", the view holds "
+                           << view.getElementType();
+    if (view.getRank() != parameter.getRank())
+      return emitOpError() << "argument #" << index << " of '" << getCallee() << "' is a rank-" << parameter.getRank() << " tensor, the view has rank "
+                           << view.getRank();
+    for (int64_t d = 0; d < view.getRank(); ++d)
+      if (!view.isDynamicDim(d) && !parameter.isDynamicDim(d) && view.getDimSize(d) != parameter.getDimSize(d))
+        return emitOpError() << "argument #" << index << " of '" << getCallee() << "' has " << parameter.getDimSize(d) << " elements in dimension " << d
+                             << ", the view " << view.getDimSize(d);
+  }
+  return success();
+}

@@ -1,0 +1,207 @@
+//! Issues a workload's tasks to `htp-runtime`'s task runtime: each task's
+//! kernel arguments (views become strided buffers into the call's arrays),
+//! its accesses (what dependency inference reads), guards, order, stream
+//! and placement.
+
+use std::sync::{Arc, Mutex};
+
+use htp_api::{Argument, Artifact, RunError, RunErrorKind};
+use htp_runtime::tasks::{Access, Region, TaskId, TaskRuntime, TaskSpec};
+
+use crate::plan::eval::{Guard, Issued, Issuer, Memory, Value, View};
+use crate::plan::{Element, Mode, Num, Parameter, Plan};
+
+/// The target's artifact, shared by the tasks. It is called from worker
+/// threads only when it says it may be (`Artifact::concurrent_runs`);
+/// otherwise the runner uses one worker, and the artifact (JIT code or a
+/// package runner) is only moved to that thread.
+pub struct SharedArtifact(pub Box<dyn Artifact>);
+
+unsafe impl Send for SharedArtifact {}
+unsafe impl Sync for SharedArtifact {}
+
+/// A task's kernel arguments: raw pointers into the caller's arrays, which
+/// outlive the call (the runner waits for every task).
+struct TaskArguments(Vec<Argument>);
+
+unsafe impl Send for TaskArguments {}
+
+/// The first failure of a run, kept with its kind (an `IndexError` in a
+/// kernel stays one).
+pub type FirstFailure = Arc<Mutex<Option<RunError>>>;
+
+pub struct RuntimeIssuer<'r> {
+    pub runtime: &'r TaskRuntime,
+    pub memory: Arc<Memory>,
+    pub artifact: Arc<SharedArtifact>,
+    pub failure: FirstFailure,
+    /// Affinity without a placement: the task's first key names its worker.
+    pub place_by_first_key: bool,
+    /// Tasks issued and not yet handed to the runtime (the timing policy).
+    pending: Vec<TaskSpec>,
+    batch: usize,
+    /// Tasks issued so far: the runtime numbers tasks in submission order,
+    /// and pending ones are submitted in issue order, so the n-th issued
+    /// task is `TaskId(n)`.
+    issued: usize,
+}
+
+impl<'r> RuntimeIssuer<'r> {
+    pub fn new(
+        runtime: &'r TaskRuntime,
+        memory: Arc<Memory>,
+        artifact: Arc<SharedArtifact>,
+        failure: FirstFailure,
+        place_by_first_key: bool,
+        batch: usize,
+    ) -> Self {
+        RuntimeIssuer { runtime, memory, artifact, failure, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0 }
+    }
+
+    /// Issues `spec`: held until a batch is full (timing), then submitted
+    /// with the rest in issue order. Its handle is its issue number.
+    fn submit(&mut self, spec: TaskSpec) -> Result<usize, RunError> {
+        self.pending.push(spec);
+        self.issued += 1;
+        if self.pending.len() >= self.batch {
+            self.flush()?;
+        }
+        Ok(self.issued - 1)
+    }
+
+    /// Hands every held task to the runtime.
+    pub fn flush(&mut self) -> Result<(), RunError> {
+        for spec in std::mem::take(&mut self.pending) {
+            self.runtime.submit(spec).map_err(|message| self.failure.lock().ok().and_then(|f| f.clone()).unwrap_or_else(|| RunError::from(message)))?;
+        }
+        Ok(())
+    }
+
+    fn id(handle: usize) -> TaskId {
+        TaskId(handle as u64)
+    }
+
+    fn region(&self, view: &View, element: Element) -> Option<Region> {
+        let buffer = self.memory.buffers.get(view.parameter)?.as_ref()?;
+        Some(Region {
+            buffer: buffer.data as usize,
+            offset: view.offset * element.bytes,
+            dims: view.sizes.iter().zip(&view.strides).map(|(s, t)| (*s, t * element.bytes)).collect(),
+            element_bytes: element.bytes,
+        })
+    }
+}
+
+/// `value` as the scalar parameter of type `num`.
+fn scalar(value: &Value, num: Num) -> Result<Argument, String> {
+    let (int, float) = match value {
+        Value::Int(v) => (*v, *v as f64),
+        Value::Float(f) => (*f as i64, *f),
+        _ => return Err("expected a scalar".into()),
+    };
+    Ok(match num {
+        Num::Int(1) => Argument::Bool(int & 1 != 0),
+        Num::Int(8) => Argument::I8(int as i8),
+        Num::Int(16) => Argument::I16(int as i16),
+        Num::Int(32) => Argument::I32(int as i32),
+        Num::Int(_) => Argument::I64(int),
+        Num::Float(32) => Argument::F32(float as f32),
+        Num::Float(64) => Argument::F64(float),
+        Num::Float(16) => return Err("f16 scalars cannot be passed to tasks yet: pass an f32 and cast in the kernel".into()),
+        Num::Float(_) => {
+            // bf16: round to nearest even from f32.
+            let bits = (float as f32).to_bits();
+            Argument::BF16(((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) as u16)
+        }
+    })
+}
+
+impl Issuer for RuntimeIssuer<'_> {
+    fn task(&mut self, plan: &Plan, task: Issued) -> Result<usize, RunError> {
+        let site = &plan.tasks[task.site];
+        let invalid = |message: String| RunError::new(RunErrorKind::InvalidValue, format!("{}: error: task '{}': {message}", site.at, site.kernel));
+        let mut arguments = Vec::new();
+        let mut accesses = Vec::new();
+        for (index, ((value, parameter), mode)) in task.arguments.iter().zip(&site.parameters).zip(&site.access).enumerate() {
+            match (value, parameter) {
+                (Value::View(view), Parameter::Tensor { element, dims }) => {
+                    if view.sizes.len() != dims.len() {
+                        return Err(invalid(format!("argument #{index} is a rank-{} view, the kernel takes a rank-{} tensor", view.sizes.len(), dims.len())));
+                    }
+                    if let Some((d, (want, got))) = dims.iter().zip(&view.sizes).enumerate().find(|(_, (want, got))| want.is_some_and(|w| w != **got)) {
+                        return Err(invalid(format!(
+                            "argument #{index} holds {got} elements in dimension {d}, the kernel takes {} (a view at a ragged edge is smaller: make the kernel's dimension symbolic)",
+                            want.unwrap_or(0)
+                        )));
+                    }
+                    let buffer = self.memory.buffers.get(view.parameter).and_then(|b| b.as_ref()).ok_or_else(|| invalid(format!("argument #{index} is not a tensor of the call")))?;
+                    let data = unsafe { buffer.data.offset((view.offset * element.bytes) as isize) };
+                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });
+                    let empty = view.sizes.iter().any(|s| *s == 0);
+                    if let (false, Some(region)) = (empty, self.region(view, *element)) {
+                        match mode {
+                            Mode::In => accesses.push(Access::read(region)),
+                            Mode::Out => accesses.push(Access::write(region)),
+                            Mode::InOut => accesses.push(Access::read_write(region)),
+                            Mode::None => {}
+                        }
+                    }
+                }
+                (value, Parameter::Scalar(num)) => arguments.push(scalar(value, *num).map_err(|e| invalid(format!("argument #{index}: {e}")))?),
+                _ => return Err(invalid(format!("argument #{index} does not match the kernel's parameter"))),
+            }
+        }
+        for guard in &task.guards {
+            if let Some(region) = self.region(&guard.element.view, guard.element.element) {
+                accesses.push(Access::read(Region { dims: vec![(1, region.element_bytes)], ..region }));
+            }
+        }
+        let keys = task.keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
+        let name = format!("{}[{keys}]", site.kernel);
+        let body = {
+            let (artifact, memory, failure) = (self.artifact.clone(), self.memory.clone(), self.failure.clone());
+            let (kernel, guards, arguments) = (site.kernel.clone(), task.guards.clone(), TaskArguments(arguments));
+            move || run_task(&artifact, &memory, &failure, &kernel, &guards, arguments)
+        };
+        let mut spec = TaskSpec::new(name, body).keys(task.keys.clone());
+        spec.accesses = accesses;
+        for handle in &task.after {
+            spec = spec.after(Self::id(*handle));
+        }
+        if let Some(stream) = task.stream {
+            spec = spec.stream(stream as u64);
+        }
+        let worker = task.worker.or_else(|| self.place_by_first_key.then(|| task.keys.first().copied().unwrap_or(0)));
+        if let Some(worker) = worker {
+            spec = spec.worker(worker.rem_euclid(i64::MAX) as usize);
+        }
+        self.submit(spec)
+    }
+
+    fn barrier(&mut self, after: Vec<usize>) -> Result<usize, RunError> {
+        let mut spec = TaskSpec::new("barrier", || Ok(()));
+        spec.after = after.iter().map(|h| Self::id(*h)).collect();
+        if self.place_by_first_key {
+            // Affinity places every task; a barrier does no work anywhere.
+            spec = spec.worker(0);
+        }
+        self.submit(spec)
+    }
+}
+
+/// One task's run: its guards, then the kernel.
+fn run_task(artifact: &SharedArtifact, memory: &Memory, failure: &FirstFailure, kernel: &str, guards: &[Guard], arguments: TaskArguments) -> Result<(), String> {
+    if guards.iter().any(|guard| !guard.holds(memory)) {
+        return Ok(());
+    }
+    match unsafe { artifact.0.run(kernel, &arguments.0) } {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let message = error.message.clone();
+            if let Ok(mut first) = failure.lock() {
+                first.get_or_insert(error);
+            }
+            Err(message)
+        }
+    }
+}

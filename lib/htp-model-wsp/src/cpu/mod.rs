@@ -1,0 +1,53 @@
+//! WSP on the `cpu` target, added from outside the cpu backend: the
+//! capabilities `model:wsp` / `dialect:wsp` (a target extension) and an
+//! artifact layer that takes each workload out of the module before the
+//! cpu backend compiles the kernels, and runs a call of the workload by
+//! evaluating its plan on the host, issuing tasks to `htp-runtime`'s task
+//! runtime (`runner.rs`), each task a call of a compiled kernel.
+
+mod issuer;
+mod runner;
+
+use htp_api::{extensions::TargetExtension, layers::ArtifactLayer, ArtifactWrapper, KernelSignature};
+use htp_dialects::diagnostics::MlirError;
+use melior::{
+    ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module},
+    Context,
+};
+
+use crate::{plan, schedule::Schedule};
+
+/// The cpu target's name (the backend's, as it registers it).
+const CPU: &str = "cpu";
+
+pub fn register() -> Result<(), String> {
+    htp_api::register_target_extension(TargetExtension {
+        target: CPU.into(),
+        name: "wsp-task-runtime".into(),
+        capabilities: vec![format!("model:{}", crate::MODEL_NAME), "dialect:wsp".into()],
+        stages: vec![],
+    })?;
+    htp_api::register_artifact_layer(ArtifactLayer { target: CPU, name: "wsp-task-runtime", prepare })
+}
+
+/// Takes the workload entry out of `module` (the kernels stay, for the
+/// cpu backend) and wraps the artifact so that calls of it run its plan.
+fn prepare<'c>(_context: &'c Context, module: &mut Module<'c>, signature: &KernelSignature) -> Result<Option<ArtifactWrapper>, Vec<MlirError>> {
+    let mut workload = None;
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        let model = current.attribute(htp_api::models::MODEL_ATTRIBUTE).ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        if name.as_deref() == Some(signature.name.as_str()) && model.as_deref() == Some(crate::MODEL_NAME) {
+            workload = Some(current);
+        }
+    }
+    let Some(workload) = workload else { return Ok(None) };
+    let plan = plan::extract::plan(module, &signature.name)?;
+    let schedule = Schedule::of(workload).map_err(|message| vec![MlirError { position: htp_dialects::diagnostics::source_position(workload.location()), message }])?;
+    // The cpu backend compiles kernels; the workload is run by the layer.
+    unsafe { mlir_sys::mlirOperationDestroy(workload.to_raw()) };
+    let name = signature.name.clone();
+    Ok(Some(Box::new(move |inner| Box::new(runner::WorkloadArtifact::new(inner, name, plan, schedule)))))
+}

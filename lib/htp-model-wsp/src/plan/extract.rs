@@ -1,0 +1,432 @@
+//! MLIR -> [`Plan`]: the workload function's ops become steps over
+//! registers. An op a workload cannot run on the host (tile compute, a
+//! store) is an error at its line: compute belongs in kernels.
+
+use std::collections::HashMap;
+
+use htp_dialects::diagnostics::MlirError;
+use melior::ir::{
+    attribute::{ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::{IntegerType, MemRefType, ShapedTypeLike},
+    BlockRef, Location, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+
+use super::{Binary, Block, Compare, Element, Function, LoopKind, LoopSite, Mode, Num, Parameter, Plan, Slot, Step, TaskSite};
+
+/// "file:line:col" of `location` (the user's Python line).
+pub fn position(location: Location) -> String {
+    htp_dialects::diagnostics::source_position(location)
+        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+        .unwrap_or_else(|| "<unknown>".into())
+}
+
+fn error(op: OperationRef, message: impl Into<String>) -> MlirError {
+    MlirError { position: htp_dialects::diagnostics::source_position(op.location()), message: message.into() }
+}
+
+/// The number a scalar type holds.
+pub fn num_of(ty: Type) -> Option<Num> {
+    if ty.is_index() {
+        return Some(Num::Int(64));
+    }
+    if let Ok(integer) = IntegerType::try_from(ty) {
+        return Some(Num::Int(integer.width()));
+    }
+    htp_ir::builder::is_float(ty).then(|| Num::Float(htp_ir::builder::bit_width(ty)))
+}
+
+/// The element of a memref type.
+pub fn element_of(ty: Type) -> Option<Element> {
+    let memref = MemRefType::try_from(ty).ok()?;
+    let num = num_of(memref.element())?;
+    let bits = match num {
+        Num::Int(w) | Num::Float(w) => w,
+    };
+    Some(Element { num, bytes: ((bits as i64 + 7) / 8).max(1) })
+}
+
+/// The plan of the workload `name` in `module`.
+pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
+    let mut functions = HashMap::new();
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        if let Some(symbol) = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+            functions.insert(symbol.value().to_string(), unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    let workload = *functions.get(name).ok_or_else(|| vec![MlirError { position: None, message: format!("no workload named '{name}'") }])?;
+    let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new() };
+    let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
+    let workload = extractor.function(workload).map_err(|e| vec![e])?;
+    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters })
+}
+
+fn entry_block<'c, 'a>(function: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    function.region(0).ok()?.first_block()
+}
+
+struct Extractor<'m, 'c, 'a> {
+    functions: &'m HashMap<String, OperationRef<'c, 'a>>,
+    helpers: Vec<Function>,
+    helper_index: HashMap<String, usize>,
+    tasks: Vec<TaskSite>,
+    loops: Vec<LoopSite>,
+}
+
+/// The registers of one function being extracted.
+#[derive(Default)]
+struct Frame {
+    slots: HashMap<usize, Slot>,
+    count: usize,
+}
+
+impl Frame {
+    fn key(value: Value) -> usize {
+        value.to_raw().ptr as usize
+    }
+
+    fn define(&mut self, value: Value) -> Slot {
+        let slot = self.count;
+        self.count += 1;
+        self.slots.insert(Self::key(value), slot);
+        slot
+    }
+
+    fn fresh(&mut self) -> Slot {
+        self.count += 1;
+        self.count - 1
+    }
+
+    fn of(&self, op: OperationRef, value: Value) -> Result<Slot, MlirError> {
+        self.slots.get(&Self::key(value)).copied().ok_or_else(|| error(op, "internal error: a value used before it is defined"))
+    }
+}
+
+impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
+    fn function(&mut self, function: OperationRef<'c, 'a>) -> Result<Function, MlirError> {
+        let name = function.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).unwrap_or_default();
+        let block = entry_block(function).ok_or_else(|| error(function, format!("'{name}' has no body")))?;
+        let mut frame = Frame::default();
+        let parameters = (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| frame.define(a.into())).collect();
+        let body = self.block(&mut frame, block)?;
+        Ok(Function { name, parameters, body, slots: frame.count })
+    }
+
+    fn block(&mut self, frame: &mut Frame, block: BlockRef<'c, 'a>) -> Result<Block, MlirError> {
+        let mut steps = Vec::new();
+        let mut yields = Vec::new();
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
+            if matches!(name.as_str(), "scf.yield" | "func.return" | "wsp.yield") {
+                yields = operands(current).into_iter().map(|v| frame.of(current, v)).collect::<Result<_, _>>()?;
+                continue;
+            }
+            self.step(frame, current, &name, &mut steps)?;
+        }
+        Ok(Block { steps, yields })
+    }
+
+    fn nested(&mut self, frame: &mut Frame, op: OperationRef<'c, 'a>, region: usize) -> Result<(Block, Vec<Slot>), MlirError> {
+        let block = op.region(region).ok().and_then(|r| r.first_block());
+        let Some(block) = block else { return Ok((Block::default(), vec![])) };
+        let arguments = (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| frame.define(a.into())).collect();
+        Ok((self.block(frame, block)?, arguments))
+    }
+
+    fn step(&mut self, frame: &mut Frame, op: OperationRef<'c, 'a>, name: &str, steps: &mut Vec<Step>) -> Result<(), MlirError> {
+        let inputs: Vec<Value> = operands(op);
+        let slot = |i: usize| frame.of(op, inputs[i]);
+        let result = |frame: &mut Frame, i: usize| op.result(i).map(|r| frame.define(r.into())).map_err(|_| error(op, "internal error: missing result"));
+        let result_num = || op.result(0).ok().and_then(|r| num_of(r.r#type())).ok_or_else(|| error(op, format!("'{name}' on a value a workload cannot hold")));
+        if let Some(binary) = binary_of(name) {
+            let (a, b, num) = (slot(0)?, slot(1)?, result_num()?);
+            steps.push(Step::Binary { dst: result(frame, 0)?, op: binary, a, b, num });
+            return Ok(());
+        }
+        match name {
+            "arith.constant" => {
+                let value = op.attribute("value").map_err(|_| error(op, "a constant without a value"))?;
+                let dst = result(frame, 0)?;
+                if let Ok(integer) = IntegerAttribute::try_from(value) {
+                    steps.push(Step::Int { dst, value: integer.value() });
+                } else if let Ok(float) = FloatAttribute::try_from(value) {
+                    steps.push(Step::Float { dst, value: float.value() });
+                } else {
+                    return Err(error(op, "a workload holds numbers, not tiles or arrays: build tiles inside kernels"));
+                }
+            }
+            "arith.negf" => {
+                let (a, num) = (slot(0)?, result_num()?);
+                let zero = frame.fresh();
+                steps.push(Step::Float { dst: zero, value: 0.0 });
+                steps.push(Step::Binary { dst: result(frame, 0)?, op: Binary::SubF, a: zero, b: a, num });
+            }
+            "arith.cmpi" | "arith.cmpf" => {
+                let float = name == "arith.cmpf";
+                let predicate = op.attribute("predicate").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()).unwrap_or(-1);
+                let compare = compare_of(float, predicate).ok_or_else(|| error(op, "a comparison a workload does not evaluate"))?;
+                let (a, b) = (slot(0)?, slot(1)?);
+                steps.push(Step::Compare { dst: result(frame, 0)?, op: compare, a, b, float });
+            }
+            "arith.select" => {
+                let (condition, a, b) = (slot(0)?, slot(1)?, slot(2)?);
+                steps.push(Step::Select { dst: result(frame, 0)?, condition, a, b });
+            }
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.sitofp" | "arith.uitofp"
+            | "arith.fptosi" | "arith.fptoui" | "arith.extf" | "arith.truncf" => {
+                let from = num_of(inputs[0].r#type()).ok_or_else(|| error(op, "a conversion of a value a workload cannot hold"))?;
+                let (a, to) = (slot(0)?, result_num()?);
+                let unsigned = matches!(name, "arith.index_castui" | "arith.extui" | "arith.uitofp" | "arith.fptoui");
+                steps.push(Step::Convert { dst: result(frame, 0)?, a, from, to, unsigned });
+            }
+            "memref.load" => {
+                let element = element_of(inputs[0].r#type()).ok_or_else(|| error(op, "a read of a tensor of unknown elements"))?;
+                let tensor = slot(0)?;
+                let indices = (1..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                steps.push(Step::Load { dst: result(frame, 0)?, tensor, indices, element, at: position(op.location()) });
+            }
+            "memref.expand_shape" => {
+                let tensor = slot(0)?;
+                let result_type = op.result(0).map(|r| r.r#type()).map_err(|_| error(op, "internal error: missing result"))?;
+                let shape = MemRefType::try_from(result_type).map_err(|_| error(op, "expected a tensor"))?;
+                let unit = |d: usize| matches!(shape.dim_size(d), Ok(melior::ir::r#type::DimSize::Static(1)));
+                let groups = op.attribute("reassociation").ok().and_then(|a| ArrayAttribute::try_from(a).ok()).ok_or_else(|| error(op, "internal error: reassociation"))?;
+                let mut sources = vec![None; shape.rank()];
+                for source in 0..groups.len() {
+                    let group = groups.element(source).ok().and_then(|g| ArrayAttribute::try_from(g).ok()).ok_or_else(|| error(op, "internal error: reassociation"))?;
+                    let dims: Vec<usize> = (0..group.len()).filter_map(|i| group.element(i).ok()).filter_map(|d| IntegerAttribute::try_from(d).ok()).map(|d| d.value() as usize).collect();
+                    let kept: Vec<usize> = dims.iter().copied().filter(|d| !unit(*d)).collect();
+                    let keep = match kept.as_slice() {
+                        [] => *dims.last().unwrap_or(&0),
+                        [one] => *one,
+                        _ => return Err(error(op, "a workload reshapes tensors only by adding unit dimensions")),
+                    };
+                    sources[keep] = Some(source);
+                }
+                steps.push(Step::Expand { dst: result(frame, 0)?, tensor, sources });
+            }
+            "memref.dim" => {
+                let (tensor, dim) = (slot(0)?, slot(1)?);
+                steps.push(Step::Dim { dst: result(frame, 0)?, tensor, dim });
+            }
+            "wsp.view" => {
+                let rank = MemRefType::try_from(inputs[0].r#type()).map(|m| m.rank()).unwrap_or(0);
+                let tensor = slot(0)?;
+                let offsets = (1..1 + rank).map(slot).collect::<Result<_, _>>()?;
+                let sizes = (1 + rank..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                steps.push(Step::View { dst: result(frame, 0)?, tensor, offsets, sizes, at: position(op.location()) });
+            }
+            "wsp.cores" => steps.push(Step::Cores { dst: result(frame, 0)? }),
+            "wsp.dense" => {
+                let size = slot(0)?;
+                steps.push(Step::Dense { dst: result(frame, 0)?, size });
+            }
+            "wsp.ragged" => {
+                let element = element_of(inputs[1].r#type()).ok_or_else(|| error(op, "lengths of unknown elements"))?;
+                let (size, lengths) = (slot(0)?, slot(1)?);
+                steps.push(Step::Ragged { dst: result(frame, 0)?, size, lengths, element });
+            }
+            "wsp.sparse" => {
+                let indptr_element = element_of(inputs[1].r#type()).ok_or_else(|| error(op, "indptr of unknown elements"))?;
+                let indices_element = element_of(inputs[2].r#type()).ok_or_else(|| error(op, "indices of unknown elements"))?;
+                let (rows, indptr, indices) = (slot(0)?, slot(1)?, slot(2)?);
+                steps.push(Step::Sparse { dst: result(frame, 0)?, rows, indptr, indices, indptr_element, indices_element });
+            }
+            "wsp.element" => {
+                let element = element_of(inputs[0].r#type()).ok_or_else(|| error(op, "an element of unknown type"))?;
+                let tensor = slot(0)?;
+                let indices = (1..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                steps.push(Step::Element { dst: result(frame, 0)?, tensor, indices, element, at: position(op.location()) });
+            }
+            "scf.for" => {
+                let (lower, upper, step) = (slot(0)?, slot(1)?, slot(2)?);
+                let initial: Vec<Slot> = (3..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                let (body, arguments) = self.nested(frame, op, 0)?;
+                let results = (0..op.result_count()).map(|i| result(frame, i)).collect::<Result<_, _>>()?;
+                let carried = initial.into_iter().zip(arguments[1..].iter().copied()).collect();
+                steps.push(Step::For { lower, upper, step, iv: arguments[0], carried, body, results });
+            }
+            "scf.if" => {
+                let condition = slot(0)?;
+                let (then, _) = self.nested(frame, op, 0)?;
+                let (otherwise, _) = self.nested(frame, op, 1)?;
+                let results = (0..op.result_count()).map(|i| result(frame, i)).collect::<Result<_, _>>()?;
+                steps.push(Step::If { condition, then, otherwise, results });
+            }
+            "wsp.parallel" | "wsp.sequential" | "wsp.select" => {
+                let kind = match name {
+                    "wsp.parallel" => LoopKind::Parallel,
+                    "wsp.sequential" => LoopKind::Sequential,
+                    _ => LoopKind::Select,
+                };
+                let operands = (0..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                let site = self.loops.len();
+                self.loops.push(LoopSite { at: position(op.location()) });
+                let (body, indices) = self.nested(frame, op, 0)?;
+                steps.push(Step::Loop { kind, operands, indices, body, site });
+            }
+            "wsp.when" => {
+                let predicate = op.attribute("predicate").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).unwrap_or_default();
+                let predicate = compare_named(&predicate).ok_or_else(|| error(op, "an unknown predicate"))?;
+                let (element, bound) = (slot(0)?, slot(1)?);
+                let (body, _) = self.nested(frame, op, 0)?;
+                steps.push(Step::When { element, predicate, bound, body });
+            }
+            "wsp.task" => {
+                let site = self.task(frame, op)?;
+                steps.push(Step::Task { site });
+            }
+            "func.call" => {
+                let callee = op.attribute("callee").ok().map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
+                let function = self.helper(op, &callee)?;
+                let arguments = (0..inputs.len()).map(slot).collect::<Result<_, _>>()?;
+                let results = (0..op.result_count()).map(|i| result(frame, i)).collect::<Result<_, _>>()?;
+                steps.push(Step::Call { function, arguments, results });
+            }
+            other => {
+                return Err(error(
+                    op,
+                    format!("a workload issues tasks and computes indices; '{other}' belongs in a kernel (call it with wsp.task)"),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// The index of the helper `name` in the plan's helpers (extracted once).
+    fn helper(&mut self, op: OperationRef, name: &str) -> Result<usize, MlirError> {
+        if let Some(index) = self.helper_index.get(name) {
+            return Ok(*index);
+        }
+        let function = *self.functions.get(name).ok_or_else(|| error(op, format!("calls '{name}', which is not in the program")))?;
+        if function.attribute("htp.kernel").is_ok() {
+            return Err(error(op, format!("calls the kernel '{name}' directly: a workload runs kernels as tasks, wsp.task({name}, ...)")));
+        }
+        // Reserve the index first: a helper may (indirectly) call itself.
+        let index = self.helpers.len();
+        self.helpers.push(Function::default());
+        self.helper_index.insert(name.to_string(), index);
+        self.helpers[index] = self.function(function)?;
+        Ok(index)
+    }
+
+    fn task(&mut self, frame: &mut Frame, op: OperationRef<'c, 'a>) -> Result<usize, MlirError> {
+        let kernel = op.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).map_err(|_| error(op, "a task without a kernel"))?;
+        let segments = op
+            .attribute("operandSegmentSizes")
+            .ok()
+            .and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok())
+            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).map(|n| n as usize).collect::<Vec<_>>())
+            .filter(|s| s.len() == 4)
+            .ok_or_else(|| error(op, "internal error: a task without operand segments"))?;
+        let inputs = operands(op);
+        let slots: Vec<Slot> = inputs.iter().map(|v| frame.of(op, *v)).collect::<Result<_, _>>()?;
+        let (keys, rest) = slots.split_at(segments[0]);
+        let (arguments, rest) = rest.split_at(segments[1]);
+        let (stream, worker) = rest.split_at(segments[2]);
+        let access = op
+            .attribute("access")
+            .ok()
+            .and_then(|a| ArrayAttribute::try_from(a).ok())
+            .map(|modes| {
+                (0..modes.len())
+                    .filter_map(|i| modes.element(i).ok())
+                    .map(|m| match StringAttribute::try_from(m).map(|s| s.value().to_string()).as_deref() {
+                        Ok("in") => Mode::In,
+                        Ok("out") => Mode::Out,
+                        Ok("inout") => Mode::InOut,
+                        _ => Mode::None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .ok_or_else(|| error(op, "a task without access modes (run wsp-infer-access first)"))?;
+        let function = *self.functions.get(&kernel).ok_or_else(|| error(op, format!("no kernel named '{kernel}'")))?;
+        let block = entry_block(function).ok_or_else(|| error(op, format!("'{kernel}' has no body")))?;
+        let parameters = (0..block.argument_count())
+            .filter_map(|i| block.argument(i).ok())
+            .map(|argument| {
+                let ty = argument.r#type();
+                if let (Some(element), Ok(memref)) = (element_of(ty), MemRefType::try_from(ty)) {
+                    let dims = (0..memref.rank()).map(|d| match memref.dim_size(d) { Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64), _ => None }).collect();
+                    Ok(Parameter::Tensor { element, dims })
+                } else {
+                    num_of(ty).map(Parameter::Scalar).ok_or_else(|| error(op, format!("'{kernel}' takes a parameter a task cannot pass")))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let site = TaskSite {
+            kernel,
+            keys: keys.to_vec(),
+            arguments: arguments.to_vec(),
+            access,
+            parameters,
+            stream: stream.first().copied(),
+            worker: worker.first().copied(),
+            at: position(op.location()),
+        };
+        self.tasks.push(site);
+        Ok(self.tasks.len() - 1)
+    }
+}
+
+fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    (0..op.operand_count()).filter_map(|i| op.operand(i).ok()).collect()
+}
+
+fn binary_of(name: &str) -> Option<Binary> {
+    Some(match name {
+        "arith.addi" => Binary::Add,
+        "arith.subi" => Binary::Sub,
+        "arith.muli" => Binary::Mul,
+        "arith.divsi" => Binary::DivS,
+        "arith.divui" => Binary::DivU,
+        "arith.remsi" => Binary::RemS,
+        "arith.remui" => Binary::RemU,
+        "arith.floordivsi" => Binary::FloorDivS,
+        "arith.ceildivsi" => Binary::CeilDivS,
+        "arith.minsi" => Binary::MinS,
+        "arith.maxsi" => Binary::MaxS,
+        "arith.andi" => Binary::And,
+        "arith.ori" => Binary::Or,
+        "arith.xori" => Binary::Xor,
+        "arith.shli" => Binary::Shl,
+        "arith.shrsi" => Binary::ShrS,
+        "arith.addf" => Binary::AddF,
+        "arith.subf" => Binary::SubF,
+        "arith.mulf" => Binary::MulF,
+        "arith.divf" => Binary::DivF,
+        "arith.minimumf" | "arith.minnumf" => Binary::MinF,
+        "arith.maximumf" | "arith.maxnumf" => Binary::MaxF,
+        _ => return None,
+    })
+}
+
+/// `arith.cmpi` (signed and unsigned) and `arith.cmpf` (ordered and
+/// unordered alike: NaN never reaches workload control) predicates.
+fn compare_of(float: bool, predicate: i64) -> Option<Compare> {
+    use Compare::*;
+    let table: &[Option<Compare>] = if float {
+        &[None, Some(Eq), Some(Gt), Some(Ge), Some(Lt), Some(Le), Some(Ne), None, Some(Eq), Some(Gt), Some(Ge), Some(Lt), Some(Le), Some(Ne)]
+    } else {
+        &[Some(Eq), Some(Ne), Some(Lt), Some(Le), Some(Gt), Some(Ge), Some(ULt), Some(ULe), Some(UGt), Some(UGe)]
+    };
+    table.get(usize::try_from(predicate).ok()?).copied().flatten()
+}
+
+/// A `wsp.when` predicate by name.
+pub fn compare_named(name: &str) -> Option<Compare> {
+    Some(match name {
+        "eq" => Compare::Eq,
+        "ne" => Compare::Ne,
+        "lt" => Compare::Lt,
+        "le" => Compare::Le,
+        "gt" => Compare::Gt,
+        "ge" => Compare::Ge,
+        _ => return None,
+    })
+}

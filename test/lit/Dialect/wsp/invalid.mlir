@@ -1,0 +1,232 @@
+// One case per verifier rule of the wsp dialect.
+// RUN: htp-opt %s --split-input-file --verify-diagnostics
+
+func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
+
+func.func @wrong_argument_count(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{passes 1 arguments to 'k', which takes 2}}
+  wsp.task @k[](%x) : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
+
+func.func @wrong_element(%x: memref<16x64xf16>, %s: f32) {
+  // expected-error @+1 {{argument #0 of 'k' holds 'f32', the view holds 'f16'}}
+  wsp.task @k[](%x, %s) : (memref<16x64xf16>, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
+
+func.func @wrong_rank(%x: memref<16xf32>, %s: f32) {
+  // expected-error @+1 {{argument #0 of 'k' is a rank-2 tensor, the view has rank 1}}
+  wsp.task @k[](%x, %s) : (memref<16xf32>, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
+
+func.func @wrong_extent(%x: memref<8x64xf32>, %s: f32) {
+  // expected-error @+1 {{argument #0 of 'k' has 16 elements in dimension 0, the view 8}}
+  wsp.task @k[](%x, %s) : (memref<8x64xf32>, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
+
+func.func @wrong_scalar(%x: memref<16x64xf32>, %s: i32) {
+  // expected-error @+1 {{argument #1 of 'k' is 'f32', got 'i32'}}
+  wsp.task @k[](%x, %s) : (memref<16x64xf32>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @no_kernel(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{calls 'missing', which is not a function of the module}}
+  wsp.task @missing[](%x) : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>) attributes {htp.kernel} { return }
+
+func.func @access_count(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{has 2 access modes for 1 arguments}}
+  wsp.task @k[](%x) {access = ["in", "out"]} : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<16x64xf32>) attributes {htp.kernel} { return }
+
+func.func @access_name(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{access mode of argument #0 must be in, out, inout or none; got 'write'}}
+  wsp.task @k[](%x) {access = ["write"]} : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @parallel_indices(%n: index) {
+  %d = wsp.dense %n
+  %r = wsp.dense %n
+  // expected-error @+1 {{binds 2 indices (one per dense axis, two per ragged or sparse axis) but its body has 1 arguments}}
+  wsp.parallel (%d, %r) : !wsp.dense_axis, !wsp.dense_axis {
+  ^bb0(%i: index):
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_no_axis() {
+  // expected-error @+1 {{needs at least one axis}}
+  "wsp.parallel"() ({
+    "wsp.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @ragged_indices(%n: index, %lens: memref<8xi32>) {
+  %r = wsp.ragged %n, %lens : memref<8xi32>
+  // expected-error @+1 {{binds 2 indices}}
+  wsp.sequential (%r) : !wsp.ragged_axis {
+  ^bb0(%i: index):
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @index_type(%n: index) {
+  %d = wsp.dense %n
+  // expected-error @+1 {{body argument #0 must be an index, got 'i32'}}
+  wsp.parallel (%d) : !wsp.dense_axis {
+  ^bb0(%i: i32):
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @select_indices(%n: index, %p: memref<8xi32>) {
+  // expected-error @+1 {{binds 1 indices}}
+  wsp.select (%n, %p) : memref<8xi32> {
+  ^bb0(%i: index, %j: index):
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ragged_lengths_are_integers(%n: index, %lens: memref<8xf32>) {
+  // expected-error @+1 {{operand #1 must be a 1-D (or 1xN) tensor of integers}}
+  %r = wsp.ragged %n, %lens : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @when_predicate(%c: memref<8xi32>, %i: index, %b: i32) {
+  %e = wsp.element %c[%i] : memref<8xi32> -> i32
+  // expected-error @+1 {{predicate must be one of eq, ne, lt, le, gt, ge; got 'above'}}
+  wsp.when %e "above" %b : i32, i32 {
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @when_needs_an_element(%a: i32, %b: i32) {
+  // expected-error @+1 {{condition must read a tensor element with wsp.element}}
+  wsp.when %a "gt" %b : i32, i32 {
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @when_types(%c: memref<8xi32>, %i: index, %b: i64) {
+  %e = wsp.element %c[%i] : memref<8xi32> -> i32
+  // expected-error @+1 {{compares a 'i32' element with a 'i64' bound}}
+  wsp.when %e "gt" %b : i32, i64 {
+    wsp.yield
+  }
+  return
+}
+
+// -----
+
+func.func @element_indices(%c: memref<8x1xi32>, %i: index) {
+  // expected-error @+1 {{takes 2 indices for a rank-2 tensor, got 1}}
+  %e = wsp.element %c[%i] : memref<8x1xi32> -> i32
+  return
+}
+
+// -----
+
+func.func @element_type(%c: memref<8xi32>, %i: index) {
+  // expected-error @+1 {{result must be the tensor's element type 'i32', got 'i64'}}
+  %e = wsp.element %c[%i] : memref<8xi32> -> i64
+  return
+}
+
+// -----
+
+func.func @view_offsets(%x: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{takes one offset per dimension of the rank-2 tensor, got 1}}
+  %v = wsp.view %x[%i] sizes [%i, %i] : memref<?x64xf32> -> memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @view_sizes(%x: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{takes one size per dimension of the rank-2 view, got 1}}
+  %v = wsp.view %x[%i, %i] sizes [%i] : memref<?x64xf32> -> memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @view_rank(%x: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{a view of a rank-2 tensor has rank 1 to 2, got 3}}
+  %v = wsp.view %x[%i, %i] sizes [%i, %i, %i] : memref<?x64xf32> -> memref<?x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @view_element(%x: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{a view holds the tensor's 'f32', got 'f16'}}
+  %v = wsp.view %x[%i, %i] sizes [%i, %i] : memref<?x64xf32> -> memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @view_extent(%x: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{dimension 1 of the view holds 128 elements, more than the tensor's 64}}
+  %v = wsp.view %x[%i, %i] sizes [%i, %i] : memref<?x64xf32> -> memref<?x128xf32>
+  return
+}
