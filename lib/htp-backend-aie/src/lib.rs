@@ -1,0 +1,26 @@
+//! HTP's AMD AIE backend (issue 20), built only through the extension API
+//! (docs/architecture.md, "How to add a backend"): it owns the `aie` and
+//! `aiex` dialects (`dialects/aie/`, `dialects/aiex/`, built by `build.rs`:
+//! mlir-aie's object-FIFO level in mlir-aie's syntax, with verifiers for
+//! tile coordinates, tile memory, DMA channels and the acquire/release
+//! protocol, docs/targets/aie-contract.md) and the NPU architecture model
+//! (`architecture.rs`), and is named by one line of `htp-all`.
+
+pub mod architecture;
+
+/// Handle functions of the dialects this crate builds (`aie`, `aiex`).
+pub mod handles {
+    include!(concat!(env!("OUT_DIR"), "/handles.rs"));
+}
+
+/// Registers the `aie` and `aiex` dialects with the core (every context,
+/// `htp-opt` and `htp-translate` then know them).
+pub fn register() -> Result<(), String> {
+    for (namespace, handle) in handles::DIALECTS {
+        htp_dialects::register_dialect(namespace, *handle)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
