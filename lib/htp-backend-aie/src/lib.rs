@@ -7,6 +7,8 @@
 //! (`architecture.rs`), and is named by one line of `htp-all`.
 
 pub mod architecture;
+pub mod lower;
+pub mod target;
 
 /// Handle functions of the dialects this crate builds (`aie`, `aiex`).
 pub mod handles {
@@ -14,12 +16,14 @@ pub mod handles {
 }
 
 /// Registers the `aie` and `aiex` dialects with the core (every context,
-/// `htp-opt` and `htp-translate` then know them).
+/// `htp-opt` and `htp-translate` then know them) and the targets
+/// `aie-npu1` and `aie-npu2`.
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
-    Ok(())
+    htp_api::register_target(&target::NPU1)?;
+    htp_api::register_target(&target::NPU2)
 }
 
 #[cfg(test)]

@@ -1,0 +1,127 @@
+//! The registered targets `aie-npu1` and `aie-npu2`: a kernel lowered to an
+//! mlir-aie design (`crate::lower`) for a whole NPU1 (4 columns) or NPU2
+//! (8 columns), checked by the `aie` dialect's verifiers, written as a
+//! package: `aie.mlir` (what mlir-aie's `aiecc` takes) and `manifest.json`.
+
+use htp_api::{Argument, Artifact, KernelSignature, PackageFile, ParamKind, SourceText, Target};
+use htp_dialects::diagnostics::MlirError;
+use melior::{ir::Module, Context};
+
+use crate::architecture::Device;
+
+/// The mlir-aie commit whose syntax the designs are written in
+/// (docs/targets/aie-contract.md).
+pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
+
+/// Tile ops the block lowering has been tested with (the CPU backend's
+/// conversions, then loops): elementwise arithmetic, row reductions,
+/// broadcasts, padding, constants.
+const OPS: [&str; 24] = [
+    "load", "store", "add", "sub", "mul", "div", "max", "min", "neg", "abs", "exp", "sqrt", "rsqrt", "broadcast", "row_reduce", "pad", "constant",
+    "set_valid", "cast", "compare", "select", "row_broadcast", "col_broadcast", "fill",
+];
+
+pub struct AieTarget {
+    pub name: &'static str,
+    pub device: &'static str,
+    pub description: &'static str,
+}
+
+pub static NPU1: AieTarget = AieTarget { name: "aie-npu1", device: "npu1", description: "AMD Ryzen AI NPU1 (Phoenix/Hawk Point, AIE2): an mlir-aie design package (aie.mlir for aiecc)" };
+pub static NPU2: AieTarget = AieTarget { name: "aie-npu2", device: "npu2", description: "AMD Ryzen AI NPU2 (Strix, AIE2P): an mlir-aie design package (aie.mlir for aiecc)" };
+
+impl AieTarget {
+    fn device(&self) -> Device {
+        Device::from_name(self.device).expect("the targets name known devices")
+    }
+}
+
+struct AiePackage {
+    files: Vec<PackageFile>,
+}
+
+impl Artifact for AiePackage {
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        Err(String::from("an AIE package runs on an NPU through mlir-aie's aiecc and XRT (htp.aie.runtime), not in this process").into())
+    }
+
+    fn files(&self) -> Vec<PackageFile> {
+        self.files.clone()
+    }
+
+    fn runner(&self) -> Option<&'static str> {
+        Some("htp.aie.runtime")
+    }
+}
+
+/// `"` and `\` escaped for a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl Target for AieTarget {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn capabilities(&self) -> Vec<String> {
+        ["model:kernel", "dtype:f32", "dtype:i32", "dtype:f16", "dtype:bf16", "dtype:i16", "dtype:i8", "layout:row_major"]
+            .into_iter()
+            .map(String::from)
+            .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
+            .collect()
+    }
+
+    fn architecture(&self) -> htp_api::Architecture {
+        self.device().architecture()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "aie"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        _sources: &[SourceText],
+        stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
+        let design = crate::lower::lower(context, module, self.device(), &names)?;
+        let mut arguments = Vec::new();
+        for param in &kernel.params {
+            if let (Some(index), ParamKind::Tensor { .. }) = (param.arg_index, &param.kind) {
+                let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
+                arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+            }
+        }
+        let manifest = format!(
+            "{{\n  \"target\": {},\n  \"program\": {},\n  \"device\": {},\n  \"cores\": {},\n  \"design\": \"aie.mlir\",\n  \"mlir_aie\": {},\n  \"arguments\": [{}],\n  \"ir\": [{}]\n}}\n",
+            json_string(self.name),
+            json_string(&kernel.name),
+            json_string(self.device),
+            design.cores,
+            json_string(MLIR_AIE_PIN),
+            arguments.join(", "),
+            stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
+        );
+        let files = vec![PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
+        Ok(Box::new(AiePackage { files }))
+    }
+}
