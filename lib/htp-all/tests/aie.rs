@@ -60,3 +60,71 @@ fn blocks_too_large_for_a_core_are_an_error_at_the_loop() {
     assert!(error.contains("k.py:6:5: error: each core would hold 98304 bytes of FIFO objects"), "{error}");
     assert!(error.contains("take fewer rows per block"), "{error}");
 }
+
+const RMSNORM: &str = r#"import htp
+from htp import f32
+
+@htp.kernel
+def rmsnorm(x: htp.Tensor[f32, "N", "H"], w: htp.Tensor[f32, 1, "H"], y: htp.Out[f32, "N", "H"], N: htp.Const[int] = 256, H: htp.Const[int] = 512):
+    for i in range(0, N, 4):
+        t = x[i:i + 4, :]
+        scale = htp.rsqrt(htp.row_sum(t * t) * (1.0 / H) + 1e-6)
+        y[i:i + 4, :] = t * scale * w[0:1, :]
+"#;
+
+#[test]
+fn rmsnorm_broadcasts_its_weights_and_keeps_temporaries_on_the_stack() {
+    let files = compile(RMSNORM, "rmsnorm", "aie-npu2").unwrap();
+    let text = design(&files);
+    println!("{text}");
+    assert!(text.contains("aie.device(npu2)"), "{text}");
+    // w, read whole by every block: one FIFO from the shim to every core, acquired once per core.
+    assert!(text.contains("aie.objectfifo @w(%shim_noc_tile_0_0, {%tile_0_2, %tile_0_3, %tile_0_4, %tile_0_5}, 1 : i32) : !aie.objectfifo<memref<1x512xf32>>"), "{text}");
+    assert_eq!(text.matches("aie.objectfifo.acquire @w(Consume, 1)").count(), 4, "{text}");
+    // The row sums live on each core's stack, which grows by their bytes.
+    assert!(text.contains("memref.alloca"), "{text}");
+    assert!(!text.contains("memref.alloc()"), "{text}");
+    assert!(!text.contains("{stack_size = 1024 : i32}"), "{text}");
+}
+
+#[test]
+fn a_tile_carried_across_column_tiles_needs_a_heap_the_core_lacks() {
+    let source = r#"import htp
+from htp import f32
+
+@htp.kernel
+def rmsnorm(x: htp.Tensor[f32, "N", "H"], y: htp.Out[f32, "N", "H"], N: htp.Const[int] = 256, H: htp.Const[int] = 512):
+    for i in range(0, N, 4):
+        squares = htp.zeros((4, 1), f32)
+        for j in range(0, H, 256):
+            t = x[i:i + 4, j:j + 256]
+            squares = squares + htp.row_sum(t * t)
+        for j in range(0, H, 256):
+            y[i:i + 4, j:j + 256] = x[i:i + 4, j:j + 256] * squares
+"#;
+    let error = compile(source, "rmsnorm", "aie-npu1").unwrap_err();
+    assert!(error.contains("k.py:10:23: error: this value needs a temporary buffer larger than the aie targets put on a core's stack"), "{error}");
+}
+
+const SOFTMAX: &str = r#"import htp
+from htp import f32
+
+@htp.kernel
+def softmax(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256], N: htp.Const[int] = 128):
+    for i in range(0, N, 8):
+        t = x[i:i + 8, :]
+        e = htp.exp(t - htp.row_max(t))
+        y[i:i + 8, :] = e / htp.row_sum(e)
+"#;
+
+#[test]
+fn softmax_spreads_its_blocks_over_four_cores() {
+    let files = compile(SOFTMAX, "softmax", "aie-npu1").unwrap();
+    let text = design(&files);
+    // One input, one output: 4 cores fit the memtile's 6 channels each way.
+    assert_eq!(text.matches("aie.core(").count(), 4, "{text}");
+    assert!(text.contains("aie.objectfifo.link [@x] -> [@x_0, @x_1, @x_2, @x_3]([] [0, 2048, 4096, 6144])"), "{text}");
+    assert!(text.contains("math.exp"), "{text}");
+    // exp(t - max) (8x256 f32) is a temporary on the stack: 8 KiB more than the default.
+    assert!(text.contains("{stack_size = 9280 : i32}"), "{text}");
+}

@@ -44,7 +44,7 @@ use crate::architecture::Device;
 /// one-shot bufferization and linalg → loops; small temporaries on the
 /// core's stack instead of a heap the core does not have.
 pub const BLOCK_LOWERING: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,\
-    func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+    func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(convert-linalg-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
 
 /// FIFO depth of the row-walked FIFOs (double buffering).
@@ -123,8 +123,13 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     let mut the_loop = None;
     let mut op = body.first_operation();
     while let Some(current) = op {
-        match op_name(current).as_str() {
-            "arith.constant" | "func.return" => {}
+        let name = op_name(current);
+        // Pure values hoisted out of the loop (constants, constant tiles)
+        // are recomputed in each block.
+        let pure = current.region_count() == 0 && !matches!(name.as_str(), "tile.load" | "tile.store" | "tile.gather" | "func.call") && !name.starts_with("memref.");
+        match name.as_str() {
+            "func.return" => {}
+            _ if pure => {}
             "scf.for" if the_loop.is_none() => the_loop = Some(current),
             other => {
                 let what = if other == "scf.for" { "a second loop".to_string() } else { format!("'{other}'") };
@@ -281,7 +286,36 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_LOWERING, "the AIE block lowering")?;
-    let design = emit(&name, device, &params, rows_per_block, blocks, cores, &location_text(loop_location));
+    // Temporaries live on the core's stack (a core has no heap): the stack
+    // grows by their bytes, and must still fit beside the FIFO objects.
+    let mut temporaries = 0i64;
+    let mut heap = None;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        if name == "memref.alloc" && heap.is_none() {
+            heap = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
+        } else if name == "memref.alloca" {
+            if let Ok(result) = op.result(0) {
+                let ty: Type = result.r#type();
+                let shape = htp_ir::builder::shape_of(ty);
+                let bits = MemRefType::try_from(ty).map(|m| htp_ir::builder::bit_width(m.element()) as i64).unwrap_or(32);
+                temporaries += shape.iter().product::<i64>().max(1) * ((bits as u64).div_ceil(8) as i64);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(position) = heap {
+        let position = (!position.file.is_empty()).then_some(position);
+        return Err(vec![MlirError { position, message: "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles".into() }]);
+    }
+    let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
+    if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
+        return Err(error(
+            Some(loop_location),
+            format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY),
+        ));
+    }
+    let design = emit(&name, device, &params, rows_per_block, blocks, cores, stack, &location_text(loop_location));
     // The design around the lowered block function: parsed (its locations
     // are the user's), then the function moved into the device.
     let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &design));
@@ -316,12 +350,12 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         op = current.next_in_block();
     }
     let declaration = declaration.ok_or_else(|| error(None, "internal error: no block function declaration"))?;
+    // The block function and what it refers to (constants bufferization
+    // made `memref.global`s).
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        if op_name(current) == "func.func" {
-            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), anchor.to_raw()) };
-        }
+        unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), anchor.to_raw()) };
     }
     unsafe { mlir_sys::mlirOperationDestroy(declaration.to_raw()) };
     // The same context made both; melior ties them to different borrows.
@@ -373,11 +407,12 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     let ret = block.append_operation(ret);
     let zero = block.insert_operation_before(ret, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, 0).into(), location));
     let zero: Value = zero.result(0).expect("constant").into();
-    // The kernel's constants first (the loop body uses them), then the body.
+    // The kernel's values outside the loop first (pure: checked), then the body.
     let mut op = kernel_body.first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        if op_name(current) == "arith.constant" {
+        let name = op_name(current);
+        if name != "func.return" && name != "scf.for" {
             unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
         }
     }
@@ -427,7 +462,7 @@ fn contiguous_window(elements: i64, bits: i64) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, cores: u32, loop_location: &str) -> String {
+fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, cores: u32, stack: i64, loop_location: &str) -> String {
     let n = cores as i64;
     let mut s = String::new();
     let l = loop_location;
@@ -510,7 +545,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         for p in params.iter().filter(|p| p.role == Role::Whole) {
             s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
         }
-        s += "      aie.end\n    }\n";
+        s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
     }
     let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.rows * p.cols, p.element).replace("xx", "x")).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
