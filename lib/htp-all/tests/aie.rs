@@ -128,3 +128,69 @@ fn softmax_spreads_its_blocks_over_four_cores() {
     // exp(t - max) (8x256 f32) is a temporary on the stack: 8 KiB more than the default.
     assert!(text.contains("{stack_size = 9280 : i32}"), "{text}");
 }
+
+/// mlir-aie's passes from the object-FIFO level to the physical design, as
+/// `aiecc` (tools/aiecc/IRTransforms.h at the pin) runs them, with
+/// `aie-scf-to-control-flow` also before the object-FIFO stateful
+/// transform (docs/validation.md: without it the transform fails on
+/// acquires inside `scf` loops), then routing.
+fn aiecc_physical(arch: &str) -> String {
+    format!("builtin.module(convert-vector-to-aievec{{aie-target={arch}}},lower-affine,aie-canonicalize-device,\
+aie-lower-scratchpad-parameters,aie-scf-to-control-flow,aie.device(aie-objectFifo-stateful-transform{{packet-sw-objFifos=false}},\
+aie-objectFifo-unroll{{default-dynamic=false}},aie-assign-lock-ids,aie-assign-bd-ids,aie-lower-cascade-flows,aie-lower-broadcast-packet,\
+aie-lower-multicast,aie-assign-tile-controller-ids),aie-generate-column-control-overlay{{route-shim-to-tile-ctrl=false}},\
+aie.device(aie-assign-buffer-addresses{{alloc-scheme=basic-sequential}},aie-assign-core-link-files,aie-vector-transfer-lowering),\
+aie-scf-to-control-flow,aie.device(aie-create-pathfinder-flows))")
+}
+
+/// aiecc's per-core lowering to the LLVM dialect (getCoreLLVMLoweringPipeline;
+/// `arith-expand` without `include-min-max-f`, which MLIR 22 lacks).
+fn aiecc_core(arch: &str, col: u32, row: u32) -> String {
+    format!(
+        "builtin.module(aie.device(aie-localize-locks,aie-normalize-address-spaces,aie-transform-bfp-types),\
+aie-standard-lowering{{device=main tilecol={col} tilerow={row}}},aiex-standard-lowering,convert-aievec-to-llvm{{aie-target={arch}}},\
+canonicalize,cse,expand-strided-metadata,lower-affine,arith-expand,finalize-memref-to-llvm,\
+convert-func-to-llvm{{use-bare-ptr-memref-call-conv=true}},convert-to-llvm{{dynamic=true}},convert-vector-to-llvm,convert-ub-to-llvm,canonicalize,cse)"
+    )
+}
+
+/// Runs `aie-opt` (`HTP_AIE_OPT`) with `arguments` on `input`: its output.
+fn aie_opt(tool: &str, arguments: &[&str], input: &std::path::Path) -> String {
+    let output = std::process::Command::new(tool).args(arguments).arg(input).output().expect("aie-opt runs");
+    assert!(output.status.success(), "aie-opt {arguments:?} {}:\n{}", input.display(), String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Every design verifies in the real mlir-aie and lowers through aiecc's
+/// passes to LLVM code for each core (`HTP_AIE_OPT`: an aie-opt of the
+/// pinned commit; without it the test says it skipped).
+#[test]
+fn designs_verify_and_lower_to_core_code_in_mlir_aie() {
+    let Ok(tool) = std::env::var("HTP_AIE_OPT") else {
+        eprintln!("SKIPPED designs_verify_and_lower_to_core_code_in_mlir_aie: HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set");
+        return;
+    };
+    let directory = std::env::temp_dir().join(format!("htp-aie-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let softmax = SOFTMAX.to_string();
+    for (source, kernel, target, cores) in [(VECTOR_ADD, "vector_add", "aie-npu1", 2), (RMSNORM, "rmsnorm", "aie-npu2", 4), (softmax.as_str(), "softmax", "aie-npu1", 4)] {
+        let files = compile(source, kernel, target).unwrap();
+        let arch = if target == "aie-npu2" { "aie2p" } else { "aie2" };
+        let path = directory.join(format!("{kernel}.mlir"));
+        std::fs::write(&path, design(&files)).unwrap();
+        // Parses and verifies; what aie-opt prints parses and verifies here too.
+        let printed = aie_opt(&tool, &[], &path);
+        assert!(printed.contains("aie.runtime_sequence("), "{printed}");
+        let physical_path = directory.join(format!("{kernel}.physical.mlir"));
+        let physical = aie_opt(&tool, &[&format!("--pass-pipeline={}", aiecc_physical(arch)), "-o", physical_path.to_str().unwrap()], &path);
+        let _ = physical;
+        let physical = std::fs::read_to_string(&physical_path).unwrap();
+        assert!(physical.contains("aie.lock(") && physical.contains("aie.switchbox(") && !physical.contains("aie.objectfifo"), "{physical}");
+        for row in 2..2 + cores {
+            let llvm = aie_opt(&tool, &[&format!("--pass-pipeline={}", aiecc_core(arch, 0, row))], &physical_path);
+            assert!(llvm.contains(&format!("llvm.func @core_0_{row}()")) && llvm.contains(&format!("llvm.func @{kernel}_block(")), "{llvm}");
+            assert!(llvm.contains(&format!("llvm.{arch}.acquire")), "{llvm}");
+        }
+    }
+    std::fs::remove_dir_all(&directory).ok();
+}
