@@ -119,6 +119,22 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         .unwrap_or_default();
     let body = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(Some(kernel.location()), "a kernel without a body"))?;
 
+    // Static 2-D tensors only (before anything else: a dynamic one shows
+    // as `memref.dim` outside the loop, which would be a worse message).
+    for index in 0..body.argument_count() {
+        let argument = body.argument(index).map_err(|e| error(None, e.to_string()))?;
+        let ty: Type = argument.r#type();
+        let location = htp_ir::query::value_location(argument.into());
+        let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
+        if MemRefType::try_from(ty).is_err() {
+            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+        }
+        let shape = htp_ir::builder::shape_of(ty);
+        if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")));
+        }
+    }
+
     // The loop over row blocks: the one op of the body besides constants.
     let mut the_loop = None;
     let mut op = body.first_operation();
