@@ -9,6 +9,7 @@
 pub mod architecture;
 pub mod lower;
 pub mod target;
+pub mod translate;
 
 /// Handle functions of the dialects this crate builds (`aie`, `aiex`).
 pub mod handles {
@@ -17,11 +18,12 @@ pub mod handles {
 
 /// Registers the `aie` and `aiex` dialects with the core (every context,
 /// `htp-opt` and `htp-translate` then know them) and the targets
-/// `aie-npu1` and `aie-npu2`.
+/// `aie-npu1` and `aie-npu2`, and the translation `--tile-to-aie`.
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
+    htp_api::translation::register_translation(&translate::TILE_TO_AIE)?;
     htp_api::register_target(&target::NPU1)?;
     htp_api::register_target(&target::NPU2)
 }

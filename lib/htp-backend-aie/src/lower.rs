@@ -70,6 +70,21 @@ struct Param {
     location: String,
 }
 
+/// The name a `NameLoc` gives (the front end names each argument after its
+/// parameter).
+fn location_name(location: Location) -> Option<String> {
+    unsafe {
+        let raw = location.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(raw));
+        let name = String::from_utf8_lossy(std::slice::from_raw_parts(name.data as *const u8, name.length)).into_owned();
+        // A symbol name of its own: identifiers only.
+        (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+    }
+}
+
 /// The design, and facts about it the target reports.
 pub struct Design {
     pub text: String,
@@ -249,7 +264,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         if output && uses.iter().any(|u| op_name(*u) == "tile.load") {
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
-        let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).unwrap_or_else(|| format!("p{index}"));
+        let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
         params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location) });
     }
     let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
