@@ -66,6 +66,8 @@ def test_aie_example_compiles_to_a_design_package(tmp_path, name, target):
     assert manifest["target"] == target and manifest["program"] == name and manifest["device"] == TARGETS[target]
     assert manifest["mlir_aie"] == "andrej/mlir-aie@3ca0193c"
     assert [a["direction"] for a in manifest["arguments"]][-1] == "out"
+    readme = (root / "README.md").read_text()
+    assert "aiecc --peano=<llvm-aie install> --get-xclbin --get-npu-insts" in readme and "Nothing here has run it" in readme
     design = (root / "aie.mlir").read_text()
     assert design == compiled.ir["aie"]
     assert f"aie.device({TARGETS[target]})" in design

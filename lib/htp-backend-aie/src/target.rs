@@ -118,7 +118,43 @@ impl Target for AieTarget {
             arguments.join(", "),
             stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
         );
-        let files = vec![PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
+        let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
+        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
         Ok(Box::new(AiePackage { files }))
     }
+}
+
+/// The kernel's tensors in order, with their direction.
+fn arguments_text(kernel: &KernelSignature) -> String {
+    let outputs = kernel.outputs();
+    kernel
+        .params
+        .iter()
+        .filter_map(|p| match (&p.kind, p.arg_index) {
+            (ParamKind::Tensor { .. }, Some(index)) => Some(format!("`{}` ({})", p.name, if outputs.contains(&index) { "out" } else { "in" })),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the package is and how mlir-aie builds it (docs/targets/aie.md).
+fn readme(program: &str, target: &str, device: &str, cores: u32, arguments: &str) -> String {
+    format!(
+        "# {program} for {target} (an mlir-aie design)\n\n\
+`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles of one\n\
+column, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
+argument order. It is written in the syntax of mlir-aie at `{MLIR_AIE_PIN}` (docs/targets/aie-contract.md)\n\
+and verified by HTP's aie dialect before it was written.\n\n\
+Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
+    aiecc --peano=<llvm-aie install> --get-xclbin --get-npu-insts --xclbin-name=aie.xclbin --npu-insts-name=insts.bin aie.mlir\n\n\
+With MLIR 22 (Debian's), aiecc's object-FIFO transform fails on acquires inside `scf` loops unless\n\
+`aie-scf-to-control-flow` runs before it, and arith-expand has no `include-min-max-f`; HTP validated\n\
+this design with aiecc's passes in that order up to core code and NPU instructions (docs/validation.md).\n\
+Run `aie.xclbin` with `insts.bin` through XRT (kernel `MLIR_AIE`) as mlir-aie's `test/npu-xrt` tests do,\n\
+one buffer object per tensor above.\n\n\
+Nothing here has run it: this machine has no NPU, no Peano and no XRT, and HTP does not drive aiecc or\n\
+XRT yet (calling the kernel on {target} raises an error that says so). `manifest.json` lists the\n\
+arguments, the device and the mlir-aie pin.\n"
+    )
 }
