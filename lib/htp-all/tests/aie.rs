@@ -204,3 +204,108 @@ fn designs_verify_and_lower_to_core_code_in_mlir_aie() {
     }
     std::fs::remove_dir_all(&directory).ok();
 }
+
+/// Runs `source`'s kernel on `aie-sim` with `inputs` (row-major f32) and
+/// outputs of `output_sizes` elements: the outputs.
+fn simulate(source: &str, kernel: &str, inputs: &[Vec<f32>], shapes: &[Vec<i64>], output_sizes: &[usize]) -> Result<Vec<Vec<f32>>, String> {
+    htp_all::register_all().unwrap();
+    let sources = [htp_api::SourceText::new(source, "k.py", 1)];
+    let request = htp_driver::Request { sources: &sources, kernel, constants: htp_api::Constants::new(), target: "aie-sim", pipelines: &[], dump_ir: None };
+    let compiled = htp_driver::compile(&request).map_err(|e| e.to_string())?;
+    let mut inputs = inputs.to_vec();
+    let mut outputs: Vec<Vec<f32>> = output_sizes.iter().map(|n| vec![f32::NAN; *n]).collect();
+    let mut arguments = Vec::new();
+    let buffers = inputs.iter_mut().chain(outputs.iter_mut());
+    for (buffer, shape) in buffers.zip(shapes) {
+        arguments.push(htp_api::Argument::Buffer { data: buffer.as_mut_ptr() as *mut std::ffi::c_void, sizes: shape.clone(), strides: vec![shape[1], 1] });
+    }
+    unsafe { compiled.artifact.run(kernel, &arguments) }.map_err(|e| e.message)?;
+    Ok(outputs)
+}
+
+fn numbers(count: usize, seed: u32) -> Vec<f32> {
+    let mut state = seed.wrapping_mul(2654435761).max(1);
+    (0..count)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 2000) as f32 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+#[test]
+fn the_simulator_runs_the_vector_add_design() {
+    let (a, b) = (numbers(1024 * 256, 1), numbers(1024 * 256, 2));
+    let shape = vec![1024, 256];
+    let c = simulate(VECTOR_ADD, "vector_add", &[a.clone(), b.clone()], &[shape.clone(), shape.clone(), shape], &[1024 * 256]).unwrap();
+    let expected: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(c[0], expected);
+}
+
+#[test]
+fn the_simulator_runs_the_softmax_design() {
+    let x = numbers(128 * 256, 3);
+    let shape = vec![128, 256];
+    let y = simulate(SOFTMAX, "softmax", &[x.clone()], &[shape.clone(), shape], &[128 * 256]).unwrap();
+    for row in 0..128 {
+        let values = &x[row * 256..(row + 1) * 256];
+        let max = values.iter().cloned().fold(f32::MIN, f32::max);
+        let sum: f64 = values.iter().map(|v| ((v - max) as f64).exp()).sum();
+        for (column, v) in values.iter().enumerate() {
+            let expected = ((v - max) as f64).exp() / sum;
+            assert!((y[0][row * 256 + column] as f64 - expected).abs() < 1e-6, "row {row} column {column}");
+        }
+    }
+}
+
+#[test]
+fn the_simulator_reports_a_deadlock_with_each_fifos_state() {
+    // Two cores each wait for the other's object before producing their own.
+    let design = r#"module {
+  aie.device(npu1_1col) {
+    %t2 = aie.tile(0, 2)
+    %t3 = aie.tile(0, 3)
+    aie.objectfifo @ping(%t2, {%t3}, 1 : i32) : !aie.objectfifo<memref<1x16xf32>>
+    aie.objectfifo @pong(%t3, {%t2}, 1 : i32) : !aie.objectfifo<memref<1x16xf32>>
+    %c2 = aie.core(%t2) {
+      %s = aie.objectfifo.acquire @pong(Consume, 1) : !aie.objectfifosubview<memref<1x16xf32>> loc("design.py":4:9)
+      aie.objectfifo.release @pong(Consume, 1)
+      %p = aie.objectfifo.acquire @ping(Produce, 1) : !aie.objectfifosubview<memref<1x16xf32>> loc("design.py":6:9)
+      aie.objectfifo.release @ping(Produce, 1)
+      aie.end
+    }
+    %c3 = aie.core(%t3) {
+      %s = aie.objectfifo.acquire @ping(Consume, 1) : !aie.objectfifosubview<memref<1x16xf32>> loc("design.py":9:9)
+      aie.objectfifo.release @ping(Consume, 1)
+      %p = aie.objectfifo.acquire @pong(Produce, 1) : !aie.objectfifosubview<memref<1x16xf32>> loc("design.py":11:9)
+      aie.objectfifo.release @pong(Produce, 1)
+      aie.end
+    }
+  }
+}"#;
+    htp_all::register_all().unwrap();
+    let context = htp_dialects::new_context();
+    let simulation = htp_backend_aie::sim::build(&context, design).unwrap_or_else(|e| panic!("{e:?}"));
+    let error = simulation.run(&[]).unwrap_err();
+    assert!(error.message.contains("deadlock in the AIE design"), "{}", error.message);
+    assert!(error.message.contains("the core of (0, 2) acquiring 1 object(s) of @pong (design.py:4:9)"), "{}", error.message);
+    assert!(error.message.contains("the core of (0, 3) acquiring 1 object(s) of @ping (design.py:9:9)"), "{}", error.message);
+    assert!(error.message.contains("@ping: depth 1, produced 0, consumed [0]"), "{}", error.message);
+}
+
+#[test]
+fn the_simulator_runs_the_rmsnorm_design_with_broadcast_weights() {
+    let (x, w) = (numbers(256 * 512, 5), numbers(512, 6));
+    let y = simulate(RMSNORM, "rmsnorm", &[x.clone(), w.clone()], &[vec![256, 512], vec![1, 512], vec![256, 512]], &[256 * 512]).unwrap();
+    for row in 0..256 {
+        let values = &x[row * 512..(row + 1) * 512];
+        let mean: f64 = values.iter().map(|v| (*v as f64) * (*v as f64)).sum::<f64>() / 512.0;
+        let scale = 1.0 / (mean + 1e-6).sqrt();
+        for column in 0..512 {
+            let expected = values[column] as f64 * scale * w[column] as f64;
+            assert!((y[0][row * 512 + column] as f64 - expected).abs() < 1e-4, "row {row} column {column}");
+        }
+    }
+}

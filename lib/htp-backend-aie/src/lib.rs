@@ -8,6 +8,7 @@
 
 pub mod architecture;
 pub mod lower;
+pub mod sim;
 pub mod target;
 pub mod translate;
 
@@ -25,7 +26,8 @@ pub fn register() -> Result<(), String> {
     }
     htp_api::translation::register_translation(&translate::TILE_TO_AIE)?;
     htp_api::register_target(&target::NPU1)?;
-    htp_api::register_target(&target::NPU2)
+    htp_api::register_target(&target::NPU2)?;
+    htp_api::register_target(&target::SIM)
 }
 
 #[cfg(test)]

@@ -158,3 +158,55 @@ XRT yet (calling the kernel on {target} raises an error that says so). `manifest
 arguments, the device and the mlir-aie pin.\n"
     )
 }
+
+/// `aie-sim`: the npu1 design run by HTP's functional simulator
+/// (`crate::sim`, D55) on the caller's arrays.
+pub struct AieSimTarget;
+
+pub static SIM: AieSimTarget = AieSimTarget;
+
+struct Simulated {
+    simulation: crate::sim::Simulation,
+}
+
+impl Artifact for Simulated {
+    unsafe fn run(&self, _kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        self.simulation.run(arguments)
+    }
+}
+
+impl Target for AieSimTarget {
+    fn name(&self) -> &'static str {
+        "aie-sim"
+    }
+
+    fn description(&self) -> &'static str {
+        "the aie-npu1 design run by HTP's functional AIE simulator (cores as threads on FIFOs of the design's depth; deadlocks reported)"
+    }
+
+    fn capabilities(&self) -> Vec<String> {
+        NPU1.capabilities()
+    }
+
+    fn architecture(&self) -> htp_api::Architecture {
+        NPU1.architecture()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "aie"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        _sources: &[SourceText],
+        _stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
+        let design = crate::lower::lower(context, module, NPU1.device(), &names)?;
+        let simulation = crate::sim::build(context, &design.text)?;
+        Ok(Box::new(Simulated { simulation }))
+    }
+}
