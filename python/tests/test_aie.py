@@ -1,5 +1,6 @@
-"""The AIE targets (aie-npu1, aie-npu2): every AIE example matches numpy on
-the CPU target and compiles to a design package for both NPUs; kernels the
+"""The AIE targets (aie-npu1, aie-npu2, aie-sim): every AIE example matches
+numpy on the CPU target and in the functional simulator (aie-sim runs the
+emitted design), and compiles to a design package for both NPUs; kernels the
 lowering does not take are errors at the user's lines; with HTP_AIE_OPT (an
 aie-opt of the pinned mlir-aie) every package's design verifies in mlir-aie
 (skipped, visibly, otherwise)."""
@@ -55,6 +56,24 @@ def test_aie_example_matches_numpy_on_cpu(name):
     arrays = inputs(name)
     kernel = getattr(EXAMPLES[name], name)
     np.testing.assert_allclose(kernel(*arrays), expected(name, arrays), rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("name", NAMES)
+def test_aie_example_matches_numpy_in_the_simulator(name, seed):
+    global rng
+    rng = np.random.default_rng(seed)
+    arrays = inputs(name)
+    kernel = getattr(EXAMPLES[name], name).compile(target="aie-sim")
+    assert kernel.ir["aie"].count("aie.core(") in (2, 4)
+    np.testing.assert_allclose(kernel(*arrays), expected(name, arrays), rtol=2e-5, atol=2e-6)
+
+
+def test_the_simulator_writes_a_given_output_in_place():
+    a = rng.standard_normal((1024, 256), dtype=np.float32)
+    c = np.full((1024, 256), np.nan, dtype=np.float32)
+    assert EXAMPLES["vector_add"].vector_add.compile(target="aie-sim")(a, a, c) is c
+    np.testing.assert_array_equal(c, a + a)
 
 
 @pytest.mark.parametrize("target", sorted(TARGETS))

@@ -3,7 +3,9 @@
 shapes). On aie-npu1 the blocks go to 2 compute tiles of one column (two
 inputs and an output fill the memtile's DMA channels at 2 cores).
 
-Runs on the CPU target here and writes the AIE package (docs/targets/aie.md).
+Runs on the CPU target and in HTP's functional AIE simulator (aie-sim, the
+design's cores and FIFOs) against numpy, and writes the AIE package
+(docs/targets/aie.md).
 """
 
 import sys
@@ -27,6 +29,8 @@ def main(package=None):
     b = rng.standard_normal((1024, 256), dtype=np.float32)
     c = vector_add(a, b)
     print(f"vector_add [1024 x 256] f32 on cpu: max abs error vs numpy = {np.abs(c - (a + b)).max():.3e}")
+    simulated = vector_add.compile(target="aie-sim")(a, b)
+    print(f"vector_add on aie-sim: max abs error vs numpy = {np.abs(simulated - (a + b)).max():.3e}")
     compiled = vector_add.compile(target="aie-npu1")
     print(f"aie-npu1 design: {compiled.ir['aie'].count('aie.core(')} cores")
     if package:

@@ -27,7 +27,7 @@ mod tests {
         register_all().unwrap();
         register_all().unwrap();
         let names: Vec<_> = htp_api::targets().iter().map(|t| t.name()).collect();
-        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3", "aie-npu1", "aie-npu2", "sample"]);
+        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3", "aie-npu1", "aie-npu2", "aie-sim", "sample"]);
         let pipelines: Vec<_> = htp_pass::pipelines().iter().map(|p| p.name).collect();
         assert_eq!(pipelines, ["htp-cpu-lowering", "htp-pto-lowering"]);
     }
