@@ -309,3 +309,19 @@ fn the_simulator_runs_the_rmsnorm_design_with_broadcast_weights() {
         }
     }
 }
+
+#[test]
+fn the_cores_are_the_most_that_divide_the_blocks_and_one_block_still_has_its_loop() {
+    for (rows, cores) in [(8, 1), (24, 3), (40, 1), (64, 4)] {
+        let source = format!(
+            "import htp\nfrom htp import f32\n\n@htp.kernel\ndef scale(x: htp.Tensor[f32, \"N\", 64], y: htp.Out[f32, \"N\", 64], N: htp.Const[int] = {rows}):\n    for i in range(0, N, 8):\n        t = x[i:i + 8, :]\n        y[i:i + 8, :] = t * t + 1.0\n"
+        );
+        let files = compile(&source, "scale", "aie-npu1").unwrap();
+        assert_eq!(design(&files).matches("aie.core(").count(), cores, "{rows} rows");
+        let x = numbers(rows * 64, rows as u32);
+        let shape = vec![rows as i64, 64];
+        let y = simulate(&source, "scale", &[x.clone()], &[shape.clone(), shape], &[rows * 64]).unwrap();
+        let expected: Vec<f32> = x.iter().map(|v| v * v + 1.0).collect();
+        assert_eq!(y[0], expected, "{rows} rows");
+    }
+}

@@ -114,7 +114,9 @@ fn location_text(location: Location) -> String {
 /// been reported on the module's context at the user's lines (and are
 /// returned for callers that collect them).
 pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)]) -> Result<Design, Vec<MlirError>> {
-    htp_pass::dump::run_pipeline_collecting(context, module, "canonicalize,cse", "canonicalize before the AIE lowering")?;
+    // cse only: canonicalize would fold a one-block loop away (its body then
+    // outside any loop).
+    htp_pass::dump::run_pipeline_collecting(context, module, "cse", "cse before the AIE lowering")?;
     let kernels = kernel_functions(module.as_operation());
     let [kernel] = kernels.as_slice() else {
         return Err(error(None, format!("the aie targets compile one kernel per module, got {}", kernels.len())));
