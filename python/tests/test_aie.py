@@ -171,3 +171,11 @@ def test_aie_packages_verify_in_mlir_aie(tmp_path, name, target):
     result = subprocess.run([tool, str(root / "aie.mlir")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "aie.runtime_sequence(" in result.stdout
+
+
+def test_static_metrics_report_the_designs_resources():
+    a = np.zeros((1024, 256), np.float32)
+    metrics = EXAMPLES["vector_add"].vector_add.compile(target="aie-npu1").metrics(a, a)
+    assert metrics["cores"] == 2 and metrics["shim_bytes_in"] == 2 * a.nbytes and metrics["shim_bytes_out"] == a.nbytes
+    assert metrics["core_memory_bytes"] <= metrics["core_memory_capacity"] == 65536
+    assert metrics["core_locks"] == 6

@@ -325,3 +325,24 @@ fn the_cores_are_the_most_that_divide_the_blocks_and_one_block_still_has_its_loo
         assert_eq!(y[0], expected, "{rows} rows");
     }
 }
+
+#[test]
+fn the_design_reports_what_it_uses_as_static_metrics() {
+    htp_all::register_all().unwrap();
+    let sources = [htp_api::SourceText::new(VECTOR_ADD, "k.py", 1)];
+    for target in ["aie-npu1", "aie-sim"] {
+        let request = htp_driver::Request { sources: &sources, kernel: "vector_add", constants: htp_api::Constants::new(), target, pipelines: &[], dump_ir: None };
+        let compiled = htp_driver::compile(&request).unwrap();
+        let shape = vec![1024, 256];
+        let metrics: std::collections::HashMap<String, f64> = compiled.artifact.static_metrics(&[shape.clone(), shape.clone(), shape], &[]).unwrap().unwrap().into_iter().collect();
+        let block = 8.0 * 256.0 * 4.0;
+        assert_eq!(metrics["cores"], 2.0);
+        assert_eq!((metrics["shim_bytes_in"], metrics["shim_bytes_out"]), (2.0 * 1024.0 * 256.0 * 4.0, 1024.0 * 256.0 * 4.0));
+        // The stack, then two objects of each of a, b, c: what the verifier placed.
+        assert_eq!((metrics["core_memory_bytes"], metrics["core_memory_capacity"]), (1024.0 + 6.0 * block, 65536.0));
+        // Each streamed tensor: 2 objects of 2 blocks at the memtile.
+        assert_eq!(metrics["memtile_memory_bytes"], 3.0 * 2.0 * 2.0 * block);
+        assert_eq!((metrics["fifo_objects"], metrics["core_locks"]), (18.0, 6.0));
+        assert_eq!((metrics["core_dma_inputs"], metrics["core_dma_outputs"]), (2.0, 1.0));
+    }
+}

@@ -90,6 +90,51 @@ pub struct Design {
     pub text: String,
     pub cores: u32,
     pub kernel: String,
+    /// Static metrics of the design (`Artifact::static_metrics`).
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// What the design uses, computed as the `aie` verifiers place it:
+/// host bytes through the shim each way, each compute tile's data memory
+/// (its stack, then its FIFO objects at 32-byte-aligned addresses) against
+/// its capacity, the memtile's objects, FIFO objects in all, and per
+/// compute tile the locks (a producer and a consumer lock per FIFO end, as
+/// mlir-aie's object-FIFO lowering makes them) and DMA channels.
+fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec<(String, f64)> {
+    let bytes = |p: &Param| match p.element.as_str() {
+        "f32" | "i32" => 4,
+        "f16" | "bf16" | "i16" => 2,
+        _ => 1,
+    };
+    let tensor = |p: &Param| (p.rows * p.cols * bytes(p)) as f64;
+    let object = |p: &Param| if p.role == Role::Rows { rows_per_block * p.cols * bytes(p) } else { p.rows * p.cols * bytes(p) };
+    let depth = |p: &Param| if p.role == Role::Rows { DEPTH as i64 } else { 1 };
+    let mut address = stack;
+    for p in params {
+        for _ in 0..depth(p) {
+            address = (address + 31) / 32 * 32 + object(p);
+        }
+    }
+    let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
+    let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum();
+    // Per streamed tensor: the shim FIFO and one per core; per broadcast one.
+    let objects: i64 = streamed.iter().map(|p| DEPTH as i64 * (1 + cores as i64)).sum::<i64>() + (params.len() - streamed.len()) as i64;
+    let inputs = params.iter().filter(|p| !p.output).count();
+    let outputs = params.iter().filter(|p| p.output).count();
+    vec![
+        ("cores".into(), cores as f64),
+        ("shim_bytes_in".into(), params.iter().filter(|p| !p.output).map(tensor).sum()),
+        ("shim_bytes_out".into(), params.iter().filter(|p| p.output).map(tensor).sum()),
+        ("core_memory_bytes".into(), address as f64),
+        ("core_memory_capacity".into(), crate::architecture::COMPUTE_MEMORY as f64),
+        ("core_stack_bytes".into(), stack as f64),
+        ("memtile_memory_bytes".into(), memtile as f64),
+        ("memtile_memory_capacity".into(), crate::architecture::MEMTILE_MEMORY as f64),
+        ("fifo_objects".into(), objects as f64),
+        ("core_locks".into(), (2 * params.len()) as f64),
+        ("core_dma_inputs".into(), inputs as f64),
+        ("core_dma_outputs".into(), outputs as f64),
+    ]
 }
 
 fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirError> {
@@ -400,7 +445,8 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors });
     }
     let text = module.as_operation().to_string();
-    Ok(Design { text, cores, kernel: name })
+    let metrics = metrics(&params, rows_per_block, cores, stack);
+    Ok(Design { text, cores, kernel: name, metrics })
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,

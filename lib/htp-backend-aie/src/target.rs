@@ -35,6 +35,7 @@ impl AieTarget {
 
 struct AiePackage {
     files: Vec<PackageFile>,
+    metrics: Vec<(String, f64)>,
 }
 
 impl Artifact for AiePackage {
@@ -48,6 +49,11 @@ impl Artifact for AiePackage {
 
     fn runner(&self) -> Option<&'static str> {
         Some("htp.aie.runtime")
+    }
+
+    /// The design's (`crate::lower::Design::metrics`); shapes are static.
+    fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        Some(Ok(self.metrics.clone()))
     }
 }
 
@@ -120,7 +126,7 @@ impl Target for AieTarget {
         );
         let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
         let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
-        Ok(Box::new(AiePackage { files }))
+        Ok(Box::new(AiePackage { files, metrics: design.metrics }))
     }
 }
 
@@ -167,11 +173,16 @@ pub static SIM: AieSimTarget = AieSimTarget;
 
 struct Simulated {
     simulation: crate::sim::Simulation,
+    metrics: Vec<(String, f64)>,
 }
 
 impl Artifact for Simulated {
     unsafe fn run(&self, _kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
         self.simulation.run(arguments)
+    }
+
+    fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        Some(Ok(self.metrics.clone()))
     }
 }
 
@@ -207,6 +218,6 @@ impl Target for AieSimTarget {
         let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
         let design = crate::lower::lower(context, module, NPU1.device(), &names)?;
         let simulation = crate::sim::build(context, &design.text)?;
-        Ok(Box::new(Simulated { simulation }))
+        Ok(Box::new(Simulated { simulation, metrics: design.metrics }))
     }
 }
