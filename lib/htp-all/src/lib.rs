@@ -1,5 +1,5 @@
 //! Registers every in-tree extension of HTP, as MLIR's `InitAll*` headers
-//! do: the target-neutral transforms and the `cpu` and PTO backends. Tools
+//! do: the target-neutral transforms and the `cpu`, PTO and AIE backends. Tools
 //! and bindings call [`register_all`] once; the core crates (driver, pass
 //! framework, API) never name a backend. A Rust crate out of tree is named
 //! at build time instead (`HTP_RUST_EXTENSIONS`, docs/extending.md): the
@@ -13,6 +13,7 @@ pub fn register_all() -> Result<(), String> {
     htp_transforms::register()?;
     htp_backend_cpu::register()?;
     htp_backend_pto::register()?;
+    htp_backend_aie::register()?;
     htp_backend_sample::register()?;
     htp_model_sample::register()?;
     htp_model_wsp::register()
@@ -27,7 +28,7 @@ mod tests {
         register_all().unwrap();
         register_all().unwrap();
         let names: Vec<_> = htp_api::targets().iter().map(|t| t.name()).collect();
-        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3", "sample"]);
+        assert_eq!(names, ["cpu", "pto-a2a3sim", "pto-a2a3", "aie-npu1", "aie-npu2", "aie-sim", "sample"]);
         let pipelines: Vec<_> = htp_pass::pipelines().iter().map(|p| p.name).collect();
         assert_eq!(pipelines, ["htp-cpu-lowering", "htp-pto-lowering"]);
     }

@@ -1,0 +1,651 @@
+//! Tile kernels → an mlir-aie design at the object-FIFO level (D50).
+//!
+//! A kernel the AIE targets take is one loop over row blocks,
+//! `for i in range(0, M, R)`, whose body reads and writes the rows
+//! `[i, i + R)` of its row-walked tensors (tile loads and stores at row `i`;
+//! any columns) and reads loop-invariant tensors whole (a weight row).
+//! The body becomes the function `@<k>_block(objects..., row)`, one object
+//! (`memref<R x C>`) per row-walked tensor and the invariant tensors
+//! whole, lowered by the CPU backend's tile → linalg → bufferized loops
+//! passes (named in a pipeline, so no Cargo dependency) to
+//! scf/arith/memref code. The design then places it on one column:
+//!
+//! * `n` compute tiles (rows 2..2+n, the most that divide the blocks and
+//!   fit the memtile's and shim's DMA channels), core `k` taking blocks
+//!   `k, k + n, ...`;
+//! * per row-walked input, a FIFO shim → memtile of `n` blocks, split by
+//!   `aie.objectfifo.link` into one FIFO per core (depth 2 each); outputs
+//!   joined the same way; per invariant input one broadcast FIFO shim →
+//!   cores (depth 1), acquired once per core;
+//! * each core's loop acquires one object per FIFO, calls the block
+//!   function, releases them;
+//! * the runtime sequence moves each tensor with one
+//!   `aiex.npu.dma_memcpy_nd` and waits for the outputs.
+//!
+//! Anything else is an error at the user's line (the op's location).
+
+use htp_dialects::diagnostics::MlirError;
+use htp_ir::query::{constant_int, kernel_functions};
+use melior::{
+    ir::{
+        attribute::{DenseI64ArrayAttribute, StringAttribute},
+        block::BlockLike,
+        operation::OperationLike,
+        r#type::{MemRefType, ShapedTypeLike},
+        Location, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+use crate::architecture::Device;
+
+/// The passes that lower the block function from tile IR to loops: the
+/// CPU backend's tile → linalg conversion, fusion and in-place stores,
+/// one-shot bufferization and linalg → loops; small temporaries on the
+/// core's stack instead of a heap the core does not have.
+pub const BLOCK_LOWERING: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,\
+    func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
+    func.func(convert-linalg-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+
+/// FIFO depth of the row-walked FIFOs (double buffering).
+const DEPTH: u32 = 2;
+
+/// How a kernel parameter is moved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Role {
+    /// Rows `[i, i + R)` per block.
+    Rows,
+    /// Read whole, once per core.
+    Whole,
+}
+
+#[derive(Clone, Debug)]
+struct Param {
+    name: String,
+    role: Role,
+    output: bool,
+    rows: i64,
+    cols: i64,
+    element: String,
+    location: String,
+}
+
+/// The name a `NameLoc` gives (the front end names each argument after its
+/// parameter).
+fn location_name(location: Location) -> Option<String> {
+    unsafe {
+        let raw = location.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(raw));
+        let name = String::from_utf8_lossy(std::slice::from_raw_parts(name.data as *const u8, name.length)).into_owned();
+        // A symbol name of its own: identifiers only.
+        (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+    }
+}
+
+/// The design, and facts about it the target reports.
+pub struct Design {
+    pub text: String,
+    pub cores: u32,
+    pub kernel: String,
+    /// Static metrics of the design (`Artifact::static_metrics`).
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// What the design uses, computed as the `aie` verifiers place it:
+/// host bytes through the shim each way, each compute tile's data memory
+/// (its stack, then its FIFO objects at 32-byte-aligned addresses) against
+/// its capacity, the memtile's objects, FIFO objects in all, and per
+/// compute tile the locks (a producer and a consumer lock per FIFO end, as
+/// mlir-aie's object-FIFO lowering makes them) and DMA channels.
+fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec<(String, f64)> {
+    let bytes = |p: &Param| match p.element.as_str() {
+        "f32" | "i32" => 4,
+        "f16" | "bf16" | "i16" => 2,
+        _ => 1,
+    };
+    let tensor = |p: &Param| (p.rows * p.cols * bytes(p)) as f64;
+    let object = |p: &Param| if p.role == Role::Rows { rows_per_block * p.cols * bytes(p) } else { p.rows * p.cols * bytes(p) };
+    let depth = |p: &Param| if p.role == Role::Rows { DEPTH as i64 } else { 1 };
+    let mut address = stack;
+    for p in params {
+        for _ in 0..depth(p) {
+            address = (address + 31) / 32 * 32 + object(p);
+        }
+    }
+    let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
+    let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum();
+    // Per streamed tensor: the shim FIFO and one per core; per broadcast one.
+    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64)).sum::<i64>() + (params.len() - streamed.len()) as i64;
+    let inputs = params.iter().filter(|p| !p.output).count();
+    let outputs = params.iter().filter(|p| p.output).count();
+    vec![
+        ("cores".into(), cores as f64),
+        ("shim_bytes_in".into(), params.iter().filter(|p| !p.output).map(tensor).sum()),
+        ("shim_bytes_out".into(), params.iter().filter(|p| p.output).map(tensor).sum()),
+        ("core_memory_bytes".into(), address as f64),
+        ("core_memory_capacity".into(), crate::architecture::COMPUTE_MEMORY as f64),
+        ("core_stack_bytes".into(), stack as f64),
+        ("memtile_memory_bytes".into(), memtile as f64),
+        ("memtile_memory_capacity".into(), crate::architecture::MEMTILE_MEMORY as f64),
+        ("fifo_objects".into(), objects as f64),
+        ("core_locks".into(), (2 * params.len()) as f64),
+        ("core_dma_inputs".into(), inputs as f64),
+        ("core_dma_outputs".into(), outputs as f64),
+    ]
+}
+
+fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirError> {
+    vec![MlirError { position: location.and_then(htp_dialects::diagnostics::source_position), message: message.into() }]
+}
+
+fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+fn same(a: Value, b: Value) -> bool {
+    a.to_raw().ptr == b.to_raw().ptr
+}
+
+fn location_text(location: Location) -> String {
+    // `loc("file.py":3:5)`, MLIR's own syntax: pasted into the design so
+    // that its verifiers point at the user's lines.
+    location.to_string()
+}
+
+/// Lowers the module's kernel to a design on `device`; the errors have
+/// been reported on the module's context at the user's lines (and are
+/// returned for callers that collect them).
+pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)]) -> Result<Design, Vec<MlirError>> {
+    // cse only: canonicalize would fold a one-block loop away (its body then
+    // outside any loop).
+    htp_pass::dump::run_pipeline_collecting(context, module, "cse", "cse before the AIE lowering")?;
+    let kernels = kernel_functions(module.as_operation());
+    let [kernel] = kernels.as_slice() else {
+        return Err(error(None, format!("the aie targets compile one kernel per module, got {}", kernels.len())));
+    };
+    let kernel = *kernel;
+    let name = kernel
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_default();
+    let outputs: Vec<i64> = kernel
+        .attribute("htp.outputs")
+        .ok()
+        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+        .unwrap_or_default();
+    let body = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(Some(kernel.location()), "a kernel without a body"))?;
+
+    // Static 2-D tensors only (before anything else: a dynamic one shows
+    // as `memref.dim` outside the loop, which would be a worse message).
+    for index in 0..body.argument_count() {
+        let argument = body.argument(index).map_err(|e| error(None, e.to_string()))?;
+        let ty: Type = argument.r#type();
+        let location = htp_ir::query::value_location(argument.into());
+        let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
+        if MemRefType::try_from(ty).is_err() {
+            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+        }
+        let shape = htp_ir::builder::shape_of(ty);
+        if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")));
+        }
+    }
+
+    // The loop over row blocks: the one op of the body besides constants.
+    let mut the_loop = None;
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        let name = op_name(current);
+        // Pure values hoisted out of the loop (constants, constant tiles)
+        // are recomputed in each block.
+        let pure = current.region_count() == 0 && !matches!(name.as_str(), "tile.load" | "tile.store" | "tile.gather" | "func.call") && !name.starts_with("memref.");
+        match name.as_str() {
+            "func.return" => {}
+            _ if pure => {}
+            "scf.for" if the_loop.is_none() => the_loop = Some(current),
+            other => {
+                let what = if other == "scf.for" { "a second loop".to_string() } else { format!("'{other}'") };
+                return Err(error(
+                    Some(current.location()),
+                    format!("the aie targets lower a kernel whose body is one loop over row blocks (`for i in range(0, M, R)`); {what} is outside it"),
+                ));
+            }
+        }
+        op = current.next_in_block();
+    }
+    let the_loop = the_loop.ok_or_else(|| error(Some(kernel.location()), "the aie targets lower a kernel whose body is one loop over row blocks (`for i in range(0, M, R)`); this kernel has none"))?;
+    let the_loop: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(the_loop.to_raw()) };
+    let loop_location = the_loop.location();
+    if the_loop.result_count() > 0 {
+        return Err(error(Some(loop_location), "the row-block loop carries values from one block to the next; the aie targets distribute its blocks over cores, so each block must stand alone"));
+    }
+    let bound = |index: usize, what: &str| {
+        the_loop
+            .operand(index)
+            .ok()
+            .and_then(|v| constant_int(htp_ir::builder::detach(v)))
+            .ok_or_else(|| error(Some(loop_location), format!("the row-block loop's {what} must be a compile-time constant on the aie targets (give the tensor's rows as an htp.Const)")))
+    };
+    let (lower, upper, step) = (bound(0, "start")?, bound(1, "end")?, bound(2, "step")?);
+    if lower != 0 || step <= 0 {
+        return Err(error(Some(loop_location), format!("the row-block loop must start at 0 with a positive step (it runs from {lower} by {step})")));
+    }
+    if upper % step != 0 {
+        return Err(error(Some(loop_location), format!("the row-block loop's end {upper} is not a multiple of its step {step}: the aie targets move whole blocks")));
+    }
+    let rows_per_block = step;
+    let blocks = upper / step;
+    let loop_body = the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(Some(loop_location), "a loop without a body"))?;
+    let iv = loop_body.argument(0).map_err(|e| error(Some(loop_location), e.to_string()))?;
+
+    // The parameters: static 2-D memrefs, each read by rows or whole.
+    let mut params = Vec::new();
+    for index in 0..body.argument_count() {
+        let argument = body.argument(index).map_err(|e| error(None, e.to_string()))?;
+        let location = htp_ir::query::value_location(argument.into());
+        let ty: Type = argument.r#type();
+        let parameter = format!("parameter {}", index + 1);
+        let Ok(memref) = MemRefType::try_from(ty) else {
+            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+        };
+        let shape = htp_ir::builder::shape_of(ty);
+        if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")));
+        }
+        let element = memref.element().to_string();
+        let bits = htp_ir::builder::bit_width(memref.element());
+        if bits != 32 && bits != 16 && bits != 8 {
+            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16- and 32-bit elements")));
+        }
+        // Every use: a tile load or store, at row `i` (by rows) or not at all.
+        let mut by_rows = None::<bool>;
+        let mut tile_rows = Vec::new();
+        let mut problem = None;
+        let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
+        for user in &uses {
+            let (row_index, rows) = match op_name(*user).as_str() {
+                "tile.load" if user.operand(0).is_ok_and(|v| same(v, argument.into())) => {
+                    let tile = user.result(0).map(|r| r.r#type()).ok();
+                    (user.operand(1).ok(), tile.and_then(|t| htp_dialects::tile::TileType::try_from(t).ok()).map(|t| t.rows()))
+                }
+                "tile.store" if user.operand(1).is_ok_and(|v| same(v, argument.into())) => {
+                    let tile = user.operand(0).map(|v| v.r#type()).ok();
+                    (user.operand(2).ok(), tile.and_then(|t| htp_dialects::tile::TileType::try_from(t).ok()).map(|t| t.rows()))
+                }
+                other => {
+                    problem = Some((user.location(), format!("the aie targets move tensors only by tile loads and stores at their row block; '{other}' uses {parameter}")));
+                    break;
+                }
+            };
+            let at_iv = row_index.is_some_and(|v| same(v, iv.into()));
+            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.and_then(|v| constant_int(htp_ir::builder::detach(v))) != Some(0)) {
+                problem = Some((user.location(), format!("{parameter} is accessed at rows other than the block's own (`x[i:i + {rows_per_block}, ...]`) or the whole tensor's (from row 0): the aie targets move each block's rows to its core")));
+                break;
+            }
+            by_rows = Some(at_iv);
+            tile_rows.push((user.location(), rows.unwrap_or(-1)));
+        }
+        if let Some((location, message)) = problem {
+            return Err(error(Some(location), message));
+        }
+        let output = outputs.contains(&(index as i64));
+        let role = if by_rows == Some(false) { Role::Whole } else { Role::Rows };
+        if role == Role::Rows {
+            if let Some((location, rows)) = tile_rows.iter().find(|(_, r)| *r != rows_per_block) {
+                return Err(error(Some(*location), format!("this tile has {rows} rows, but the row-block loop steps by {rows_per_block}: the aie targets give each core whole blocks of {rows_per_block} rows")));
+            }
+            if shape[0] != upper {
+                return Err(error(Some(location), format!("{parameter} has {} rows, but the row-block loop runs over {upper}", shape[0])));
+            }
+        } else if output {
+            return Err(error(Some(location), format!("{parameter} is an output written at the same rows by every block: the aie targets need outputs written by row block")));
+        } else if shape[0] * shape[1] > 1023 * 64 {
+            return Err(error(Some(location), format!("{parameter} is read whole by every block and too large to broadcast to the cores ({} elements)", shape[0] * shape[1])));
+        }
+        if output && uses.iter().any(|u| op_name(*u) == "tile.load") {
+            return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
+        }
+        let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location) });
+    }
+    let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
+    let outs = params.iter().filter(|p| p.output).count() as u32;
+    let whole = params.iter().filter(|p| p.role == Role::Whole).count() as u32;
+    if outs == 0 {
+        return Err(error(Some(kernel.location()), "the kernel writes no output"));
+    }
+    // Shim: one MM2S per row-walked input and per broadcast, one S2MM per output.
+    if inputs + whole > 2 || outs > 2 {
+        return Err(error(
+            Some(kernel.location()),
+            format!("the kernel moves {} tensors into the array and {outs} out of it; one column's shim tile has 2 DMA channels each way (several columns are not lowered yet, issue 20)", inputs + whole),
+        ));
+    }
+    // Cores: the most (up to 4) that divide the blocks and fit the memtile's
+    // 6 channels each way (each input: 1 in, n out; each output: n in, 1 out)
+    // and each core's 2 (one per FIFO into and out of it).
+    if inputs + whole > 2 {
+        return Err(error(Some(kernel.location()), "a core has 2 input DMA channels"));
+    }
+    // Each core holds DEPTH objects of each row-walked tensor's block and
+    // each invariant tensor whole, after its stack (the verifier checks the
+    // placement again; this says what to change).
+    let bytes_of = |p: &Param| {
+        let bits = match p.element.as_str() {
+            "f32" | "i32" => 4,
+            "f16" | "bf16" | "i16" => 2,
+            _ => 1,
+        };
+        if p.role == Role::Rows { DEPTH as i64 * rows_per_block * p.cols * bits } else { p.rows * p.cols * bits }
+    };
+    let per_core: i64 = params.iter().map(bytes_of).sum();
+    let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
+    if per_core > budget {
+        return Err(error(
+            Some(loop_location),
+            format!(
+                "each core would hold {per_core} bytes of FIFO objects ({DEPTH} blocks of {rows_per_block} rows of each streamed tensor, invariant tensors whole), more than the {budget} a compute tile has beside its stack: take fewer rows per block"
+            ),
+        ));
+    }
+    let cores = (1..=4u32)
+        .rev()
+        .find(|&n| blocks % n as i64 == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6)
+        .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
+    if device.columns < 1 {
+        return Err(error(None, "a device without columns"));
+    }
+
+    outline_block(context, module, kernel, the_loop, &params, &name)?;
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_LOWERING, "the AIE block lowering")?;
+    // Temporaries live on the core's stack (a core has no heap): the stack
+    // grows by their bytes, and must still fit beside the FIFO objects.
+    let mut temporaries = 0i64;
+    let mut heap = None;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        if name == "memref.alloc" && heap.is_none() {
+            heap = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
+        } else if name == "memref.alloca" {
+            if let Ok(result) = op.result(0) {
+                let ty: Type = result.r#type();
+                let shape = htp_ir::builder::shape_of(ty);
+                let bits = MemRefType::try_from(ty).map(|m| htp_ir::builder::bit_width(m.element()) as i64).unwrap_or(32);
+                temporaries += shape.iter().product::<i64>().max(1) * ((bits as u64).div_ceil(8) as i64);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(position) = heap {
+        let position = (!position.file.is_empty()).then_some(position);
+        return Err(vec![MlirError { position, message: "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles".into() }]);
+    }
+    let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
+    if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
+        return Err(error(
+            Some(loop_location),
+            format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY),
+        ));
+    }
+    let design = emit(&name, device, &params, rows_per_block, blocks, cores, stack, &location_text(loop_location));
+    // The design around the lowered block function: parsed (its locations
+    // are the user's), then the function moved into the device.
+    let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &design));
+    let parsed = parsed.ok_or_else(|| {
+        if errors.is_empty() {
+            vec![MlirError { position: None, message: format!("internal error: the AIE design does not parse:\n{design}") }]
+        } else {
+            errors
+        }
+    })?;
+    let device_body = parsed
+        .body()
+        .first_operation()
+        .and_then(|device| device.region(0).ok())
+        .and_then(|region| region.first_block())
+        .ok_or_else(|| error(None, "internal error: the design has no aie.device"))?;
+    let mut anchor = device_body.first_operation();
+    while let Some(current) = anchor {
+        if op_name(current) == "aie.core" {
+            break;
+        }
+        anchor = current.next_in_block();
+    }
+    let anchor = anchor.ok_or_else(|| error(None, "internal error: the design has no core"))?;
+    // The declaration the design was parsed with gives way to the function.
+    let mut declaration = None;
+    let mut op = device_body.first_operation();
+    while let Some(current) = op {
+        if op_name(current) == "func.func" {
+            declaration = Some(current);
+        }
+        op = current.next_in_block();
+    }
+    let declaration = declaration.ok_or_else(|| error(None, "internal error: no block function declaration"))?;
+    // The block function and what it refers to (constants bufferization
+    // made `memref.global`s).
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), anchor.to_raw()) };
+    }
+    unsafe { mlir_sys::mlirOperationDestroy(declaration.to_raw()) };
+    // The same context made both; melior ties them to different borrows.
+    let raw = parsed.to_raw();
+    std::mem::forget(parsed);
+    *module = unsafe { Module::from_raw(raw) };
+    let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
+    if !verified {
+        return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors });
+    }
+    let text = module.as_operation().to_string();
+    let metrics = metrics(&params, rows_per_block, cores, stack);
+    Ok(Design { text, cores, kernel: name, metrics })
+}
+
+/// Moves the kernel's loop body into `func.func @<k>_block(objects...,
+/// %row: index)`, in place of the kernel: row-walked parameters become
+/// `memref<R x C>` objects loaded and stored at row 0, invariant ones stay
+/// whole, the loop's induction variable becomes `%row`.
+fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef<'_, '_>, the_loop: OperationRef<'_, '_>, params: &[Param], name: &str) -> Result<(), Vec<MlirError>> {
+    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType, Block, Region};
+    let location = kernel.location();
+    let kernel_body = kernel.region(0).ok().and_then(|r| r.first_block()).expect("checked");
+    let loop_body = the_loop.region(0).ok().and_then(|r| r.first_block()).expect("checked");
+    let index = Type::index(context);
+    let mut types: Vec<Type> = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        let ty = if p.role == Role::Rows {
+            let step = constant_int(htp_ir::builder::detach(the_loop.operand(2).expect("checked"))).expect("checked");
+            htp_ir::builder::parse_type(context, &format!("memref<{step}x{}x{}>", p.cols, p.element))
+        } else {
+            kernel_body.argument(i).expect("checked").r#type()
+        };
+        types.push(ty);
+    }
+    types.push(index);
+    let arguments: Vec<(Type, Location)> = types.iter().map(|t| (*t, location)).collect();
+    let region = Region::new();
+    let block = region.append_block(Block::new(&arguments));
+    let block: melior::ir::BlockRef<'c, 'c> = unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) };
+    let function = melior::ir::operation::OperationBuilder::new("func.func", location)
+        .add_attributes(&[
+            (htp_ir::builder::named(context, "sym_name"), StringAttribute::new(context, &format!("{name}_block")).into()),
+            (htp_ir::builder::named(context, "function_type"), TypeAttribute::new(FunctionType::new(context, &types, &[]).into()).into()),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|e| error(Some(location), e.to_string()))?;
+    let ret = melior::ir::operation::OperationBuilder::new("func.return", location).build().map_err(|e| error(None, e.to_string()))?;
+    let ret = block.append_operation(ret);
+    let zero = block.insert_operation_before(ret, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, 0).into(), location));
+    let zero: Value = zero.result(0).expect("constant").into();
+    // The kernel's values outside the loop first (pure: checked), then the body.
+    let mut op = kernel_body.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let name = op_name(current);
+        if name != "func.return" && name != "scf.for" {
+            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
+        }
+    }
+    let mut op = loop_body.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        if op_name(current) != "scf.yield" {
+            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
+        }
+    }
+    // Loads and stores of row-walked parameters at row `i` → row 0 of the object.
+    let iv: Value = loop_body.argument(0).expect("checked").into();
+    for (i, p) in params.iter().enumerate() {
+        let argument: Value = kernel_body.argument(i).expect("checked").into();
+        if p.role == Role::Rows {
+            for user in htp_ir::query::uses(htp_ir::builder::detach(argument)) {
+                let row = if op_name(user) == "tile.load" { 1 } else { 2 };
+                unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row, zero.to_raw()) };
+            }
+        }
+        let object: Value = block.argument(i).expect("built").into();
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), object.to_raw()) };
+    }
+    let row: Value = block.argument(params.len()).expect("built").into();
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(iv.to_raw(), row.to_raw()) };
+    // The kernel goes; the block function takes its place.
+    unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(module.body().to_raw(), kernel.to_raw(), function.into_raw()) };
+    unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
+    Ok(())
+}
+
+/// The largest divisor of `n` that is at most `limit`.
+fn divisor_at_most(n: i64, limit: i64) -> i64 {
+    (1..=limit.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
+}
+
+/// `[offsets][sizes][strides]` moving `elements` contiguous elements in
+/// 32-bit-word chunks a shim buffer descriptor takes (innermost at most
+/// 1023 words, the next at most 1023, the rest in the third dimension).
+fn contiguous_window(elements: i64, bits: i64) -> String {
+    let per_word = (32 / bits).max(1);
+    let inner = divisor_at_most(elements, 1023 * per_word);
+    let rest = elements / inner;
+    let middle = divisor_at_most(rest, 1023);
+    let outer = rest / middle;
+    format!("[0, 0, 0, 0][1, {outer}, {middle}, {inner}][0, {}, {inner}, 1]", middle * inner)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, cores: u32, stack: i64, loop_location: &str) -> String {
+    let n = cores as i64;
+    let mut s = String::new();
+    let l = loop_location;
+    s += &format!("module {{\n  aie.device({}) {{\n", device.name());
+    s += &format!("    %shim = aie.tile(0, 0) {l}\n    %mem = aie.tile(0, 1) {l}\n");
+    for k in 0..cores {
+        s += &format!("    %core{k} = aie.tile(0, {}) {l}\n", 2 + k);
+    }
+    let consumers = (0..cores).map(|k| format!("%core{k}")).collect::<Vec<_>>().join(", ");
+    for p in params {
+        let loc = &p.location;
+        let object = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
+        let block_elements = rows_per_block * p.cols;
+        match (&p.role, p.output) {
+            (Role::Rows, false) => {
+                s += &format!("    aie.objectfifo @{0}(%shim, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
+                let mut outs = Vec::new();
+                let mut offsets = Vec::new();
+                for k in 0..cores {
+                    s += &format!("    aie.objectfifo @{0}_{k}(%mem, {{%core{k}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
+                    outs.push(format!("@{}_{k}", p.name));
+                    offsets.push((k as i64 * block_elements).to_string());
+                }
+                let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
+                s += &format!("    aie.objectfifo.link [@{}] -> [{}] ([] [{dst}]) {loc}\n", p.name, outs.join(", "));
+            }
+            (Role::Rows, true) => {
+                let mut ins = Vec::new();
+                let mut offsets = Vec::new();
+                for k in 0..cores {
+                    s += &format!("    aie.objectfifo @{0}_{k}(%core{k}, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
+                    ins.push(format!("@{}_{k}", p.name));
+                    offsets.push((k as i64 * block_elements).to_string());
+                }
+                s += &format!("    aie.objectfifo @{0}(%mem, {{%shim}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
+                let src = if cores > 1 { offsets.join(", ") } else { String::new() };
+                s += &format!("    aie.objectfifo.link [{}] -> [@{}] ([{src}] []) {loc}\n", ins.join(", "), p.name);
+            }
+            (Role::Whole, _) => {
+                s += &format!("    aie.objectfifo @{0}(%shim, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{1}x{2}x{3}>> {loc}\n", p.name, p.rows, p.cols, p.element);
+            }
+        }
+    }
+    let types: Vec<String> = params
+        .iter()
+        .map(|p| if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) })
+        .collect();
+    s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
+    let per_core = blocks / n;
+    for k in 0..cores {
+        s += &format!("    %c{k} = aie.core(%core{k}) {{\n");
+        s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
+        s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {n} : index\n      %me = arith.constant {k} : index\n      %rows = arith.constant {rows_per_block} : index\n");
+        let mut args = Vec::new();
+        for p in params.iter().filter(|p| p.role == Role::Whole) {
+            let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
+            s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+            s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+        }
+        s += &format!("      scf.for %j = %zero to %trips step %one {{\n");
+        s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
+        for p in params {
+            let port = if p.output { "Produce" } else { "Consume" };
+            if p.role == Role::Rows {
+                let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
+                s += &format!("        %{0}_s = aie.objectfifo.acquire @{0}_{k}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+                s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+            }
+            let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
+            args.push((format!("%{}_o", p.name), ty));
+        }
+        let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
+        let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
+        s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
+        for p in params.iter().filter(|p| p.role == Role::Rows) {
+            let port = if p.output { "Produce" } else { "Consume" };
+            s += &format!("        aie.objectfifo.release @{0}_{k}({port}, 1) {1}\n", p.name, p.location);
+        }
+        s += "      }\n";
+        for p in params.iter().filter(|p| p.role == Role::Whole) {
+            s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
+        }
+        s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
+    }
+    let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.rows * p.cols, p.element).replace("xx", "x")).collect();
+    s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
+    let mut id = 0;
+    // Outputs first (their shim channels wait for data), then inputs, as
+    // mlir-aie's examples order them.
+    let ordered: Vec<&Param> = params.iter().filter(|p| p.output).chain(params.iter().filter(|p| !p.output)).collect();
+    for p in &ordered {
+        let bits = match p.element.as_str() {
+            "f32" | "i32" => 32,
+            "f16" | "bf16" | "i16" => 16,
+            _ => 8,
+        };
+        let window = contiguous_window(p.rows * p.cols, bits);
+        let token = if p.output { ", issue_token = true" } else { "" };
+        s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{0}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
+        id += 1;
+    }
+    for p in params.iter().filter(|p| p.output) {
+        s += &format!("      aiex.npu.dma_wait {{symbol = @{}}}\n", p.name);
+    }
+    s += "    }\n  }\n}\n";
+    s
+}

@@ -1,0 +1,223 @@
+//! The registered targets `aie-npu1` and `aie-npu2`: a kernel lowered to an
+//! mlir-aie design (`crate::lower`) for a whole NPU1 (4 columns) or NPU2
+//! (8 columns), checked by the `aie` dialect's verifiers, written as a
+//! package: `aie.mlir` (what mlir-aie's `aiecc` takes) and `manifest.json`.
+
+use htp_api::{Argument, Artifact, KernelSignature, PackageFile, ParamKind, SourceText, Target};
+use htp_dialects::diagnostics::MlirError;
+use melior::{ir::Module, Context};
+
+use crate::architecture::Device;
+
+/// The mlir-aie commit whose syntax the designs are written in
+/// (docs/targets/aie-contract.md).
+pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
+
+/// Tile ops the block lowering has been tested with on these targets
+/// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
+/// conversions lower them): a target lists only what it has run.
+const OPS: [&str; 11] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant"];
+
+pub struct AieTarget {
+    pub name: &'static str,
+    pub device: &'static str,
+    pub description: &'static str,
+}
+
+pub static NPU1: AieTarget = AieTarget { name: "aie-npu1", device: "npu1", description: "AMD Ryzen AI NPU1 (Phoenix/Hawk Point, AIE2): an mlir-aie design package (aie.mlir for aiecc)" };
+pub static NPU2: AieTarget = AieTarget { name: "aie-npu2", device: "npu2", description: "AMD Ryzen AI NPU2 (Strix, AIE2P): an mlir-aie design package (aie.mlir for aiecc)" };
+
+impl AieTarget {
+    fn device(&self) -> Device {
+        Device::from_name(self.device).expect("the targets name known devices")
+    }
+}
+
+struct AiePackage {
+    files: Vec<PackageFile>,
+    metrics: Vec<(String, f64)>,
+}
+
+impl Artifact for AiePackage {
+    unsafe fn run(&self, _kernel: &str, _arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        Err(String::from("an AIE package runs on an NPU through mlir-aie's aiecc and XRT (htp.aie.runtime), not in this process").into())
+    }
+
+    fn files(&self) -> Vec<PackageFile> {
+        self.files.clone()
+    }
+
+    fn runner(&self) -> Option<&'static str> {
+        Some("htp.aie.runtime")
+    }
+
+    /// The design's (`crate::lower::Design::metrics`); shapes are static.
+    fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        Some(Ok(self.metrics.clone()))
+    }
+}
+
+/// `"` and `\` escaped for a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl Target for AieTarget {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn description(&self) -> &'static str {
+        self.description
+    }
+
+    fn capabilities(&self) -> Vec<String> {
+        ["model:kernel", "dtype:f32", "layout:row_major"]
+            .into_iter()
+            .map(String::from)
+            .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
+            .collect()
+    }
+
+    fn architecture(&self) -> htp_api::Architecture {
+        self.device().architecture()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "aie"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        _sources: &[SourceText],
+        stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
+        let design = crate::lower::lower(context, module, self.device(), &names)?;
+        let mut arguments = Vec::new();
+        for param in &kernel.params {
+            if let (Some(index), ParamKind::Tensor { .. }) = (param.arg_index, &param.kind) {
+                let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
+                arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+            }
+        }
+        let manifest = format!(
+            "{{\n  \"target\": {},\n  \"program\": {},\n  \"device\": {},\n  \"cores\": {},\n  \"design\": \"aie.mlir\",\n  \"mlir_aie\": {},\n  \"arguments\": [{}],\n  \"ir\": [{}]\n}}\n",
+            json_string(self.name),
+            json_string(&kernel.name),
+            json_string(self.device),
+            design.cores,
+            json_string(MLIR_AIE_PIN),
+            arguments.join(", "),
+            stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
+        );
+        let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
+        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
+        Ok(Box::new(AiePackage { files, metrics: design.metrics }))
+    }
+}
+
+/// The kernel's tensors in order, with their direction.
+fn arguments_text(kernel: &KernelSignature) -> String {
+    let outputs = kernel.outputs();
+    kernel
+        .params
+        .iter()
+        .filter_map(|p| match (&p.kind, p.arg_index) {
+            (ParamKind::Tensor { .. }, Some(index)) => Some(format!("`{}` ({})", p.name, if outputs.contains(&index) { "out" } else { "in" })),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the package is and how mlir-aie builds it (docs/targets/aie.md).
+fn readme(program: &str, target: &str, device: &str, cores: u32, arguments: &str) -> String {
+    format!(
+        "# {program} for {target} (an mlir-aie design)\n\n\
+`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles of one\n\
+column, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
+argument order. It is written in the syntax of mlir-aie at `{MLIR_AIE_PIN}` (docs/targets/aie-contract.md)\n\
+and verified by HTP's aie dialect before it was written.\n\n\
+Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
+    aiecc --peano=<llvm-aie install> --get-xclbin --get-npu-insts --xclbin-name=aie.xclbin --npu-insts-name=insts.bin aie.mlir\n\n\
+With MLIR 22 (Debian's), aiecc's object-FIFO transform fails on acquires inside `scf` loops unless\n\
+`aie-scf-to-control-flow` runs before it, and arith-expand has no `include-min-max-f`; HTP validated\n\
+this design with aiecc's passes in that order up to core code and NPU instructions (docs/validation.md).\n\
+Run `aie.xclbin` with `insts.bin` through XRT (kernel `MLIR_AIE`) as mlir-aie's `test/npu-xrt` tests do,\n\
+one buffer object per tensor above.\n\n\
+Nothing here has run it: this machine has no NPU, no Peano and no XRT, and HTP does not drive aiecc or\n\
+XRT yet (calling the kernel on {target} raises an error that says so). `manifest.json` lists the\n\
+arguments, the device and the mlir-aie pin.\n"
+    )
+}
+
+/// `aie-sim`: the npu1 design run by HTP's functional simulator
+/// (`crate::sim`, D55) on the caller's arrays.
+pub struct AieSimTarget;
+
+pub static SIM: AieSimTarget = AieSimTarget;
+
+struct Simulated {
+    simulation: crate::sim::Simulation,
+    metrics: Vec<(String, f64)>,
+}
+
+impl Artifact for Simulated {
+    unsafe fn run(&self, _kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        self.simulation.run(arguments)
+    }
+
+    fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        Some(Ok(self.metrics.clone()))
+    }
+}
+
+impl Target for AieSimTarget {
+    fn name(&self) -> &'static str {
+        "aie-sim"
+    }
+
+    fn description(&self) -> &'static str {
+        "the aie-npu1 design run by HTP's functional AIE simulator (cores as threads on FIFOs of the design's depth; deadlocks reported)"
+    }
+
+    fn capabilities(&self) -> Vec<String> {
+        NPU1.capabilities()
+    }
+
+    fn architecture(&self) -> htp_api::Architecture {
+        NPU1.architecture()
+    }
+
+    fn lowered_stage(&self) -> &'static str {
+        "aie"
+    }
+
+    fn compile(
+        &self,
+        context: &Context,
+        module: &mut Module,
+        kernel: &KernelSignature,
+        _sources: &[SourceText],
+        _stages: &[(String, String)],
+    ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
+        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
+        let design = crate::lower::lower(context, module, NPU1.device(), &names)?;
+        let simulation = crate::sim::build(context, &design.text)?;
+        Ok(Box::new(Simulated { simulation, metrics: design.metrics }))
+    }
+}

@@ -1,0 +1,116 @@
+//! The architecture model and the `aie` dialect's verifiers agree: the
+//! same device sizes, tile kinds and memory budgets (one model in Rust,
+//! one in dialects/aie/AIEDialect.cpp).
+
+use crate::architecture::{Device, Family, COMPUTE_MEMORY, DEFAULT_STACK, MEMTILE_MEMORY};
+use htp_api::TileCoord;
+use melior::ir::{operation::OperationLike, Module};
+
+/// The errors verifying `text` gives (none: it verified).
+fn verify(text: &str) -> Vec<String> {
+    crate::register().unwrap();
+    let context = htp_dialects::new_context();
+    let (module, errors) = htp_dialects::diagnostics::collect_errors(&context, || Module::parse(&context, text).map(|m| m.as_operation().verify()));
+    let mut messages: Vec<String> = errors.into_iter().map(|e| e.message).collect();
+    if module.is_none() && messages.is_empty() {
+        messages.push("did not parse".into());
+    }
+    if module == Some(false) && messages.is_empty() {
+        messages.push("did not verify".into());
+    }
+    messages
+}
+
+#[test]
+fn device_names_round_trip_and_their_arrays_are_well_formed() {
+    for name in Device::NAMES {
+        let device = Device::from_name(name).unwrap();
+        assert_eq!(device.name(), name);
+        let array = device.tile_array();
+        array.validate().unwrap();
+        assert_eq!(array.tiles("compute").len() as u32, 4 * device.columns);
+        assert_eq!(device.architecture().levels[0].count, device.columns as u64);
+    }
+    assert_eq!(Device::from_name("npu1").unwrap(), Device { family: Family::Npu1, columns: 4 });
+    assert_eq!(Device::from_name("npu2").unwrap().columns, 8);
+    for bad in ["npu1_4col", "xdna2-npu1", "npu2_8col", "npu1_0col", "npu3"] {
+        assert!(Device::from_name(bad).unwrap_err().contains("unknown AIE device"), "{bad}");
+    }
+}
+
+#[test]
+fn the_verifier_accepts_exactly_the_tiles_the_model_has() {
+    for name in Device::NAMES {
+        let device = Device::from_name(name).unwrap();
+        let array = device.tile_array();
+        for column in [0, device.columns - 1, device.columns, device.columns + 1] {
+            for row in [0, 1, 5, 6] {
+                let text = format!("aie.device({name}) {{\n  %t = aie.tile({column}, {row})\n}}");
+                let errors = verify(&text);
+                let inside = array.contains(TileCoord::new(column, row));
+                assert_eq!(errors.is_empty(), inside, "{name} ({column}, {row}): {errors:?}");
+                if !inside {
+                    assert!(errors[0].contains("is outside the device"), "{errors:?}");
+                }
+            }
+        }
+    }
+}
+
+/// A design with a FIFO from the shim into compute tile (0, 2) whose
+/// `depth` objects hold `bytes` bytes each, and a core on that tile.
+fn compute_fifo(bytes: u64, depth: u64) -> String {
+    format!(
+        "aie.device(npu1_1col) {{
+  %s = aie.tile(0, 0)
+  %c = aie.tile(0, 2)
+  aie.objectfifo @in(%s, {{%c}}, {depth} : i32) : !aie.objectfifo<memref<{bytes}xi8>>
+  %core = aie.core(%c) {{
+    aie.end
+  }}
+}}"
+    )
+}
+
+#[test]
+fn the_verifier_fills_a_compute_tile_exactly_to_the_models_memory() {
+    // Two objects that end exactly at the model's last byte fit; 32 more
+    // bytes (one alignment unit) do not.
+    let object = (COMPUTE_MEMORY - DEFAULT_STACK) / 2;
+    assert!(verify(&compute_fifo(object, 2)).is_empty());
+    let errors = verify(&compute_fifo(object + 32, 2));
+    assert!(errors.iter().any(|e| e.contains(&format!("which has {COMPUTE_MEMORY}"))), "{errors:?}");
+}
+
+#[test]
+fn the_verifier_fills_a_memtile_exactly_to_the_models_memory() {
+    let design = |bytes: u64| {
+        format!(
+            "aie.device(npu2) {{
+  %s = aie.tile(3, 0)
+  %m = aie.tile(3, 1)
+  aie.objectfifo @in(%s, {{%m}}, 1 : i32) : !aie.objectfifo<memref<{bytes}xi8>>
+}}"
+        )
+    };
+    assert!(verify(&design(MEMTILE_MEMORY)).is_empty());
+    let errors = verify(&design(MEMTILE_MEMORY + 4));
+    assert!(errors.iter().any(|e| e.contains(&format!("which has {MEMTILE_MEMORY}"))), "{errors:?}");
+}
+
+#[test]
+fn the_verifier_counts_the_dma_channels_the_model_gives_a_compute_tile() {
+    let array = Device::from_name("npu1_1col").unwrap().tile_array();
+    let channels = array.kind("compute").unwrap().dma.input;
+    let design = |fifos: u32| {
+        // From the memtile, which has more output channels than a compute tile has inputs.
+        let mut text = String::from("aie.device(npu1_1col) {\n  %s = aie.tile(0, 1)\n  %c = aie.tile(0, 4)\n");
+        for i in 0..fifos {
+            text += &format!("  aie.objectfifo @in{i}(%s, {{%c}}, 1 : i32) : !aie.objectfifo<memref<16xi32>>\n");
+        }
+        text + "}"
+    };
+    assert!(verify(&design(channels)).is_empty());
+    let errors = verify(&design(channels + 1));
+    assert!(errors.iter().any(|e| e.contains(&format!("needs {} input (S2MM) DMA channels", channels + 1))), "{errors:?}");
+}
