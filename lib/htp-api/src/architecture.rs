@@ -2,7 +2,7 @@
 //! parallel hardware a kernel is distributed over (clusters, cube and
 //! vector cores, CPU cores), the memory spaces tiles live in, with their
 //! capacities, and — for spatial hardware — the 2-D array of tiles of
-//! different kinds ([`TileArray`]: AIE's shim, memory and compute rows;
+//! different kinds ([`TileArray`]: a spatial array's interface, memory and compute rows;
 //! PTO's clusters of one cube and two vector cores) with each kind's
 //! memories, DMA channels and locks and which neighbours' memories a tile
 //! addresses directly. Targets declare it (`Target::architecture`); passes
@@ -35,7 +35,7 @@ pub struct MemorySpace {
 pub struct Architecture {
     pub levels: Vec<ParallelLevel>,
     pub memories: Vec<MemorySpace>,
-    /// The array of tiles, for targets made of one (AIE, PTO's clusters).
+    /// The array of tiles, for targets made of one (a spatial array, PTO's clusters).
     pub array: Option<TileArray>,
 }
 
@@ -46,7 +46,7 @@ pub struct DmaChannels {
     pub output: u32,
 }
 
-/// A kind of tile in a [`TileArray`]: AIE's `shim` (the array's interface
+/// A kind of tile in a [`TileArray`]: a spatial array's `shim` (the array's interface
 /// to the host's memory), `memory` (memtiles) and `compute` tiles; PTO's
 /// `aic` and `aiv` cores.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -323,7 +323,7 @@ mod array_tests {
         MemorySpace { name, bytes: Some(bytes), alignment: 16, description: "" }
     }
 
-    /// An AIE-like array: 4 columns, each a shim tile, a memtile and 4
+    /// A spatial array: 4 columns, each a shim tile, a memtile and 4
     /// compute tiles (rows 2-5).
     fn aie_like() -> TileArray {
         TileArray {

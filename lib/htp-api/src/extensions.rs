@@ -39,9 +39,9 @@ pub const BEFORE_LOWERING: ExtensionPoint = ExtensionPoint {
 pub struct TargetExtension {
     /// The extended target's name (`cpu`).
     pub target: String,
-    /// The extension's name, unique per target (`wsp-on-cpu`).
+    /// The extension's name, unique per target (`toy-on-cpu`).
     pub name: String,
-    /// Capabilities the target then provides (`model:wsp`, `dialect:wsp`).
+    /// Capabilities the target then provides (`model:toy`, `dialect:toy`).
     pub capabilities: Vec<String>,
     /// (point, pipeline): passes as inside `builtin.module(...)`, run at
     /// that point of the target's pipeline, in registration order.

@@ -1,7 +1,7 @@
 //! Artifact layers: an extension that runs some programs itself, on top of
 //! the artifact a target builds for the rest. A programming model whose
-//! entry functions are not kernels (a WSP workload: loops that issue kernel
-//! tasks) takes them out of the module before the target compiles it, and
+//! entry functions are not kernels (a workload whose loops issue
+//! kernel tasks) takes them out of the module before the target compiles it, and
 //! wraps the target's artifact: a call of the entry is run by the layer
 //! (which calls the target's kernels, as tasks), any other call goes through.
 //!
@@ -27,7 +27,7 @@ pub type PrepareLayer = for<'c> fn(&'c Context, &mut Module<'c>, &KernelSignatur
 pub struct ArtifactLayer {
     /// The target whose artifacts it wraps (`cpu`).
     pub target: &'static str,
-    /// Its name, unique per target (`wsp-task-runtime`).
+    /// Its name, unique per target (`toy-task-runtime`).
     pub name: &'static str,
     /// Takes what the layer runs out of the module and says how to wrap
     /// the artifact; `None` when the program is none of its business.

@@ -1,15 +1,15 @@
 //! Programming models: a dialect plus the front-end constructs that produce
-//! it, registered the way intrinsic sets are (WSP and CSP are built as
-//! this). A model has a Python namespace (`wsp`), an entry decorator
-//! (`@wsp.workload`) marking the functions written in it, and constructs
-//! (`wsp.launch(k, x)`) whose hooks build its ops from the arguments the
+//! it, registered the way intrinsic sets are (a model crate registers
+//! one). A model has a Python namespace (`toy`), an entry decorator
+//! (`@toy.program`) marking the functions written in it, and constructs
+//! (`toy.launch(k, x)`) whose hooks build its ops from the arguments the
 //! front end has already lowered. Its entry functions become `func.func`s
 //! marked `htp.model = "<name>"`, so a program needs the capability
 //! `model:<name>` and a target without it says so at the function's line.
 //!
 //! The bodies of model functions are the kernel language (loops, `if`,
 //! scalars, tensors, calls of helpers); the model adds its constructs and
-//! loop constructors (`for t in wsp.tiles(n)`: the hook builds a region op,
+//! loop constructors (`for t in toy.tiles(n)`: the hook builds a region op,
 //! the front end lowers the loop's body into it).
 
 use std::collections::BTreeMap;
@@ -40,7 +40,7 @@ pub enum ModelValue<'c> {
     /// A run-time value: a tile, a tensor (memref), a scalar, or a value of
     /// a type the model's dialect defines (a channel, a task handle, ...).
     Value(ModelIr<'c>),
-    /// A function of the program named by the argument (`wsp.launch(k, ...)`):
+    /// A function of the program named by the argument (`toy.launch(k, ...)`):
     /// an `@htp.kernel` is also a symbol of the module.
     Function(String),
     /// A Python tuple of values (`(a, b)` as an argument).
@@ -254,8 +254,8 @@ pub struct LoopBody<'c> {
 /// `ConstructSite::emit_loop`) and says where its body goes.
 pub type LoopLowering = for<'c, 'a> fn(&ConstructSite<'c, 'a>) -> Result<LoopBody<'c>, String>;
 
-/// A loop constructor of a model (`for t in wsp.tiles(n)`), or a block
-/// construct (`with csp.process(...):`, `with wsp.when(c):`).
+/// A loop constructor of a model (`for t in toy.tiles(n)`), or a block
+/// construct (`with toy.process(...):`, `with toy.when(c):`).
 pub type LoopConstructor = Hook<LoopLowering>;
 
 /// A type a model defines, usable as a parameter annotation of its

@@ -1,4 +1,4 @@
-//! A toy programming model, registered as WSP and CSP will be: its entry
+//! A toy programming model, registered as every model crate is: its entry
 //! decorator, constructs that build ops from lowered arguments (a scalar,
 //! a kernel by name), and the errors a user can make with it.
 

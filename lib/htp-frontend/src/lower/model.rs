@@ -1,4 +1,4 @@
-//! Constructs of registered programming models (`wsp.launch(k, x)`):
+//! Constructs of registered programming models (`toy.launch(k, x)`):
 //! arguments lowered as in any call (a bare name of a program function is
 //! that function), the model's hook builds its ops at the call's location.
 //! Loop constructors (`for i, j in m.grid(...)`) and block constructs
