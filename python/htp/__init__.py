@@ -11,7 +11,7 @@ arrays. See docs/language.md for the language.
         ...
 """
 
-from . import extensions, mutators
+from . import extensions, mutators, trace_plot
 from ._htp import version
 from ._targets import (Architecture, MemorySpace, NeighbourAccess, ParallelLevel, TargetInfo, TileArray, TileKind,
                        intrinsic_sets, layouts, models, targets)

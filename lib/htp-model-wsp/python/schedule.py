@@ -103,7 +103,7 @@ def schedule(workload, *, dispatch="dynamic", workers=0, window=0, stream_by=Non
     issue order. timing: ``"immediate"`` (each task reaches the runtime as it
     is issued) or ``"batch:N"`` (N at a time: fewer wake-ups for tiny
     tasks, later starts). trace: a file each run writes (Chrome trace JSON: open it
-    in Perfetto, or draw it with ``htp.trace_plot``)."""
+    in Perfetto, or draw it with ``htp.trace_plot.draw_timeline``)."""
     if not isinstance(workload, _Kernel):
         raise TypeError(f"wsp.schedule takes an @wsp.workload, got {type(workload).__name__}")
     if dispatch not in DISPATCH_POLICIES:
