@@ -20,6 +20,7 @@ pub mod cpu;
 pub mod infer_access;
 pub mod model;
 pub mod plan;
+pub mod pto;
 pub mod schedule;
 
 use melior::ir::{Type, TypeLike};
@@ -80,5 +81,6 @@ pub fn register() -> Result<(), String> {
     }
     htp_pass::register_passes(&[infer_access::DEFINITION, apply_schedule::DEFINITION])?;
     htp_api::models::register_model(&model::WSP)?;
-    cpu::register()
+    cpu::register()?;
+    pto::register()
 }
