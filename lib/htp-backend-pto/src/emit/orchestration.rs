@@ -328,6 +328,7 @@ fn emitters() -> &'static RwLock<HashMap<String, OpEmitter>> {
             [(PtoOp::AvailableCores, available_cores), (PtoOp::Submit, submit), (PtoOp::CreateTensor, create_tensor)];
         let mut table: HashMap<String, OpEmitter> = own.into_iter().map(|(kind, emitter)| (kind.name().to_string(), emitter)).collect();
         table.insert("memref.load".to_string(), load);
+        table.insert("memref.expand_shape".to_string(), expand_shape);
         RwLock::new(table)
     })
 }
@@ -375,6 +376,25 @@ impl Ops for Orchestration<'_> {
         emitter(self, w, op)?;
         Ok(true)
     }
+}
+
+/// `memref.expand_shape` of a tensor (a 1-D tensor seen as `1 x N`): the
+/// same elements, `ChipTensor::reshape`d to the result's dimensions (a
+/// contiguous tensor: the call's arguments are).
+fn expand_shape(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    let source = w.name(op.operand(0).map_err(|e| e.to_string())?)?;
+    let mut dynamic = (1..op.operand_count()).map(|i| op.operand(i).map_err(|e| e.to_string()).and_then(|v| w.name(v)));
+    let result = op.result(0).map_err(|e| e.to_string())?;
+    let shape = htp_ir::builder::shape_of(result.r#type());
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|&d| if d >= 0 { Ok(d.to_string()) } else { dynamic.next().ok_or_else(|| "an expand_shape without its output sizes".to_string())?.map(|s| format!("static_cast<uint32_t>({s})")) })
+        .collect::<Result<_, String>>()?;
+    let name = w.fresh("reshaped");
+    w.line(&format!("const uint32_t {name}_shape[{}] = {{{}}};", dims.len(), dims.join(", ")));
+    w.line(&format!("const ChipTensor {name} = {source}.reshape({name}_shape, {});", dims.len()));
+    w.bind(result.into(), name);
+    Ok(())
 }
 
 /// `memref.load` of a tensor argument: the element, read in the

@@ -112,8 +112,10 @@ fn view(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), S
     let names: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
     let rank = (names.len() - 1) / 2;
     let cast = |v: &String| format!("static_cast<uint32_t>({v})");
+    // A block past the tensor's end is empty (its valid extent is below zero).
+    let size = |v: &String| format!("static_cast<uint32_t>(std::max<int64_t>(0, {v}))");
     let name = w.fresh("view");
-    w.line(&format!("const uint32_t {name}_shape[{rank}] = {{{}}};", names[1 + rank..].iter().map(cast).collect::<Vec<_>>().join(", ")));
+    w.line(&format!("const uint32_t {name}_shape[{rank}] = {{{}}};", names[1 + rank..].iter().map(size).collect::<Vec<_>>().join(", ")));
     w.line(&format!("const uint32_t {name}_offset[{rank}] = {{{}}};", names[1..1 + rank].iter().map(cast).collect::<Vec<_>>().join(", ")));
     w.line(&format!("const ChipTensor {name} = {}.view({name}_shape, {name}_offset);", names[0]));
     w.bind(op.result(0).map_err(err)?.into(), name);

@@ -189,13 +189,31 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
 
     // Directions, the window, the marker.
     let mut argument_attributes = Vec::new();
+    let declared = |name: &str| -> Vec<i64> {
+        workload
+            .attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+            .unwrap_or_default()
+    };
+    let (outputs, in_outs) = (declared("htp.outputs"), declared("htp.in_outs"));
     let existing = workload.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     for (index, argument) in arguments.iter().enumerate() {
         let old = existing.as_ref().and_then(|a| a.element(index).ok()).map(|d| d.to_string()).unwrap_or_else(|| "{}".into());
         let inner = old.trim().trim_start_matches('{').trim_end_matches('}').trim().to_string();
         let mut entries = if inner.is_empty() { vec![] } else { vec![inner] };
         if argument.r#type().is_mem_ref() {
-            let direction = match modes.get(&key(*argument)).copied().unwrap_or((true, false)) {
+            // The parameter's declaration first (an in-out keeps what no task writes), then the tasks'.
+            let (read, written) = modes.get(&key(*argument)).copied().unwrap_or((true, false));
+            let (read, written) = if in_outs.contains(&(index as i64)) {
+                (true, true)
+            } else if outputs.contains(&(index as i64)) {
+                (read, true)
+            } else {
+                (read || !written, written)
+            };
+            let direction = match (read, written) {
                 (_, false) => "in",
                 (false, true) => "out",
                 (true, true) => "inout",

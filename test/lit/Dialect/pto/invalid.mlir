@@ -1594,7 +1594,7 @@ module attributes {pto.core = "aiv"} {
 
 // -----
 
-// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo' and 'pto.orchestration')}}
+// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo', 'pto.orchestration' and 'pto.runtime_env')}}
 func.func @k() attributes {pto.kernel} {
   return
 }
