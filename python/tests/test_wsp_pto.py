@@ -303,3 +303,32 @@ def test_schedules_on_a2a3sim(program):
     expected = y + 1
     sim(program)(y)
     np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@wsp.workload
+def crowded(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "N", 64]):
+    for s in wsp.seq(1):
+        for b, c in wsp.parallel(wsp.ragged(lens.shape[0], lens)):
+            wsp.task(add_rows, x[b * 64 + c * 16:b * 64 + c * 16 + 16, :], x[b * 64 + c * 16:b * 64 + c * 16 + 16, :],
+                     y[b * 64 + c * 16:b * 64 + c * 16 + 16, :])
+
+
+crowded_window = wsp.schedule(crowded, window=8)
+
+
+@needs_runtime
+def test_a_run_time_scope_larger_than_the_window_stops_with_a_message(capfd):
+    x = rng.standard_normal((256, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    # Few enough tasks: runs.
+    sim(crowded_window)(x, np.array([2, 1, 3, 0], dtype=np.int32), y)
+    np.testing.assert_allclose(y[:32], 2 * x[:32], rtol=1e-6)
+    # 16 tasks in the scope of one iteration of the seq loop, the window holds 7: a message, not a deadlock.
+    capfd.readouterr()
+    with pytest.raises(pto_runtime.PtoRuntimeError) as error:
+        sim(crowded_window)(x, np.array([4, 4, 4, 4], dtype=np.int32), y)
+    # The orchestration reports a fatal error (pto-runtime's code 5, invalid arguments) with the
+    # loop's line in pto-runtime's log, and the run fails instead of spinning on a full ring.
+    assert "failed with code -5" in str(error.value), error.value
+    log = capfd.readouterr().err
+    assert f"test_wsp_pto.py:{line_of(crowded, 'for s in')}:14 submits more than 7 tasks" in log, log
