@@ -78,6 +78,20 @@ def guarded(x: htp.Tensor[f32, "N", 64], counts: htp.Tensor[i32, "E"], y: htp.In
 
 
 @wsp.workload
+def sparse(x: htp.Tensor[f32, "N", 64], indptr: htp.Tensor[i32, "P"], indices: htp.Tensor[i32, "K"],
+           y: htp.InOut[f32, "N", 64]):
+    for row, col in wsp.parallel(wsp.sparse(indptr.shape[0] - 1, indptr, indices)):
+        wsp.task(scale_rows, x[row * 16:row * 16 + 16, :], y[col * 16:col * 16 + 16, :], 2.0)
+
+
+@wsp.workload
+def counted(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "N", 64]):
+    for b in wsp.parallel(lens.shape[0]):
+        for c in wsp.parallel(wsp.read(lens, 0, b)):
+            wsp.task(scale_rows, x[b * 64 + c * 16:b * 64 + c * 16 + 16, :], y[b * 64 + c * 16:b * 64 + c * 16 + 16, :], 4.0)
+
+
+@wsp.workload
 def war(a: htp.InOut[f32, "N", 64], b: htp.Out[f32, "N", 64]):
     # b = a + a is read from a before a is scaled in place: the later writer
     # of a waits for the earlier reader (a WAR edge HTP adds).
@@ -136,7 +150,7 @@ def package(program, target, tmp_path):
     return manifest, orchestration
 
 
-PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "selected": selected, "guarded": guarded, "war": war,
+PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "selected": selected, "guarded": guarded, "war": war,
             "streams": streams, "lanes": lanes, "stolen": stolen}
 
 
@@ -257,6 +271,32 @@ def test_ragged_on_a2a3sim():
     for b, n in enumerate(lens):
         expected[b * 64:b * 64 + n * 16] = 3 * x[b * 64:b * 64 + n * 16]
     sim(ragged)(x, lens, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_sparse_on_a2a3sim():
+    indptr = np.array([0, 2, 2, 3, 5], dtype=np.int32)
+    indices = np.array([5, 0, 3, 1, 7], dtype=np.int32)
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.full_like(x, -1.0)
+    expected = y.copy()
+    for row in range(4):
+        for col in indices[indptr[row]:indptr[row + 1]]:
+            expected[col * 16:col * 16 + 16] = 2 * x[row * 16:row * 16 + 16]
+    sim(sparse)(x, indptr, indices, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_read_on_a2a3sim():
+    lens = np.array([1, 0, 4, 2], dtype=np.int32)
+    x = rng.standard_normal((256, 64)).astype(np.float32)
+    y = np.full_like(x, 9.0)
+    expected = y.copy()
+    for b, n in enumerate(lens):
+        expected[b * 64:b * 64 + n * 16] = 4 * x[b * 64:b * 64 + n * 16]
+    sim(counted)(x, lens, y)
     np.testing.assert_allclose(y, expected, rtol=1e-6)
 
 
