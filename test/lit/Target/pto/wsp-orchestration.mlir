@@ -68,7 +68,7 @@ func.func @work(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8xi32>
 // CHECK:          wsp_run.begin_order();
 // CHECK-NEXT:     for (int64_t i = 0; i < 3; i++) {
 // CHECK-NEXT:         wsp_run.open_scope(
-// CHECK-NEXT:         for (int64_t e = 0; e < 8; e++) {
+// CHECK:              for (int64_t e = 0; e < 8; e++) {
 // CHECK-NEXT:             const uint32_t at_1[1] = {static_cast<uint32_t>(e)};
 // CHECK-NEXT:             wsp_run.guard(arg3, 1, at_1, PredicateOp::NE, 0);
 // CHECK:                  htp_orchestration_k(wsp_run, view_2, view_2, 2.0f);
