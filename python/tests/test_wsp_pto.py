@@ -91,6 +91,21 @@ def counted(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOu
             wsp.task(scale_rows, x[b * 64 + c * 16:b * 64 + c * 16 + 16, :], y[b * 64 + c * 16:b * 64 + c * 16 + 16, :], 4.0)
 
 
+@htp.kernel
+def less_one(c: htp.Tensor[i32, 1, 8], d: htp.Out[i32, 1, 8]):
+    d[:, :] = c[:, :] - 1
+
+
+@wsp.workload
+def produced(x: htp.Tensor[f32, "N", 64], given: htp.Tensor[i32, 1, 8], counts: htp.InOut[i32, 1, 8],
+             y: htp.InOut[f32, "N", 64]):
+    # The predicate is computed by a task: each guarded task depends on it (its producer),
+    # and the scheduler reads counts[0, e] only then.
+    wsp.task(less_one, given, counts)
+    for e in wsp.select(8, counts):
+        wsp.task(scale_rows, x[e * 16:e * 16 + 16, :], y[e * 16:e * 16 + 16, :], 5.0)
+
+
 @wsp.workload
 def war(a: htp.InOut[f32, "N", 64], b: htp.Out[f32, "N", 64]):
     # b = a + a is read from a before a is scaled in place: the later writer
@@ -150,7 +165,7 @@ def package(program, target, tmp_path):
     return manifest, orchestration
 
 
-PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "selected": selected, "guarded": guarded, "war": war,
+PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "produced": produced, "selected": selected, "guarded": guarded, "war": war,
             "streams": streams, "lanes": lanes, "stolen": stolen}
 
 
@@ -310,6 +325,21 @@ def test_select_on_a2a3sim():
         if n:
             expected[e * 16:e * 16 + 16] = 5 * x[e * 16:e * 16 + 16]
     sim(selected)(x, counts, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_select_on_a_computed_predicate_on_a2a3sim():
+    given = np.array([[1, 3, 1, 2, 1, 1, 5, 1]], dtype=np.int32)
+    counts = np.full_like(given, 7)  # stale values: were the predicate read before its producer ran, every block would be scaled
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.full_like(x, -3.0)
+    expected = y.copy()
+    for e, n in enumerate(given[0] - 1):
+        if n:
+            expected[e * 16:e * 16 + 16] = 5 * x[e * 16:e * 16 + 16]
+    sim(produced)(x, given, counts, y)
+    np.testing.assert_array_equal(counts, given - 1)
     np.testing.assert_allclose(y, expected, rtol=1e-6)
 
 
