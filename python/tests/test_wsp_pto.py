@@ -181,6 +181,18 @@ def test_workload_compiles_to_a_package(tmp_path, target, name):
     assert "htp_submitter.submit(" in orchestration and "wsp_run.open_scope(" in orchestration
 
 
+@wsp.workload
+def named_like_the_runtime(wsp_run: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel(wsp_run.shape[0] // 16):
+        wsp.task(add_one, wsp_run[i * 16:i * 16 + 16, :])
+
+
+def test_a_parameter_named_like_generated_cpp_is_renamed(tmp_path):
+    manifest, orchestration = package(named_like_the_runtime, "pto-a2a3sim", tmp_path)
+    assert manifest["arguments"][0]["name"] == "wsp_run"
+    assert "const ChipTensor &p_wsp_run = orch_args.tensor(0).ref();" in orchestration
+
+
 def test_directions_come_from_the_tasks(tmp_path):
     manifest, _ = package(ragged, "pto-a2a3sim", tmp_path)
     assert [(a["name"], a.get("direction")) for a in manifest["arguments"]] == [("x", "in"), ("lens", "in"), ("y", "inout")]

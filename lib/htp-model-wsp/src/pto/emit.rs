@@ -21,7 +21,7 @@ use super::lower::{access, enclosing, position, segments, DEFAULT_WINDOW, LOOPS}
 use crate::schedule::{Dispatch, Schedule};
 
 /// The C++ name of the workload's `wsp::Run`.
-const RUN: &str = "wsp_run";
+pub const RUN: &str = "wsp_run";
 
 pub fn register() -> Result<(), String> {
     let emitters: [(&str, htp_backend_pto::emit::orchestration::OpEmitter); 10] = [

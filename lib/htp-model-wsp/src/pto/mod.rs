@@ -33,5 +33,7 @@ pub fn register() -> Result<(), String> {
             stages: vec![("before-emit".into(), lower::DEFINITION.argument.into())],
         })?;
     }
+    // The prelude's namespace and the entry's `wsp::Run`: a parameter so named is renamed.
+    htp_backend_pto::emit::names::reserve_identifiers(&["wsp", emit::RUN]);
     emit::register()
 }
