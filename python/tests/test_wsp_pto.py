@@ -115,6 +115,15 @@ def war(a: htp.InOut[f32, "N", 64], b: htp.Out[f32, "N", 64]):
         wsp.task(add_one, a[i * 16:i * 16 + 16, :])
 
 
+@wsp.workload
+def waw(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    # Two tasks write the same rows as pure outputs, which pto-runtime's TensorMap does not
+    # order: the second waits for the first (a WAW edge HTP adds).
+    for i in wsp.parallel(x.shape[0] // 16):
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, :], y[i * 16:i * 16 + 16, :], 2.0)
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, :], y[i * 16:i * 16 + 16, :], 3.0)
+
+
 @htp.func
 def by_block(i: int) -> int:
     return i % 2
@@ -165,7 +174,7 @@ def package(program, target, tmp_path):
     return manifest, orchestration
 
 
-PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "produced": produced, "selected": selected, "guarded": guarded, "war": war,
+PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "produced": produced, "waw": waw, "selected": selected, "guarded": guarded, "war": war,
             "streams": streams, "lanes": lanes, "stolen": stolen}
 
 
@@ -376,6 +385,14 @@ def test_war_on_a2a3sim():
     sim(war)(a, b)
     np.testing.assert_allclose(b, expected_b, rtol=1e-6)
     np.testing.assert_allclose(a, expected_a, rtol=1e-6)
+
+
+@needs_runtime
+def test_waw_on_a2a3sim():
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    sim(waw)(x, y)
+    np.testing.assert_allclose(y, 3 * x, rtol=1e-6)
 
 
 @needs_runtime

@@ -2,8 +2,10 @@
 //! `wsp::Run`, the `HtpSubmitter` every task's kernel orchestration submits
 //! through. Per submitted PTO task it adds, as explicit dependencies
 //! (`set_dependencies`), what pto-runtime's TensorMap does not infer:
-//! - WAR: earlier readers of bytes the task writes (the TensorMap tracks
-//!   RAW and WAW only);
+//! - WAR and WAW: earlier readers and writers of bytes the task writes (the
+//!   TensorMap orders readers and in-out writers after earlier writers, but
+//!   neither a writer after earlier readers nor a pure output
+//!   (`OUTPUT_EXISTING`, which it does not look up) after an earlier writer);
 //! - `wsp.seq` order: the barrier (a dummy task) that ends the previous
 //!   iteration of each enclosing sequential loop;
 //! - a stream's previous task (`stream_by`), a round-robin lane's previous task;
@@ -16,7 +18,8 @@
 pub const NAME: &str = "wsp-runtime";
 
 pub const PRELUDE: &str = r#"// WSP's workload runtime (htp-model-wsp, src/pto/runtime.rs): explicit dependencies the
-// TensorMap does not infer (WAR, wsp.seq order, streams, round-robin lanes, guard producers),
+// TensorMap does not infer (WAR, WAW of pure outputs, wsp.seq order, streams, round-robin lanes,
+// guard producers),
 // dispatch predicates, and each scope's task count against the task window.
 #include <vector>
 namespace wsp {
@@ -117,7 +120,7 @@ struct Run final : HtpSubmitter {
         for (const Access &a : accesses) {
             bool needed = false;
             for (uint32_t i = 0; i < views && !needed; i++)
-                needed = writes[i] && !a.write && overlap(lo[i], hi[i], a.lo, a.hi);  // WAR
+                needed = writes[i] && overlap(lo[i], hi[i], a.lo, a.hi);  // WAR, WAW
             if (!needed && guarded) needed = a.write && overlap(guard_lo, guard_hi, a.lo, a.hi);  // the guard's producer
             if (needed) deps.push_back(a.task);
         }
@@ -136,6 +139,15 @@ struct Run final : HtpSubmitter {
         TaskOutputTensors out = rt_submit_task(kernels, args);
         const PTO2TaskId id = out.task_id();
         if (!id.is_valid()) return out;
+        // An access inside bytes this task writes is behind it now (the task depends on it).
+        size_t kept = 0;
+        for (size_t k = 0; k < accesses.size(); k++) {
+            bool covered = false;
+            for (uint32_t i = 0; i < views && !covered; i++)
+                covered = writes[i] && lo[i] <= accesses[k].lo && accesses[k].hi <= hi[i];
+            if (!covered) accesses[kept++] = accesses[k];
+        }
+        accesses.resize(kept);
         for (uint32_t i = 0; i < views; i++)
             if (hi[i] > lo[i]) accesses.push_back(Access{lo[i], hi[i], id, writes[i]});
         for (Order &o : orders) o.issued.push_back(id);
