@@ -8,7 +8,8 @@
 //!   (`OUTPUT_EXISTING`, which it does not look up) after an earlier writer);
 //! - `wsp.seq` order: the barrier (a dummy task) that ends the previous
 //!   iteration of each enclosing sequential loop;
-//! - a stream's previous task (`stream_by`), a round-robin lane's previous task;
+//! - a stream's previous task (`stream_by`), a round-robin lane's previous
+//!   task (per `wsp.task`: every PTO task of its kernel's call);
 //! - for a guarded task, the writers of its guard's element, and the
 //!   guard itself as the task's dispatch predicate (`set_predicate`);
 //!
@@ -27,24 +28,37 @@ struct Access {
     uint64_t lo, hi;
     PTO2TaskId task;
     bool write;
+    uint64_t call;  // the wsp.task whose kernel submitted the task
+};
+// An in-order chain of wsp.tasks (a stream, a round-robin lane): each call's PTO tasks depend on
+// every PTO task of the chain's previous call.
+struct Chain {
+    uint64_t call = 0;
+    std::vector<PTO2TaskId> previous, current;
+    void enter(uint64_t c) {
+        if (call == c) return;
+        previous.swap(current);
+        current.clear();
+        call = c;
+    }
 };
 struct Order {
     PTO2TaskId after = PTO2TaskId::invalid();
     std::vector<PTO2TaskId> issued;
 };
 struct Run final : HtpSubmitter {
-    Run(int64_t window, int64_t lanes) : window(window), lanes(lanes), lane_last(lanes > 0 ? lanes : 0, PTO2TaskId::invalid()) {}
+    Run(int64_t window, int64_t lanes) : window(window), lanes(lanes), lane_chains(lanes > 0 ? lanes : 0) {}
     int64_t window, lanes;
-    std::vector<PTO2TaskId> lane_last;
-    int64_t issued_count = 0;
+    std::vector<Chain> lane_chains;
     std::vector<Access> accesses;
     std::vector<Order> orders;
-    std::vector<std::pair<int64_t, PTO2TaskId>> streams;
+    std::vector<std::pair<int64_t, Chain>> streams;
     std::vector<PTO2TaskId> deps;
     // The wsp.task being submitted: its tensors, how it uses them, its stream.
     uint64_t lo[32], hi[32];
     bool reads[32], writes[32];
     uint32_t views = 0;
+    uint64_t call = 0;  // numbers the wsp.tasks: a kernel's chunk tasks of one call are independent
     bool has_stream = false;
     int64_t stream = 0;
     const char *task_at = "";
@@ -71,6 +85,7 @@ struct Run final : HtpSubmitter {
         last = first + span * size;
     }
     void begin_task(const char *at) {
+        call++;
         views = 0;
         has_stream = false;
         task_at = at;
@@ -118,6 +133,7 @@ struct Run final : HtpSubmitter {
         if (rt_is_fatal() || !count("a task")) return TaskOutputTensors{};
         deps.clear();
         for (const Access &a : accesses) {
+            if (a.call == call) continue;  // another chunk of this call: independent by construction
             bool needed = false;
             for (uint32_t i = 0; i < views && !needed; i++)
                 needed = writes[i] && overlap(lo[i], hi[i], a.lo, a.hi);  // WAR, WAW
@@ -126,14 +142,21 @@ struct Run final : HtpSubmitter {
         }
         for (const Order &o : orders)
             if (o.after.is_valid()) deps.push_back(o.after);
-        int64_t s = -1;
+        Chain *chains[2] = {nullptr, nullptr};
         if (has_stream) {
-            for (size_t k = 0; k < streams.size(); k++)
-                if (streams[k].first == stream) s = static_cast<int64_t>(k);
-            if (s >= 0) deps.push_back(streams[s].second);
+            for (auto &entry : streams)
+                if (entry.first == stream) chains[0] = &entry.second;
+            if (!chains[0]) {
+                streams.push_back({stream, Chain{}});
+                chains[0] = &streams.back().second;
+            }
         }
-        const int64_t lane = lanes > 0 ? issued_count % lanes : -1;
-        if (lane >= 0 && lane_last[lane].is_valid()) deps.push_back(lane_last[lane]);
+        if (lanes > 0) chains[1] = &lane_chains[(call - 1) % static_cast<uint64_t>(lanes)];
+        for (Chain *chain : chains) {
+            if (!chain) continue;
+            chain->enter(call);
+            deps.insert(deps.end(), chain->previous.begin(), chain->previous.end());
+        }
         args.set_dependencies(deps.data(), static_cast<uint32_t>(deps.size()));
         if (guarded) args.set_predicate(predicate);
         TaskOutputTensors out = rt_submit_task(kernels, args);
@@ -144,19 +167,15 @@ struct Run final : HtpSubmitter {
         for (size_t k = 0; k < accesses.size(); k++) {
             bool covered = false;
             for (uint32_t i = 0; i < views && !covered; i++)
-                covered = writes[i] && lo[i] <= accesses[k].lo && accesses[k].hi <= hi[i];
+                covered = accesses[k].call != call && writes[i] && lo[i] <= accesses[k].lo && accesses[k].hi <= hi[i];
             if (!covered) accesses[kept++] = accesses[k];
         }
         accesses.resize(kept);
         for (uint32_t i = 0; i < views; i++)
-            if (hi[i] > lo[i]) accesses.push_back(Access{lo[i], hi[i], id, writes[i]});
+            if (hi[i] > lo[i]) accesses.push_back(Access{lo[i], hi[i], id, writes[i], call});
         for (Order &o : orders) o.issued.push_back(id);
-        if (has_stream) {
-            if (s >= 0) streams[s].second = id;
-            else streams.push_back({stream, id});
-        }
-        if (lane >= 0) lane_last[lane] = id;
-        issued_count++;
+        for (Chain *chain : chains)
+            if (chain) chain->current.push_back(id);
         return out;
     }
     // wsp.seq: the tasks of an iteration run after the previous iteration's.
