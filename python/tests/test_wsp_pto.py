@@ -431,3 +431,28 @@ def test_a_run_time_scope_larger_than_the_window_stops_with_a_message(capfd):
     assert "failed with code -5" in str(error.value), error.value
     log = capfd.readouterr().err
     assert f"test_wsp_pto.py:{line_of(crowded, 'for s in')}:14 submits more than 7 tasks" in log, log
+
+
+@wsp.workload
+def edges(y: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel((y.shape[0] + 15) // 16):
+        wsp.task(add_one, y[i * 16:i * 16 + 16, :])
+
+
+@needs_runtime
+def test_a_block_the_kernel_does_not_take_stops_with_the_tasks_line(capfd):
+    y = np.zeros((64, 64), dtype=np.float32)
+    sim(edges)(y)
+    np.testing.assert_array_equal(y, 1)
+    # 72 rows: the last block has 8, and add_one takes 16.
+    y = np.zeros((72, 64), dtype=np.float32)
+    capfd.readouterr()
+    with pytest.raises(pto_runtime.PtoRuntimeError):
+        sim(edges)(y)
+    log = capfd.readouterr().err
+    assert f"wsp: the task at {__file__}:{line_of(edges, 'wsp.task(')}:9 gives add_one a block of extent 8 in dimension 0, where its parameter takes 16" in log, log
+
+
+def test_static_extents_of_kernel_parameters_are_checked_in_the_orchestration(tmp_path):
+    _, orchestration = package(streamed, "pto-a2a3sim", tmp_path)
+    assert 'wsp_run.fits(view, 0, 16, "add_one");' in orchestration

@@ -267,6 +267,28 @@ fn when(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
     Ok(())
 }
 
+/// The shapes of the tensor parameters of the function `name` of `op`'s
+/// module (empty for a scalar), `ShapedType::kDynamic` (negative) where dynamic.
+fn kernel_parameters(op: OperationRef, name: &str) -> Vec<Vec<i64>> {
+    let Some(workload) = workload_of(op) else { return Vec::new() };
+    // The module's functions, from its first.
+    let first = unsafe { mlir_sys::mlirBlockGetFirstOperation(mlir_sys::mlirOperationGetBlock(workload.to_raw())) };
+    let mut op = (!first.ptr.is_null()).then(|| unsafe { OperationRef::from_raw(first) });
+    let mut function = None;
+    while let Some(candidate) = op {
+        if candidate.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name) {
+            function = Some(candidate);
+            break;
+        }
+        op = candidate.next_in_block();
+    }
+    let Some(block) = function.and_then(|f| f.region(0).ok()).and_then(|r| r.first_block()) else { return Vec::new() };
+    (0..block.argument_count())
+        .filter_map(|i| block.argument(i).ok())
+        .map(|a| if a.r#type().is_mem_ref() { htp_ir::builder::shape_of(a.r#type()) } else { Vec::new() })
+        .collect()
+}
+
 /// `wsp.task`: its tensors' accesses and stream go to `wsp_run`, then the
 /// kernel's orchestration is called on the task's views and scalars,
 /// submitting its PTO task(s) through `wsp_run`.
@@ -284,12 +306,22 @@ fn task(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
     let at = position(op.location());
     w.line(&comment(&format!("task {callee} at {at}")));
     w.line(&format!("{RUN}.begin_task({});", quoted(&at)));
+    let parameters = kernel_parameters(op, &callee);
     let mut names = Vec::new();
-    for (argument, mode) in arguments.iter().zip(modes.iter().map(String::as_str).chain(std::iter::repeat("none"))) {
+    for (index, (argument, mode)) in arguments.iter().zip(modes.iter().map(String::as_str).chain(std::iter::repeat("none"))).enumerate() {
         let name = w.name(*argument)?;
         if argument.r#type().is_mem_ref() {
             let (read, write) = (matches!(mode, "in" | "inout"), matches!(mode, "out" | "inout"));
             w.line(&format!("{RUN}.tensor({name}, {read}, {write});"));
+            // The kernel's static extents: a block of another extent stops the orchestration.
+            let given = htp_ir::builder::shape_of(argument.r#type());
+            if let Some(shape) = parameters.get(index).filter(|p| p.len() == given.len()) {
+                for (dim, (&size, &known)) in shape.iter().zip(&given).enumerate() {
+                    if size >= 0 && known != size {
+                        w.line(&format!("{RUN}.fits({name}, {dim}, {size}, {});", quoted(&callee)));
+                    }
+                }
+            }
         }
         names.push(name);
     }

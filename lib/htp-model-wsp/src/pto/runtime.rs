@@ -97,6 +97,14 @@ struct Run final : HtpSubmitter {
         writes[views] = write;
         views++;
     }
+    // A kernel parameter of static extent `size` in dimension `dim` gets a block of another extent
+    // (a ragged edge, a block past the end): the orchestration stops with the task's line.
+    void fits(const ChipTensor &t, uint32_t dim, uint32_t size, const char *kernel) {
+        if (t.shapes[dim] == size || rt_is_fatal()) return;
+        rt_report_fatal(PTO2_ERROR_INVALID_ARGS,
+                        "wsp: the task at %s gives %s a block of extent %u in dimension %u, where its parameter takes %u",
+                        task_at, kernel, static_cast<unsigned>(t.shapes[dim]), static_cast<unsigned>(dim), static_cast<unsigned>(size));
+    }
     void guard(const ChipTensor &t, uint32_t ndims, const uint32_t indices[], PredicateOp op, int64_t target) {
         guarded = true;
         predicate.operand.tensor = &t;
