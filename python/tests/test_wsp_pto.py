@@ -8,6 +8,7 @@ the user's line."""
 import inspect
 import json
 import os
+import pathlib
 
 import numpy as np
 import pytest
@@ -234,6 +235,20 @@ def test_the_window_travels_in_the_run_configuration(tmp_path):
     assert "wsp::Run wsp_run(64, 0);" in orchestration and "wsp_run.stream = " in orchestration
     manifest, _ = package(blocks, "pto-a2a3sim", tmp_path)
     assert "runtime_env" not in manifest
+
+
+def test_the_runner_checks_and_applies_the_run_configuration(tmp_path):
+    root = streams.compile(target="pto-a2a3sim").write_package(tmp_path / "streams")
+    manifest = pto_runtime._load_manifest(pathlib.Path(root))
+    if pto_runtime.find_runtime() is None:
+        # One value for every scope depth's ring.
+        assert list(pto_runtime._call_config(manifest).runtime_env.ring_task_window) == [64] * 4
+    path = os.path.join(root, "manifest.json")
+    for bad in ({"ring_task_windw": 64}, {"ring_task_window": "64"}):
+        broken = dict(json.loads(open(path).read()), runtime_env=bad)
+        open(path, "w").write(json.dumps(broken))
+        with pytest.raises(pto_runtime.PtoRuntimeError, match="runtime_env must map ring_task_window"):
+            pto_runtime._load_manifest(pathlib.Path(root))
 
 
 def test_round_robin_is_lanes_of_dependencies(tmp_path):
