@@ -24,7 +24,8 @@ use crate::schedule::{Dispatch, Schedule};
 pub const RUN: &str = "wsp_run";
 
 pub fn register() -> Result<(), String> {
-    let emitters: [(&str, htp_backend_pto::emit::orchestration::OpEmitter); 10] = [
+    let emitters: [(&str, htp_backend_pto::emit::orchestration::OpEmitter); 11] = [
+        ("wsp.cores", cores),
         ("wsp.dense", axis),
         ("wsp.ragged", axis),
         ("wsp.sparse", axis),
@@ -88,6 +89,15 @@ fn run(state: &mut Orchestration, op: OperationRef) -> Result<(), String> {
     state.require_prelude("htp-submitter", htp_backend_pto::emit::orchestration::SUBMITTER_PRELUDE);
     state.require_prelude(super::runtime::NAME, super::runtime::PRELUDE);
     state.preamble_once(RUN, &format!("wsp::Run {RUN}({window}, {lanes});  // the schedule: {}", schedule.dispatch.name()));
+    Ok(())
+}
+
+/// `wsp.cores` (main's planner construct): the clusters pto-runtime has for this run.
+fn cores(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    run(state, op)?;
+    let name = w.fresh("cores");
+    w.line(&format!("const int64_t {name} = std::max<int64_t>(1, static_cast<int64_t>(rt_available_cluster_count()));"));
+    w.bind(op.result(0).map_err(err)?.into(), name);
     Ok(())
 }
 
