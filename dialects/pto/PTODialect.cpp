@@ -133,10 +133,22 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
                               << bytes;
     return success();
   }
+  // `pto.runtime_env = {ring_task_window = 64 : i64}` on an orchestration
+  // function: CallConfig.runtime_env settings of a run (the manifest's).
+  if (attr.getName() == "pto.runtime_env") {
+    auto env = dyn_cast<DictionaryAttr>(attr.getValue());
+    bool integers = env && llvm::all_of(env, [](NamedAttribute entry) {
+                      return isa<IntegerAttr>(entry.getValue());
+                    });
+    if (!integers || !isa<FunctionOpInterface>(op))
+      return op->emitError() << "'pto.runtime_env' is a dictionary of "
+                                "integers on an orchestration function";
+    return success();
+  }
   if (attr.getName() != kCoreAttrName)
     return op->emitError() << "unknown pto attribute '" << attr.getName().getValue()
                            << "' (the pto dialect defines only '"
-                           << kCoreAttrName << "', 'pto.fifo' and 'pto.orchestration')";
+                           << kCoreAttrName << "', 'pto.fifo', 'pto.orchestration' and 'pto.runtime_env')";
   auto core = dyn_cast<StringAttr>(attr.getValue());
   if (!core || (core.getValue() != "aiv" && core.getValue() != "aic"))
     return op->emitError() << "'" << kCoreAttrName

@@ -216,7 +216,25 @@ def _load_manifest(package_dir: Path) -> dict:
         for d in k.get("signature", []):
             if d not in _DIRECTIONS:
                 raise PtoRuntimeError(f"{path}: kernel {k.get('name')!r} has bad signature entry {d!r}")
+    env = manifest.get("runtime_env", {})
+    if not isinstance(env, dict) or any(key not in _RUNTIME_ENV or not isinstance(v, int) for key, v in env.items()):
+        raise PtoRuntimeError(f"{path}: runtime_env must map {', '.join(_RUNTIME_ENV)} to integers, got {env!r}")
     return manifest
+
+
+#: The ``CallConfig.runtime_env`` settings a package may ask for (its
+#: manifest's ``runtime_env``): pto-runtime's ring sizes.
+_RUNTIME_ENV = ("ring_task_window", "ring_heap", "ring_dep_pool")
+
+
+def _call_config(manifest: dict):
+    """The run's ``CallConfig``, with the package's ``runtime_env``."""
+    from simpler.task_interface import CallConfig
+
+    config = CallConfig()
+    for key, value in manifest.get("runtime_env", {}).items():
+        setattr(config.runtime_env, key, value)
+    return config
 
 
 def _check_arrays(tensor_args: list, arrays: list) -> list:
@@ -462,7 +480,7 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
     except Exception as e:  # compiler failures surface as RuntimeError/OSError from simpler
         raise PtoRuntimeError(f"compiling {pkg} failed: {e}") from e
 
-    from simpler.task_interface import CallConfig, DataType, TaskArgs, TensorArgType
+    from simpler.task_interface import DataType, TaskArgs, TensorArgType
     from simpler.worker import Worker
 
     tags = {"in": TensorArgType.INPUT, "out": TensorArgType.OUTPUT_EXISTING, "inout": TensorArgType.INOUT}
@@ -482,7 +500,7 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
         for bits in scalar_bits:
             args.add_scalar(bits)
         try:
-            worker.run(handle, args, CallConfig())
+            worker.run(handle, args, _call_config(manifest))
         except Exception as e:
             raise PtoRuntimeError(f"running {pkg} on {platform} failed: {e}") from e
     finally:

@@ -5,7 +5,7 @@
 //! --pto-to-cpp` (`translate.rs`).
 
 mod kernel;
-mod names;
+pub mod names;
 pub mod orchestration;
 pub mod package;
 pub mod translate;

@@ -28,6 +28,24 @@ const GENERATED: &[&str] = &[
     "aicpu_orchestration_config",
 ];
 
+/// Identifiers the orchestration's generated C++ declares in the scope of
+/// the parameters besides [`GENERATED`]: the backend's own (a call's direct
+/// submitter, a called function's submitter) and those extensions reserve
+/// for their prelude and preamble ([`reserve_identifiers`]).
+fn reserved() -> &'static std::sync::RwLock<HashSet<String>> {
+    static RESERVED: std::sync::OnceLock<std::sync::RwLock<HashSet<String>>> = std::sync::OnceLock::new();
+    RESERVED.get_or_init(|| std::sync::RwLock::new(["htp_direct", "htp_submitter"].into_iter().map(String::from).collect()))
+}
+
+/// Reserves `names`: identifiers an extension's orchestration C++ declares
+/// where the parameters are seen (a namespace, a variable of its preamble),
+/// so a parameter so named gets a spelling of its own.
+pub fn reserve_identifiers(names: &[&str]) {
+    if let Ok(mut reserved) = reserved().write() {
+        reserved.extend(names.iter().map(|n| n.to_string()));
+    }
+}
+
 fn plain(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
@@ -35,6 +53,7 @@ fn plain(name: &str) -> bool {
         && !name.contains("__")
         && !CPP_KEYWORDS.contains(&name)
         && !GENERATED.contains(&name)
+        && !reserved().read().is_ok_and(|r| r.contains(name))
 }
 
 /// The C++ identifier of each parameter (`names` in order): the name itself
@@ -89,6 +108,12 @@ mod tests {
         assert_eq!(ids(&["new", "args", "Tile", "auto", "set_flag", "TADD", "__gm__", "größe"]),
                    ["p_new", "p_args", "p_Tile", "p_auto", "p_set_flag", "p_TADD", "p_gm", "p_gre"]);
         assert_eq!(ids(&["é"]), ["p_arg0"]);
+    }
+
+    #[test]
+    fn reserved_names_are_renamed() {
+        super::reserve_identifiers(&["test_reserved"]);
+        assert_eq!(ids(&["htp_direct", "test_reserved", "x"]), ["p_htp_direct", "p_test_reserved", "x"]);
     }
 
     #[test]

@@ -29,16 +29,72 @@ pub fn host_type(ty: melior::ir::Type) -> Result<&'static str, String> {
     }
 }
 
+/// The C++ interface through which a called orchestration function submits
+/// its tasks (see [`Orchestration::call_orchestration`]): the caller decides
+/// how each task is submitted (it may add dependencies or a dispatch
+/// predicate to `args`, count tasks, ...) and submits it.
+pub const SUBMITTER_PRELUDE: &str = "// How a called orchestration function submits its tasks: through its caller.
+struct HtpSubmitter {
+    virtual TaskOutputTensors submit(const MixedKernels &kernels, CoreTaskArgs &args) = 0;
+};
+
+// Submits as it is asked to (a call without a caller's policy).
+struct HtpDirectSubmitter final : HtpSubmitter {
+    TaskOutputTensors submit(const MixedKernels &kernels, CoreTaskArgs &args) override { return rt_submit_task(kernels, args); }
+};";
+
+/// The C++ name of the function a called orchestration function `name`
+/// becomes: `static void htp_orchestration_<name>(HtpSubmitter &, arguments...)`.
+pub fn orchestration_function(name: &str) -> String {
+    format!("htp_orchestration_{}", super::names::identifiers(&[name.to_string()])[0])
+}
+
+/// The C++ name of a scalar helper function an orchestration calls.
+fn helper_function(name: &str) -> String {
+    format!("htp_helper_{}", super::names::identifiers(&[name.to_string()])[0])
+}
+
+/// The module that holds `op`.
+fn module_of(op: OperationRef) -> Option<mlir_sys::MlirOperation> {
+    let mut current = unsafe { mlir_sys::mlirOperationGetParentOperation(op.to_raw()) };
+    while !current.ptr.is_null() {
+        let parent = unsafe { mlir_sys::mlirOperationGetParentOperation(current) };
+        if parent.ptr.is_null() {
+            return Some(current);
+        }
+        current = parent;
+    }
+    None
+}
+
+/// The function named `name` in `module`.
+fn function_named<'a>(module: mlir_sys::MlirOperation, name: &str) -> Option<OperationRef<'a, 'a>> {
+    let module = unsafe { OperationRef::from_raw(module) };
+    let mut op = module.region(0).ok()?.first_block()?.first_operation();
+    while let Some(current) = op {
+        let symbol = current.attribute("sym_name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok());
+        if symbol.is_some_and(|s| s.value() == name) {
+            return Some(unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    None
+}
+
 /// `parameters`: the callable's argument names in order; `func_ids`: the
 /// kernel function name -> its func_id in the package.
+///
+/// The entry may call other functions of the module (`func.call`, or an op
+/// emitter through [`Orchestration::call_orchestration`]): each one called
+/// becomes a `static` C++ function before the entry (an orchestration
+/// function takes an `HtpSubmitter &` first and submits through it; a
+/// scalar helper returns its one result), and op emitters may add top-level
+/// C++ ([`Orchestration::require_prelude`]) and lines at the start of the
+/// entry ([`Orchestration::preamble_once`]). An orchestration that uses none
+/// of these is written as before.
 pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<String, usize>, lines: SourceLines, banner: &str) -> Result<String, String> {
+    let mut state = Orchestration::new(func_ids, module_of(function));
     let mut w = Writer::new(lines);
-    w.line(banner);
-    w.line("#include <stddef.h>");
-    w.line("#include <stdint.h>");
-    w.line("#include <algorithm>");
-    w.line("#include \"pto_orchestration_api.h\"");
-    w.line("");
     let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
     let count = body.argument_count();
     w.line("extern \"C\" {");
@@ -65,21 +121,201 @@ pub fn emit(function: OperationRef, parameters: &[String], func_ids: &HashMap<St
         w.reserve(&name);
         w.bind(argument.into(), name);
     }
-    let mut ops = Orchestration { func_ids, tasks: 0 };
-    w.block(body, &mut ops)?;
+    let preamble_at = w.out.len();
+    w.block(body, &mut state)?;
     w.close("}");
     w.line("");
     w.line("}  // extern \"C\"");
-    Ok(w.out)
+    let mut entry = w.out;
+    let preamble: String = state.preamble.iter().map(|(_, line)| format!("    {line}\n")).collect();
+    entry.insert_str(preamble_at, &preamble);
+
+    // The called functions, each written once (callees first: C++ declares before use).
+    let mut functions: Vec<String> = Vec::new();
+    let mut written = std::collections::HashSet::new();
+    while let Some(name) = state.pending.pop() {
+        if !written.insert(name.clone()) {
+            continue;
+        }
+        let callee = state.module.and_then(|m| function_named(m, &name)).ok_or_else(|| format!("the orchestration calls '{name}', which is not in the module"))?;
+        functions.push(state.function(callee, &name, lines)?);
+    }
+    functions.reverse();
+
+    let mut out = String::new();
+    let mut top = Writer::new(lines);
+    top.line(banner);
+    top.line("#include <stddef.h>");
+    top.line("#include <stdint.h>");
+    top.line("#include <algorithm>");
+    top.line("#include \"pto_orchestration_api.h\"");
+    top.line("");
+    out.push_str(&top.out);
+    for (_, text) in &state.prelude {
+        out.push_str(text.trim_end());
+        out.push_str("\n\n");
+    }
+    for text in functions {
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out.push_str(&entry);
+    Ok(out)
 }
 
 /// What an op emitter sees of the orchestration being written: the
-/// kernels' func_ids and the tasks submitted so far.
+/// kernels' func_ids and the tasks submitted so far, and what it may add
+/// around the op's own C++ (top-level C++, lines at the start of the entry,
+/// calls of other orchestration functions).
 pub struct Orchestration<'a> {
     /// The kernel function name -> its func_id in the package.
     pub func_ids: &'a HashMap<String, usize>,
     /// Tasks submitted so far.
     pub tasks: usize,
+    /// Named blocks of top-level C++, in the order first required.
+    prelude: Vec<(String, String)>,
+    /// Lines at the start of the entry's body, by key.
+    preamble: Vec<(String, String)>,
+    /// Functions called and not yet written.
+    pending: Vec<String>,
+    /// In a called orchestration function: the submitter its tasks go through.
+    submitter: Option<String>,
+    /// In a called scalar helper: it returns its results.
+    returns: bool,
+    module: Option<mlir_sys::MlirOperation>,
+}
+
+impl<'a> Orchestration<'a> {
+    fn new(func_ids: &'a HashMap<String, usize>, module: Option<mlir_sys::MlirOperation>) -> Self {
+        Orchestration { func_ids, tasks: 0, prelude: Vec::new(), preamble: Vec::new(), pending: Vec::new(), submitter: None, returns: false, module }
+    }
+
+    /// Adds the top-level C++ `text` under `name` before the orchestration's
+    /// functions (once: the same name again is a no-op).
+    pub fn require_prelude(&mut self, name: &str, text: &str) {
+        if !self.prelude.iter().any(|(n, _)| n == name) {
+            self.prelude.push((name.to_string(), text.to_string()));
+        }
+    }
+
+    /// Adds `line` at the start of the entry's body, once per `key`
+    /// (a declaration every op of the entry may use). Returns whether it was new.
+    pub fn preamble_once(&mut self, key: &str, line: &str) -> bool {
+        if self.preamble.iter().any(|(k, _)| k == key) {
+            return false;
+        }
+        self.preamble.push((key.to_string(), line.to_string()));
+        true
+    }
+
+    /// Whether the op being written is in a called orchestration function
+    /// (its tasks go through the caller's submitter).
+    pub fn in_called_function(&self) -> bool {
+        self.submitter.is_some() || self.returns
+    }
+
+    /// The `pto.orchestration` function `callee` of the module: writes
+    /// `htp_orchestration_<callee>(submitter, arguments...)`, a call of the C++
+    /// function it becomes (written once, before the entry). `submitter`
+    /// names an `HtpSubmitter` (a subclass the caller defines in its
+    /// prelude, or `HtpDirectSubmitter`); `arguments` are C++ expressions:
+    /// `ChipTensor`s (views of the caller's tensors, say) and scalars, in
+    /// the callee's parameter order.
+    pub fn call_orchestration(&mut self, w: &mut Writer, callee: &str, submitter: &str, arguments: &[String]) -> Result<(), String> {
+        let function = self.module.and_then(|m| function_named(m, callee)).ok_or_else(|| format!("no orchestration function named '{callee}'"))?;
+        if function.attribute(crate::ops::ORCHESTRATION_ATTRIBUTE).is_err() {
+            return Err(format!("'{callee}' is not an orchestration function"));
+        }
+        self.require_prelude("htp-submitter", SUBMITTER_PRELUDE);
+        self.pending.push(callee.to_string());
+        let mut all = vec![submitter.to_string()];
+        all.extend(arguments.iter().cloned());
+        w.line(&format!("{}({});", orchestration_function(callee), all.join(", ")));
+        Ok(())
+    }
+
+    /// `func.call`: of an orchestration function (through the direct
+    /// submitter, or this function's own), or of a scalar helper.
+    fn call(&mut self, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+        let callee = op.attribute("callee").map_err(|e| e.to_string())?.to_string().trim_start_matches('@').to_string();
+        let arguments: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
+        let function = self.module.and_then(|m| function_named(m, &callee)).ok_or_else(|| format!("calls '{callee}', which is not in the module"))?;
+        if function.attribute(crate::ops::ORCHESTRATION_ATTRIBUTE).is_ok() {
+            let submitter = match &self.submitter {
+                Some(submitter) => submitter.clone(),
+                None => {
+                    self.require_prelude("htp-submitter", SUBMITTER_PRELUDE);
+                    self.preamble_once("htp-direct-submitter", "HtpDirectSubmitter htp_direct;");
+                    "htp_direct".to_string()
+                }
+            };
+            return self.call_orchestration(w, &callee, &submitter, &arguments);
+        }
+        if function.attribute(crate::ops::CORE_ATTRIBUTE).is_ok() {
+            return Err(format!("an orchestration submits the kernel '{callee}' as a task; it cannot call it"));
+        }
+        self.pending.push(callee.clone());
+        let call = format!("{}({})", helper_function(&callee), arguments.join(", "));
+        match op.result_count() {
+            0 => w.line(&format!("{call};")),
+            1 => {
+                let result = op.result(0).map_err(|e| e.to_string())?;
+                let name = w.fresh("called");
+                w.line(&format!("const {} {name} = {call};", c_type(result.r#type())?));
+                w.bind(result.into(), name);
+            }
+            n => return Err(format!("'{callee}' returns {n} values; an orchestration calls helpers of at most one result")),
+        }
+        Ok(())
+    }
+
+    /// The C++ of the called function `function` (its own names).
+    fn function(&mut self, function: OperationRef, name: &str, lines: SourceLines) -> Result<String, String> {
+        let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or_else(|| format!("'{name}' has no body"))?;
+        let infos = super::package::arguments_of(function, &|_, _| None)?;
+        let names = super::names::identifiers(&infos.iter().map(|a| a.name.clone()).collect::<Vec<_>>());
+        let mut w = Writer::new(lines);
+        let orchestration = function.attribute(crate::ops::ORCHESTRATION_ATTRIBUTE).is_ok();
+        let mut parameters = Vec::new();
+        if orchestration {
+            parameters.push("HtpSubmitter &htp_submitter".to_string());
+            w.reserve("htp_submitter");
+        }
+        for index in 0..body.argument_count() {
+            let argument = body.argument(index).map_err(|e| e.to_string())?;
+            let name = names[index].clone();
+            if htp_ir::builder::is_memref(argument.r#type()) {
+                parameters.push(format!("const ChipTensor &{name}"));
+            } else {
+                parameters.push(format!("const {} {name}", host_type(argument.r#type())?));
+            }
+            w.reserve(&name);
+            w.bind(argument.into(), name);
+        }
+        let function_type = function
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+            .and_then(|t| melior::ir::r#type::FunctionType::try_from(t.value()).ok())
+            .ok_or_else(|| format!("'{name}' has no function type"))?;
+        let result_types = (0..function_type.result_count()).map(|i| function_type.result(i).map_err(|e| e.to_string())).collect::<Result<Vec<_>, _>>()?;
+        let returned = match result_types.as_slice() {
+            [] => "void",
+            [one] if !orchestration => c_type(*one)?,
+            _ => return Err(format!("'{name}' returns {} values; an orchestration calls functions of at most one result", result_types.len())),
+        };
+        let cpp = if orchestration { orchestration_function(name) } else { helper_function(name) };
+        w.open(&format!("static {returned} {cpp}({}) {{", parameters.join(", ")));
+        let (submitter, returns) = (self.submitter.take(), self.returns);
+        self.submitter = orchestration.then(|| "htp_submitter".to_string());
+        self.returns = !orchestration;
+        let written = w.block(body, self);
+        self.submitter = submitter;
+        self.returns = returns;
+        written?;
+        w.close("}");
+        Ok(w.out)
+    }
 }
 
 /// Writes the orchestration C++ of one op (its results bound in the writer).
@@ -90,7 +326,10 @@ fn emitters() -> &'static RwLock<HashMap<String, OpEmitter>> {
     EMITTERS.get_or_init(|| {
         let own: [(PtoOp, OpEmitter); 3] =
             [(PtoOp::AvailableCores, available_cores), (PtoOp::Submit, submit), (PtoOp::CreateTensor, create_tensor)];
-        RwLock::new(own.into_iter().map(|(kind, emitter)| (kind.name().to_string(), emitter)).collect())
+        let mut table: HashMap<String, OpEmitter> = own.into_iter().map(|(kind, emitter)| (kind.name().to_string(), emitter)).collect();
+        table.insert("memref.load".to_string(), load);
+        table.insert("memref.expand_shape".to_string(), expand_shape);
+        RwLock::new(table)
     })
 }
 
@@ -123,12 +362,60 @@ impl Ops for Orchestration<'_> {
     fn op(&mut self, w: &mut Writer, op: OperationRef) -> Result<bool, String> {
         let name = op_name(op);
         if name == "func.return" {
+            if self.returns && op.operand_count() == 1 {
+                let value = w.name(op.operand(0).map_err(|e| e.to_string())?)?;
+                w.line(&format!("return {value};"));
+            }
+            return Ok(true);
+        }
+        if name == "func.call" {
+            self.call(w, op)?;
             return Ok(true);
         }
         let Some(emitter) = op_emitter(&name) else { return Ok(false) };
         emitter(self, w, op)?;
         Ok(true)
     }
+}
+
+/// `memref.expand_shape` of a tensor (a 1-D tensor seen as `1 x N`): the
+/// same elements, `ChipTensor::reshape`d to the result's dimensions (a
+/// contiguous tensor: the call's arguments are).
+fn expand_shape(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    let source = w.name(op.operand(0).map_err(|e| e.to_string())?)?;
+    let mut dynamic = (1..op.operand_count()).map(|i| op.operand(i).map_err(|e| e.to_string()).and_then(|v| w.name(v)));
+    let result = op.result(0).map_err(|e| e.to_string())?;
+    let shape = htp_ir::builder::shape_of(result.r#type());
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|&d| if d >= 0 { Ok(d.to_string()) } else { dynamic.next().ok_or_else(|| "an expand_shape without its output sizes".to_string())?.map(|s| format!("static_cast<uint32_t>({s})")) })
+        .collect::<Result<_, String>>()?;
+    let name = w.fresh("reshaped");
+    w.line(&format!("const uint32_t {name}_shape[{}] = {{{}}};", dims.len(), dims.join(", ")));
+    w.line(&format!("const ChipTensor {name} = {source}.reshape({name}_shape, {});", dims.len()));
+    w.bind(result.into(), name);
+    Ok(())
+}
+
+/// `memref.load` of a tensor argument: the element, read in the
+/// orchestration (`get_tensor_data`: at once for an input of the call,
+/// after its producer task for a tensor a task writes).
+fn load(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    let tensor = w.name(op.operand(0).map_err(|e| e.to_string())?)?;
+    let indices: Vec<String> = (1..op.operand_count()).map(|i| w.name(op.operand(i).map_err(|e| e.to_string())?)).collect::<Result<_, _>>()?;
+    let result = op.result(0).map_err(|e| e.to_string())?;
+    let c = c_type(result.r#type())?;
+    if matches!(c, "half" | "bfloat16_t") {
+        return Err("an orchestration reads integer and f32 elements, not 16-bit floats".into());
+    }
+    let at = w.fresh("at");
+    let rank = indices.len().max(1);
+    let cast: Vec<String> = if indices.is_empty() { vec!["0".into()] } else { indices.iter().map(|i| format!("static_cast<uint32_t>({i})")).collect() };
+    w.line(&format!("const uint32_t {at}[{rank}] = {{{}}};", cast.join(", ")));
+    let name = w.fresh("element");
+    w.line(&format!("const {c} {name} = get_tensor_data<{c}>({tensor}, {rank}, {at});"));
+    w.bind(result.into(), name);
+    Ok(())
 }
 
 /// `pto.available_cores`: the cores (clusters) the runtime offers, at least one.
@@ -185,19 +472,34 @@ fn submit(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result
         let c = host_type(value.r#type())?;
         w.line(&format!("{args}.add_scalar(static_cast<{c}>({name}));"));
     }
-    match task.aiv_callee() {
-        // A cluster: the cube kernel and the vector kernel on both vector cores.
+    let aiv = match task.aiv_callee() {
         Ok(aiv) => {
             let aiv = aiv.value().to_string();
-            let aiv_id = *state.func_ids.get(&aiv).ok_or_else(|| format!("no kernel named {aiv}"))?;
+            Some((*state.func_ids.get(&aiv).ok_or_else(|| format!("no kernel named {aiv}"))?, aiv))
+        }
+        Err(_) => None,
+    };
+    match (aiv, state.submitter.clone()) {
+        // A cluster: the cube kernel and the vector kernel on both vector cores.
+        (Some((aiv_id, aiv)), submitter) => {
             let kernels = w.fresh("cluster");
             w.line(&format!("MixedKernels {kernels};"));
             w.line(&format!("{kernels}.aic_kernel_id = {func_id};  // {callee}"));
             w.line(&format!("{kernels}.aiv0_kernel_id = {aiv_id};  // {aiv}"));
             w.line(&format!("{kernels}.aiv1_kernel_id = {aiv_id};"));
-            w.line(&format!("rt_submit_task({kernels}, {args});"));
+            match submitter {
+                Some(submitter) => w.line(&format!("{submitter}.submit({kernels}, {args});")),
+                None => w.line(&format!("rt_submit_task({kernels}, {args});")),
+            }
         }
-        Err(_) => w.line(&format!("rt_submit_{core}_task({func_id}, {args});  // {callee}")),
+        (None, None) => w.line(&format!("rt_submit_{core}_task({func_id}, {args});  // {callee}")),
+        // In a called orchestration function: through the caller's submitter.
+        (None, Some(submitter)) => {
+            let kernels = w.fresh("kernels");
+            w.line(&format!("MixedKernels {kernels};"));
+            w.line(&format!("{kernels}.{core}{}_kernel_id = {func_id};  // {callee}", if core == "aiv" { "0" } else { "" }));
+            w.line(&format!("{submitter}.submit({kernels}, {args});"));
+        }
     }
     Ok(())
 }

@@ -55,6 +55,10 @@ pub struct Manifest {
     pub arguments: Vec<ManifestArgument>,
     pub orchestration: ManifestOrchestration,
     pub kernels: Vec<ManifestKernel>,
+    /// `CallConfig.runtime_env` settings a run of the package needs
+    /// (`ring_task_window`, ...): the entry's [`RUNTIME_ENV_ATTRIBUTE`].
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "optional_ordered_numbers")]
+    pub runtime_env: Option<Vec<(String, i64)>>,
     /// Stage name -> the path of its IR, in pipeline order.
     #[serde(serialize_with = "ordered_map")]
     pub ir: Vec<(String, String)>,
@@ -85,6 +89,20 @@ pub struct ManifestKernel {
     pub core_type: String,
     pub signature: Vec<&'static str>,
 }
+
+fn optional_ordered_numbers<S: serde::Serializer>(entries: &Option<Vec<(String, i64)>>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(entries.iter().flatten().map(|(k, v)| (k, v)))
+}
+
+/// An orchestration function's dictionary of integers that a run of the
+/// package sets in pto-runtime's `CallConfig.runtime_env`
+/// (`{ring_task_window = 64}`), written to the manifest's `runtime_env`.
+pub const RUNTIME_ENV_ATTRIBUTE: &str = "pto.runtime_env";
+
+/// An argument attribute of the entry orchestration: the tensor's
+/// direction (`"in"`, `"out"`, `"inout"`) when its tasks receive views of
+/// it, which the package cannot read off the entry's own `pto.submit`s.
+pub const DIRECTION_ATTRIBUTE: &str = "pto.direction";
 
 fn ordered_map<S: serde::Serializer>(entries: &[(String, String)], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_map(entries.iter().map(|(k, v)| (k, v)))
@@ -285,6 +303,7 @@ pub fn package(
     let body = module.body();
     let mut kernels: Vec<(String, OperationRef)> = Vec::new();
     let mut orchestration = None;
+    let mut called: Vec<OperationRef> = Vec::new();
     let mut op = body.first_operation();
     while let Some(current) = op {
         let current = unsafe { OperationRef::from_raw(current.to_raw()) };
@@ -293,6 +312,8 @@ pub fn package(
             kernels.push((name, current));
         } else if current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() && name == program {
             orchestration = Some(current);
+        } else if current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() {
+            called.push(current);
         }
         op = current.next_in_block();
     }
@@ -311,7 +332,7 @@ pub fn package(
     let mut manifest_kernels = Vec::new();
     let mut directions = vec![String::new(); arguments.len()];
     for (func_id, (name, function)) in kernels.iter().enumerate() {
-        let (kernel_parameters, signature) = kernel_parameters(orchestration, name, &parameters, &mut directions)?;
+        let (kernel_parameters, signature) = kernel_parameters(orchestration, &called, name, &parameters, &mut directions)?;
         let core = string_attribute(*function, CORE_ATTRIBUTE).unwrap_or_default();
         let path = format!("kernels/{core}/{name}.cpp");
         files.push((path.clone(), kernel::emit(*function, &kernel_parameters, flavour, lines, &banner)?));
@@ -320,6 +341,10 @@ pub fn package(
     let orchestration_path = format!("orchestration/{program}.cpp");
     files.push((orchestration_path.clone(), orchestration::emit(orchestration, &parameters, &func_ids, lines, &banner)?));
 
+    for (index, direction) in declared_directions(orchestration, directions.len()) {
+        directions[index] = direction;
+    }
+    let runtime_env = runtime_env(orchestration)?;
     let manifest_arguments = arguments
         .into_iter()
         .zip(directions)
@@ -350,35 +375,81 @@ pub fn package(
         arguments: manifest_arguments,
         orchestration: ManifestOrchestration { source: orchestration_path, function: "aicpu_orchestration_entry" },
         kernels: manifest_kernels,
+        runtime_env,
         ir,
     };
     files.push(("manifest.json".into(), manifest.to_json()?));
     Ok(Package { files })
 }
 
-/// A kernel's parameter names and directions, read off the orchestration's
-/// `pto.submit` of it: callable arguments keep their names, the chunk
-/// bounds are `task_begin`/`task_end`. Records each callable tensor's
-/// direction in `directions`.
+/// The `pto.direction` argument attributes of `function`'s first `count` arguments.
+fn declared_directions(function: OperationRef, count: usize) -> Vec<(usize, String)> {
+    let Some(attributes) = function.attribute("arg_attrs").ok().and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok()) else {
+        return Vec::new();
+    };
+    (0..count.min(attributes.len()))
+        .filter_map(|i| {
+            let dictionary = melior::ir::attribute::DictionaryAttribute::try_from(attributes.element(i).ok()?).ok()?;
+            let direction = (0..dictionary.len()).filter_map(|k| dictionary.element(k).ok()).find(|(key, _)| key.as_string_ref().as_str() == Ok(DIRECTION_ATTRIBUTE))?.1;
+            Some((i, StringAttribute::try_from(direction).ok()?.value().to_string()))
+        })
+        .collect()
+}
+
+/// The entry's [`RUNTIME_ENV_ATTRIBUTE`], if it has one.
+fn runtime_env(function: OperationRef) -> Result<Option<Vec<(String, i64)>>, String> {
+    let Ok(attribute) = function.attribute(RUNTIME_ENV_ATTRIBUTE) else { return Ok(None) };
+    let dictionary = melior::ir::attribute::DictionaryAttribute::try_from(attribute).map_err(|_| format!("{RUNTIME_ENV_ATTRIBUTE} must be a dictionary"))?;
+    (0..dictionary.len())
+        .map(|i| {
+            let (key, value) = dictionary.element(i).map_err(|e| e.to_string())?;
+            let value = melior::ir::attribute::IntegerAttribute::try_from(value).map_err(|_| format!("{RUNTIME_ENV_ATTRIBUTE}: '{}' must be an integer", key.as_string_ref().as_str().unwrap_or("?")))?;
+            Ok((key.as_string_ref().as_str().unwrap_or("").to_string(), value.value()))
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
+}
+
+/// A kernel's parameter names and directions, read off the `pto.submit`
+/// of it in the entry orchestration or, failing that, in an orchestration
+/// function the entry calls (`called`): that function's arguments keep
+/// their names, the chunk bounds are `task_begin`/`task_end`. Records each
+/// entry tensor's direction in `directions` (from the entry's submits).
 fn kernel_parameters(
-    orchestration: OperationRef,
+    entry_function: OperationRef,
+    called: &[OperationRef],
     kernel: &str,
-    parameters: &[String],
+    entry_parameters: &[String],
     directions: &mut [String],
 ) -> Result<(Vec<String>, Vec<&'static str>), String> {
+    let submitting = |orchestration: OperationRef| {
+        let mut found = None;
+        orchestration.walk(WalkOrder::PreOrder, |op| {
+            let calls = |attribute: &str| op.attribute(attribute).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).is_some_and(|c| c.value() == kernel);
+            let is_call = PtoOp::of(op) == Some(PtoOp::Submit) && (calls("callee") || calls("aiv_callee"));
+            if is_call && found.is_none() {
+                found = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
+            }
+            WalkResult::Advance
+        });
+        found
+    };
+    let (orchestration, found, parameters, is_entry) = match submitting(entry_function) {
+        Some(found) => (entry_function, Some(found), entry_parameters.to_vec(), true),
+        None => match called.iter().find_map(|f| submitting(*f).map(|found| (*f, found))) {
+            Some((function, found)) => {
+                let names: Vec<String> = arguments_of(function, &|_, _| None)?.into_iter().map(|a| a.name).collect();
+                (function, Some(found), super::names::identifiers(&names), false)
+            }
+            None => (entry_function, None, entry_parameters.to_vec(), true),
+        },
+    };
+    let mut ignored = vec![String::new(); parameters.len()];
+    let directions: &mut [String] = if is_entry { directions } else { &mut ignored };
     let entry = orchestration.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
     let argument_index = |value: melior::ir::Value| {
         (0..entry.argument_count()).find(|&i| entry.argument(i).is_ok_and(|argument| argument.to_raw().ptr == value.to_raw().ptr))
     };
-    let mut found = None;
-    orchestration.walk(WalkOrder::PreOrder, |op| {
-        let calls = |attribute: &str| op.attribute(attribute).ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).is_some_and(|c| c.value() == kernel);
-        let is_call = PtoOp::of(op) == Some(PtoOp::Submit) && (calls("callee") || calls("aiv_callee"));
-        if is_call && found.is_none() {
-            found = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
     let submit = found.ok_or_else(|| format!("{kernel} is never submitted"))?;
     let submit = htp_dialects::ods::view::<pto::SubmitOperation>(submit).ok_or("not a pto.submit")?;
     let error = |e: melior::Error| e.to_string();
@@ -437,6 +508,7 @@ mod tests {
             ],
             orchestration: ManifestOrchestration { source: "orchestration/k.cpp".into(), function: "aicpu_orchestration_entry" },
             kernels: vec![ManifestKernel { func_id: 0, name: "k_aiv".into(), source: "kernels/aiv/k_aiv.cpp".into(), core_type: "aiv".into(), signature: vec!["in"] }],
+            runtime_env: None,
             ir: vec![("tile".into(), "ir/tile.mlir".into()), ("pto".into(), "ir/pto.mlir".into())],
         };
         let expected = r#"{

@@ -1594,7 +1594,7 @@ module attributes {pto.core = "aiv"} {
 
 // -----
 
-// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo' and 'pto.orchestration')}}
+// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo', 'pto.orchestration' and 'pto.runtime_env')}}
 func.func @k() attributes {pto.kernel} {
   return
 }
@@ -1842,3 +1842,10 @@ func.func private @k(memref<1024xf32>, index) attributes {pto.core = "aiv", pto.
 
 // expected-error @+1 {{'pto.fifo' needs 512 bytes (two slots per direction), the ring has 256}}
 func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 128>}
+
+// -----
+
+// expected-error @+1 {{'pto.runtime_env' is a dictionary of integers on an orchestration function}}
+func.func @o() attributes {pto.orchestration, pto.runtime_env = {ring_task_window = "big"}} {
+  return
+}

@@ -1,0 +1,356 @@
+//! `wsp-to-pto`: makes each WSP workload of a module lowered for PTO the
+//! package's orchestration (`pto.orchestration`), and rejects at the user's
+//! lines what pto-runtime cannot realise:
+//! - placement: the `affinity` policy and `dispatch_by` / `worker=` (the
+//!   runtime's ready queues pick the core; it has no pinning), `workers=`
+//!   other than round-robin's lanes, `trace=`;
+//! - a task window that is not a power of two of at least 4, and a loop
+//!   whose iterations (one scope each) hold a static number of tasks the
+//!   window cannot (a scope of more than window - 1 tasks deadlocks);
+//! - a view a kernel would address wrongly (kernels address their tensors
+//!   as contiguous blocks of their own shape: a view keeps the tensor's rank
+//!   and whole inner dimensions);
+//! - more than one guard on a task (`wsp.select` / `wsp.when`: one dispatch
+//!   predicate per task), a guard on a float element (predicates compare
+//!   integers).
+//!
+//! It records each tensor's direction (`pto.direction`, from the tasks'
+//! access modes) and the task window (`pto.runtime_env`). The kernels' own
+//! orchestration functions stay: each task calls its kernel's.
+
+use std::collections::HashMap;
+
+use htp_ir::query::{constant_int, key, ops_named};
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        r#type::{DimSize, MemRefType, ShapedTypeLike},
+        Attribute, Location, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+    },
+    Context,
+};
+
+use htp_pass::Failure;
+
+use crate::schedule::{Dispatch, Schedule};
+
+htp_pass::pass! {
+    pub DEFINITION = Pass<"wsp-to-pto", "builtin.module"> {
+        summary: "Make WSP workloads pto-runtime orchestrations (checks placement, views, guards and the task window; records directions and the window)",
+        dialects: [crate::handles::wsp],
+        run: run,
+    }
+}
+
+/// The default task window of pto-runtime's rings (`runtime_env.ring_task_window`).
+pub const DEFAULT_WINDOW: i64 = 16384;
+
+/// The loop ops of the wsp dialect.
+pub const LOOPS: [&str; 3] = ["wsp.parallel", "wsp.sequential", "wsp.select"];
+
+fn name_of(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+fn symbol(op: OperationRef) -> Option<String> {
+    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
+}
+
+pub fn is_workload(function: OperationRef) -> bool {
+    function
+        .attribute(htp_api::models::MODEL_ATTRIBUTE)
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .is_some_and(|m| m.value() == crate::MODEL_NAME)
+}
+
+fn operands<'c>(op: OperationRef<'c, '_>) -> Vec<Value<'c, 'c>> {
+    (0..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect()
+}
+
+fn defining<'c>(value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    melior::ir::operation::OperationResult::try_from(value).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
+}
+
+/// A task's (keys, arguments, stream, worker) operand counts.
+pub fn segments(task: OperationRef) -> Vec<usize> {
+    task.attribute("operandSegmentSizes")
+        .ok()
+        .and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).map(|n| n as usize).collect())
+        .unwrap_or_default()
+}
+
+/// The access modes `wsp-infer-access` recorded on a task.
+pub fn access(task: OperationRef) -> Vec<String> {
+    task.attribute("access")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).filter_map(|m| StringAttribute::try_from(m).ok()).map(|m| m.value().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The workload tensor a task argument is (a view of).
+fn tensor_of<'c>(value: Value<'c, 'c>) -> Value<'c, 'c> {
+    match defining(value) {
+        Some(op) if name_of(op) == "wsp.view" => op.operand(0).map(|v| unsafe { Value::from_raw(v.to_raw()) }).unwrap_or(value),
+        _ => value,
+    }
+}
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+    let mut functions = HashMap::new();
+    let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(current) = op {
+        if let Some(name) = symbol(current) {
+            functions.insert(name, unsafe { OperationRef::from_raw(current.to_raw()) });
+        }
+        op = current.next_in_block();
+    }
+    for workload in functions.values().copied().filter(|f| is_workload(*f)) {
+        lower(context, workload, &functions)?;
+    }
+    Ok(())
+}
+
+fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &HashMap<String, OperationRef<'c, 'c>>) -> Result<(), Failure<'c>> {
+    let at = workload.location();
+    let schedule = Schedule::of(workload).map_err(|message| (at, message))?;
+    if schedule.dispatch == Dispatch::Affinity {
+        return Err((at, "the 'affinity' schedule pins tasks to workers, and pto-runtime has no placement (its ready queues give each task the next idle core): on PTO use 'work_stealing'/'dynamic' (the runtime's own queues) or 'round_robin' (lanes of dependencies)".into()));
+    }
+    if schedule.workers != 0 && schedule.dispatch != Dispatch::RoundRobin {
+        return Err((at, format!("workers={} has no meaning on PTO: pto-runtime runs tasks on every core it has (round_robin takes workers= as its number of lanes)", schedule.workers)));
+    }
+    if schedule.trace.is_some() {
+        return Err((at, "trace= writes the cpu task runtime's trace; on PTO use pto-runtime's own profiling".into()));
+    }
+    let window = if schedule.window == 0 { DEFAULT_WINDOW } else { schedule.window as i64 };
+    if window < 4 || (window & (window - 1)) != 0 {
+        return Err((at, format!("window={window}: pto-runtime's task window (ring_task_window) is a power of two of at least 4")));
+    }
+
+    let entry = workload.region(0).ok().and_then(|r| r.first_block()).ok_or((at, "a workload without a body".to_string()))?;
+    let arguments: Vec<Value> = (0..entry.argument_count()).filter_map(|i| entry.argument(i).ok()).map(|a| unsafe { Value::from_raw(a.to_raw()) }).collect();
+    let mut modes: HashMap<usize, (bool, bool)> = HashMap::new();
+    for task in ops_named(workload, "wsp.task") {
+        let where_ = task.location();
+        let seg = segments(task);
+        if seg.len() != 4 {
+            return Err((where_, "internal error: a task without operand segments".into()));
+        }
+        if seg[3] != 0 {
+            return Err((where_, "this task names its worker (dispatch_by= / worker=), and pto-runtime has no placement: its ready queues give each task the next idle core. On PTO drop dispatch_by, or use stream_by for an order".into()));
+        }
+        let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
+        let orchestration = functions.get(&callee).filter(|f| f.attribute("pto.orchestration").is_ok());
+        if orchestration.is_none() {
+            return Err((where_, format!("no PTO tasks for the kernel '{callee}' (it did not lower to an orchestration)")));
+        }
+        let all = operands(task);
+        let task_arguments = &all[seg[0]..seg[0] + seg[1]];
+        let modes_of = access(task);
+        for (argument, mode) in task_arguments.iter().zip(&modes_of) {
+            if let Some(view) = defining(*argument).filter(|op| name_of(*op) == "wsp.view") {
+                check_view(view)?;
+            }
+            let tensor = tensor_of(*argument);
+            if tensor.r#type().is_mem_ref() {
+                let entry = modes.entry(key(tensor)).or_default();
+                entry.0 |= matches!(mode.as_str(), "in" | "inout");
+                entry.1 |= matches!(mode.as_str(), "out" | "inout");
+            }
+        }
+        let guards = enclosing(task, &["wsp.select", "wsp.when"]);
+        if guards.len() > 1 {
+            return Err((where_, "this task has more than one guard (wsp.select / wsp.when around it); pto-runtime gives a task one dispatch predicate: compute one guard tensor in a task and guard by it".into()));
+        }
+        if let Some(when) = guards.first().filter(|g| name_of(**g) == "wsp.when") {
+            let element = when.operand(0).map_err(|e| (when.location(), e.to_string()))?;
+            let bound = when.operand(1).map_err(|e| (when.location(), e.to_string()))?;
+            if !(element.r#type().is_integer() || element.r#type().is_index()) || !(bound.r#type().is_integer() || bound.r#type().is_index()) {
+                return Err((when.location(), "on PTO a guard compares an integer element with an integer (pto-runtime's dispatch predicate reads integers): store the condition as an integer tensor".into()));
+            }
+        }
+    }
+    // Scopes: each iteration of an outermost loop is one; a static count of tasks must fit the window.
+    for outer in outermost_loops(workload) {
+        if let Some(count) = static_tasks(outer, functions) {
+            if count > window - 1 {
+                return Err((
+                    outer.location(),
+                    format!("each iteration of this loop is one pto-runtime scope of {count} tasks, and the task window (window={window}) holds {} at once: a scope of more deadlocks. Raise the window (a power of two) or split the loop", window - 1),
+                ));
+            }
+        }
+    }
+
+    // Directions, the window, the marker.
+    let mut argument_attributes = Vec::new();
+    let declared = |name: &str| -> Vec<i64> {
+        workload
+            .attribute(name)
+            .ok()
+            .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+            .unwrap_or_default()
+    };
+    let (outputs, in_outs) = (declared("htp.outputs"), declared("htp.in_outs"));
+    let existing = workload.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    for (index, argument) in arguments.iter().enumerate() {
+        let old = existing.as_ref().and_then(|a| a.element(index).ok()).map(|d| d.to_string()).unwrap_or_else(|| "{}".into());
+        let inner = old.trim().trim_start_matches('{').trim_end_matches('}').trim().to_string();
+        let mut entries = if inner.is_empty() { vec![] } else { vec![inner] };
+        if argument.r#type().is_mem_ref() {
+            // The parameter's declaration first (an in-out keeps what no task writes), then the tasks'.
+            let (read, written) = modes.get(&key(*argument)).copied().unwrap_or((true, false));
+            let (read, written) = if in_outs.contains(&(index as i64)) {
+                (true, true)
+            } else if outputs.contains(&(index as i64)) {
+                (read, true)
+            } else {
+                (read || !written, written)
+            };
+            let direction = match (read, written) {
+                (_, false) => "in",
+                (false, true) => "out",
+                (true, true) => "inout",
+            };
+            entries.push(format!("{} = \"{direction}\"", htp_backend_pto::emit::package::DIRECTION_ATTRIBUTE));
+        }
+        argument_attributes.push(format!("{{{}}}", entries.join(", ")));
+    }
+    let attribute = |text: &str| Attribute::parse(context, text).ok_or_else(|| (at, format!("internal error: cannot parse {text}")));
+    let mut function = unsafe { OperationRefMut::from_raw(workload.to_raw()) };
+    function.set_attribute("arg_attrs", attribute(&format!("[{}]", argument_attributes.join(", ")))?);
+    if schedule.window != 0 {
+        function.set_attribute(htp_backend_pto::emit::package::RUNTIME_ENV_ATTRIBUTE, attribute(&format!("{{ring_task_window = {window} : i64}}"))?);
+    }
+    function.set_attribute("pto.orchestration", attribute("unit")?);
+    Ok(())
+}
+
+/// The ops named in `names` around `op`, innermost first.
+pub fn enclosing<'c>(op: OperationRef<'c, '_>, names: &[&str]) -> Vec<OperationRef<'c, 'c>> {
+    let mut found = Vec::new();
+    let mut current = unsafe { mlir_sys::mlirOperationGetParentOperation(op.to_raw()) };
+    while !current.ptr.is_null() {
+        let parent: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current) };
+        if names.contains(&name_of(parent).as_str()) {
+            found.push(parent);
+        }
+        current = unsafe { mlir_sys::mlirOperationGetParentOperation(current) };
+    }
+    found
+}
+
+/// The wsp loops of `workload` inside no other wsp loop.
+pub fn outermost_loops<'c>(workload: OperationRef<'c, 'c>) -> Vec<OperationRef<'c, 'c>> {
+    let mut found = Vec::new();
+    for name in LOOPS {
+        for op in ops_named(workload, name) {
+            if enclosing(op, &LOOPS).is_empty() {
+                found.push(op);
+            }
+        }
+    }
+    found
+}
+
+/// A view's checks: kernels address a tensor argument as a contiguous
+/// block of their parameter's shape (row-major strides of the shape they
+/// see), so a view keeps the tensor's rank and its inner dimensions whole.
+fn check_view<'c>(view: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
+    let at = view.location();
+    let all = operands(view);
+    let tensor = MemRefType::try_from(all[0].r#type()).map_err(|_| (at, "a view of a non-tensor".to_string()))?;
+    let rank = tensor.rank();
+    let sizes = &all[1 + rank..];
+    if sizes.len() != rank {
+        return Err((at, format!("on PTO a task's block keeps the tensor's {rank} dimensions (pto-runtime views do not drop dimensions): index with slices, q[b:b + 1, i:i + 16, :], and give the kernel a rank-{rank} parameter")));
+    }
+    for d in 1..rank {
+        let whole = match tensor.dim_size(d) {
+            Ok(DimSize::Static(n)) => constant_int(sizes[d]) == Some(n as i64) && constant_int(all[1 + d]) == Some(0),
+            _ => false,
+        };
+        if !whole {
+            return Err((at, format!("on PTO a task's block covers whole rows: dimension {d} of the tensor must be taken whole (':') and be static, since a kernel addresses its tensor arguments as contiguous blocks of its own shape")));
+        }
+    }
+    Ok(())
+}
+
+/// The PTO tasks one call of `orchestration` submits, when static (no loop).
+fn kernel_tasks(orchestration: OperationRef) -> Option<i64> {
+    let mut count = 0;
+    let mut looped = false;
+    orchestration.walk(WalkOrder::PreOrder, |op| {
+        match name_of(op).as_str() {
+            "pto.submit" => count += 1,
+            "scf.for" | "scf.if" | "func.call" => looped = true,
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    (!looped).then_some(count)
+}
+
+/// The tasks (and order barriers) one iteration of the loop `op` submits, when static.
+fn static_tasks(op: OperationRef, functions: &HashMap<String, OperationRef>) -> Option<i64> {
+    let body = op.region(0).ok()?.first_block()?;
+    block_tasks(body, functions)
+}
+
+fn trips(axis: Value) -> Option<i64> {
+    let op = defining(axis)?;
+    (name_of(op) == "wsp.dense").then(|| constant_int(op.operand(0).ok()?)).flatten()
+}
+
+fn block_tasks(block: melior::ir::BlockRef, functions: &HashMap<String, OperationRef>) -> Option<i64> {
+    let mut total = 0i64;
+    let mut op = block.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let name = name_of(current);
+        let tasks = match name.as_str() {
+            "wsp.task" => {
+                let callee = current.attribute("callee").ok()?.to_string().trim_start_matches('@').to_string();
+                kernel_tasks(*functions.get(&callee)?)?
+            }
+            "wsp.parallel" => {
+                let mut n = 1i64;
+                for axis in operands(current) {
+                    n = n.checked_mul(trips(axis)?)?;
+                }
+                n.checked_mul(static_tasks(current, functions)?)?
+            }
+            // Each iteration that issued tasks ends with an order barrier (a dummy task).
+            "wsp.sequential" => {
+                let per = static_tasks(current, functions)?;
+                trips(current.operand(0).ok()?)?.checked_mul(if per > 0 { per + 1 } else { 0 })?
+            }
+            "wsp.select" | "wsp.when" | "scf.for" | "scf.if" | "func.call" => {
+                let mut has_task = false;
+                current.walk(WalkOrder::PreOrder, |inner| {
+                    has_task |= name_of(inner) == "wsp.task";
+                    WalkResult::Advance
+                });
+                if has_task {
+                    return None;
+                }
+                0
+            }
+            _ => 0,
+        };
+        total = total.checked_add(tasks)?;
+    }
+    Some(total)
+}
+
+/// `(file:line:col)` of a location, for the orchestration's messages.
+pub fn position(location: Location) -> String {
+    crate::plan::extract::position(location)
+}

@@ -1,0 +1,39 @@
+//! WSP on the PTO targets (`pto-a2a3sim`, `pto-a2a3`), added from outside
+//! the PTO backend (docs/wsp.md, "WSP on PTO"): a target extension per PTO target
+//! (capabilities `model:wsp`, `dialect:wsp`; the stage `wsp-to-pto` at
+//! `before-emit`) and orchestration emitters for the wsp ops. The workload
+//! becomes the package's orchestration: its loops run on AICPU, each
+//! `wsp.task` calls its kernel's orchestration (the task(s) the PTO backend
+//! made of the kernel) on views of the workload's tensors, through a
+//! submitter (`runtime.rs`, C++) that adds what pto-runtime's TensorMap does
+//! not infer: WAR edges, `wsp.seq` order, streams, round-robin lanes, the
+//! dispatch predicate of `wsp.select` / `wsp.when`, and the per-scope task
+//! count against the task window.
+//!
+//! - `lower.rs`: the pass `wsp-to-pto` (checks at the user's lines, the
+//!   tensors' directions, the run configuration, the orchestration marker);
+//! - `emit.rs`: the C++ of each wsp op in the orchestration;
+//! - `runtime.rs`: the C++ prelude (`wsp::Run`, an `HtpSubmitter`).
+
+mod emit;
+pub mod lower;
+mod runtime;
+
+/// The PTO targets (the backend's names).
+pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
+
+pub fn register() -> Result<(), String> {
+    htp_backend_pto::register()?;
+    htp_pass::register_passes(&[lower::DEFINITION])?;
+    for target in TARGETS {
+        htp_api::register_target_extension(htp_api::extensions::TargetExtension {
+            target: target.into(),
+            name: "wsp-orchestration".into(),
+            capabilities: vec![format!("model:{}", crate::MODEL_NAME), "dialect:wsp".into()],
+            stages: vec![("before-emit".into(), lower::DEFINITION.argument.into())],
+        })?;
+    }
+    // The prelude's namespace and the entry's `wsp::Run`: a parameter so named is renamed.
+    htp_backend_pto::emit::names::reserve_identifiers(&["wsp", emit::RUN]);
+    emit::register()
+}

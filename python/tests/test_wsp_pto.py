@@ -1,0 +1,473 @@
+"""WSP workloads on the PTO targets (issue 19 part 4, docs/wsp.md, "WSP on PTO"): each
+workload compiles to a pto-runtime package for pto-a2a3sim and pto-a2a3 whose
+orchestration runs the workload's loops and submits its tasks; on a2a3sim
+(when pto-runtime is installed and HTP_PTO_ISA_ROOT points at pto-isa) each
+run matches numpy. What pto-runtime cannot realise (placement) is refused at
+the user's line."""
+
+import inspect
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import htp
+from htp import f32, i32
+from htp.pto import runtime as pto_runtime
+from test_errors import assert_points_at
+
+wsp = htp.model("wsp")
+TARGETS = ["pto-a2a3sim", "pto-a2a3"]
+rng = np.random.default_rng(19)
+
+needs_runtime = pytest.mark.skipif(
+    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
+    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
+)
+
+
+@htp.kernel
+def scale_rows(x: htp.Tensor[f32, "R", 64], y: htp.Out[f32, "R", 64], s: f32):
+    # A loop over the rows: the PTO backend splits it into tasks (chunks) over the cores.
+    for r in range(0, x.shape[0], 8):
+        y[r:r + 8, :] = x[r:r + 8, :] * s
+
+
+@htp.kernel
+def add_one(y: htp.InOut[f32, 16, 64]):
+    y[:, :] = y[:, :] + 1.0
+
+
+@htp.kernel
+def add_rows(a: htp.Tensor[f32, 16, 64], b: htp.Tensor[f32, 16, 64], c: htp.Out[f32, 16, 64]):
+    c[:, :] = a[:, :] + b[:, :]
+
+
+@wsp.workload
+def blocks(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    for i in wsp.parallel(x.shape[0] // 16):
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, :], y[i * 16:i * 16 + 16, :], 2.0)
+
+
+@wsp.workload
+def steps(y: htp.InOut[f32, "N", 64]):
+    for s in wsp.seq(3):
+        for b in wsp.parallel(y.shape[0] // 16):
+            wsp.task(add_one, y[b * 16:b * 16 + 16, :])
+
+
+@wsp.workload
+def ragged(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "N", 64]):
+    for b, c in wsp.parallel(wsp.ragged(lens.shape[0], lens)):
+        r = b * 64 + c * 16
+        wsp.task(scale_rows, x[r:r + 16, :], y[r:r + 16, :], 3.0)
+
+
+@wsp.workload
+def selected(x: htp.Tensor[f32, "N", 64], counts: htp.Tensor[i32, "E"], y: htp.InOut[f32, "N", 64]):
+    for e in wsp.select(counts.shape[0], counts):
+        wsp.task(scale_rows, x[e * 16:e * 16 + 16, :], y[e * 16:e * 16 + 16, :], 5.0)
+
+
+@wsp.workload
+def guarded(x: htp.Tensor[f32, "N", 64], counts: htp.Tensor[i32, "E"], y: htp.InOut[f32, "N", 64]):
+    for e in wsp.parallel(counts.shape[0]):
+        with wsp.when(wsp.element(counts, 0, e) > 16):
+            wsp.task(scale_rows, x[e * 16:e * 16 + 16, :], y[e * 16:e * 16 + 16, :], 7.0)
+
+
+@wsp.workload
+def sparse(x: htp.Tensor[f32, "N", 64], indptr: htp.Tensor[i32, "P"], indices: htp.Tensor[i32, "K"],
+           y: htp.InOut[f32, "N", 64]):
+    for row, col in wsp.parallel(wsp.sparse(indptr.shape[0] - 1, indptr, indices)):
+        wsp.task(scale_rows, x[row * 16:row * 16 + 16, :], y[col * 16:col * 16 + 16, :], 2.0)
+
+
+@wsp.workload
+def counted(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "N", 64]):
+    for b in wsp.parallel(lens.shape[0]):
+        for c in wsp.parallel(wsp.read(lens, 0, b)):
+            wsp.task(scale_rows, x[b * 64 + c * 16:b * 64 + c * 16 + 16, :], y[b * 64 + c * 16:b * 64 + c * 16 + 16, :], 4.0)
+
+
+@htp.kernel
+def less_one(c: htp.Tensor[i32, 1, 8], d: htp.Out[i32, 1, 8]):
+    d[:, :] = c[:, :] - 1
+
+
+@wsp.workload
+def produced(x: htp.Tensor[f32, "N", 64], given: htp.Tensor[i32, 1, 8], counts: htp.InOut[i32, 1, 8],
+             y: htp.InOut[f32, "N", 64]):
+    # The predicate is computed by a task: each guarded task depends on it (its producer),
+    # and the scheduler reads counts[0, e] only then.
+    wsp.task(less_one, given, counts)
+    for e in wsp.select(8, counts):
+        wsp.task(scale_rows, x[e * 16:e * 16 + 16, :], y[e * 16:e * 16 + 16, :], 5.0)
+
+
+@wsp.workload
+def war(a: htp.InOut[f32, "N", 64], b: htp.Out[f32, "N", 64]):
+    # b = a + a is read from a before a is scaled in place: the later writer
+    # of a waits for the earlier reader (a WAR edge HTP adds).
+    for i in wsp.parallel(a.shape[0] // 16):
+        wsp.task(add_rows, a[i * 16:i * 16 + 16, :], a[i * 16:i * 16 + 16, :], b[i * 16:i * 16 + 16, :])
+        wsp.task(add_one, a[i * 16:i * 16 + 16, :])
+
+
+@wsp.workload
+def waw(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    # Two tasks write the same rows as pure outputs, which pto-runtime's TensorMap does not
+    # order: the second waits for the first (a WAW edge HTP adds).
+    for i in wsp.parallel(x.shape[0] // 16):
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, :], y[i * 16:i * 16 + 16, :], 2.0)
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, :], y[i * 16:i * 16 + 16, :], 3.0)
+
+
+@htp.func
+def by_block(i: int) -> int:
+    return i % 2
+
+
+@wsp.workload
+def streamed(y: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel(y.shape[0] // 16):
+        wsp.task(add_one, y[i * 16:i * 16 + 16, :])
+
+
+@wsp.workload
+def pinned(y: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel(y.shape[0] // 16):
+        wsp.task(add_one, y[i * 16:i * 16 + 16, :])
+
+
+@wsp.workload
+def too_many(y: htp.InOut[f32, "N", 64]):
+    for s in wsp.parallel(2):
+        for i in wsp.parallel(8):
+            wsp.task(add_one, y[i * 16:i * 16 + 16, :])
+
+
+@wsp.workload
+def columns(x: htp.Tensor[f32, "N", 128], y: htp.Out[f32, "N", 64]):
+    for i in wsp.parallel(x.shape[0] // 16):
+        wsp.task(scale_rows, x[i * 16:i * 16 + 16, 0:64], y[i * 16:i * 16 + 16, :], 2.0)
+
+
+streams = wsp.schedule(streamed, stream_by=by_block, window=64)
+lanes = wsp.schedule(streamed, dispatch="round_robin", workers=2)
+stolen = wsp.schedule(blocks, dispatch="work_stealing", window=16)
+affine = wsp.schedule(pinned, dispatch="affinity")
+placed = wsp.schedule(pinned, dispatch="dynamic", dispatch_by=by_block)
+small_window = wsp.schedule(too_many, window=8)
+
+
+def line_of(function, text):
+    source, first = inspect.getsourcelines(function.function if hasattr(function, "function") else function)
+    return first + next(i for i, line in enumerate(source) if text in line)
+
+
+def package(program, target, tmp_path):
+    root = program.compile(target=target).write_package(tmp_path / program.name)
+    manifest = json.loads(open(os.path.join(root, "manifest.json")).read())
+    orchestration = open(os.path.join(root, manifest["orchestration"]["source"])).read()
+    return manifest, orchestration
+
+
+PROGRAMS = {"blocks": blocks, "steps": steps, "ragged": ragged, "sparse": sparse, "counted": counted, "produced": produced, "waw": waw, "selected": selected, "guarded": guarded, "war": war,
+            "streams": streams, "lanes": lanes, "stolen": stolen}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_workload_compiles_to_a_package(tmp_path, target, name):
+    manifest, orchestration = package(PROGRAMS[name], target, tmp_path)
+    assert manifest["target"] == target and manifest["runtime"] == "tensormap_and_ringbuffer"
+    assert all(a["direction"] in ("in", "out", "inout") for a in manifest["arguments"] if a["kind"] == "tensor")
+    assert "aicpu_orchestration_entry" in orchestration and "wsp::Run wsp_run(" in orchestration
+    # Each task calls its kernel's orchestration, on views, through the workload's submitter.
+    assert "static void htp_orchestration_" in orchestration and ".view(" in orchestration
+    assert "htp_submitter.submit(" in orchestration and "wsp_run.open_scope(" in orchestration
+
+
+@wsp.workload
+def named_like_the_runtime(wsp_run: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel(wsp_run.shape[0] // 16):
+        wsp.task(add_one, wsp_run[i * 16:i * 16 + 16, :])
+
+
+def test_a_parameter_named_like_generated_cpp_is_renamed(tmp_path):
+    manifest, orchestration = package(named_like_the_runtime, "pto-a2a3sim", tmp_path)
+    assert manifest["arguments"][0]["name"] == "wsp_run"
+    assert "const ChipTensor &p_wsp_run = orch_args.tensor(0).ref();" in orchestration
+
+
+def test_directions_come_from_the_tasks(tmp_path):
+    manifest, _ = package(ragged, "pto-a2a3sim", tmp_path)
+    assert [(a["name"], a.get("direction")) for a in manifest["arguments"]] == [("x", "in"), ("lens", "in"), ("y", "inout")]
+
+
+def test_seq_orders_iterations_by_barriers(tmp_path):
+    _, orchestration = package(steps, "pto-a2a3sim", tmp_path)
+    assert "wsp_run.begin_order();" in orchestration and "wsp_run.next_iteration();" in orchestration
+    assert "rt_submit_dummy_task(barrier)" in orchestration
+
+
+def test_ragged_lengths_are_read_in_the_orchestration(tmp_path):
+    _, orchestration = package(ragged, "pto-a2a3sim", tmp_path)
+    # The 1-D lengths as the IR sees them (1 x B), then each length read where its loop runs.
+    assert "lens.reshape(" in orchestration and "get_tensor_data<int32_t>(reshaped, 2," in orchestration
+
+
+def test_select_and_when_become_dispatch_predicates(tmp_path):
+    _, selected_cpp = package(selected, "pto-a2a3sim", tmp_path)
+    assert "PredicateOp::NE, 0);" in selected_cpp and "args.set_predicate(predicate)" in selected_cpp
+    _, guarded_cpp = package(guarded, "pto-a2a3sim", tmp_path)
+    assert "PredicateOp::GT" in guarded_cpp and "args.set_predicate(predicate)" in guarded_cpp
+    # No blocking read of the guard.
+    assert "get_tensor_data" not in selected_cpp and "get_tensor_data" not in guarded_cpp
+
+
+def test_the_window_travels_in_the_run_configuration(tmp_path):
+    manifest, orchestration = package(streams, "pto-a2a3sim", tmp_path)
+    assert manifest["runtime_env"] == {"ring_task_window": 64}
+    assert "wsp::Run wsp_run(64, 0);" in orchestration and "wsp_run.stream = " in orchestration
+    manifest, _ = package(blocks, "pto-a2a3sim", tmp_path)
+    assert "runtime_env" not in manifest
+
+
+def test_the_runner_checks_and_applies_the_run_configuration(tmp_path):
+    root = streams.compile(target="pto-a2a3sim").write_package(tmp_path / "streams")
+    manifest = pto_runtime._load_manifest(pathlib.Path(root))
+    if pto_runtime.find_runtime() is None:
+        # One value for every scope depth's ring.
+        assert list(pto_runtime._call_config(manifest).runtime_env.ring_task_window) == [64] * 4
+    path = os.path.join(root, "manifest.json")
+    for bad in ({"ring_task_windw": 64}, {"ring_task_window": "64"}):
+        broken = dict(json.loads(open(path).read()), runtime_env=bad)
+        open(path, "w").write(json.dumps(broken))
+        with pytest.raises(pto_runtime.PtoRuntimeError, match="runtime_env must map ring_task_window"):
+            pto_runtime._load_manifest(pathlib.Path(root))
+
+
+def test_round_robin_is_lanes_of_dependencies(tmp_path):
+    _, orchestration = package(lanes, "pto-a2a3sim", tmp_path)
+    assert "wsp::Run wsp_run(16384, 2);" in orchestration
+
+
+def test_affinity_is_refused_at_the_workload(tmp_path):
+    with pytest.raises(htp.CompileError) as error:
+        affine.compile(target="pto-a2a3sim")
+    assert "no placement" in str(error.value)
+    assert_points_at(error.value, "test_wsp_pto.py", line_of(pinned, "@wsp.workload"))
+
+
+def test_dispatch_by_is_refused_at_the_task(tmp_path):
+    with pytest.raises(htp.CompileError) as error:
+        placed.compile(target="pto-a2a3")
+    assert "no placement" in str(error.value)
+    assert_points_at(error.value, "test_wsp_pto.py", line_of(pinned, "wsp.task("))
+
+
+def test_a_static_scope_larger_than_the_window_is_refused_at_its_loop():
+    with pytest.raises(htp.CompileError) as error:
+        small_window.compile(target="pto-a2a3sim")
+    assert "scope of 8 tasks" in str(error.value) and "window=8" in str(error.value)
+    assert_points_at(error.value, "test_wsp_pto.py", line_of(too_many, "for s in"))
+
+
+def test_a_view_of_part_of_the_rows_is_refused_at_the_task():
+    with pytest.raises(htp.CompileError) as error:
+        columns.compile(target="pto-a2a3sim")
+    assert "whole rows" in str(error.value)
+    assert_points_at(error.value, "test_wsp_pto.py", line_of(columns, "wsp.task("))
+
+
+def test_the_cpu_still_runs_the_workloads():
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    blocks.compile(target="cpu")(x, y)
+    np.testing.assert_allclose(y, 2 * x, rtol=1e-6)
+
+
+# --- a2a3sim: each workload matches numpy ---------------------------------------------------------
+
+def sim(program):
+    return program.compile(target="pto-a2a3sim")
+
+
+@needs_runtime
+def test_parallel_on_a2a3sim():
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    sim(blocks)(x, y)
+    np.testing.assert_allclose(y, 2 * x, rtol=1e-6)
+
+
+@needs_runtime
+def test_seq_on_a2a3sim():
+    y = rng.standard_normal((128, 64)).astype(np.float32)
+    expected = y + 3
+    sim(steps)(y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_ragged_on_a2a3sim():
+    lens = np.array([4, 0, 2, 3], dtype=np.int32)
+    x = rng.standard_normal((256, 64)).astype(np.float32)
+    y = np.full_like(x, -1.0)
+    expected = y.copy()
+    for b, n in enumerate(lens):
+        expected[b * 64:b * 64 + n * 16] = 3 * x[b * 64:b * 64 + n * 16]
+    sim(ragged)(x, lens, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_sparse_on_a2a3sim():
+    indptr = np.array([0, 2, 2, 3, 5], dtype=np.int32)
+    indices = np.array([5, 0, 3, 1, 7], dtype=np.int32)
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.full_like(x, -1.0)
+    expected = y.copy()
+    for row in range(4):
+        for col in indices[indptr[row]:indptr[row + 1]]:
+            expected[col * 16:col * 16 + 16] = 2 * x[row * 16:row * 16 + 16]
+    sim(sparse)(x, indptr, indices, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_read_on_a2a3sim():
+    lens = np.array([1, 0, 4, 2], dtype=np.int32)
+    x = rng.standard_normal((256, 64)).astype(np.float32)
+    y = np.full_like(x, 9.0)
+    expected = y.copy()
+    for b, n in enumerate(lens):
+        expected[b * 64:b * 64 + n * 16] = 4 * x[b * 64:b * 64 + n * 16]
+    sim(counted)(x, lens, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_select_on_a2a3sim():
+    counts = np.array([3, 0, 0, 9, 1, 0], dtype=np.int32)
+    x = rng.standard_normal((96, 64)).astype(np.float32)
+    y = np.full_like(x, -2.0)
+    expected = y.copy()
+    for e, n in enumerate(counts):
+        if n:
+            expected[e * 16:e * 16 + 16] = 5 * x[e * 16:e * 16 + 16]
+    sim(selected)(x, counts, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_select_on_a_computed_predicate_on_a2a3sim():
+    given = np.array([[1, 3, 1, 2, 1, 1, 5, 1]], dtype=np.int32)
+    counts = np.full_like(given, 7)  # stale values: were the predicate read before its producer ran, every block would be scaled
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.full_like(x, -3.0)
+    expected = y.copy()
+    for e, n in enumerate(given[0] - 1):
+        if n:
+            expected[e * 16:e * 16 + 16] = 5 * x[e * 16:e * 16 + 16]
+    sim(produced)(x, given, counts, y)
+    np.testing.assert_array_equal(counts, given - 1)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_when_on_a2a3sim():
+    counts = np.array([17, 16, 40, 0], dtype=np.int32)
+    x = rng.standard_normal((64, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    expected = y.copy()
+    for e, n in enumerate(counts):
+        if n > 16:
+            expected[e * 16:e * 16 + 16] = 7 * x[e * 16:e * 16 + 16]
+    sim(guarded)(x, counts, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@needs_runtime
+def test_war_on_a2a3sim():
+    a = rng.standard_normal((64, 64)).astype(np.float32)
+    b = np.zeros_like(a)
+    expected_b, expected_a = a + a, a + 1
+    sim(war)(a, b)
+    np.testing.assert_allclose(b, expected_b, rtol=1e-6)
+    np.testing.assert_allclose(a, expected_a, rtol=1e-6)
+
+
+@needs_runtime
+def test_waw_on_a2a3sim():
+    x = rng.standard_normal((128, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    sim(waw)(x, y)
+    np.testing.assert_allclose(y, 3 * x, rtol=1e-6)
+
+
+@needs_runtime
+@pytest.mark.parametrize("program", [streams, lanes], ids=["streams", "round_robin"])
+def test_schedules_on_a2a3sim(program):
+    y = rng.standard_normal((64, 64)).astype(np.float32)
+    expected = y + 1
+    sim(program)(y)
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@wsp.workload
+def crowded(x: htp.Tensor[f32, "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "N", 64]):
+    for s in wsp.seq(1):
+        for b, c in wsp.parallel(wsp.ragged(lens.shape[0], lens)):
+            wsp.task(add_rows, x[b * 64 + c * 16:b * 64 + c * 16 + 16, :], x[b * 64 + c * 16:b * 64 + c * 16 + 16, :],
+                     y[b * 64 + c * 16:b * 64 + c * 16 + 16, :])
+
+
+crowded_window = wsp.schedule(crowded, window=8)
+
+
+@needs_runtime
+def test_a_run_time_scope_larger_than_the_window_stops_with_a_message(capfd):
+    x = rng.standard_normal((256, 64)).astype(np.float32)
+    y = np.zeros_like(x)
+    # Few enough tasks: runs.
+    sim(crowded_window)(x, np.array([2, 1, 3, 0], dtype=np.int32), y)
+    np.testing.assert_allclose(y[:32], 2 * x[:32], rtol=1e-6)
+    # 16 tasks in the scope of one iteration of the seq loop, the window holds 7: a message, not a deadlock.
+    capfd.readouterr()
+    with pytest.raises(pto_runtime.PtoRuntimeError) as error:
+        sim(crowded_window)(x, np.array([4, 4, 4, 4], dtype=np.int32), y)
+    # The orchestration reports a fatal error (pto-runtime's code 5, invalid arguments) with the
+    # loop's line in pto-runtime's log, and the run fails instead of spinning on a full ring.
+    assert "failed with code -5" in str(error.value), error.value
+    log = capfd.readouterr().err
+    assert f"test_wsp_pto.py:{line_of(crowded, 'for s in')}:14 submits more than 7 tasks" in log, log
+
+
+@wsp.workload
+def edges(y: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel((y.shape[0] + 15) // 16):
+        wsp.task(add_one, y[i * 16:i * 16 + 16, :])
+
+
+@needs_runtime
+def test_a_block_the_kernel_does_not_take_stops_with_the_tasks_line(capfd):
+    y = np.zeros((64, 64), dtype=np.float32)
+    sim(edges)(y)
+    np.testing.assert_array_equal(y, 1)
+    # 72 rows: the last block has 8, and add_one takes 16.
+    y = np.zeros((72, 64), dtype=np.float32)
+    capfd.readouterr()
+    with pytest.raises(pto_runtime.PtoRuntimeError):
+        sim(edges)(y)
+    log = capfd.readouterr().err
+    assert f"wsp: the task at {__file__}:{line_of(edges, 'wsp.task(')}:9 gives add_one a block of extent 8 in dimension 0, where its parameter takes 16" in log, log
+
+
+def test_static_extents_of_kernel_parameters_are_checked_in_the_orchestration(tmp_path):
+    _, orchestration = package(streamed, "pto-a2a3sim", tmp_path)
+    assert 'wsp_run.fits(view, 0, 16, "add_one");' in orchestration
