@@ -277,3 +277,24 @@ def test_ctrl_c_stops_a_long_workload_with_keyboard_interrupt(tmp_path):
     assert process.returncode == 3, out
     assert "interrupted" in out
     assert time.monotonic() - sent < 15
+
+
+@wsp.workload
+def loops_inside_branches(y: htp.Out[f32, "N", 64], lens: htp.Tensor[i32, "B"]):
+    # wsp loops inside `if` branches inside wsp loops (their regions are
+    # built before the branch op exists).
+    for b in wsp.parallel(lens.shape[0]):
+        n = wsp.read(lens, b)
+        if n > 0:
+            for c in wsp.parallel(n):
+                wsp.task(add_scalar, y[b * 16:b * 16 + 16, :], 1.0)
+        else:
+            for s in wsp.seq(2):
+                wsp.task(add_scalar, y[b * 16:b * 16 + 16, :], -1.0)
+
+
+def test_wsp_loops_inside_branches():
+    lens = np.array([2, 0, 3], np.int32)
+    y = np.zeros((48, 64), np.float32)
+    loops_inside_branches(y, lens)
+    np.testing.assert_array_equal(y[::16, 0], [2.0, -2.0, 3.0])

@@ -54,3 +54,21 @@ def views(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64]):
 # CHECK-NOT: tile.load
 # CHECK: arith.index_cast %[[VALID]] : index to i64
 # CHECK: arith.sitofp
+
+
+@sample.program
+def loop_in_a_branch(x: htp.Tensor[htp.f32, 16, 64], y: htp.Out[htp.f32, 16, 64], s: htp.f32):
+    acc = 0.0
+    for i in range(0, 16, 16):
+        if s > 0.0:
+            for j, k in sample.grid(2, 2):
+                acc = acc + s
+    y[:, :] = x[:, :] + acc
+
+# A model's loop inside an `if` branch (built before the scf.if that holds
+# it) is verified once the function is whole, not while the branch is
+# detached (MLIR's verifier cannot walk a detached region).
+# CHECK-LABEL: func.func @loop_in_a_branch
+# CHECK: scf.if
+# CHECK: scf.for
+# CHECK: scf.for

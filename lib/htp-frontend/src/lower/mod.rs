@@ -87,6 +87,12 @@ pub struct Lowerer<'c, 'p> {
     /// The module the program's functions are appended to (what a model
     /// construct searches for the kernels it names).
     pub module: mlir_sys::MlirOperation,
+    /// The body block of the function being lowered.
+    pub function_block: mlir_sys::MlirBlock,
+    /// Model region ops built inside regions not attached yet (an `if`'s
+    /// branches are built before the `scf.if`): verified, with the message
+    /// to report at their construct, once the function's body is whole.
+    pub deferred_checks: Vec<(mlir_sys::MlirOperation, Diagnostic)>,
 }
 
 /// Most `static_range` iterations one kernel may unroll in total (each loop
@@ -150,7 +156,7 @@ fn lower_entry<'c>(
     let src = &program.sources[kernel.source];
     let err = |range: TextRange, kind, msg: String| diagnostic(src, range, kind, msg);
     let params = read_entry_params(def, constants, &err)?;
-    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0, module: module.as_operation().to_raw() };
+    let mut lowerer = Lowerer { ctx, program, src: kernel.source, block: MlirBlock { ptr: std::ptr::null_mut() }, env: Env::new(), call_stack: vec![def.name.id.to_string()], inlining: [def.name.id.to_string()].into_iter().collect(), unrolled: 0, module: module.as_operation().to_raw(), function_block: MlirBlock { ptr: std::ptr::null_mut() }, deferred_checks: Vec::new() };
 
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();
@@ -220,6 +226,7 @@ fn lower_entry<'c>(
         &arg_types.iter().copied().zip(arg_locs.iter().copied()).collect::<Vec<_>>(),
     ));
     lowerer.block = block.to_raw();
+    lowerer.function_block = block.to_raw();
 
     // Bind parameters: tensors (with their symbolic sizes), scalars, constants.
     for (p, sig) in params.iter().zip(&signature.params) {
@@ -241,7 +248,9 @@ fn lower_entry<'c>(
         lowerer.env.insert(p.name.clone(), value);
     }
 
-    if let Some(value) = lowerer.lower_function_body(&def.body)? {
+    let body = lowerer.lower_function_body(&def.body)?;
+    lowerer.run_deferred_checks()?;
+    if let Some(value) = body {
         let _ = value;
         return Err(lowerer.error(def.range, DiagnosticKind::Invalid, "a @htp.kernel returns nothing: it writes its results to output tensors (use @htp.func for a helper that returns values)"));
     }

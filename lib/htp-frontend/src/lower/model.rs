@@ -44,6 +44,34 @@ impl<'c> Lowerer<'c, '_> {
         unsafe { BlockRef::from_raw(self.block) }
     }
 
+    /// Whether `op` reaches the function's body block through attached
+    /// regions only.
+    fn attached_to_function(&self, op: melior::ir::OperationRef<'c, 'c>) -> bool {
+        use melior::ir::{block::BlockLike, operation::OperationLike};
+        let mut current = op;
+        loop {
+            let Some(block) = current.block() else { return false };
+            match block.parent_operation() {
+                Some(parent) => current = unsafe { melior::ir::OperationRef::from_raw(parent.to_raw()) },
+                None => return block.to_raw().ptr == self.function_block.ptr,
+            }
+        }
+    }
+
+    /// Verifies the model region ops built inside unattached regions, now
+    /// that the function's body is whole; the first invalid one is an error
+    /// at its construct.
+    pub fn run_deferred_checks(&mut self) -> Result<(), crate::diagnostics::Diagnostic> {
+        for (op, mut failure) in std::mem::take(&mut self.deferred_checks) {
+            let op = unsafe { melior::ir::OperationRef::from_raw(op) };
+            if let Err(why) = htp_dialects::diagnostics::verify(self.ctx, &op) {
+                failure.message = format!("{}: {why}", failure.message);
+                return Err(failure);
+            }
+        }
+        Ok(())
+    }
+
     /// The module the program's functions are in.
     fn program_module(&self) -> melior::ir::OperationRef<'c, 'c> {
         unsafe { melior::ir::OperationRef::from_raw(self.module) }
@@ -140,7 +168,15 @@ impl<'c> Lowerer<'c, '_> {
         let Some(op) = built.block.parent_operation() else {
             return Err(self.internal(iter_range, format!("{}.{name}(): its body block belongs to no op", model.namespace)));
         };
-        htp_dialects::diagnostics::verify(self.ctx, &op).map_err(|why| located(self, format!("the {} it built is invalid: {why}", kind.word())))?;
+        // MLIR's verifier walks up the regions between a use and its
+        // definition; one not attached yet (an `if` branch being built)
+        // cannot be walked, so such an op is verified once the body is whole.
+        let failure = located(self, format!("the {} it built is invalid", kind.word()));
+        if self.attached_to_function(op) {
+            htp_dialects::diagnostics::verify(self.ctx, &op).map_err(|why| located(self, format!("the {} it built is invalid: {why}", kind.word())))?;
+        } else {
+            self.deferred_checks.push((op.to_raw(), failure));
+        }
         for ((variable, ty, _), result) in carried.iter().zip(&built.results) {
             self.env.insert(variable.clone(), ty.val(result.to_raw()));
         }
