@@ -19,6 +19,28 @@ def load_example(name: str):
     return module
 
 
+def run_and_interrupt(tmp_path, source: str):
+    """Runs `source` as a script that prints "ready" before a long call,
+    sends it SIGINT a second later; (exit code, its output, seconds from
+    the signal to its exit)."""
+    import signal
+    import subprocess
+    import time
+    script = tmp_path / "interrupted.py"
+    script.write_text(source)
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=120)
+        return process.returncode, out, time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
 @pytest.fixture(scope="session")
 def example():
     cache = {}

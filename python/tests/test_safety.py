@@ -6,14 +6,13 @@ not do")."""
 import importlib
 import linecache
 import os
-import signal
-import subprocess
 import sys
 import textwrap
 import threading
 import time
 
 import numpy as np
+from conftest import run_and_interrupt
 import pytest
 
 import htp
@@ -545,19 +544,8 @@ SERIAL_CALL = LONG_CALL.replace("""    for i in htp.range(0, x.shape[0], 16, gra
 @pytest.mark.parametrize("source", [LONG_CALL, SERIAL_CALL], ids=["chunks", "serial"])
 def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(tmp_path, source):
     assert "carries t" in SERIAL_CALL
-    script = tmp_path / "long_call.py"
-    script.write_text(source)
-    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout.readline().strip() == "ready"
-        time.sleep(1.0)
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 3, out
+    returncode, out, seconds = run_and_interrupt(tmp_path, source)
+    assert returncode == 3, out
     assert "interrupted" in out
     # Stopped between chunks (each ~0.1 s), not after the whole call.
-    assert time.monotonic() - sent < 15
+    assert seconds < 15

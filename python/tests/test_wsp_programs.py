@@ -6,6 +6,7 @@ concurrent calls, and what a workload cannot do."""
 import threading
 
 import numpy as np
+from conftest import run_and_interrupt
 import pytest
 
 import htp
@@ -258,25 +259,10 @@ print("finished", flush=True)
 
 
 def test_ctrl_c_stops_a_long_workload_with_keyboard_interrupt(tmp_path):
-    import signal
-    import subprocess
-    import sys
-    import time
-    script = tmp_path / "long_workload.py"
-    script.write_text(LONG_WORKLOAD)
-    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout.readline().strip() == "ready"
-        time.sleep(1.0)
-        sent = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 3, out
+    returncode, out, seconds = run_and_interrupt(tmp_path, LONG_WORKLOAD)
+    assert returncode == 3, out
     assert "interrupted" in out
-    assert time.monotonic() - sent < 15
+    assert seconds < 15
 
 
 @wsp.workload

@@ -183,3 +183,21 @@ mod tests {
         assert_eq!(constants.get("S"), Some(ConstValue::Float(1e21)));
     }
 }
+
+/// The attribute the front end puts on a kernel (or a model's function):
+/// the argument indices of its outputs (`htp.Out` / `htp.InOut`).
+pub const OUTPUTS_ATTRIBUTE: &str = "htp.outputs";
+/// The argument indices of its in-out outputs (`htp.InOut`: what it does
+/// not write keeps its value).
+pub const IN_OUTS_ATTRIBUTE: &str = "htp.in_outs";
+
+/// The argument indices a function declares under `attribute`
+/// ([`OUTPUTS_ATTRIBUTE`], [`IN_OUTS_ATTRIBUTE`]); empty when it has none.
+pub fn declared_arguments<'c: 'a, 'a>(function: impl melior::ir::operation::OperationLike<'c, 'a>, attribute: &str) -> Vec<i64> {
+    function
+        .attribute(attribute)
+        .ok()
+        .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
+        .unwrap_or_default()
+}

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use htp_ir::query::{key, ops_named};
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, StringAttribute},
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationMutLike, WalkOrder, WalkResult},
         Attribute, Identifier, OperationRef, RegionLike, Value, ValueLike,
@@ -138,12 +138,7 @@ fn access_of<'c>(task: OperationRef<'c, '_>, functions: &HashMap<String, Operati
     if kernel.attribute("htp.kernel").is_err() {
         return Err((task.location(), format!("'{callee}' is not an @htp.kernel: a task runs a kernel")));
     }
-    let outputs: Vec<i64> = kernel
-        .attribute("htp.outputs")
-        .ok()
-        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
-        .unwrap_or_default();
+    let outputs = htp_api::signature::declared_arguments(*kernel, htp_api::signature::OUTPUTS_ATTRIBUTE);
     let block = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| (task.location(), format!("'{callee}' has no body")))?;
     let mut modes = Vec::new();
     for index in 0..block.argument_count() {

@@ -189,15 +189,8 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
 
     // Directions, the window, the marker.
     let mut argument_attributes = Vec::new();
-    let declared = |name: &str| -> Vec<i64> {
-        workload
-            .attribute(name)
-            .ok()
-            .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
-            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
-            .unwrap_or_default()
-    };
-    let (outputs, in_outs) = (declared("htp.outputs"), declared("htp.in_outs"));
+    use htp_api::signature::{declared_arguments, IN_OUTS_ATTRIBUTE, OUTPUTS_ATTRIBUTE};
+    let (outputs, in_outs) = (declared_arguments(workload, OUTPUTS_ATTRIBUTE), declared_arguments(workload, IN_OUTS_ATTRIBUTE));
     let existing = workload.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
     for (index, argument) in arguments.iter().enumerate() {
         let old = existing.as_ref().and_then(|a| a.element(index).ok()).map(|d| d.to_string()).unwrap_or_else(|| "{}".into());
