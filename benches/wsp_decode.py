@@ -61,10 +61,10 @@ def plan_of(trace):
         name, keys = event["name"].rstrip("]").split("[")
         keys = [int(k) for k in keys.split(",")] if keys else []
         if name == "decode_chunk":
-            b, h, lo, hi = keys
+            _, b, h, lo, hi = keys
             tasks.append(((b, h, 0, lo), ("chunk", b, h, hi - lo, event["tid"])))
         elif name == "decode_merge":
-            b, h = keys
+            _, b, h = keys
             tasks.append(((b, h, 1, 0), ("merge", b, h, MERGE_COST, event["tid"])))
     return [task for _, task in sorted(tasks)]
 

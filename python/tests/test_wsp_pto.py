@@ -471,3 +471,74 @@ def test_a_block_the_kernel_does_not_take_stops_with_the_tasks_line(capfd):
 def test_static_extents_of_kernel_parameters_are_checked_in_the_orchestration(tmp_path):
     _, orchestration = package(streamed, "pto-a2a3sim", tmp_path)
     assert 'wsp_run.fits(view, 0, 16, "add_one");' in orchestration
+
+
+# --- The three WSP examples (examples/python/wsp) on a2a3sim ------------------------------
+
+def load_wsp_example(name):
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "wsp" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"htp_wsp_example_pto_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name, workload", [("split_kv_decode", "split_kv_decode"), ("moe", "moe"),
+                                            ("lightning_indexer", "lightning_indexer")])
+def test_the_wsp_examples_package_for_pto(name, workload, target, tmp_path):
+    program = getattr(load_wsp_example(name), workload)
+    package = pathlib.Path(program.compile(target=target).write_package(str(tmp_path / name)))
+    orchestration = list(package.glob("orchestration/*.cpp"))
+    assert len(orchestration) == 1 and "wsp::Run" in orchestration[0].read_text()
+    assert json.loads((package / "manifest.json").read_text())
+
+
+@needs_runtime
+def test_split_kv_decode_on_a2a3sim():
+    decode = load_wsp_example("split_kv_decode")
+    lens = np.array([17, 600, 130, 64, 1, 300], np.int32)
+    B, H, L = len(lens), 2, int(lens.max())
+    q = rng.standard_normal((B, H, 64)).astype(np.float32)
+    k = rng.standard_normal((B, H, L, 64)).astype(np.float32)
+    v = rng.standard_normal((B, H, L, 64)).astype(np.float32)
+    po = np.zeros((B, H, 32, 64), np.float32)
+    plse = np.zeros((B, H, 32, 1), np.float32)
+    o = np.zeros((B, H, 64), np.float32)
+    plan = np.zeros((1, 1), np.int32)
+    sim(decode.split_kv_decode)(q, k, v, lens, po, plse, o, plan, np.float32(0.125))
+    np.testing.assert_allclose(o, decode.reference(q, k, v, lens, 0.125), atol=2e-5)
+    # The planner ran in the orchestration: one segment per available cluster.
+    assert plan[0, 0] >= 1
+
+
+@needs_runtime
+def test_moe_on_a2a3sim():
+    moe = load_wsp_example("moe")
+    x = rng.standard_normal((moe.T, moe.D)).astype(np.float32)
+    wg = rng.standard_normal((moe.D, moe.E)).astype(np.float32)
+    w = (rng.standard_normal((moe.E, moe.D, moe.F)) / 8).astype(np.float32)
+    out = np.zeros((moe.T, moe.F), np.float32)
+    ids = np.zeros((moe.E * moe.T, 1), np.int32)
+    counts = np.zeros((moe.E, 1), np.int32)
+    pos1, pos2 = np.zeros((moe.T, 1), np.int32), np.zeros((moe.T, 1), np.int32)
+    gate1, gate2 = np.zeros((moe.T, 1), np.float32), np.zeros((moe.T, 1), np.float32)
+    y = np.zeros((moe.E * moe.T, moe.F), np.float32)
+    sim(moe.moe)(x, wg, w, out, ids, counts, pos1, pos2, gate1, gate2, y)
+    expected, expected_counts = moe.reference(x, wg, w)
+    np.testing.assert_array_equal(counts.ravel(), expected_counts)
+    np.testing.assert_allclose(out, expected, atol=1e-4)
+
+
+@needs_runtime
+def test_lightning_indexer_on_a2a3sim():
+    indexer = load_wsp_example("lightning_indexer")
+    lens = np.array([7, 256, 257, 700, 1500], np.int32)
+    q = rng.standard_normal((len(lens), 4, 64)).astype(np.float32)
+    k = rng.standard_normal((len(lens), int(lens.max()), 64)).astype(np.float32)
+    w = rng.random((4, 1)).astype(np.float32)
+    scores = np.zeros((len(lens), k.shape[1]), np.float32)
+    top = np.zeros((len(lens), indexer.K), np.int32)
+    sim(indexer.lightning_indexer)(q, k, w, lens, scores, top)
+    np.testing.assert_array_equal(top, indexer.reference(q, k, w, lens))

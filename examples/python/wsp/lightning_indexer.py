@@ -3,8 +3,8 @@ ragged sequence lengths, with the scoring kernel's tier picked by length,
 then top-k selection per request.
 
 Request b's query has 4 index heads; its score for key s < lens[b] is
-sum_h w[h] * relu(q[b, h] . k[b, s]). Short requests (<= 512 keys) use a
-one-tile kernel, longer ones a kernel looping over blocks of 512 — the
+sum_h w[h] * relu(q[b, h] . k[b, s]). Short requests (<= 256 keys) use a
+one-tile kernel, longer ones a kernel looping over blocks of 128 — the
 tier is chosen in the workload from the length, which the workload reads
 where it runs. A top-k task per request then picks the 16 best keys
 (ties: the lower index first; -1 where a request has fewer keys).
@@ -23,20 +23,21 @@ K = 16        # keys selected per request
 @htp.kernel
 def score_short(q: htp.Tensor[f32, 4, 64], k: htp.Tensor[f32, "S", 64], w: htp.Tensor[f32, 4, 1],
                 scores: htp.Out[f32, 1, "S"], n: htp.i32):
-    """Tier 1: up to 512 keys in one tile."""
-    logits = q[:, :] @ htp.transpose(htp.pad(k[0:512, :], 0.0))
+    """Tier 1: up to 256 keys in one tile."""
+    logits = q[:, :] @ htp.transpose(htp.pad(k[0:256, :], 0.0))
     s = htp.col_sum(htp.maximum(logits, 0.0) * w[:, :])
-    scores[0:1, 0:512] = htp.where(htp.iota((1, 512), 1, i32) >= n, -1.0e30, s)
+    scores[0:1, 0:256] = htp.where(htp.iota((1, 256), 1, i32) >= n, -1.0e30, s)
 
 
 @htp.kernel
 def score_long(q: htp.Tensor[f32, 4, 64], k: htp.Tensor[f32, "S", 64], w: htp.Tensor[f32, 4, 1],
                scores: htp.Out[f32, 1, "S"], n: htp.i32):
-    """Tier 2: any length, blocks of 512 keys."""
-    for j in range(0, n, 512):
-        logits = q[:, :] @ htp.transpose(htp.pad(k[j:j + 512, :], 0.0))
+    """Tier 2: any length, blocks of 128 keys (what the cube's operand
+    buffers hold on A2/A3)."""
+    for j in range(0, n, 128):
+        logits = q[:, :] @ htp.transpose(htp.pad(k[j:j + 128, :], 0.0))
         s = htp.col_sum(htp.maximum(logits, 0.0) * w[:, :])
-        scores[0:1, j:j + 512] = htp.where(htp.iota((1, 512), 1, i32) + j >= n, -1.0e30, s)
+        scores[0:1, j:j + 128] = htp.where(htp.iota((1, 128), 1, i32) + j >= n, -1.0e30, s)
 
 
 @htp.kernel
@@ -72,8 +73,8 @@ def lightning_indexer(q: htp.Tensor[f32, "B", 4, 64], k: htp.Tensor[f32, "B", "L
                       lens: htp.Tensor[i32, "B"], scores: htp.Out[f32, "B", "L"], top: htp.Out[i32, "B", 16]):
     for b in wsp.parallel(q.shape[0]):
         n = wsp.read(lens, b)
-        if n <= 512:
-            wsp.task(score_short, q[b, :, :], k[b, 0:512, :], w, scores[b:b + 1, 0:512], n)
+        if n <= 256:
+            wsp.task(score_short, q[b, :, :], k[b, 0:256, :], w, scores[b:b + 1, 0:256], n)
         else:
             wsp.task(score_long, q[b, :, :], k[b, 0:65536, :], w, scores[b:b + 1, 0:65536], n)
         wsp.task(select_topk, scores[b:b + 1, 0:65536], top[b:b + 1, :], n)

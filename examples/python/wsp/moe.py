@@ -39,20 +39,24 @@ def router(x: htp.Tensor[f32, 64, 64], wg: htp.Tensor[f32, 64, 8], ids: htp.Out[
     g1 = htp.recip(htp.exp(m2 - m1) + 1.0)
     gate1[:, :] = g1
     gate2[:, :] = 1.0 - g1
-    # Exclusive prefix counts through a strictly lower-triangular matmul.
-    lower = htp.where(htp.iota((64, 64), 1, f32) < htp.iota((64, 64), 0, f32), 1.0, 0.0)
-    slots = htp.iota((64, 64), 1, f32)
-    tokens = htp.iota((64, 1), 0, f32)
+    # Exclusive prefix counts of each expert's tokens through a strictly
+    # upper-triangular matmul (row vectors: token t at column t).
+    upper = htp.where(htp.iota((64, 64), 0, f32) < htp.iota((64, 64), 1, f32), 1.0, 0.0)
+    slots = htp.iota((64, 64), 0, f32)                       # slot j at row j
+    tokens = htp.iota((1, 64), 1, f32)
+    first = htp.transpose(e1)                                # 1 x 64
+    second = htp.transpose(e2)
     p1 = htp.zeros((64, 1), f32)
     p2 = htp.zeros((64, 1), f32)
     for e in htp.static_range(0, 8, 1):
-        chosen = htp.maximum(htp.where(e1 == float(e), 1.0, 0.0), htp.where(e2 == float(e), 1.0, 0.0))
-        prefix = lower @ chosen                              # slot of each chosen token
-        onehot = htp.where(chosen > 0.0, htp.where(prefix == slots, 1.0, 0.0), 0.0)
-        ids[e * 64:e * 64 + 64, :] = htp.cast(htp.transpose(onehot) @ tokens, i32)
-        counts[e:e + 1, :] = htp.cast(htp.col_sum(chosen), i32)
-        p1 = htp.where(e1 == float(e), prefix + float(e * 64), p1)
-        p2 = htp.where(e2 == float(e), prefix + float(e * 64), p2)
+        chosen = htp.maximum(htp.where(first == float(e), 1.0, 0.0), htp.where(second == float(e), 1.0, 0.0))
+        prefix = chosen @ upper                              # 1 x 64: the slot of each chosen token
+        onehot = htp.where(chosen > 0.0, htp.where(prefix == slots, 1.0, 0.0), 0.0)   # slot x token
+        ids[e * 64:e * 64 + 64, :] = htp.cast(htp.row_sum(onehot * tokens), i32)
+        counts[e:e + 1, :] = htp.cast(htp.row_sum(chosen), i32)
+        column = htp.transpose(prefix) + float(e * 64)       # 64 x 1
+        p1 = htp.where(e1 == float(e), column, p1)
+        p2 = htp.where(e2 == float(e), column, p2)
     pos1[:, :] = htp.cast(p1, i32)
     pos2[:, :] = htp.cast(p2, i32)
 

@@ -53,13 +53,14 @@ def decode_chunk(q: htp.Tensor[f32, 1, 64], k: htp.Tensor[f32, "L", 64], v: htp.
 @htp.kernel
 def decode_merge(po: htp.Tensor[f32, 32, 64], plse: htp.Tensor[f32, 32, 1], o: htp.Out[f32, 1, 64], chunks: htp.i32):
     """Combines the first `chunks` partial outputs of a request by their
-    log-sum-exps."""
-    rows = htp.iota((32, 1), 0, i32)
-    lse = htp.where(rows >= chunks, -1.0e30, plse[0:32, :])
-    w = htp.exp(lse - htp.col_max(lse))
+    log-sum-exps: o = sum_c w_c po_c / sum_c w_c, w_c = exp(lse_c - max)."""
+    cols = htp.iota((1, 32), 1, i32)
+    lse = htp.where(cols >= chunks, -1.0e30, htp.transpose(plse[0:32, :]))   # 1 x 32
+    w = htp.exp(lse - htp.row_max(lse))
     # Rows past `chunks` hold whatever the workspace held: never read them.
-    acc = htp.col_sum(htp.where(rows >= chunks, 0.0, po[0:32, :]) * w)
-    o[:, :] = acc / htp.col_sum(w)
+    rows = htp.iota((32, 64), 0, i32)
+    acc = w @ htp.where(rows >= chunks, 0.0, po[0:32, :])
+    o[:, :] = acc / htp.row_sum(w)
 
 
 @htp.kernel
@@ -83,10 +84,11 @@ def split_kv_decode(q: htp.Tensor[f32, "B", "H", 64], k: htp.Tensor[f32, "B", "H
     # The planner. Every (request, head)'s KV blocks laid end to end make
     # one line of work; the line is cut into one equal segment per core (at
     # least what keeps a request under MAXC pieces). A request's piece in
-    # segment c is a chunk task placed on core c (`worker=c`: honoured by
-    # the affinity and round-robin schedules; the dynamic queue balances
-    # the equal-sized pieces by itself), so every core gets the same number
-    # of KV blocks, to one block.
+    # segment c is a chunk task whose first key is c: under the affinity
+    # schedule (a task on the worker its first key names) every core gets
+    # the same number of KV blocks, to one block; the default dynamic queue
+    # balances the equal-sized pieces by itself (and PTO's ready queues do,
+    # which have no placement).
     total = 0
     longest = 0
     for b in range(batch):
@@ -106,7 +108,7 @@ def split_kv_decode(q: htp.Tensor[f32, "B", "H", 64], k: htp.Tensor[f32, "B", "H
                 if first == last:
                     # One piece: its output is the answer, no merge.
                     wsp.task(decode_chunk, q[b, h:h + 1, :], k[b, h, 0:1048576, :], v[b, h, 0:1048576, :],
-                             o[b, h:h + 1, :], plse[b, h, 0:1, :], n, scale, keys=(b, h, 0, blocks), worker=first)
+                             o[b, h:h + 1, :], plse[b, h, 0:1, :], n, scale, keys=(first, b, h, 0, blocks))
                 pieces = last + 1
                 if first == last:
                     pieces = first
@@ -117,13 +119,13 @@ def split_kv_decode(q: htp.Tensor[f32, "B", "H", 64], k: htp.Tensor[f32, "B", "H
                     piece = c - first
                     # The view runs to the end of the cache (2^20 rows at
                     # most); the kernel reads its `count` rows of it. The
-                    # keys name the piece's blocks (traces, benches).
+                    # keys name the piece's core and blocks (traces, benches).
                     wsp.task(decode_chunk, q[b, h:h + 1, :], k[b, h, lo * 64:lo * 64 + 1048576, :],
                              v[b, h, lo * 64:lo * 64 + 1048576, :], po[b, h, piece:piece + 1, :],
-                             plse[b, h, piece:piece + 1, :], count, scale, keys=(b, h, lo, hi), worker=c)
+                             plse[b, h, piece:piece + 1, :], count, scale, keys=(c, b, h, lo, hi))
                 if first < last:
                     wsp.task(decode_merge, po[b, h, 0:32, :], plse[b, h, 0:32, :], o[b, h:h + 1, :], last - first + 1,
-                             keys=(b, h), worker=last)
+                             keys=(last, b, h))
                 position = position + blocks
 
 

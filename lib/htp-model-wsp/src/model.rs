@@ -376,6 +376,15 @@ fn element_behind<'c>(value: ModelIr<'c>) -> Option<ModelIr<'c>> {
     defined_by(source, "wsp.element").then_some(source)
 }
 
+/// Erases `op` when its results have no uses; whether it did.
+fn erase_if_unused(op: melior::ir::OperationRef) -> bool {
+    let unused = (0..op.result_count()).all(|i| op.result(i).is_ok_and(|r| htp_ir::query::uses(htp_ir::builder::detach(r.into())).is_empty()));
+    if unused {
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    unused
+}
+
 /// `bound` as a value of type `ty` (the element's): integers converted.
 fn same_type<'c>(site: &ConstructSite<'c, '_>, bound: ModelIr<'c>, ty: Type<'c>) -> Result<ModelIr<'c>, String> {
     let from = bound.r#type();
@@ -431,10 +440,19 @@ fn when<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
     }
     let predicate_attribute = StringAttribute::new(site.context, predicate).into();
     let (op, block) = site.emit_loop("wsp.when", &[element, bound], &[], &[("predicate", predicate_attribute)], &[])?;
-    // The comparison was only the condition's spelling: the when op holds it.
+    // The comparison (and the cast of the element it compared) were only
+    // the condition's spelling: the when op holds it. Nothing may read an
+    // element but a guard, so they go.
     if let Some(compare) = comparison {
-        if compare.result(0).is_ok_and(|r| htp_ir::query::uses(htp_ir::builder::detach(r.into())).is_empty()) {
-            unsafe { mlir_sys::mlirOperationDestroy(compare.to_raw()) };
+        let operands: Vec<ModelIr> = (0..compare.operand_count()).filter_map(|i| compare.operand(i).ok()).map(|v| unsafe { melior::ir::Value::from_raw(v.to_raw()) }).collect();
+        if erase_if_unused(compare) {
+            for operand in operands {
+                if let Ok(cast) = OperationResult::try_from(operand) {
+                    if element_behind(operand).is_some() && !defined_by(operand, "wsp.element") {
+                        erase_if_unused(cast.owner());
+                    }
+                }
+            }
         }
     }
     let _ = results_of(op);

@@ -117,17 +117,40 @@ fn element(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<()
     Ok(())
 }
 
-/// `wsp.view`: `tensor.view(shape, offsets)` (the same rank: `wsp-to-pto` checked).
+/// `wsp.view`: `tensor.view(shape, offsets)`. A view dropping leading
+/// dimensions views the tensor reshaped so that those and its first
+/// dimension are one (a workload's tensors are whole, contiguous); the
+/// block is contiguous (`wsp-to-pto` checked), as kernels address it.
 fn view(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
     let names: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
-    let rank = (names.len() - 1) / 2;
+    let tensor = op.operand(0).map_err(err)?;
+    let rank = melior::ir::r#type::MemRefType::try_from(tensor.r#type()).map(|m| melior::ir::r#type::ShapedTypeLike::rank(&m)).map_err(|_| "a view of a non-tensor".to_string())?;
+    let view_rank = names.len() - 1 - rank;
+    let dropped = rank - view_rank;
     let cast = |v: &String| format!("static_cast<uint32_t>({v})");
     // A block past the tensor's end is empty (its valid extent is below zero).
     let size = |v: &String| format!("static_cast<uint32_t>(std::max<int64_t>(0, {v}))");
+    let sizes: Vec<String> = names[1 + rank..].iter().map(size).collect();
     let name = w.fresh("view");
-    w.line(&format!("const uint32_t {name}_shape[{rank}] = {{{}}};", names[1 + rank..].iter().map(size).collect::<Vec<_>>().join(", ")));
-    w.line(&format!("const uint32_t {name}_offset[{rank}] = {{{}}};", names[1..1 + rank].iter().map(cast).collect::<Vec<_>>().join(", ")));
-    w.line(&format!("const ChipTensor {name} = {}.view({name}_shape, {name}_offset);", names[0]));
+    let tensor = &names[0];
+    w.line(&format!("const uint32_t {name}_shape[{view_rank}] = {{{}}};", sizes.join(", ")));
+    if dropped == 0 {
+        w.line(&format!("const uint32_t {name}_offset[{rank}] = {{{}}};", names[1..1 + rank].iter().map(cast).collect::<Vec<_>>().join(", ")));
+        w.line(&format!("const ChipTensor {name} = {tensor}.view({name}_shape, {name}_offset);"));
+    } else {
+        // Dimensions 0..=dropped as one: its extent, and the view's first
+        // offset in it (row-major).
+        let merged = (0..=dropped).map(|d| format!("{tensor}.shapes[{d}]")).collect::<Vec<_>>().join(" * ");
+        let mut linear = cast(&names[1]);
+        for d in 1..=dropped {
+            linear = format!("({linear} * {tensor}.shapes[{d}] + {})", cast(&names[1 + d]));
+        }
+        let flat: Vec<String> = std::iter::once(merged).chain((dropped + 1..rank).map(|d| format!("{tensor}.shapes[{d}]"))).collect();
+        let offsets: Vec<String> = std::iter::once(linear).chain(names[2 + dropped..1 + rank].iter().map(cast)).collect();
+        w.line(&format!("const uint32_t {name}_flat[{view_rank}] = {{{}}};", flat.join(", ")));
+        w.line(&format!("const uint32_t {name}_offset[{view_rank}] = {{{}}};", offsets.join(", ")));
+        w.line(&format!("const ChipTensor {name} = {tensor}.reshape({name}_flat, {view_rank}).view({name}_shape, {name}_offset);"));
+    }
     w.bind(op.result(0).map_err(err)?.into(), name);
     Ok(())
 }

@@ -254,19 +254,22 @@ pub fn outermost_loops<'c>(workload: OperationRef<'c, 'c>) -> Vec<OperationRef<'
 
 /// A view's checks: kernels address a tensor argument as a contiguous
 /// block of their parameter's shape (row-major strides of the shape they
-/// see), so a view keeps the tensor's rank and its inner dimensions whole.
+/// see), so after the dimensions a view drops (one index each, `k[b, h,
+/// i:i + 64, :]`), those of extent 1 and the next one, every dimension is
+/// whole.
 fn check_view<'c>(view: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let at = view.location();
     let all = operands(view);
     let tensor = MemRefType::try_from(all[0].r#type()).map_err(|_| (at, "a view of a non-tensor".to_string()))?;
     let rank = tensor.rank();
     let sizes = &all[1 + rank..];
-    if sizes.len() != rank {
-        return Err((at, format!("on PTO a task's block keeps the tensor's {rank} dimensions (pto-runtime views do not drop dimensions): index with slices, q[b:b + 1, i:i + 16, :], and give the kernel a rank-{rank} parameter")));
-    }
-    for d in 1..rank {
+    let dropped = rank - sizes.len();
+    // Leading dimensions of extent 1 do not break contiguity: after the
+    // first one that may hold more, every dimension must be whole.
+    let first = (dropped..rank).find(|d| !at_most_one(sizes[d - dropped])).unwrap_or(rank);
+    for d in first + 1..rank {
         let whole = match tensor.dim_size(d) {
-            Ok(DimSize::Static(n)) => constant_int(sizes[d]) == Some(n as i64) && constant_int(all[1 + d]) == Some(0),
+            Ok(DimSize::Static(n)) => constant_int(sizes[d - dropped]) == Some(n as i64) && constant_int(all[1 + d]) == Some(0),
             _ => false,
         };
         if !whole {
@@ -274,6 +277,17 @@ fn check_view<'c>(view: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
         }
     }
     Ok(())
+}
+
+/// Whether an extent is at most 1: the constant 1, or a block of one row
+/// at a ragged edge (`min(1, n - i)`, as the front end writes it).
+fn at_most_one(size: Value) -> bool {
+    if constant_int(size) == Some(1) {
+        return true;
+    }
+    htp_ir::query::defining_op(htp_ir::builder::detach(size))
+        .filter(|op| name_of(*op) == "arith.minsi")
+        .is_some_and(|op| (0..2).any(|i| op.operand(i).ok().and_then(constant_int) == Some(1)))
 }
 
 /// The PTO tasks one call of `orchestration` submits, when static (no loop).

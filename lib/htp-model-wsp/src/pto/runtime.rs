@@ -85,6 +85,20 @@ struct Run final : HtpSubmitter {
         last = first + span * size;
     }
     void begin_task(const char *at) {
+        // The previous wsp.task's PTO tasks (all its chunks) depend on the
+        // accesses inside bytes it writes: later tasks need not see those.
+        // Pruned only now: pruning after its first chunk would hide them
+        // from its other chunks.
+        if (call > 0) {
+            size_t kept = 0;
+            for (size_t k = 0; k < accesses.size(); k++) {
+                bool covered = false;
+                for (uint32_t i = 0; i < views && !covered; i++)
+                    covered = accesses[k].call != call && writes[i] && lo[i] <= accesses[k].lo && accesses[k].hi <= hi[i];
+                if (!covered) accesses[kept++] = accesses[k];
+            }
+            accesses.resize(kept);
+        }
         call++;
         views = 0;
         has_stream = false;
@@ -170,15 +184,6 @@ struct Run final : HtpSubmitter {
         TaskOutputTensors out = rt_submit_task(kernels, args);
         const PTO2TaskId id = out.task_id();
         if (!id.is_valid()) return out;
-        // An access inside bytes this task writes is behind it now (the task depends on it).
-        size_t kept = 0;
-        for (size_t k = 0; k < accesses.size(); k++) {
-            bool covered = false;
-            for (uint32_t i = 0; i < views && !covered; i++)
-                covered = accesses[k].call != call && writes[i] && lo[i] <= accesses[k].lo && accesses[k].hi <= hi[i];
-            if (!covered) accesses[kept++] = accesses[k];
-        }
-        accesses.resize(kept);
         for (uint32_t i = 0; i < views; i++)
             if (hi[i] > lo[i]) accesses.push_back(Access{lo[i], hi[i], id, writes[i], call});
         for (Order &o : orders) o.issued.push_back(id);
