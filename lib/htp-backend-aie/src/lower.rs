@@ -149,6 +149,31 @@ fn same(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
 }
 
+/// Whether `value` is computed from `iv` (through the ops that define it,
+/// and for an inner loop's induction variable, through its bounds).
+fn depends_on(value: Value, iv: Value, depth: u32) -> bool {
+    use melior::ir::{block::BlockArgument, operation::OperationResult};
+    if same(value, iv) {
+        return true;
+    }
+    if depth > 64 {
+        return true;
+    }
+    if let Ok(result) = OperationResult::try_from(value) {
+        let owner = result.owner();
+        return (0..owner.operand_count()).any(|i| owner.operand(i).is_ok_and(|v| depends_on(v, iv, depth + 1)));
+    }
+    if let Ok(argument) = BlockArgument::try_from(value) {
+        let Some(parent) = argument.owner().parent_operation() else { return true };
+        return match op_name(parent).as_str() {
+            "func.func" => false,
+            "scf.for" if argument.argument_number() == 0 => (0..parent.operand_count().min(3)).any(|i| parent.operand(i).is_ok_and(|v| depends_on(v, iv, depth + 1))),
+            _ => true,
+        };
+    }
+    true
+}
+
 fn location_text(location: Location) -> String {
     // `loc("file.py":3:5)`, MLIR's own syntax: pasted into the design so
     // that its verifiers point at the user's lines.
@@ -284,7 +309,9 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
                 }
             };
             let at_iv = row_index.is_some_and(|v| same(v, iv.into()));
-            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.and_then(|v| constant_int(htp_ir::builder::detach(v))) != Some(0)) {
+            // Read whole: at rows that do not depend on the block (row 0,
+            // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`).
+            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv.into(), 0))) {
                 problem = Some((user.location(), format!("{parameter} is accessed at rows other than the block's own (`x[i:i + {rows_per_block}, ...]`) or the whole tensor's (from row 0): the aie targets move each block's rows to its core")));
                 break;
             }

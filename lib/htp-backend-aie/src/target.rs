@@ -16,7 +16,8 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// Tile ops the block lowering has been tested with on these targets
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
-const OPS: [&str; 11] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant"];
+/// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56).
+const OPS: [&str; 14] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast"];
 
 pub struct AieTarget {
     pub name: &'static str,
@@ -82,7 +83,7 @@ impl Target for AieTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        ["model:kernel", "dtype:f32", "layout:row_major"]
+        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:i32", "dtype:i8", "layout:row_major"]
             .into_iter()
             .map(String::from)
             .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
