@@ -92,6 +92,8 @@ pub struct Design {
     pub kernel: String,
     /// Static metrics of the design (`Artifact::static_metrics`).
     pub metrics: Vec<(String, f64)>,
+    /// The runtime sequence's tensors in argument order (the host program's buffers).
+    pub tensors: Vec<crate::host::HostTensor>,
 }
 
 /// What the design uses, computed as the `aie` verifiers place it:
@@ -473,7 +475,8 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     }
     let text = module.as_operation().to_string();
     let metrics = metrics(&params, rows_per_block, cores, stack);
-    Ok(Design { text, cores, kernel: name, metrics })
+    let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output }).collect();
+    Ok(Design { text, cores, kernel: name, metrics, tensors })
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,

@@ -126,7 +126,8 @@ impl Target for AieTarget {
             stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
         );
         let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
-        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
+        let host = crate::host::test_cpp(&kernel.name, &design.tensors);
+        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest), PackageFile::text("test.cpp", host)];
         Ok(Box::new(AiePackage { files, metrics: design.metrics }))
     }
 }
@@ -158,10 +159,16 @@ Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
 With MLIR 22 (Debian's), aiecc's object-FIFO transform fails on acquires inside `scf` loops unless\n\
 `aie-scf-to-control-flow` runs before it, and arith-expand has no `include-min-max-f`; HTP validated\n\
 this design with aiecc's passes in that order up to core code and NPU instructions (docs/validation.md).\n\
-Run `aie.xclbin` with `insts.bin` through XRT (kernel `MLIR_AIE`) as mlir-aie's `test/npu-xrt` tests do,\n\
-one buffer object per tensor above.\n\n\
-Nothing here has run it: this machine has no NPU, no Peano and no XRT, and HTP does not drive aiecc or\n\
-XRT yet (calling the kernel on {target} raises an error that says so). `manifest.json` lists the\n\
+`test.cpp` is the host program, in the style of mlir-aie's `test/npu-xrt/*/test.cpp`: XRT loads\n\
+`aie.xclbin` (kernel `MLIR_AIE`) and `insts.bin`, makes one buffer object per tensor above, runs the\n\
+kernel and compares each output with `<name>.expected.bin` when given (its head comment says how to\n\
+build and run it):\n\n\
+    g++ -std=c++17 test.cpp -I$XILINX_XRT/include -L$XILINX_XRT/lib -lxrt_coreutil -o test\n\
+    ./test aie.xclbin insts.bin <data dir>\n\n\
+Nothing here has run it, nor compiled `test.cpp` against XRT: this machine has no NPU, no Peano and no\n\
+XRT (HTP's tests check `test.cpp` only with `g++ -fsyntax-only` against declarations of the XRT calls\n\
+it makes), and HTP does not drive aiecc or XRT yet (calling the kernel on {target} raises an error\n\
+that says so). `manifest.json` lists the\n\
 arguments, the device and the mlir-aie pin.\n"
     )
 }
