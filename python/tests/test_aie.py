@@ -10,6 +10,7 @@ import inspect
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import textwrap
 
@@ -21,7 +22,7 @@ from htp import f32
 from test_errors import assert_points_at
 
 AIE_EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "aie"
-NAMES = ["vector_add", "softmax", "rmsnorm"]
+NAMES = ["vector_add", "softmax", "rmsnorm"]  # the row kernels; GEMM below
 TARGETS = {"aie-npu1": "npu1", "aie-npu2": "npu2"}
 rng = np.random.default_rng(20)
 
@@ -179,3 +180,194 @@ def test_static_metrics_report_the_designs_resources():
     assert metrics["cores"] == 2 and metrics["shim_bytes_in"] == 2 * a.nbytes and metrics["shim_bytes_out"] == a.nbytes
     assert metrics["core_memory_bytes"] <= metrics["core_memory_capacity"] == 65536
     assert metrics["core_locks"] == 6
+
+
+# GEMM (examples/python/aie/gemm.py): bf16 in / f32 accumulate and i8 in / i32 accumulate, the rows of
+# A split over the cores through the memtile, B broadcast, the blocks of C joined through the memtile,
+# the inner K loop accumulating on each core's stack.
+GEMM = aie_example("gemm")
+GEMM_SHAPES = [(256, 128, 64), (64, 64, 32), (128, 256, 32), (48, 32, 128)]
+
+
+def gemm_kernel(dtype):
+    return GEMM.gemm_bf16 if dtype == "bf16" else GEMM.gemm_i8
+
+
+@pytest.mark.parametrize("shape", GEMM_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", ["bf16", "i8"])
+def test_gemm_matches_numpy_in_the_simulator(dtype, shape):
+    m, k, n = shape
+    a, b = GEMM.operands(dtype, m, k, n, seed=m + k + n)
+    compiled = gemm_kernel(dtype).compile(target="aie-sim", M=m, K=k, N=n)
+    blocks = m // 16
+    assert compiled.ir["aie"].count("aie.core(") == max(c for c in (1, 2, 3, 4) if blocks % c == 0)
+    c = compiled(a, b)
+    assert c.dtype == (np.float32 if dtype == "bf16" else np.int32) and c.shape == (m, n)
+    if dtype == "i8":
+        np.testing.assert_array_equal(c, GEMM.reference(a, b))
+    else:
+        np.testing.assert_allclose(c, GEMM.reference(a, b), rtol=1e-5, atol=1e-4)
+
+
+def test_gemm_design_splits_a_and_joins_c_through_the_memtile_and_accumulates_over_k():
+    design = GEMM.gemm_bf16.compile(target="aie-npu2").ir["aie"]
+    assert "aie.objectfifo.link [@a] -> [@a_0, @a_1, @a_2, @a_3]([] [0, 2048, 4096, 6144])" in design
+    assert "aie.objectfifo.link [@c_0, @c_1, @c_2, @c_3] -> [@c]([0, 1024, 2048, 3072] [])" in design
+    assert "!aie.objectfifo<memref<128x64xbf16>>" in design  # B whole, broadcast
+    block = design[design.index("func.func @gemm_bf16_block("):design.index("aie.core(")]
+    # The K loop (4 steps of 32) multiplies bf16 into the f32 accumulator.
+    assert "arith.extf" in block and "arith.mulf" in block and "arith.addf" in block and "memref.alloca" in block
+    assert "{stack_size = 5120 : i32}" in design  # 1 KiB + the 16x64 f32 accumulator
+
+
+def test_gemm_reading_b_at_the_blocks_rows_is_an_error_at_the_load():
+    error = compile_error(textwrap.dedent('''\
+        @htp.kernel
+        def k(a: htp.Tensor[f32, "N", 64], b: htp.Tensor[f32, "N", 64], c: htp.Out[f32, "N", 64],
+              N: htp.Const[int] = 64):
+            for i in range(0, N, 16):
+                acc = htp.zeros((16, 64), f32)
+                for j in range(i, i + 64, 16):
+                    acc += a[i:i + 16, 0:16] @ b[j:j + 16, :]
+                c[i:i + 16, :] = acc
+        '''))
+    assert "rows other than the block's own" in str(error)
+    assert_points_at(error, "htp_aie_user.py", 7)
+
+
+# Declarations of the XRT calls the host program makes (names and signatures as XRT's xrt_device.h,
+# xrt_kernel.h, xrt_bo.h declare them), so that g++ checks test.cpp's C++ without XRT.
+XRT_STUB = {
+    "xrt/xrt_device.h": """#pragma once
+#include <string>
+#include <vector>
+namespace xrt {
+struct uuid {};
+class xclbin {
+public:
+  class kernel { public: std::string get_name() const; };
+  explicit xclbin(const std::string &filename);
+  std::vector<kernel> get_kernels() const;
+  uuid get_uuid() const;
+};
+class device {
+public:
+  explicit device(unsigned int index);
+  uuid register_xclbin(const xclbin &xclbin);
+};
+}
+""",
+    "xrt/xrt_bo.h": """#pragma once
+#include <cstddef>
+#include "xrt_device.h"
+enum xclBOSyncDirection { XCL_BO_SYNC_BO_TO_DEVICE, XCL_BO_SYNC_BO_FROM_DEVICE };
+#define XCL_BO_FLAGS_CACHEABLE (1U << 24)
+#define XRT_BO_FLAGS_HOST_ONLY (1U << 29)
+namespace xrt {
+class bo {
+public:
+  using flags = unsigned int;
+  bo(const device &device, size_t size, flags flags, int grp);
+  template <typename MapType> MapType map();
+  void sync(xclBOSyncDirection dir);
+};
+}
+""",
+    "xrt/xrt_kernel.h": """#pragma once
+#include <string>
+#include "xrt_bo.h"
+enum ert_cmd_state { ERT_CMD_STATE_NEW = 1, ERT_CMD_STATE_COMPLETED = 4, ERT_CMD_STATE_ERROR = 5 };
+namespace xrt {
+class hw_context { public: hw_context(const device &device, const uuid &xclbin_id); };
+class run { public: ert_cmd_state wait() const; };
+class kernel {
+public:
+  kernel(const hw_context &ctx, const std::string &name);
+  int group_id(int argno) const;
+  template <typename... Args> run operator()(Args &&...args);
+};
+}
+""",
+}
+
+
+@pytest.mark.parametrize("name", NAMES + ["gemm_bf16", "gemm_i8"])
+def test_the_package_holds_a_host_program_that_is_cpp(tmp_path, name):
+    kernel = getattr(GEMM, name) if name.startswith("gemm") else getattr(EXAMPLES[name], name)
+    compiled = kernel.compile(target="aie-npu1")
+    root = pathlib.Path(compiled.write_package(tmp_path / name))
+    host = (root / "test.cpp").read_text()
+    tensors = [line for line in compiled.ir["aie"].splitlines() if "aiex.npu.dma_memcpy_nd" in line]
+    # One buffer object per tensor of the runtime sequence, group ids from 3 in argument order.
+    sequence = compiled.ir["aie"].split("aie.runtime_sequence(")[1].split(")")[0]
+    names = [part.split(":")[0].strip().lstrip("%") for part in sequence.split(",")]
+    assert len(names) == len(tensors)
+    for index, argument in enumerate(names):
+        assert f"kernel.group_id({3 + index}));" in host
+    assert "xrt::kernel(context, kernelName)" in host and "bo_instr" in host and "run.wait()" in host
+    assert host.count("XCL_BO_SYNC_BO_FROM_DEVICE") == len(json.loads((root / "manifest.json").read_text())["arguments"]) - sum(
+        1 for a in json.loads((root / "manifest.json").read_text())["arguments"] if a["direction"] == "in")
+    assert "test.cpp" in (root / "README.md").read_text()
+    compiler = shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no g++ to check test.cpp's syntax")
+    for path, text in XRT_STUB.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    result = subprocess.run([compiler, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", f"-I{tmp_path}", str(root / "test.cpp")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+# aiecc's passes at the pin (as lib/htp-all/tests/aie.rs runs them): object FIFOs to locks, buffers
+# and DMAs, routing; the runtime sequence to NPU instructions; each core to the LLVM dialect.
+def aiecc_physical(arch):
+    return (f"builtin.module(convert-vector-to-aievec{{aie-target={arch}}},lower-affine,aie-canonicalize-device,"
+            "aie-lower-scratchpad-parameters,aie-scf-to-control-flow,aie.device(aie-objectFifo-stateful-transform{packet-sw-objFifos=false},"
+            "aie-objectFifo-unroll{default-dynamic=false},aie-assign-lock-ids,aie-assign-bd-ids,aie-lower-cascade-flows,aie-lower-broadcast-packet,"
+            "aie-lower-multicast,aie-assign-tile-controller-ids),aie-generate-column-control-overlay{route-shim-to-tile-ctrl=false},"
+            "aie.device(aie-assign-buffer-addresses{alloc-scheme=basic-sequential},aie-assign-core-link-files,aie-vector-transfer-lowering),"
+            "aie-scf-to-control-flow,aie.device(aie-create-pathfinder-flows))")
+
+
+AIECC_NPU_INSTRUCTIONS = ("builtin.module(aie.device(aie-materialize-bd-chains,aie-substitute-shim-dma-allocations,"
+                          "aie-unroll-runtime-sequence-loops,canonicalize,aie-decompose-large-dma-bd,aie-lower-dynamic-bd-pool,canonicalize,"
+                          "aie-assign-runtime-sequence-bd-ids,aie-dma-tasks-to-npu,aie-lower-dma-channel-reset,aie-dma-to-npu,aie-lower-set-lock,aie-lower-core-reset))")
+
+
+def aiecc_core(arch, column, row):
+    return ("builtin.module(aie.device(aie-localize-locks,aie-normalize-address-spaces,aie-transform-bfp-types),"
+            f"aie-standard-lowering{{device=main tilecol={column} tilerow={row}}},aiex-standard-lowering,convert-aievec-to-llvm{{aie-target={arch}}},"
+            "canonicalize,cse,expand-strided-metadata,lower-affine,arith-expand,finalize-memref-to-llvm,"
+            "convert-func-to-llvm{use-bare-ptr-memref-call-conv=true},convert-to-llvm{dynamic=true},convert-vector-to-llvm,convert-ub-to-llvm,canonicalize,cse)")
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("shape", [(256, 128, 64), (64, 64, 32)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", ["bf16", "i8"])
+def test_gemm_verifies_and_lowers_in_mlir_aie(tmp_path, dtype, shape, target):
+    tool = os.environ.get("HTP_AIE_OPT")
+    if not tool:
+        pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
+    m, k, n = shape
+    compiled = gemm_kernel(dtype).compile(target=target, M=m, K=k, N=n)
+    root = pathlib.Path(compiled.write_package(tmp_path / "gemm"))
+    design = root / "aie.mlir"
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+
+    def aie_opt(*arguments, source=design):
+        result = subprocess.run([tool, *arguments, str(source)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    assert "aie.runtime_sequence(" in aie_opt()
+    physical = tmp_path / "physical.mlir"
+    aie_opt(f"--pass-pipeline={aiecc_physical(arch)}", "-o", str(physical))
+    text = physical.read_text()
+    assert "aie.lock(" in text and "aie.switchbox(" in text and "aie.objectfifo" not in text
+    instructions = aie_opt(f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}", source=physical)
+    assert "aiex.npu.blockwrite" in instructions and "aiex.npu.sync" in instructions and "dma_memcpy_nd" not in instructions
+    for row in range(2, 2 + compiled.ir["aie"].count("aie.core(")):
+        llvm = aie_opt(f"--pass-pipeline={aiecc_core(arch, 0, row)}", source=physical)
+        assert f"llvm.func @core_0_{row}()" in llvm and f"llvm.func @{compiled.ir['aie'].split('func.func @')[1].split('(')[0]}(" in llvm
+        assert f"llvm.{arch}.acquire" in llvm

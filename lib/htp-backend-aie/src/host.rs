@@ -43,53 +43,61 @@ pub fn test_cpp(program: &str, tensors: &[HostTensor]) -> String {
     );
     s += "#include <cmath>\n#include <cstdint>\n#include <cstring>\n#include <fstream>\n#include <iostream>\n#include <string>\n#include <vector>\n\n";
     s += "#include \"xrt/xrt_bo.h\"\n#include \"xrt/xrt_device.h\"\n#include \"xrt/xrt_kernel.h\"\n\n";
-    s += "static std::vector<uint32_t> load_instr_binary(const std::string &path) {\n\
-  std::ifstream file(path, std::ios::binary);\n\
-  std::vector<uint32_t> words;\n\
-  uint32_t word;\n\
-  while (file.read(reinterpret_cast<char *>(&word), sizeof(word)))\n\
-    words.push_back(word);\n\
-  return words;\n\
-}\n\n\
-// Reads exactly `bytes` bytes of `path` into `data`; false if the file is missing or short.\n\
-static bool read_file(const std::string &path, void *data, size_t bytes) {\n\
-  std::ifstream file(path, std::ios::binary);\n\
-  return file && file.read(static_cast<char *>(data), bytes) && static_cast<size_t>(file.gcount()) == bytes;\n\
-}\n\n\
-static float bf16_to_float(uint16_t bits) {\n\
-  uint32_t word = static_cast<uint32_t>(bits) << 16;\n\
-  float value;\n\
-  std::memcpy(&value, &word, sizeof(value));\n\
-  return value;\n\
-}\n\n\
-template <typename T> static double as_double(T value) { return static_cast<double>(value); }\n\n";
-    s += "int main(int argc, const char *argv[]) {\n\
-  if (argc != 4) {\n\
-    std::cerr << \"usage: \" << argv[0] << \" aie.xclbin insts.bin <data dir>\\n\";\n\
-    return 2;\n\
-  }\n\
-  const std::string data = argv[3];\n\
-  std::vector<uint32_t> instr_v = load_instr_binary(argv[2]);\n\
-  if (instr_v.empty()) {\n\
-    std::cerr << \"no NPU instructions in \" << argv[2] << \"\\n\";\n\
-    return 2;\n\
-  }\n\
-  auto device = xrt::device(0u);\n\
-  auto xclbin = xrt::xclbin(std::string(argv[1]));\n\
-  std::string kernelName;\n\
-  for (auto &k : xclbin.get_kernels())\n\
-    if (k.get_name().rfind(\"MLIR_AIE\", 0) == 0)\n\
-      kernelName = k.get_name();\n\
-  if (kernelName.empty()) {\n\
-    std::cerr << \"no MLIR_AIE kernel in \" << argv[1] << \"\\n\";\n\
-    return 2;\n\
-  }\n\
-  device.register_xclbin(xclbin);\n\
-  xrt::hw_context context(device, xclbin.get_uuid());\n\
-  auto kernel = xrt::kernel(context, kernelName);\n\n\
-  auto bo_instr = xrt::bo(device, instr_v.size() * sizeof(uint32_t), XCL_BO_FLAGS_CACHEABLE, kernel.group_id(1));\n\
-  std::memcpy(bo_instr.map<void *>(), instr_v.data(), instr_v.size() * sizeof(uint32_t));\n\
-  bo_instr.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n";
+    s += r#"static std::vector<uint32_t> load_instr_binary(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<uint32_t> words;
+  uint32_t word;
+  while (file.read(reinterpret_cast<char *>(&word), sizeof(word)))
+    words.push_back(word);
+  return words;
+}
+
+// Reads exactly `bytes` bytes of `path` into `data`; false if the file is missing or short.
+static bool read_file(const std::string &path, void *data, size_t bytes) {
+  std::ifstream file(path, std::ios::binary);
+  return file && file.read(static_cast<char *>(data), bytes) && static_cast<size_t>(file.gcount()) == bytes;
+}
+
+static float bf16_to_float(uint16_t bits) {
+  uint32_t word = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+template <typename T> static double as_double(T value) { return static_cast<double>(value); }
+
+"#;
+    s += r#"int main(int argc, const char *argv[]) {
+  if (argc != 4) {
+    std::cerr << "usage: " << argv[0] << " aie.xclbin insts.bin <data dir>\n";
+    return 2;
+  }
+  const std::string data = argv[3];
+  std::vector<uint32_t> instr_v = load_instr_binary(argv[2]);
+  if (instr_v.empty()) {
+    std::cerr << "no NPU instructions in " << argv[2] << "\n";
+    return 2;
+  }
+  auto device = xrt::device(0u);
+  auto xclbin = xrt::xclbin(std::string(argv[1]));
+  std::string kernelName;
+  for (auto &k : xclbin.get_kernels())
+    if (k.get_name().rfind("MLIR_AIE", 0) == 0)
+      kernelName = k.get_name();
+  if (kernelName.empty()) {
+    std::cerr << "no MLIR_AIE kernel in " << argv[1] << "\n";
+    return 2;
+  }
+  device.register_xclbin(xclbin);
+  xrt::hw_context context(device, xclbin.get_uuid());
+  auto kernel = xrt::kernel(context, kernelName);
+
+  auto bo_instr = xrt::bo(device, instr_v.size() * sizeof(uint32_t), XCL_BO_FLAGS_CACHEABLE, kernel.group_id(1));
+  std::memcpy(bo_instr.map<void *>(), instr_v.data(), instr_v.size() * sizeof(uint32_t));
+  bo_instr.sync(XCL_BO_SYNC_BO_TO_DEVICE);
+
+"#;
     for (i, t) in tensors.iter().enumerate() {
         let (ty, _) = c_type(&t.element);
         let n = &t.name;
