@@ -371,3 +371,43 @@ def test_gemm_verifies_and_lowers_in_mlir_aie(tmp_path, dtype, shape, target):
         llvm = aie_opt(f"--pass-pipeline={aiecc_core(arch, 0, row)}", source=physical)
         assert f"llvm.func @core_0_{row}()" in llvm and f"llvm.func @{compiled.ir['aie'].split('func.func @')[1].split('(')[0]}(" in llvm
         assert f"llvm.{arch}.acquire" in llvm
+
+
+SUM_OF_SQUARES = '''\
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", "H"], y: htp.Out[f32, "N", "H"], N: htp.Const[int] = 64, H: htp.Const[int] = 512):
+    for i in range(0, N, 4):
+        squares = htp.zeros((4, 1), f32)
+        for j in range(0, H, 256):
+            t = x[i:i + 4, j:j + 256]
+            squares = squares + htp.row_sum(t * t)
+        for j in range(0, H, 256):
+            y[i:i + 4, j:j + 256] = x[i:i + 4, j:j + 256] * squares
+'''
+
+
+def user_kernel(source):
+    namespace = {}
+    path = "/tmp/htp_aie_user.py"
+    pathlib.Path(path).write_text(source)
+    exec(compile(source, path, "exec"), {"htp": htp, "f32": f32, "__name__": "htp_aie_user"}, namespace)
+    return next(v for v in namespace.values() if isinstance(v, htp.Kernel))
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_an_accumulator_carried_across_an_inner_loop_is_updated_in_place(seed):
+    x = np.random.default_rng(seed).standard_normal((64, 512), dtype=np.float32)
+    compiled = user_kernel(SUM_OF_SQUARES).compile(target="aie-sim")
+    design = compiled.ir["aie"]
+    assert "memref.alloca() {alignment = 64 : i64} : memref<4x1xf32>" in design and "memref.alloc()" not in design
+    expected = x.astype(np.float64) * (x.astype(np.float64) ** 2).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(compiled(x), expected, rtol=1e-5, atol=1e-3)
+
+
+def test_an_accumulator_read_after_its_update_is_an_error_at_its_line():
+    # `squares` is read by the store after the trip's update: not in place, so a heap buffer per trip.
+    error = compile_error(SUM_OF_SQUARES.replace(
+        "            squares = squares + htp.row_sum(t * t)\n",
+        "            grown = squares + htp.row_sum(t * t)\n            y[i:i + 4, j:j + 256] = t * squares\n            squares = grown\n"))
+    assert "this value needs a temporary buffer larger than the aie targets put on a core's stack" in str(error)
+    assert_points_at(error, "htp_aie_user.py", 7)

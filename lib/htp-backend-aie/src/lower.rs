@@ -43,9 +43,59 @@ use crate::architecture::Device;
 /// CPU backend's tile → linalg conversion, fusion and in-place stores,
 /// one-shot bufferization and linalg → loops; small temporaries on the
 /// core's stack instead of a heap the core does not have.
-pub const BLOCK_LOWERING: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,\
-    func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
+/// In two runs, with `accumulate_in_place` between them (D56): tile →
+/// linalg on tensors, then bufferization and loops.
+const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops";
+const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(convert-linalg-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+
+/// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
+/// updated in place (D56): where a loop-carried tensor's one use is an
+/// elementwise `linalg.generic` into a fresh `tensor.empty` of its type, at
+/// the same indexing map as the result, and that result is what the loop
+/// yields at its place, the generic writes into the carried tensor itself.
+/// Bufferization then keeps one buffer for the accumulator (on the core's
+/// stack) instead of a new heap buffer per trip, which a core does not have.
+fn accumulate_in_place(module: &Module) {
+    for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
+        let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
+        let Some(terminator) = body.terminator() else { continue };
+        for index in 1..body.argument_count() {
+            let Ok(carried) = body.argument(index) else { continue };
+            let carried: Value = carried.into();
+            let users = htp_ir::query::uses(htp_ir::builder::detach(carried));
+            let [generic] = users.as_slice() else { continue };
+            if op_name(*generic) != "linalg.generic" || generic.result_count() != 1 {
+                continue;
+            }
+            let Ok(result) = generic.result(0) else { continue };
+            let result: Value = result.into();
+            let result_users = htp_ir::query::uses(htp_ir::builder::detach(result));
+            let yielded = result_users.len() == 1
+                && result_users[0].to_raw().ptr == terminator.to_raw().ptr
+                && (0..terminator.operand_count()).filter(|&i| terminator.operand(i).is_ok_and(|v| same(v, result))).eq([index - 1]);
+            if !yielded {
+                continue;
+            }
+            let init_index = generic.operand_count() - 1;
+            let Ok(init) = generic.operand(init_index) else { continue };
+            let fresh = htp_ir::query::defining_op(htp_ir::builder::detach(init)).is_some_and(|op| op_name(op) == "tensor.empty");
+            if !fresh || init.r#type() != carried.r#type() {
+                continue;
+            }
+            let (Ok(maps), Ok(iterators)) = (generic.attribute("indexing_maps"), generic.attribute("iterator_types")) else { continue };
+            let Ok(maps) = melior::ir::attribute::ArrayAttribute::try_from(maps) else { continue };
+            if iterators.to_string().contains("reduction") {
+                continue;
+            }
+            let Ok(output_map) = maps.element(maps.len() - 1) else { continue };
+            let same_map = (0..init_index).any(|i| generic.operand(i).is_ok_and(|v| same(v, carried)) && maps.element(i).is_ok_and(|m| m.to_string() == output_map.to_string()));
+            if same_map {
+                unsafe { mlir_sys::mlirOperationSetOperand(generic.to_raw(), init_index as isize, carried.to_raw()) };
+            }
+        }
+    }
+}
 
 /// FIFO depth of the row-walked FIFOs (double buffering).
 const DEPTH: u32 = 2;
@@ -392,7 +442,9 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     }
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
-    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_LOWERING, "the AIE block lowering")?;
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
+    accumulate_in_place(module);
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
     // Temporaries live on the core's stack (a core has no heap): the stack
     // grows by their bytes, and must still fit beside the FIFO objects.
     let mut temporaries = 0i64;
