@@ -10,6 +10,7 @@ import inspect
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import textwrap
@@ -24,6 +25,19 @@ from test_errors import assert_points_at
 AIE_EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "aie"
 NAMES = ["vector_add", "softmax", "rmsnorm"]  # the row kernels; GEMM below
 TARGETS = {"aie-npu1": "npu1", "aie-npu2": "npu2"}
+COLUMNS = {"npu1": 4, "npu2": 8}
+
+
+def expected_cores(blocks, streamed_inputs, columns):
+    """D58: the most cores `columns x per_column` dividing the blocks, per_column <= 4 and within
+    the memtile's 6 channels each way (one output), fewer columns on a tie."""
+    fits = [(c * n, -c) for c in range(1, columns + 1) for n in range(1, 5)
+            if blocks % (c * n) == 0 and streamed_inputs * n + 1 <= 6 and streamed_inputs + n <= 6]
+    return max(fits)[0]
+
+
+# Row blocks and streamed inputs of each example at its default shapes.
+BLOCKS = {"vector_add": (1024 // 8, 2), "softmax": (128 // 8, 1), "rmsnorm": (256 // 4, 1)}
 rng = np.random.default_rng(20)
 
 
@@ -66,7 +80,7 @@ def test_aie_example_matches_numpy_in_the_simulator(name, seed):
     rng = np.random.default_rng(seed)
     arrays = inputs(name)
     kernel = getattr(EXAMPLES[name], name).compile(target="aie-sim")
-    assert kernel.ir["aie"].count("aie.core(") in (2, 4)
+    assert kernel.ir["aie"].count("aie.core(") == expected_cores(*BLOCKS[name], COLUMNS["npu1"])
     np.testing.assert_allclose(kernel(*arrays), expected(name, arrays), rtol=2e-5, atol=2e-6)
 
 
@@ -91,7 +105,7 @@ def test_aie_example_compiles_to_a_design_package(tmp_path, name, target):
     design = (root / "aie.mlir").read_text()
     assert design == compiled.ir["aie"]
     assert f"aie.device({TARGETS[target]})" in design
-    assert design.count("aie.core(") == manifest["cores"] and manifest["cores"] in (2, 4)
+    assert design.count("aie.core(") == manifest["cores"] == expected_cores(*BLOCKS[name], COLUMNS[TARGETS[target]])
     assert "aie.runtime_sequence(" in design and "aiex.npu.dma_wait" in design
     assert f"func.func @{name}_block(" in design and "tile." not in design
 
@@ -177,7 +191,7 @@ def test_aie_packages_verify_in_mlir_aie(tmp_path, name, target):
 def test_static_metrics_report_the_designs_resources():
     a = np.zeros((1024, 256), np.float32)
     metrics = EXAMPLES["vector_add"].vector_add.compile(target="aie-npu1").metrics(a, a)
-    assert metrics["cores"] == 2 and metrics["shim_bytes_in"] == 2 * a.nbytes and metrics["shim_bytes_out"] == a.nbytes
+    assert metrics["cores"] == 8 and metrics["columns"] == 4 and metrics["shim_bytes_in"] == 2 * a.nbytes and metrics["shim_bytes_out"] == a.nbytes
     assert metrics["core_memory_bytes"] <= metrics["core_memory_capacity"] == 65536
     assert metrics["core_locks"] == 6
 
@@ -199,8 +213,7 @@ def test_gemm_matches_numpy_in_the_simulator(dtype, shape):
     m, k, n = shape
     a, b = GEMM.operands(dtype, m, k, n, seed=m + k + n)
     compiled = gemm_kernel(dtype).compile(target="aie-sim", M=m, K=k, N=n)
-    blocks = m // 16
-    assert compiled.ir["aie"].count("aie.core(") == max(c for c in (1, 2, 3, 4) if blocks % c == 0)
+    assert compiled.ir["aie"].count("aie.core(") == expected_cores(m // 16, 1, COLUMNS["npu1"])
     c = compiled(a, b)
     assert c.dtype == (np.float32 if dtype == "bf16" else np.int32) and c.shape == (m, n)
     if dtype == "i8":
@@ -211,8 +224,15 @@ def test_gemm_matches_numpy_in_the_simulator(dtype, shape):
 
 def test_gemm_design_splits_a_and_joins_c_through_the_memtile_and_accumulates_over_k():
     design = GEMM.gemm_bf16.compile(target="aie-npu2").ir["aie"]
-    assert "aie.objectfifo.link [@a] -> [@a_0, @a_1, @a_2, @a_3]([] [0, 2048, 4096, 6144])" in design
-    assert "aie.objectfifo.link [@c_0, @c_1, @c_2, @c_3] -> [@c]([0, 1024, 2048, 3072] [])" in design
+    # 16 blocks of 16 rows: 4 columns of 4 cores (D58), A split and C joined in each column's memtile.
+    for column in range(4):
+        assert (f"aie.objectfifo.link [@a_c{column}] -> [@a_c{column}_0, @a_c{column}_1, @a_c{column}_2, @a_c{column}_3]"
+                "([] [0, 2048, 4096, 6144])") in design
+        assert (f"aie.objectfifo.link [@c_c{column}_0, @c_c{column}_1, @c_c{column}_2, @c_c{column}_3] -> [@c_c{column}]"
+                "([0, 1024, 2048, 3072] [])") in design
+        # Column c's share of A: blocks 4c..4c+3 of every 16 (one block is 16 x 128 bf16).
+        assert f"%arg0[0, 0, 0, {column * 8192}][1, 1, 8, 1024][0, 32768, 1024, 1]) {{id = {4 + column} : i64, metadata = @a_c{column}}}" in design
+    assert design.count("aie.core(") == 16 and "aie.tile(4, 2)" not in design
     assert "!aie.objectfifo<memref<128x64xbf16>>" in design  # B whole, broadcast
     block = design[design.index("func.func @gemm_bf16_block("):design.index("aie.core(")]
     # The K loop (4 steps of 32) multiplies bf16 into the f32 accumulator.
@@ -297,7 +317,7 @@ def test_the_package_holds_a_host_program_that_is_cpp(tmp_path, name):
     compiled = kernel.compile(target="aie-npu1")
     root = pathlib.Path(compiled.write_package(tmp_path / name))
     host = (root / "test.cpp").read_text()
-    tensors = [line for line in compiled.ir["aie"].splitlines() if "aiex.npu.dma_memcpy_nd" in line]
+    tensors = json.loads((root / "manifest.json").read_text())["arguments"]
     # One buffer object per tensor of the runtime sequence, group ids from 3 in argument order.
     sequence = compiled.ir["aie"].split("aie.runtime_sequence(")[1].split(")")[0]
     names = [part.split(":")[0].strip().lstrip("%") for part in sequence.split(",")]
@@ -367,9 +387,11 @@ def test_gemm_verifies_and_lowers_in_mlir_aie(tmp_path, dtype, shape, target):
     assert "aie.lock(" in text and "aie.switchbox(" in text and "aie.objectfifo" not in text
     instructions = aie_opt(f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}", source=physical)
     assert "aiex.npu.blockwrite" in instructions and "aiex.npu.sync" in instructions and "dma_memcpy_nd" not in instructions
-    for row in range(2, 2 + compiled.ir["aie"].count("aie.core(")):
-        llvm = aie_opt(f"--pass-pipeline={aiecc_core(arch, 0, row)}", source=physical)
-        assert f"llvm.func @core_0_{row}()" in llvm and f"llvm.func @{compiled.ir['aie'].split('func.func @')[1].split('(')[0]}(" in llvm
+    tiles = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])
+    assert len(tiles) == compiled.ir["aie"].count("aie.core(") == expected_cores(m // 16, 1, COLUMNS[TARGETS[target]])
+    for column, row in tiles:
+        llvm = aie_opt(f"--pass-pipeline={aiecc_core(arch, column, row)}", source=physical)
+        assert f"llvm.func @core_{column}_{row}()" in llvm and f"llvm.func @{compiled.ir['aie'].split('func.func @')[1].split('(')[0]}(" in llvm
         assert f"llvm.{arch}.acquire" in llvm
 
 

@@ -67,7 +67,7 @@ def main(package=None):
         compiled = kernel.compile(target="aie-npu2")
         print(f"aie-npu2 design: {compiled.ir['aie'].count('aie.core(')} cores")
         if package:
-            print("package:", compiled.write_package(f"{package}/{kernel.__name__ if hasattr(kernel, '__name__') else name}"))
+            print("package:", compiled.write_package(f"{package}/gemm_{name}"))
 
 
 if __name__ == "__main__":

@@ -138,7 +138,9 @@ fn location_name(location: Location) -> Option<String> {
 /// The design, and facts about it the target reports.
 pub struct Design {
     pub text: String,
+    /// Compute tiles in all, over `columns` columns.
     pub cores: u32,
+    pub columns: u32,
     pub kernel: String,
     /// Static metrics of the design (`Artifact::static_metrics`).
     pub metrics: Vec<(String, f64)>,
@@ -152,7 +154,7 @@ pub struct Design {
 /// its capacity, the memtile's objects, FIFO objects in all, and per
 /// compute tile the locks (a producer and a consumer lock per FIFO end, as
 /// mlir-aie's object-FIFO lowering makes them) and DMA channels.
-fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec<(String, f64)> {
+fn metrics(params: &[Param], rows_per_block: i64, columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
     let bytes = |p: &Param| match p.element.as_str() {
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
@@ -169,12 +171,13 @@ fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec
     }
     let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
     let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum();
-    // Per streamed tensor: the shim FIFO and one per core; per broadcast one.
-    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64)).sum::<i64>() + (params.len() - streamed.len()) as i64;
+    // Per streamed tensor and column: the shim FIFO and one per core; per broadcast one.
+    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64) * columns as i64).sum::<i64>() + (params.len() - streamed.len()) as i64;
     let inputs = params.iter().filter(|p| !p.output).count();
     let outputs = params.iter().filter(|p| p.output).count();
     vec![
-        ("cores".into(), cores as f64),
+        ("cores".into(), (columns * cores) as f64),
+        ("columns".into(), columns as f64),
         ("shim_bytes_in".into(), params.iter().filter(|p| !p.output).map(tensor).sum()),
         ("shim_bytes_out".into(), params.iter().filter(|p| p.output).map(tensor).sum()),
         ("core_memory_bytes".into(), address as f64),
@@ -433,13 +436,27 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             ),
         ));
     }
-    let cores = (1..=4u32)
-        .rev()
-        .find(|&n| blocks % n as i64 == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6)
-        .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
     if device.columns < 1 {
         return Err(error(None, "a device without columns"));
     }
+    // Columns (D58): the most cores in all, `columns x per_column`, that
+    // divide the blocks, with each column's memtile and shim channels as
+    // above (broadcasts leave from column 0's shim) and each column's share
+    // of a streamed tensor one shim buffer descriptor; fewer columns on a tie.
+    let fits_window = |per_column: u32, columns: u32| {
+        columns == 1
+            || params.iter().filter(|p| p.role == Role::Rows).all(|p| {
+                let bits = bits_of(&p.element);
+                let share = per_column as i64 * rows_per_block * p.cols;
+                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
+                share / inner <= 1023 && blocks / (per_column as i64 * columns as i64) <= 1023
+            })
+    };
+    let (columns, cores) = (1..=device.columns)
+        .flat_map(|c| (1..=4u32).map(move |n| (c, n)))
+        .filter(|&(c, n)| blocks % (c as i64 * n as i64) == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6 && fits_window(n, c))
+        .max_by_key(|&(c, n)| (c * n, std::cmp::Reverse(c)))
+        .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
@@ -474,7 +491,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY),
         ));
     }
-    let design = emit(&name, device, &params, rows_per_block, blocks, cores, stack, &location_text(loop_location));
+    let design = emit(&name, device, &params, rows_per_block, blocks, columns, cores, stack, &location_text(loop_location));
     // The design around the lowered block function: parsed (its locations
     // are the user's), then the function moved into the device.
     let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &design));
@@ -526,9 +543,9 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors });
     }
     let text = module.as_operation().to_string();
-    let metrics = metrics(&params, rows_per_block, cores, stack);
+    let metrics = metrics(&params, rows_per_block, columns, cores, stack);
     let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output }).collect();
-    Ok(Design { text, cores, kernel: name, metrics, tensors })
+    Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,
@@ -605,6 +622,15 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     Ok(())
 }
 
+/// Bits of an element type the aie targets move.
+fn bits_of(element: &str) -> i64 {
+    match element {
+        "f32" | "i32" => 32,
+        "f16" | "bf16" | "i16" => 16,
+        _ => 8,
+    }
+}
+
 /// The largest divisor of `n` that is at most `limit`.
 fn divisor_at_most(n: i64, limit: i64) -> i64 {
     (1..=limit.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
@@ -623,47 +649,58 @@ fn contiguous_window(elements: i64, bits: i64) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, cores: u32, stack: i64, loop_location: &str) -> String {
+fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, columns: u32, cores: u32, stack: i64, loop_location: &str) -> String {
     let n = cores as i64;
+    let all = (columns * cores) as i64;
+    // One column keeps the first part's names; several get a `_c<col>` suffix.
+    let col = |c: u32| if columns == 1 { String::new() } else { format!("_c{c}") };
+    let core = |c: u32, k: u32| if columns == 1 { format!("%core{k}") } else { format!("%core{c}_{k}") };
     let mut s = String::new();
     let l = loop_location;
     s += &format!("module {{\n  aie.device({}) {{\n", device.name());
-    s += &format!("    %shim = aie.tile(0, 0) {l}\n    %mem = aie.tile(0, 1) {l}\n");
-    for k in 0..cores {
-        s += &format!("    %core{k} = aie.tile(0, {}) {l}\n", 2 + k);
+    for c in 0..columns {
+        s += &format!("    %shim{0} = aie.tile({c}, 0) {l}\n    %mem{0} = aie.tile({c}, 1) {l}\n", col(c));
+        for k in 0..cores {
+            s += &format!("    {} = aie.tile({c}, {}) {l}\n", core(c, k), 2 + k);
+        }
     }
-    let consumers = (0..cores).map(|k| format!("%core{k}")).collect::<Vec<_>>().join(", ");
+    let consumers = (0..columns).flat_map(|c| (0..cores).map(move |k| (c, k))).map(|(c, k)| core(c, k)).collect::<Vec<_>>().join(", ");
     for p in params {
         let loc = &p.location;
         let object = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
         let block_elements = rows_per_block * p.cols;
-        match (&p.role, p.output) {
-            (Role::Rows, false) => {
-                s += &format!("    aie.objectfifo @{0}(%shim, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
-                let mut outs = Vec::new();
-                let mut offsets = Vec::new();
-                for k in 0..cores {
-                    s += &format!("    aie.objectfifo @{0}_{k}(%mem, {{%core{k}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
-                    outs.push(format!("@{}_{k}", p.name));
-                    offsets.push((k as i64 * block_elements).to_string());
+        for c in 0..columns {
+            let (f, shim, mem) = (format!("{}{}", p.name, col(c)), format!("%shim{}", col(c)), format!("%mem{}", col(c)));
+            match (&p.role, p.output) {
+                (Role::Rows, false) => {
+                    s += &format!("    aie.objectfifo @{f}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                    let mut outs = Vec::new();
+                    let mut offsets = Vec::new();
+                    for k in 0..cores {
+                        s += &format!("    aie.objectfifo @{f}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                        outs.push(format!("@{f}_{k}"));
+                        offsets.push((k as i64 * block_elements).to_string());
+                    }
+                    let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
+                    s += &format!("    aie.objectfifo.link [@{f}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
                 }
-                let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
-                s += &format!("    aie.objectfifo.link [@{}] -> [{}] ([] [{dst}]) {loc}\n", p.name, outs.join(", "));
-            }
-            (Role::Rows, true) => {
-                let mut ins = Vec::new();
-                let mut offsets = Vec::new();
-                for k in 0..cores {
-                    s += &format!("    aie.objectfifo @{0}_{k}(%core{k}, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
-                    ins.push(format!("@{}_{k}", p.name));
-                    offsets.push((k as i64 * block_elements).to_string());
+                (Role::Rows, true) => {
+                    let mut ins = Vec::new();
+                    let mut offsets = Vec::new();
+                    for k in 0..cores {
+                        s += &format!("    aie.objectfifo @{f}_{k}({}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                        ins.push(format!("@{f}_{k}"));
+                        offsets.push((k as i64 * block_elements).to_string());
+                    }
+                    s += &format!("    aie.objectfifo @{f}({mem}, {{{shim}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                    let src = if cores > 1 { offsets.join(", ") } else { String::new() };
+                    s += &format!("    aie.objectfifo.link [{}] -> [@{f}] ([{src}] []) {loc}\n", ins.join(", "));
                 }
-                s += &format!("    aie.objectfifo @{0}(%mem, {{%shim}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
-                let src = if cores > 1 { offsets.join(", ") } else { String::new() };
-                s += &format!("    aie.objectfifo.link [{}] -> [@{}] ([{src}] []) {loc}\n", ins.join(", "), p.name);
-            }
-            (Role::Whole, _) => {
-                s += &format!("    aie.objectfifo @{0}(%shim, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{1}x{2}x{3}>> {loc}\n", p.name, p.rows, p.cols, p.element);
+                // Broadcasts leave from column 0's shim to every core.
+                (Role::Whole, _) if c == 0 => {
+                    s += &format!("    aie.objectfifo @{0}(%shim{1}, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{2}x{3}x{4}>> {loc}\n", p.name, col(0), p.rows, p.cols, p.element);
+                }
+                (Role::Whole, _) => {}
             }
         }
     }
@@ -672,41 +709,47 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         .map(|p| if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) })
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
-    let per_core = blocks / n;
-    for k in 0..cores {
-        s += &format!("    %c{k} = aie.core(%core{k}) {{\n");
-        s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
-        s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {n} : index\n      %me = arith.constant {k} : index\n      %rows = arith.constant {rows_per_block} : index\n");
-        let mut args = Vec::new();
-        for p in params.iter().filter(|p| p.role == Role::Whole) {
-            let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
-            s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-            s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
-        }
-        s += &format!("      scf.for %j = %zero to %trips step %one {{\n");
-        s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
-        for p in params {
-            let port = if p.output { "Produce" } else { "Consume" };
-            if p.role == Role::Rows {
-                let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
-                s += &format!("        %{0}_s = aie.objectfifo.acquire @{0}_{k}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-                s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+    let per_core = blocks / all;
+    for c in 0..columns {
+        for k in 0..cores {
+            // Core `g` of all takes blocks `g, g + all, ...`.
+            let me = c as i64 * n + k as i64;
+            let fifo = |p: &Param| format!("{}{}_{k}", p.name, col(c));
+            let id = if columns == 1 { format!("%c{k}") } else { format!("%c{c}_{k}") };
+            s += &format!("    {id} = aie.core({}) {{\n", core(c, k));
+            s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
+            s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {all} : index\n      %me = arith.constant {me} : index\n      %rows = arith.constant {rows_per_block} : index\n");
+            let mut args = Vec::new();
+            for p in params.iter().filter(|p| p.role == Role::Whole) {
+                let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
+                s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+                s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
             }
-            let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
-            args.push((format!("%{}_o", p.name), ty));
+            s += "      scf.for %j = %zero to %trips step %one {\n";
+            s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
+            for p in params {
+                let port = if p.output { "Produce" } else { "Consume" };
+                if p.role == Role::Rows {
+                    let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
+                    s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
+                    s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                }
+                let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
+                args.push((format!("%{}_o", p.name), ty));
+            }
+            let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
+            let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
+            s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
+            for p in params.iter().filter(|p| p.role == Role::Rows) {
+                let port = if p.output { "Produce" } else { "Consume" };
+                s += &format!("        aie.objectfifo.release @{0}({port}, 1) {1}\n", fifo(p), p.location);
+            }
+            s += "      }\n";
+            for p in params.iter().filter(|p| p.role == Role::Whole) {
+                s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
+            }
+            s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
-        let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
-        let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
-        s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
-        for p in params.iter().filter(|p| p.role == Role::Rows) {
-            let port = if p.output { "Produce" } else { "Consume" };
-            s += &format!("        aie.objectfifo.release @{0}_{k}({port}, 1) {1}\n", p.name, p.location);
-        }
-        s += "      }\n";
-        for p in params.iter().filter(|p| p.role == Role::Whole) {
-            s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
-        }
-        s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
     }
     let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.rows * p.cols, p.element).replace("xx", "x")).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
@@ -715,18 +758,29 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     // mlir-aie's examples order them.
     let ordered: Vec<&Param> = params.iter().filter(|p| p.output).chain(params.iter().filter(|p| !p.output)).collect();
     for p in &ordered {
-        let bits = match p.element.as_str() {
-            "f32" | "i32" => 32,
-            "f16" | "bf16" | "i16" => 16,
-            _ => 8,
-        };
-        let window = contiguous_window(p.rows * p.cols, bits);
+        let bits = bits_of(&p.element);
         let token = if p.output { ", issue_token = true" } else { "" };
-        s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{0}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
-        id += 1;
+        let streamed_columns = if p.role == Role::Rows { columns } else { 1 };
+        for c in 0..streamed_columns {
+            let window = if p.role == Role::Whole || columns == 1 {
+                contiguous_window(p.rows * p.cols, bits)
+            } else {
+                // Column `c`'s share: `cores` blocks at block `c x cores`
+                // of every `all` blocks.
+                let block = rows_per_block * p.cols;
+                let share = n * block;
+                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
+                format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
+            };
+            let f = if p.role == Role::Rows { format!("{}{}", p.name, col(c)) } else { p.name.clone() };
+            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
+            id += 1;
+        }
     }
     for p in params.iter().filter(|p| p.output) {
-        s += &format!("      aiex.npu.dma_wait {{symbol = @{}}}\n", p.name);
+        for c in 0..columns {
+            s += &format!("      aiex.npu.dma_wait {{symbol = @{}{}}}\n", p.name, col(c));
+        }
     }
     s += "    }\n  }\n}\n";
     s

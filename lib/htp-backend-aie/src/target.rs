@@ -125,7 +125,7 @@ impl Target for AieTarget {
             arguments.join(", "),
             stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
         );
-        let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
+        let readme = readme(&kernel.name, self.name, self.device, design.cores, design.columns, &arguments_text(kernel));
         let host = crate::host::test_cpp(&kernel.name, &design.tensors);
         let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest), PackageFile::text("test.cpp", host)];
         Ok(Box::new(AiePackage { files, metrics: design.metrics }))
@@ -147,11 +147,12 @@ fn arguments_text(kernel: &KernelSignature) -> String {
 }
 
 /// What the package is and how mlir-aie builds it (docs/targets/aie.md).
-fn readme(program: &str, target: &str, device: &str, cores: u32, arguments: &str) -> String {
+fn readme(program: &str, target: &str, device: &str, cores: u32, columns: u32, arguments: &str) -> String {
+    let columns = if columns == 1 { "one column".to_string() } else { format!("{columns} columns") };
     format!(
         "# {program} for {target} (an mlir-aie design)\n\n\
-`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles of one\n\
-column, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
+`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles over\n\
+{columns}, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
 argument order. It is written in the syntax of mlir-aie at `{MLIR_AIE_PIN}` (docs/targets/aie-contract.md)\n\
 and verified by HTP's aie dialect before it was written.\n\n\
 Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
