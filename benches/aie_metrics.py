@@ -8,7 +8,7 @@ design), with the FIFO structure read from the design text itself:
                element written once (the arrays' nbytes);
   core mem     a compute tile's data memory in use (stack, then its FIFO objects
                at 32-byte-aligned addresses) against its 64 KiB;
-  memtile      bytes of FIFO objects in the memtile against its 512 KiB;
+  memtile      bytes of FIFO objects in each column's memtile against its 512 KiB;
   FIFOs        object FIFOs of the design and their depths (depth x count);
   BDs/locks    per compute tile: DMA buffer descriptors (one per object of each
                FIFO end on the tile's DMA, as mlir-aie's object-FIFO lowering
@@ -69,7 +69,7 @@ def structure(design):
 
 
 def main():
-    print("| design | cores | shim bytes (in+out) | minimum | ratio | core mem / 64 KiB | memtile / 512 KiB | FIFOs (depth x count) | BDs / core | locks / core |")
+    print("| design | cores (columns) | shim bytes (in+out) | minimum | ratio | core mem / 64 KiB | memtile / 512 KiB | FIFOs (depth x count) | BDs / core | locks / core |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for label, kernel, ins, outs in cases():
         compiled = kernel.compile(target="aie-npu1")
@@ -79,7 +79,7 @@ def main():
         moved = metrics["shim_bytes_in"] + metrics["shim_bytes_out"]
         minimum = sum(a.nbytes for a in ins) + sum(a.nbytes for a in outs)
         fifos = ", ".join(f"{d} x {n}" for d, n in sorted(depths.items()))
-        print(f"| {label} | {int(metrics['cores'])} | {int(moved)} | {minimum} | {moved / minimum:.2f} "
+        print(f"| {label} | {int(metrics['cores'])} ({int(metrics['columns'])}) | {int(moved)} | {minimum} | {moved / minimum:.2f} "
               f"| {int(metrics['core_memory_bytes'])} ({metrics['core_memory_bytes'] / metrics['core_memory_capacity']:.0%}) "
               f"| {int(metrics['memtile_memory_bytes'])} ({metrics['memtile_memory_bytes'] / metrics['memtile_memory_capacity']:.0%}) "
               f"| {fifos} | {max(bds.values())} | {max(locks.values())} |")
