@@ -5,7 +5,7 @@
 # verifies in HTP's aie dialect (and, in test_aie.py / tests/aie.rs, in
 # mlir-aie's aie-opt).
 # RUN: htp-translate --import-python %s --mlir-print-debuginfo | htp-translate --tile-to-aie --aie-device npu1_1col | FileCheck %s
-# RUN: htp-translate --import-python %s | htp-translate --tile-to-aie | FileCheck %s --check-prefix=COLS
+# RUN: htp-translate --import-python %s --mlir-print-debuginfo | htp-translate --tile-to-aie | FileCheck %s --check-prefix=COLS
 # RUN: htp-translate --import-python %s | htp-translate --tile-to-aie --aie-device npu2_1col | FileCheck %s --check-prefix=NPU2
 import htp
 from htp import f32
