@@ -14,6 +14,8 @@ pub struct HostTensor {
     pub element: String,
     pub elements: i64,
     pub output: bool,
+    /// A run-time scalar, moved as a one-element buffer (D59).
+    pub scalar: bool,
 }
 
 /// The C type a tensor's elements are stored as on the host (bf16 as its
@@ -101,7 +103,11 @@ template <typename T> static double as_double(T value) { return static_cast<doub
     for (i, t) in tensors.iter().enumerate() {
         let (ty, _) = c_type(&t.element);
         let n = &t.name;
-        s += &format!("  // `{n}`: {} x {} ({})\n", t.elements, t.element, if t.output { "out" } else { "in" });
+        if t.scalar {
+            s += &format!("  // `{n}`: a run-time scalar ({}), one element read from {n}.bin\n", t.element);
+        } else {
+            s += &format!("  // `{n}`: {} x {} ({})\n", t.elements, t.element, if t.output { "out" } else { "in" });
+        }
         s += &format!("  const size_t {n}_count = {};\n", t.elements);
         s += &format!("  auto bo_{n} = xrt::bo(device, {n}_count * sizeof({ty}), XRT_BO_FLAGS_HOST_ONLY, kernel.group_id({}));\n", 3 + i);
         s += &format!("  {ty} *buf_{n} = bo_{n}.map<{ty} *>();\n");

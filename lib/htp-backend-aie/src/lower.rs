@@ -118,6 +118,8 @@ struct Param {
     cols: i64,
     element: String,
     location: String,
+    /// A run-time scalar, moved as a 1x1 tensor and read from it in the block.
+    scalar: bool,
 }
 
 /// The name a `NameLoc` gives (the front end names each argument after its
@@ -269,7 +271,11 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let location = htp_ir::query::value_location(argument.into());
         let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
         if MemRefType::try_from(ty).is_err() {
-            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+            // Run-time scalars (D59): 32-bit ones, a word the shim moves.
+            if ty.to_string() == "f32" || ty.to_string() == "i32" {
+                continue;
+            }
+            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32 and i32 (a 32-bit word the shim DMA moves)")));
         }
         let shape = htp_ir::builder::shape_of(ty);
         if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
@@ -332,7 +338,10 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let ty: Type = argument.r#type();
         let parameter = format!("parameter {}", index + 1);
         let Ok(memref) = MemRefType::try_from(ty) else {
-            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+            // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
+            let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true });
+            continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
         if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
@@ -394,7 +403,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location) });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false });
     }
     let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
@@ -544,7 +553,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     }
     let text = module.as_operation().to_string();
     let metrics = metrics(&params, rows_per_block, columns, cores, stack);
-    let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output }).collect();
+    let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output, scalar: p.scalar }).collect();
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
 }
 
@@ -563,6 +572,8 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
         let ty = if p.role == Role::Rows {
             let step = constant_int(htp_ir::builder::detach(the_loop.operand(2).expect("checked"))).expect("checked");
             htp_ir::builder::parse_type(context, &format!("memref<{step}x{}x{}>", p.cols, p.element))
+        } else if p.scalar {
+            htp_ir::builder::parse_type(context, &format!("memref<1x1x{}>", p.element))
         } else {
             kernel_body.argument(i).expect("checked").r#type()
         };
@@ -585,6 +596,20 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     let ret = block.append_operation(ret);
     let zero = block.insert_operation_before(ret, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, 0).into(), location));
     let zero: Value = zero.result(0).expect("constant").into();
+    // Each run-time scalar, loaded from its 1x1 object first.
+    let mut loaded: Vec<(usize, Value)> = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        if p.scalar {
+            let object: Value = block.argument(i).expect("built").into();
+            let load = melior::ir::operation::OperationBuilder::new("memref.load", location)
+                .add_operands(&[object, zero, zero])
+                .add_results(&[kernel_body.argument(i).expect("checked").r#type()])
+                .build()
+                .map_err(|e| error(Some(location), e.to_string()))?;
+            let load = block.insert_operation_before(ret, load);
+            loaded.push((i, load.result(0).expect("a load").into()));
+        }
+    }
     // The kernel's values outside the loop first (pure: checked), then the body.
     let mut op = kernel_body.first_operation();
     while let Some(current) = op {
@@ -611,7 +636,7 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
                 unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row, zero.to_raw()) };
             }
         }
-        let object: Value = block.argument(i).expect("built").into();
+        let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(i).expect("built").into());
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), object.to_raw()) };
     }
     let row: Value = block.argument(params.len()).expect("built").into();

@@ -110,9 +110,16 @@ impl Target for AieTarget {
         let design = crate::lower::lower(context, module, self.device(), &names)?;
         let mut arguments = Vec::new();
         for param in &kernel.params {
-            if let (Some(index), ParamKind::Tensor { .. }) = (param.arg_index, &param.kind) {
-                let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
-                arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+            match (param.arg_index, &param.kind) {
+                (Some(index), ParamKind::Tensor { .. }) => {
+                    let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+                }
+                // A run-time scalar: a one-element buffer of the runtime sequence (D59).
+                (Some(index), ParamKind::Scalar { .. }) => {
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"in\", \"scalar\": true}}", json_string(&param.name)));
+                }
+                _ => {}
             }
         }
         let manifest = format!(
