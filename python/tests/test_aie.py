@@ -433,3 +433,73 @@ def test_an_accumulator_read_after_its_update_is_an_error_at_its_line():
         "            grown = squares + htp.row_sum(t * t)\n            y[i:i + 4, j:j + 256] = t * squares\n            squares = grown\n"))
     assert "this value needs a temporary buffer larger than the aie targets put on a core's stack" in str(error)
     assert_points_at(error, "htp_aie_user.py", 7)
+
+
+SCALED = '''\
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256], alpha: f32, N: htp.Const[int] = 128):
+    for i in range(0, N, 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * alpha + 1.0
+'''
+
+
+def test_a_run_time_scalar_reaches_every_core_and_changes_per_call():
+    # D59: one compiled design, the scalar moved at each call as a one-element tensor.
+    compiled = user_kernel(SCALED).compile(target="aie-sim")
+    design = compiled.ir["aie"]
+    assert "!aie.objectfifo<memref<1x1xf32>>" in design and "%arg2: memref<1xf32>) {" in design
+    assert design.count("aie.objectfifo.acquire @alpha(Consume, 1)") == design.count("aie.core(") == 16
+    x = np.random.default_rng(5).standard_normal((128, 256), dtype=np.float32)
+    for alpha in (2.0, -0.375, 0.0):
+        np.testing.assert_array_equal(compiled(x, alpha=alpha), x * np.float32(alpha) + np.float32(1.0))
+
+
+def test_a_run_time_scalar_is_an_argument_of_the_package():
+    compiled = user_kernel(SCALED).compile(target="aie-npu2")
+    design = compiled.ir["aie"]
+    assert "aiex.npu.dma_memcpy_nd(%arg2[0, 0, 0, 0][1, 1, 1, 1][0, 1, 1, 1]) {id = 8 : i64, metadata = @alpha}" in design
+    root = pathlib.Path(compiled.write_package("/tmp/htp_aie_scaled"))
+    arguments = json.loads((root / "manifest.json").read_text())["arguments"]
+    assert arguments[2] == {"name": "alpha", "index": 2, "direction": "in", "scalar": True}
+    host = (root / "test.cpp").read_text()
+    assert "`alpha`: a run-time scalar (f32), one element read from alpha.bin" in host and "kernel.group_id(5)" in host
+
+
+def test_an_integer_run_time_scalar_offsets_the_rows():
+    kernel = user_kernel('''\
+@htp.kernel
+def k(x: htp.Tensor[i32, "N", 64], y: htp.Out[i32, "N", 64], offset: i32, N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        y[i:i + 8, :] = x[i:i + 8, :] + offset
+'''.replace("@htp.kernel", "from htp import i32\n@htp.kernel"))
+    compiled = kernel.compile(target="aie-sim")
+    x = np.arange(64 * 64, dtype=np.int32).reshape(64, 64)
+    for offset in (7, -100000):
+        np.testing.assert_array_equal(compiled(x, offset=offset), x + offset)
+
+
+def test_a_scalar_of_another_width_is_an_error_at_the_parameter():
+    error = compile_error(textwrap.dedent('''\
+        @htp.kernel
+        def k(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], scale: htp.f16, N: htp.Const[int] = 64):
+            for i in range(0, N, 8):
+                y[i:i + 8, :] = x[i:i + 8, :] * htp.f32(scale)
+        '''))
+    assert "the aie targets take run-time scalars of f32 and i32" in str(error)
+    assert_points_at(error, "htp_aie_user.py", 2)
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+def test_a_design_with_a_run_time_scalar_lowers_in_mlir_aie(tmp_path, target):
+    tool = os.environ.get("HTP_AIE_OPT")
+    if not tool:
+        pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
+    root = pathlib.Path(user_kernel(SCALED).compile(target=target).write_package(tmp_path / "scaled"))
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = tmp_path / "physical.mlir"
+    result = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", "-o", str(physical), str(root / "aie.mlir")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    result = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}", str(physical)], capture_output=True, text=True)
+    assert result.returncode == 0 and "aiex.npu.address_patch" in result.stdout, result.stderr
+    result = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, 0, 2)}", str(physical)], capture_output=True, text=True)
+    assert result.returncode == 0 and "llvm.func @core_0_2()" in result.stdout, result.stderr
