@@ -503,3 +503,12 @@ def test_a_design_with_a_run_time_scalar_lowers_in_mlir_aie(tmp_path, target):
     assert result.returncode == 0 and "aiex.npu.address_patch" in result.stdout, result.stderr
     result = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, 0, 2)}", str(physical)], capture_output=True, text=True)
     assert result.returncode == 0 and "llvm.func @core_0_2()" in result.stdout, result.stderr
+
+
+def test_a_gemm_whose_b_does_not_fit_a_core_is_an_error_at_b():
+    # B (256 x 128 bf16, 64 KiB) is broadcast whole: fewer rows per block would not help.
+    with pytest.raises(htp.CompileError) as info:
+        GEMM.gemm_bf16.compile(target="aie-npu1", M=64, K=256, N=128)
+    assert "'b' (65536 bytes) is read whole by every block" in str(info.value)
+    assert "a GEMM's B is not split over K through the memtile yet" in str(info.value)
+    assert_points_at(info.value, "gemm.py", 28)

@@ -120,6 +120,8 @@ struct Param {
     location: String,
     /// A run-time scalar, moved as a 1x1 tensor and read from it in the block.
     scalar: bool,
+    /// The parameter's place in the user's source.
+    position: Option<htp_dialects::diagnostics::SourcePosition>,
 }
 
 /// The name a `NameLoc` gives (the front end names each argument after its
@@ -340,7 +342,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let Ok(memref) = MemRefType::try_from(ty) else {
             // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location) });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -403,7 +405,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location) });
     }
     let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
@@ -437,6 +439,21 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     };
     let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
+    // Broadcast tensors that do not fit even beside one-row blocks: fewer
+    // rows would not help, so the error is at the largest of them.
+    let whole_bytes: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
+    let one_row: i64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes_of(p) / rows_per_block).sum();
+    if whole_bytes + one_row > budget {
+        let largest = params.iter().filter(|p| p.role == Role::Whole).max_by_key(|p| bytes_of(p)).expect("some broadcast");
+        return Err(vec![MlirError {
+            position: largest.position.clone(),
+            message: format!(
+                "'{}' ({} bytes) is read whole by every block, so every core holds it; with the other broadcasts ({whole_bytes} bytes in all) and the streamed tensors at even one row per block it exceeds the {budget} bytes a compute tile has beside its stack: take it in smaller pieces (a GEMM's B is not split over K through the memtile yet)",
+                largest.name,
+                bytes_of(largest)
+            ),
+        }]);
+    }
     if per_core > budget {
         return Err(error(
             Some(loop_location),
