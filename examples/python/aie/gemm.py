@@ -2,14 +2,15 @@
 
     C[M x N] = A[M x K] @ B[K x N]   bf16 in / f32 accumulate, i8 in / i32 accumulate
 
-Each 16-row block of C is one core's work: its rows of A arrive through the
-memtile (one shim transfer of A split into one FIFO per core), B is
-broadcast whole to every core, and the inner loop over K accumulates
-`acc += a @ b` in 32-wide steps (one matmul-with-accumulator per step, the
-accumulator on the core's stack); the blocks of C are joined through the
-memtile into one shim transfer. M, K and N are compile-time constants
-(htp.Const): give other shapes with `kernel.compile(target=..., M=..., ...)`
-or by calling with other arrays.
+Each 16-row block of C is one core's work, the blocks dealt over up to 4
+cores per column and the device's columns (16 cores over 4 columns at the
+default shapes): each column's rows of A arrive in one shim transfer and are
+split in its memtile into one FIFO per core, B is broadcast whole to every
+core, and the inner loop over K accumulates `acc += a @ b` in 32-wide steps
+(one matmul-with-accumulator per step, the accumulator on the core's stack);
+each column's blocks of C are joined in its memtile into one shim transfer.
+M, K and N are compile-time constants (htp.Const): give other shapes with
+`kernel.compile(target=..., M=..., ...)` or by calling with other arrays.
 
 Runs on the CPU target and in HTP's functional AIE simulator (aie-sim, the
 design's cores and FIFOs) against numpy, and writes the AIE package
