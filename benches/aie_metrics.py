@@ -83,6 +83,8 @@ def main():
               f"| {int(metrics['core_memory_bytes'])} ({metrics['core_memory_bytes'] / metrics['core_memory_capacity']:.0%}) "
               f"| {int(metrics['memtile_memory_bytes'])} ({metrics['memtile_memory_bytes'] / metrics['memtile_memory_capacity']:.0%}) "
               f"| {fifos} | {max(bds.values())} | {max(locks.values())} |")
+        # The design text and the lowering's own count agree.
+        assert max(bds.values()) == metrics["core_dma_descriptors"] and max(locks.values()) == metrics["core_locks"], label
 
 
 if __name__ == "__main__":

@@ -193,7 +193,9 @@ def test_static_metrics_report_the_designs_resources():
     metrics = EXAMPLES["vector_add"].vector_add.compile(target="aie-npu1").metrics(a, a)
     assert metrics["cores"] == 8 and metrics["columns"] == 4 and metrics["shim_bytes_in"] == 2 * a.nbytes and metrics["shim_bytes_out"] == a.nbytes
     assert metrics["core_memory_bytes"] <= metrics["core_memory_capacity"] == 65536
-    assert metrics["core_locks"] == 6
+    assert metrics["core_locks"] == 6 and metrics["core_dma_descriptors"] == 6  # a, b, c: 2 objects each
+    rmsnorm = EXAMPLES["rmsnorm"].rmsnorm.compile(target="aie-npu1").metrics(*inputs("rmsnorm"))
+    assert rmsnorm["core_dma_descriptors"] == 5  # x and y: 2 objects each; the weights: 1
 
 
 # GEMM (examples/python/aie/gemm.py): bf16 in / f32 accumulate and i8 in / i32 accumulate, the rows of

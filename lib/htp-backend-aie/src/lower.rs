@@ -191,6 +191,8 @@ fn metrics(params: &[Param], rows_per_block: i64, columns: u32, cores: u32, stac
         ("memtile_memory_capacity".into(), crate::architecture::MEMTILE_MEMORY as f64),
         ("fifo_objects".into(), objects as f64),
         ("core_locks".into(), (2 * params.len()) as f64),
+        // One buffer descriptor per object of each FIFO end on the core's DMA.
+        ("core_dma_descriptors".into(), params.iter().map(depth).sum::<i64>() as f64),
         ("core_dma_inputs".into(), inputs as f64),
         ("core_dma_outputs".into(), outputs as f64),
     ]
