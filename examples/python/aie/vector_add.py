@@ -1,7 +1,7 @@
 """Vector add for the AIE targets: c = a + b over an [N x 256] f32 matrix in
 8-row blocks, N a compile-time constant (an mlir-aie design needs static
-shapes). On aie-npu1 the blocks go to 2 compute tiles of one column (two
-inputs and an output fill the memtile's DMA channels at 2 cores).
+shapes). On aie-npu1 the blocks go to 2 compute tiles in each of its 4
+columns (two inputs and an output fill a memtile's DMA channels at 2 cores).
 
 Runs on the CPU target and in HTP's functional AIE simulator (aie-sim, the
 design's cores and FIFOs) against numpy, and writes the AIE package

@@ -7,6 +7,7 @@
 //! (`architecture.rs`), and is named by one line of `htp-all`.
 
 pub mod architecture;
+pub mod host;
 pub mod lower;
 pub mod sim;
 pub mod target;

@@ -43,9 +43,59 @@ use crate::architecture::Device;
 /// CPU backend's tile → linalg conversion, fusion and in-place stores,
 /// one-shot bufferization and linalg → loops; small temporaries on the
 /// core's stack instead of a heap the core does not have.
-pub const BLOCK_LOWERING: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,\
-    func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
+/// In two runs, with `accumulate_in_place` between them (D56): tile →
+/// linalg on tensors, then bufferization and loops.
+const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops";
+const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(convert-linalg-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+
+/// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
+/// updated in place (D56): where a loop-carried tensor's one use is an
+/// elementwise `linalg.generic` into a fresh `tensor.empty` of its type, at
+/// the same indexing map as the result, and that result is what the loop
+/// yields at its place, the generic writes into the carried tensor itself.
+/// Bufferization then keeps one buffer for the accumulator (on the core's
+/// stack) instead of a new heap buffer per trip, which a core does not have.
+fn accumulate_in_place(module: &Module) {
+    for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
+        let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
+        let Some(terminator) = body.terminator() else { continue };
+        for index in 1..body.argument_count() {
+            let Ok(carried) = body.argument(index) else { continue };
+            let carried: Value = carried.into();
+            let users = htp_ir::query::uses(htp_ir::builder::detach(carried));
+            let [generic] = users.as_slice() else { continue };
+            if op_name(*generic) != "linalg.generic" || generic.result_count() != 1 {
+                continue;
+            }
+            let Ok(result) = generic.result(0) else { continue };
+            let result: Value = result.into();
+            let result_users = htp_ir::query::uses(htp_ir::builder::detach(result));
+            let yielded = result_users.len() == 1
+                && result_users[0].to_raw().ptr == terminator.to_raw().ptr
+                && (0..terminator.operand_count()).filter(|&i| terminator.operand(i).is_ok_and(|v| same(v, result))).eq([index - 1]);
+            if !yielded {
+                continue;
+            }
+            let init_index = generic.operand_count() - 1;
+            let Ok(init) = generic.operand(init_index) else { continue };
+            let fresh = htp_ir::query::defining_op(htp_ir::builder::detach(init)).is_some_and(|op| op_name(op) == "tensor.empty");
+            if !fresh || init.r#type() != carried.r#type() {
+                continue;
+            }
+            let (Ok(maps), Ok(iterators)) = (generic.attribute("indexing_maps"), generic.attribute("iterator_types")) else { continue };
+            let Ok(maps) = melior::ir::attribute::ArrayAttribute::try_from(maps) else { continue };
+            if iterators.to_string().contains("reduction") {
+                continue;
+            }
+            let Ok(output_map) = maps.element(maps.len() - 1) else { continue };
+            let same_map = (0..init_index).any(|i| generic.operand(i).is_ok_and(|v| same(v, carried)) && maps.element(i).is_ok_and(|m| m.to_string() == output_map.to_string()));
+            if same_map {
+                unsafe { mlir_sys::mlirOperationSetOperand(generic.to_raw(), init_index as isize, carried.to_raw()) };
+            }
+        }
+    }
+}
 
 /// FIFO depth of the row-walked FIFOs (double buffering).
 const DEPTH: u32 = 2;
@@ -68,6 +118,10 @@ struct Param {
     cols: i64,
     element: String,
     location: String,
+    /// A run-time scalar, moved as a 1x1 tensor and read from it in the block.
+    scalar: bool,
+    /// The parameter's place in the user's source.
+    position: Option<htp_dialects::diagnostics::SourcePosition>,
 }
 
 /// The name a `NameLoc` gives (the front end names each argument after its
@@ -88,10 +142,14 @@ fn location_name(location: Location) -> Option<String> {
 /// The design, and facts about it the target reports.
 pub struct Design {
     pub text: String,
+    /// Compute tiles in all, over `columns` columns.
     pub cores: u32,
+    pub columns: u32,
     pub kernel: String,
     /// Static metrics of the design (`Artifact::static_metrics`).
     pub metrics: Vec<(String, f64)>,
+    /// The runtime sequence's tensors in argument order (the host program's buffers).
+    pub tensors: Vec<crate::host::HostTensor>,
 }
 
 /// What the design uses, computed as the `aie` verifiers place it:
@@ -100,7 +158,7 @@ pub struct Design {
 /// its capacity, the memtile's objects, FIFO objects in all, and per
 /// compute tile the locks (a producer and a consumer lock per FIFO end, as
 /// mlir-aie's object-FIFO lowering makes them) and DMA channels.
-fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec<(String, f64)> {
+fn metrics(params: &[Param], rows_per_block: i64, columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
     let bytes = |p: &Param| match p.element.as_str() {
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
@@ -117,12 +175,13 @@ fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec
     }
     let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
     let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum();
-    // Per streamed tensor: the shim FIFO and one per core; per broadcast one.
-    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64)).sum::<i64>() + (params.len() - streamed.len()) as i64;
+    // Per streamed tensor and column: the shim FIFO and one per core; per broadcast one.
+    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64) * columns as i64).sum::<i64>() + (params.len() - streamed.len()) as i64;
     let inputs = params.iter().filter(|p| !p.output).count();
     let outputs = params.iter().filter(|p| p.output).count();
     vec![
-        ("cores".into(), cores as f64),
+        ("cores".into(), (columns * cores) as f64),
+        ("columns".into(), columns as f64),
         ("shim_bytes_in".into(), params.iter().filter(|p| !p.output).map(tensor).sum()),
         ("shim_bytes_out".into(), params.iter().filter(|p| p.output).map(tensor).sum()),
         ("core_memory_bytes".into(), address as f64),
@@ -132,6 +191,8 @@ fn metrics(params: &[Param], rows_per_block: i64, cores: u32, stack: i64) -> Vec
         ("memtile_memory_capacity".into(), crate::architecture::MEMTILE_MEMORY as f64),
         ("fifo_objects".into(), objects as f64),
         ("core_locks".into(), (2 * params.len()) as f64),
+        // One buffer descriptor per object of each FIFO end on the core's DMA.
+        ("core_dma_descriptors".into(), params.iter().map(depth).sum::<i64>() as f64),
         ("core_dma_inputs".into(), inputs as f64),
         ("core_dma_outputs".into(), outputs as f64),
     ]
@@ -147,6 +208,31 @@ fn op_name(op: OperationRef) -> String {
 
 fn same(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
+}
+
+/// Whether `value` is computed from `iv` (through the ops that define it,
+/// and for an inner loop's induction variable, through its bounds).
+fn depends_on(value: Value, iv: Value, depth: u32) -> bool {
+    use melior::ir::{block::BlockArgument, operation::OperationResult};
+    if same(value, iv) {
+        return true;
+    }
+    if depth > 64 {
+        return true;
+    }
+    if let Ok(result) = OperationResult::try_from(value) {
+        let owner = result.owner();
+        return (0..owner.operand_count()).any(|i| owner.operand(i).is_ok_and(|v| depends_on(v, iv, depth + 1)));
+    }
+    if let Ok(argument) = BlockArgument::try_from(value) {
+        let Some(parent) = argument.owner().parent_operation() else { return true };
+        return match op_name(parent).as_str() {
+            "func.func" => false,
+            "scf.for" if argument.argument_number() == 0 => (0..parent.operand_count().min(3)).any(|i| parent.operand(i).is_ok_and(|v| depends_on(v, iv, depth + 1))),
+            _ => true,
+        };
+    }
+    true
 }
 
 fn location_text(location: Location) -> String {
@@ -189,7 +275,11 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let location = htp_ir::query::value_location(argument.into());
         let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
         if MemRefType::try_from(ty).is_err() {
-            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+            // Run-time scalars (D59): 32-bit ones, a word the shim moves.
+            if ty.to_string() == "f32" || ty.to_string() == "i32" {
+                continue;
+            }
+            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32 and i32 (a 32-bit word the shim DMA moves)")));
         }
         let shape = htp_ir::builder::shape_of(ty);
         if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
@@ -252,7 +342,10 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let ty: Type = argument.r#type();
         let parameter = format!("parameter {}", index + 1);
         let Ok(memref) = MemRefType::try_from(ty) else {
-            return Err(error(Some(location), format!("{parameter} is a scalar ({ty}); the aie targets take tensors only so far (scalars would need run-time parameters, issue 20)")));
+            // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
+            let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location) });
+            continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
         if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
@@ -284,7 +377,9 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
                 }
             };
             let at_iv = row_index.is_some_and(|v| same(v, iv.into()));
-            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.and_then(|v| constant_int(htp_ir::builder::detach(v))) != Some(0)) {
+            // Read whole: at rows that do not depend on the block (row 0,
+            // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`).
+            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv.into(), 0))) {
                 problem = Some((user.location(), format!("{parameter} is accessed at rows other than the block's own (`x[i:i + {rows_per_block}, ...]`) or the whole tensor's (from row 0): the aie targets move each block's rows to its core")));
                 break;
             }
@@ -312,7 +407,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location) });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location) });
     }
     let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
@@ -346,6 +441,21 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     };
     let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
+    // Broadcast tensors that do not fit even beside one-row blocks: fewer
+    // rows would not help, so the error is at the largest of them.
+    let whole_bytes: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
+    let one_row: i64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes_of(p) / rows_per_block).sum();
+    if whole_bytes + one_row > budget {
+        let largest = params.iter().filter(|p| p.role == Role::Whole).max_by_key(|p| bytes_of(p)).expect("some broadcast");
+        return Err(vec![MlirError {
+            position: largest.position.clone(),
+            message: format!(
+                "'{}' ({} bytes) is read whole by every block, so every core holds it; with the other broadcasts ({whole_bytes} bytes in all) and the streamed tensors at even one row per block it exceeds the {budget} bytes a compute tile has beside its stack: take it in smaller pieces (a GEMM's B is not split over K through the memtile yet)",
+                largest.name,
+                bytes_of(largest)
+            ),
+        }]);
+    }
     if per_core > budget {
         return Err(error(
             Some(loop_location),
@@ -354,16 +464,32 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             ),
         ));
     }
-    let cores = (1..=4u32)
-        .rev()
-        .find(|&n| blocks % n as i64 == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6)
-        .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
     if device.columns < 1 {
         return Err(error(None, "a device without columns"));
     }
+    // Columns (D58): the most cores in all, `columns x per_column`, that
+    // divide the blocks, with each column's memtile and shim channels as
+    // above (broadcasts leave from column 0's shim) and each column's share
+    // of a streamed tensor one shim buffer descriptor; fewer columns on a tie.
+    let fits_window = |per_column: u32, columns: u32| {
+        columns == 1
+            || params.iter().filter(|p| p.role == Role::Rows).all(|p| {
+                let bits = bits_of(&p.element);
+                let share = per_column as i64 * rows_per_block * p.cols;
+                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
+                share / inner <= 1023 && blocks / (per_column as i64 * columns as i64) <= 1023
+            })
+    };
+    let (columns, cores) = (1..=device.columns)
+        .flat_map(|c| (1..=4u32).map(move |n| (c, n)))
+        .filter(|&(c, n)| blocks % (c as i64 * n as i64) == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6 && fits_window(n, c))
+        .max_by_key(|&(c, n)| (c * n, std::cmp::Reverse(c)))
+        .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
-    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_LOWERING, "the AIE block lowering")?;
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
+    accumulate_in_place(module);
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
     // Temporaries live on the core's stack (a core has no heap): the stack
     // grows by their bytes, and must still fit beside the FIFO objects.
     let mut temporaries = 0i64;
@@ -393,7 +519,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY),
         ));
     }
-    let design = emit(&name, device, &params, rows_per_block, blocks, cores, stack, &location_text(loop_location));
+    let design = emit(&name, device, &params, rows_per_block, blocks, columns, cores, stack, &location_text(loop_location));
     // The design around the lowered block function: parsed (its locations
     // are the user's), then the function moved into the device.
     let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &design));
@@ -445,8 +571,9 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors });
     }
     let text = module.as_operation().to_string();
-    let metrics = metrics(&params, rows_per_block, cores, stack);
-    Ok(Design { text, cores, kernel: name, metrics })
+    let metrics = metrics(&params, rows_per_block, columns, cores, stack);
+    let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output, scalar: p.scalar }).collect();
+    Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,
@@ -464,6 +591,8 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
         let ty = if p.role == Role::Rows {
             let step = constant_int(htp_ir::builder::detach(the_loop.operand(2).expect("checked"))).expect("checked");
             htp_ir::builder::parse_type(context, &format!("memref<{step}x{}x{}>", p.cols, p.element))
+        } else if p.scalar {
+            htp_ir::builder::parse_type(context, &format!("memref<1x1x{}>", p.element))
         } else {
             kernel_body.argument(i).expect("checked").r#type()
         };
@@ -486,6 +615,20 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     let ret = block.append_operation(ret);
     let zero = block.insert_operation_before(ret, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, 0).into(), location));
     let zero: Value = zero.result(0).expect("constant").into();
+    // Each run-time scalar, loaded from its 1x1 object first.
+    let mut loaded: Vec<(usize, Value)> = Vec::new();
+    for (i, p) in params.iter().enumerate() {
+        if p.scalar {
+            let object: Value = block.argument(i).expect("built").into();
+            let load = melior::ir::operation::OperationBuilder::new("memref.load", location)
+                .add_operands(&[object, zero, zero])
+                .add_results(&[kernel_body.argument(i).expect("checked").r#type()])
+                .build()
+                .map_err(|e| error(Some(location), e.to_string()))?;
+            let load = block.insert_operation_before(ret, load);
+            loaded.push((i, load.result(0).expect("a load").into()));
+        }
+    }
     // The kernel's values outside the loop first (pure: checked), then the body.
     let mut op = kernel_body.first_operation();
     while let Some(current) = op {
@@ -512,7 +655,7 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
                 unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row, zero.to_raw()) };
             }
         }
-        let object: Value = block.argument(i).expect("built").into();
+        let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(i).expect("built").into());
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), object.to_raw()) };
     }
     let row: Value = block.argument(params.len()).expect("built").into();
@@ -521,6 +664,15 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(module.body().to_raw(), kernel.to_raw(), function.into_raw()) };
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
     Ok(())
+}
+
+/// Bits of an element type the aie targets move.
+fn bits_of(element: &str) -> i64 {
+    match element {
+        "f32" | "i32" => 32,
+        "f16" | "bf16" | "i16" => 16,
+        _ => 8,
+    }
 }
 
 /// The largest divisor of `n` that is at most `limit`.
@@ -541,47 +693,58 @@ fn contiguous_window(elements: i64, bits: i64) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, cores: u32, stack: i64, loop_location: &str) -> String {
+fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, columns: u32, cores: u32, stack: i64, loop_location: &str) -> String {
     let n = cores as i64;
+    let all = (columns * cores) as i64;
+    // One column keeps the first part's names; several get a `_c<col>` suffix.
+    let col = |c: u32| if columns == 1 { String::new() } else { format!("_c{c}") };
+    let core = |c: u32, k: u32| if columns == 1 { format!("%core{k}") } else { format!("%core{c}_{k}") };
     let mut s = String::new();
     let l = loop_location;
     s += &format!("module {{\n  aie.device({}) {{\n", device.name());
-    s += &format!("    %shim = aie.tile(0, 0) {l}\n    %mem = aie.tile(0, 1) {l}\n");
-    for k in 0..cores {
-        s += &format!("    %core{k} = aie.tile(0, {}) {l}\n", 2 + k);
+    for c in 0..columns {
+        s += &format!("    %shim{0} = aie.tile({c}, 0) {l}\n    %mem{0} = aie.tile({c}, 1) {l}\n", col(c));
+        for k in 0..cores {
+            s += &format!("    {} = aie.tile({c}, {}) {l}\n", core(c, k), 2 + k);
+        }
     }
-    let consumers = (0..cores).map(|k| format!("%core{k}")).collect::<Vec<_>>().join(", ");
+    let consumers = (0..columns).flat_map(|c| (0..cores).map(move |k| (c, k))).map(|(c, k)| core(c, k)).collect::<Vec<_>>().join(", ");
     for p in params {
         let loc = &p.location;
         let object = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
         let block_elements = rows_per_block * p.cols;
-        match (&p.role, p.output) {
-            (Role::Rows, false) => {
-                s += &format!("    aie.objectfifo @{0}(%shim, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
-                let mut outs = Vec::new();
-                let mut offsets = Vec::new();
-                for k in 0..cores {
-                    s += &format!("    aie.objectfifo @{0}_{k}(%mem, {{%core{k}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
-                    outs.push(format!("@{}_{k}", p.name));
-                    offsets.push((k as i64 * block_elements).to_string());
+        for c in 0..columns {
+            let (f, shim, mem) = (format!("{}{}", p.name, col(c)), format!("%shim{}", col(c)), format!("%mem{}", col(c)));
+            match (&p.role, p.output) {
+                (Role::Rows, false) => {
+                    s += &format!("    aie.objectfifo @{f}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                    let mut outs = Vec::new();
+                    let mut offsets = Vec::new();
+                    for k in 0..cores {
+                        s += &format!("    aie.objectfifo @{f}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                        outs.push(format!("@{f}_{k}"));
+                        offsets.push((k as i64 * block_elements).to_string());
+                    }
+                    let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
+                    s += &format!("    aie.objectfifo.link [@{f}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
                 }
-                let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
-                s += &format!("    aie.objectfifo.link [@{}] -> [{}] ([] [{dst}]) {loc}\n", p.name, outs.join(", "));
-            }
-            (Role::Rows, true) => {
-                let mut ins = Vec::new();
-                let mut offsets = Vec::new();
-                for k in 0..cores {
-                    s += &format!("    aie.objectfifo @{0}_{k}(%core{k}, {{%mem}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", p.name);
-                    ins.push(format!("@{}_{k}", p.name));
-                    offsets.push((k as i64 * block_elements).to_string());
+                (Role::Rows, true) => {
+                    let mut ins = Vec::new();
+                    let mut offsets = Vec::new();
+                    for k in 0..cores {
+                        s += &format!("    aie.objectfifo @{f}_{k}({}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                        ins.push(format!("@{f}_{k}"));
+                        offsets.push((k as i64 * block_elements).to_string());
+                    }
+                    s += &format!("    aie.objectfifo @{f}({mem}, {{{shim}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                    let src = if cores > 1 { offsets.join(", ") } else { String::new() };
+                    s += &format!("    aie.objectfifo.link [{}] -> [@{f}] ([{src}] []) {loc}\n", ins.join(", "));
                 }
-                s += &format!("    aie.objectfifo @{0}(%mem, {{%shim}}, {DEPTH} : i32) : !aie.objectfifo<memref<{1}x{2}>> {loc}\n", p.name, block_elements * n, p.element);
-                let src = if cores > 1 { offsets.join(", ") } else { String::new() };
-                s += &format!("    aie.objectfifo.link [{}] -> [@{}] ([{src}] []) {loc}\n", ins.join(", "), p.name);
-            }
-            (Role::Whole, _) => {
-                s += &format!("    aie.objectfifo @{0}(%shim, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{1}x{2}x{3}>> {loc}\n", p.name, p.rows, p.cols, p.element);
+                // Broadcasts leave from column 0's shim to every core.
+                (Role::Whole, _) if c == 0 => {
+                    s += &format!("    aie.objectfifo @{0}(%shim{1}, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{2}x{3}x{4}>> {loc}\n", p.name, col(0), p.rows, p.cols, p.element);
+                }
+                (Role::Whole, _) => {}
             }
         }
     }
@@ -590,41 +753,47 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         .map(|p| if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) })
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
-    let per_core = blocks / n;
-    for k in 0..cores {
-        s += &format!("    %c{k} = aie.core(%core{k}) {{\n");
-        s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
-        s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {n} : index\n      %me = arith.constant {k} : index\n      %rows = arith.constant {rows_per_block} : index\n");
-        let mut args = Vec::new();
-        for p in params.iter().filter(|p| p.role == Role::Whole) {
-            let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
-            s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-            s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
-        }
-        s += &format!("      scf.for %j = %zero to %trips step %one {{\n");
-        s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
-        for p in params {
-            let port = if p.output { "Produce" } else { "Consume" };
-            if p.role == Role::Rows {
-                let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
-                s += &format!("        %{0}_s = aie.objectfifo.acquire @{0}_{k}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-                s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+    let per_core = blocks / all;
+    for c in 0..columns {
+        for k in 0..cores {
+            // Core `g` of all takes blocks `g, g + all, ...`.
+            let me = c as i64 * n + k as i64;
+            let fifo = |p: &Param| format!("{}{}_{k}", p.name, col(c));
+            let id = if columns == 1 { format!("%c{k}") } else { format!("%c{c}_{k}") };
+            s += &format!("    {id} = aie.core({}) {{\n", core(c, k));
+            s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
+            s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {all} : index\n      %me = arith.constant {me} : index\n      %rows = arith.constant {rows_per_block} : index\n");
+            let mut args = Vec::new();
+            for p in params.iter().filter(|p| p.role == Role::Whole) {
+                let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
+                s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+                s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
             }
-            let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
-            args.push((format!("%{}_o", p.name), ty));
+            s += "      scf.for %j = %zero to %trips step %one {\n";
+            s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
+            for p in params {
+                let port = if p.output { "Produce" } else { "Consume" };
+                if p.role == Role::Rows {
+                    let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
+                    s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
+                    s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                }
+                let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
+                args.push((format!("%{}_o", p.name), ty));
+            }
+            let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
+            let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
+            s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
+            for p in params.iter().filter(|p| p.role == Role::Rows) {
+                let port = if p.output { "Produce" } else { "Consume" };
+                s += &format!("        aie.objectfifo.release @{0}({port}, 1) {1}\n", fifo(p), p.location);
+            }
+            s += "      }\n";
+            for p in params.iter().filter(|p| p.role == Role::Whole) {
+                s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
+            }
+            s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
-        let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
-        let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
-        s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
-        for p in params.iter().filter(|p| p.role == Role::Rows) {
-            let port = if p.output { "Produce" } else { "Consume" };
-            s += &format!("        aie.objectfifo.release @{0}_{k}({port}, 1) {1}\n", p.name, p.location);
-        }
-        s += "      }\n";
-        for p in params.iter().filter(|p| p.role == Role::Whole) {
-            s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
-        }
-        s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
     }
     let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.rows * p.cols, p.element).replace("xx", "x")).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
@@ -633,18 +802,29 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     // mlir-aie's examples order them.
     let ordered: Vec<&Param> = params.iter().filter(|p| p.output).chain(params.iter().filter(|p| !p.output)).collect();
     for p in &ordered {
-        let bits = match p.element.as_str() {
-            "f32" | "i32" => 32,
-            "f16" | "bf16" | "i16" => 16,
-            _ => 8,
-        };
-        let window = contiguous_window(p.rows * p.cols, bits);
+        let bits = bits_of(&p.element);
         let token = if p.output { ", issue_token = true" } else { "" };
-        s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{0}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
-        id += 1;
+        let streamed_columns = if p.role == Role::Rows { columns } else { 1 };
+        for c in 0..streamed_columns {
+            let window = if p.role == Role::Whole || columns == 1 {
+                contiguous_window(p.rows * p.cols, bits)
+            } else {
+                // Column `c`'s share: `cores` blocks at block `c x cores`
+                // of every `all` blocks.
+                let block = rows_per_block * p.cols;
+                let share = n * block;
+                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
+                format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
+            };
+            let f = if p.role == Role::Rows { format!("{}{}", p.name, col(c)) } else { p.name.clone() };
+            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
+            id += 1;
+        }
     }
     for p in params.iter().filter(|p| p.output) {
-        s += &format!("      aiex.npu.dma_wait {{symbol = @{}}}\n", p.name);
+        for c in 0..columns {
+            s += &format!("      aiex.npu.dma_wait {{symbol = @{}{}}}\n", p.name, col(c));
+        }
     }
     s += "    }\n  }\n}\n";
     s

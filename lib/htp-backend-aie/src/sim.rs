@@ -505,11 +505,23 @@ impl Simulation {
     /// sequence's, in order).
     pub fn run(&self, arguments: &[Argument]) -> Result<(), RunError> {
         let _one = ONE_RUN.lock().unwrap_or_else(|e| e.into_inner());
-        let buffers: Vec<usize> = arguments
+        // Run-time scalars travel as one-element tensors (D59): their words,
+        // alive for the run.
+        let words: Vec<Box<u32>> = arguments
             .iter()
             .map(|a| match a {
+                Argument::F32(v) => Box::new(v.to_bits()),
+                Argument::I32(v) => Box::new(*v as u32),
+                _ => Box::new(0),
+            })
+            .collect();
+        let buffers: Vec<usize> = arguments
+            .iter()
+            .zip(&words)
+            .map(|(a, word)| match a {
                 Argument::Buffer { data, .. } => Ok(*data as usize),
-                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors only")),
+                Argument::F32(_) | Argument::I32(_) => Ok(&**word as *const u32 as usize),
+                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32/i32 scalars")),
             })
             .collect::<Result<_, _>>()?;
         let state = State {

@@ -16,7 +16,8 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// Tile ops the block lowering has been tested with on these targets
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
-const OPS: [&str; 11] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant"];
+/// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56).
+const OPS: [&str; 14] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast"];
 
 pub struct AieTarget {
     pub name: &'static str,
@@ -82,7 +83,7 @@ impl Target for AieTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        ["model:kernel", "dtype:f32", "layout:row_major"]
+        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:i32", "dtype:i8", "layout:row_major"]
             .into_iter()
             .map(String::from)
             .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
@@ -109,9 +110,16 @@ impl Target for AieTarget {
         let design = crate::lower::lower(context, module, self.device(), &names)?;
         let mut arguments = Vec::new();
         for param in &kernel.params {
-            if let (Some(index), ParamKind::Tensor { .. }) = (param.arg_index, &param.kind) {
-                let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
-                arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+            match (param.arg_index, &param.kind) {
+                (Some(index), ParamKind::Tensor { .. }) => {
+                    let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+                }
+                // A run-time scalar: a one-element buffer of the runtime sequence (D59).
+                (Some(index), ParamKind::Scalar { .. }) => {
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"in\", \"scalar\": true}}", json_string(&param.name)));
+                }
+                _ => {}
             }
         }
         let manifest = format!(
@@ -124,8 +132,9 @@ impl Target for AieTarget {
             arguments.join(", "),
             stages.iter().map(|(name, _)| json_string(name)).chain(std::iter::once(json_string("aie"))).collect::<Vec<_>>().join(", ")
         );
-        let readme = readme(&kernel.name, self.name, self.device, design.cores, &arguments_text(kernel));
-        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest)];
+        let readme = readme(&kernel.name, self.name, self.device, design.cores, design.columns, &arguments_text(kernel));
+        let host = crate::host::test_cpp(&kernel.name, &design.tensors);
+        let files = vec![PackageFile::text("README.md", readme), PackageFile::text("aie.mlir", design.text), PackageFile::text("manifest.json", manifest), PackageFile::text("test.cpp", host)];
         Ok(Box::new(AiePackage { files, metrics: design.metrics }))
     }
 }
@@ -145,11 +154,12 @@ fn arguments_text(kernel: &KernelSignature) -> String {
 }
 
 /// What the package is and how mlir-aie builds it (docs/targets/aie.md).
-fn readme(program: &str, target: &str, device: &str, cores: u32, arguments: &str) -> String {
+fn readme(program: &str, target: &str, device: &str, cores: u32, columns: u32, arguments: &str) -> String {
+    let columns = if columns == 1 { "one column".to_string() } else { format!("{columns} columns") };
     format!(
         "# {program} for {target} (an mlir-aie design)\n\n\
-`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles of one\n\
-column, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
+`aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles over\n\
+{columns}, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
 argument order. It is written in the syntax of mlir-aie at `{MLIR_AIE_PIN}` (docs/targets/aie-contract.md)\n\
 and verified by HTP's aie dialect before it was written.\n\n\
 Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
@@ -157,10 +167,16 @@ Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\
 With MLIR 22 (Debian's), aiecc's object-FIFO transform fails on acquires inside `scf` loops unless\n\
 `aie-scf-to-control-flow` runs before it, and arith-expand has no `include-min-max-f`; HTP validated\n\
 this design with aiecc's passes in that order up to core code and NPU instructions (docs/validation.md).\n\
-Run `aie.xclbin` with `insts.bin` through XRT (kernel `MLIR_AIE`) as mlir-aie's `test/npu-xrt` tests do,\n\
-one buffer object per tensor above.\n\n\
-Nothing here has run it: this machine has no NPU, no Peano and no XRT, and HTP does not drive aiecc or\n\
-XRT yet (calling the kernel on {target} raises an error that says so). `manifest.json` lists the\n\
+`test.cpp` is the host program, in the style of mlir-aie's `test/npu-xrt/*/test.cpp`: XRT loads\n\
+`aie.xclbin` (kernel `MLIR_AIE`) and `insts.bin`, makes one buffer object per tensor above, runs the\n\
+kernel and compares each output with `<name>.expected.bin` when given (its head comment says how to\n\
+build and run it):\n\n\
+    g++ -std=c++17 test.cpp -I$XILINX_XRT/include -L$XILINX_XRT/lib -lxrt_coreutil -o test\n\
+    ./test aie.xclbin insts.bin <data dir>\n\n\
+Nothing here has run it, nor compiled `test.cpp` against XRT: this machine has no NPU, no Peano and no\n\
+XRT (HTP's tests check `test.cpp` only with `g++ -fsyntax-only` against declarations of the XRT calls\n\
+it makes), and HTP does not drive aiecc or XRT yet (calling the kernel on {target} raises an error\n\
+that says so). `manifest.json` lists the\n\
 arguments, the device and the mlir-aie pin.\n"
     )
 }

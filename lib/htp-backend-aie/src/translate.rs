@@ -25,7 +25,10 @@ pub static TILE_TO_AIE: Translation = Translation {
 
 fn export(module: &Module, options: &TranslationOptions) -> Result<String, String> {
     let device = Device::from_name(options.get("aie-device").unwrap_or("npu1"))?;
-    let context = unsafe { module.context().to_ref() };
+    // `to_ref` borrows the `ContextRef` itself: it must outlive `context`
+    // (a temporary here dangled, and crashed release builds).
+    let context_ref = module.context();
+    let context = unsafe { context_ref.to_ref() };
     // The lowering rewrites its module: a copy of the one given, with its
     // locations (the user's lines, the parameters' names).
     let text = module.as_operation().to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false)).map_err(|e| e.to_string())?;

@@ -1,10 +1,11 @@
-# A row softmax becomes a one-column mlir-aie design: one streamed input and
+# A row softmax on one column (npu1_1col) becomes this mlir-aie design: one streamed input and
 # one output fit 4 compute tiles (the memtile's 6 DMA channels each way);
 # the shim moves 4 blocks per object, the memtile splits them (joins the
 # outputs), each core calls the block function on its blocks. The design
 # verifies in HTP's aie dialect (and, in test_aie.py / tests/aie.rs, in
 # mlir-aie's aie-opt).
-# RUN: htp-translate --import-python %s --mlir-print-debuginfo | htp-translate --tile-to-aie | FileCheck %s
+# RUN: htp-translate --import-python %s --mlir-print-debuginfo | htp-translate --tile-to-aie --aie-device npu1_1col | FileCheck %s
+# RUN: htp-translate --import-python %s --mlir-print-debuginfo | htp-translate --tile-to-aie | FileCheck %s --check-prefix=COLS
 # RUN: htp-translate --import-python %s | htp-translate --tile-to-aie --aie-device npu2_1col | FileCheck %s --check-prefix=NPU2
 import htp
 from htp import f32
@@ -17,7 +18,7 @@ def softmax(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256], N: htp.Cons
         e = htp.exp(t - htp.row_max(t))
         y[i:i + 4, :] = e / htp.row_sum(e)
 
-# CHECK-LABEL: aie.device(npu1) {
+# CHECK-LABEL: aie.device(npu1_1col) {
 # CHECK: %[[SHIM:shim_noc_tile_0_0]] = aie.tile(0, 0)
 # CHECK: %[[MEM:mem_tile_0_1]] = aie.tile(0, 1)
 # CHECK: %[[T2:tile_0_2]] = aie.tile(0, 2)
@@ -46,3 +47,13 @@ def softmax(x: htp.Tensor[f32, "N", 256], y: htp.Out[f32, "N", 256], N: htp.Cons
 # CHECK: aiex.npu.dma_wait {symbol = @y}
 
 # NPU2: aie.device(npu2_1col)
+
+# On the whole npu1 (D58): 16 blocks over 4 columns of 4 cores, each column's FIFOs suffixed
+# `_c<col>`, each column's share of a tensor one strided transfer (blocks 4c..4c+3 of 16).
+# COLS-LABEL: aie.device(npu1) {
+# COLS: aie.objectfifo @x_c0(%shim_noc_tile_0_0, {%mem_tile_0_1}, 2 : i32) : !aie.objectfifo<memref<4096xf32>>
+# COLS: aie.objectfifo.link [@x_c3] -> [@x_c3_0, @x_c3_1, @x_c3_2, @x_c3_3]([] [0, 1024, 2048, 3072])
+# COLS: aie.core(%tile_3_5)
+# COLS: aiex.npu.dma_memcpy_nd(%arg1[0, 0, 0, 12288][1, 1, 8, 512][0, 16384, 512, 1]) {id = 3 : i64, issue_token = true, metadata = @y_c3}
+# COLS: aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 12288][1, 1, 8, 512][0, 16384, 512, 1]) {id = 7 : i64, metadata = @x_c3}
+# COLS: aiex.npu.dma_wait {symbol = @y_c3}
