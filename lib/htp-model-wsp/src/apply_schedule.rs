@@ -6,7 +6,6 @@
 
 use melior::{
     ir::{
-        attribute::StringAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut},
         OperationRef, RegionLike,
@@ -55,14 +54,8 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
     let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
     while let Some(current) = op {
         op = current.next_in_block();
-        let is_workload = current
-            .attribute(htp_api::models::MODEL_ATTRIBUTE)
-            .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_some_and(|m| m.value() == crate::MODEL_NAME);
-        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
         let every = options.workload == "*";
-        if !is_workload || !(every || name.as_deref() == Some(options.workload.as_str())) {
+        if !crate::ir::is_workload(current) || !(every || crate::ir::symbol(current).as_deref() == Some(options.workload.as_str())) {
             continue;
         }
         found = true;

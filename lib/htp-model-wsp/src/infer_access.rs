@@ -23,6 +23,8 @@ use melior::{
 
 use htp_pass::Failure;
 
+use crate::ir::{is_workload, operands, segments};
+
 htp_pass::pass! {
     pub DEFINITION = Pass<"wsp-infer-access", "builtin.module"> {
         summary: "Record how each WSP task's kernel uses its arguments (in/out/inout), name tasks by their loops' indices, reject host reads of task-written tensors",
@@ -36,15 +38,7 @@ htp_pass::pass! {
 const HOST_READS: [(&str, usize); 4] = [("memref.load", 0), ("wsp.ragged", 1), ("wsp.sparse", 1), ("wsp.sparse", 2)];
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let mut functions = HashMap::new();
-    let body = module.region(0).ok().and_then(|r| r.first_block());
-    let mut op = body.and_then(|b| b.first_operation());
-    while let Some(current) = op {
-        if let Some(name) = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
-            functions.insert(name.value().to_string(), unsafe { OperationRef::from_raw(current.to_raw()) });
-        }
-        op = current.next_in_block();
-    }
+    let functions = module.region(0).ok().and_then(|r| r.first_block()).map(crate::ir::functions).unwrap_or_default();
     for workload in functions.values().filter(|f| is_workload(**f)) {
         reject_compute(*workload)?;
         let mut written = HashSet::new();
@@ -77,14 +71,6 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     Ok(())
 }
 
-fn is_workload(function: OperationRef) -> bool {
-    function
-        .attribute(htp_api::models::MODEL_ATTRIBUTE)
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .is_some_and(|name| name.value() == crate::MODEL_NAME)
-}
-
 /// Tile compute and stores in a workload are errors at their lines.
 fn reject_compute<'c>(workload: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let mut found = None;
@@ -103,19 +89,6 @@ fn reject_compute<'c>(workload: OperationRef<'c, '_>) -> Result<(), Failure<'c>>
         )),
         None => Ok(()),
     }
-}
-
-/// The operand segments of a task: keys, arguments, stream, worker.
-fn segments(task: OperationRef) -> Vec<usize> {
-    task.attribute("operandSegmentSizes")
-        .ok()
-        .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).map(|n| n as usize).collect())
-        .unwrap_or_default()
-}
-
-fn operands<'c>(op: OperationRef<'c, '_>) -> Vec<Value<'c, 'c>> {
-    (0..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect()
 }
 
 fn task_arguments<'c>(task: OperationRef<'c, '_>) -> Vec<Value<'c, 'c>> {

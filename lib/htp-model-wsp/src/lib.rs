@@ -20,6 +20,7 @@
 pub mod apply_schedule;
 pub mod cpu;
 pub mod infer_access;
+pub mod ir;
 pub mod model;
 pub mod plan;
 pub mod pto;

@@ -11,7 +11,7 @@ mod runner;
 use htp_api::{extensions::TargetExtension, layers::ArtifactLayer, ArtifactWrapper, KernelSignature};
 use htp_dialects::diagnostics::MlirError;
 use melior::{
-    ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module},
+    ir::{block::BlockLike, operation::OperationLike, Module},
     Context,
 };
 
@@ -37,9 +37,7 @@ fn prepare<'c>(_context: &'c Context, module: &mut Module<'c>, signature: &Kerne
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
-        let model = current.attribute(htp_api::models::MODEL_ATTRIBUTE).ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
-        if name.as_deref() == Some(signature.name.as_str()) && model.as_deref() == Some(crate::MODEL_NAME) {
+        if crate::ir::is_workload(current) && crate::ir::symbol(current).as_deref() == Some(signature.name.as_str()) {
             workload = Some(current);
         }
     }

@@ -418,21 +418,23 @@ impl Evaluator<'_, '_> {
         Ok(())
     }
 
+    fn float_binary(op: Binary, x: f64, y: f64) -> Result<f64, RunError> {
+        Ok(match op {
+            Binary::AddF => x + y,
+            Binary::SubF => x - y,
+            Binary::MulF => x * y,
+            Binary::DivF => x / y,
+            Binary::MinF => x.min(y),
+            Binary::MaxF => x.max(y),
+            _ => return Err(RunError::from(format!("internal error: {op:?} on floats"))),
+        })
+    }
+
     fn binary(&self, op: Binary, frame: &[Value], a: Slot, b: Slot, num: Num) -> Result<Value, RunError> {
-        if let Num::Float(width) = num {
-            let (x, y) = (self.float(frame, a), self.float(frame, b));
-            let v = match op {
-                Binary::AddF => x + y,
-                Binary::SubF => x - y,
-                Binary::MulF => x * y,
-                Binary::DivF => x / y,
-                Binary::MinF => x.min(y),
-                Binary::MaxF => x.max(y),
-                _ => return Err(RunError::from(format!("internal error: {op:?} on floats"))),
-            };
-            return Ok(Value::Float(round(v, width)));
-        }
-        let Num::Int(width) = num else { unreachable!() };
+        let width = match num {
+            Num::Int(width) => width,
+            Num::Float(width) => return Ok(Value::Float(round(Self::float_binary(op, self.float(frame, a), self.float(frame, b))?, width))),
+        };
         let (x, y) = (self.int(frame, a), self.int(frame, b));
         let divide = |f: fn(i64, i64) -> i64| {
             if y == 0 {

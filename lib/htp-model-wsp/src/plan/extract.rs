@@ -10,17 +10,12 @@ use melior::ir::{
     block::BlockLike,
     operation::OperationLike,
     r#type::{IntegerType, MemRefType, ShapedTypeLike},
-    BlockRef, Location, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    BlockRef, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 
 use super::{Binary, Block, Compare, Element, Function, LoopKind, LoopSite, Mode, Num, Parameter, Plan, Slot, Step, TaskSite};
 
-/// "file:line:col" of `location` (the user's Python line).
-pub fn position(location: Location) -> String {
-    htp_dialects::diagnostics::source_position(location)
-        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-        .unwrap_or_else(|| "<unknown>".into())
-}
+use crate::ir::{operands, position, symbol};
 
 fn error(op: OperationRef, message: impl Into<String>) -> MlirError {
     MlirError { position: htp_dialects::diagnostics::source_position(op.location()), message: message.into() }
@@ -49,14 +44,7 @@ pub fn element_of(ty: Type) -> Option<Element> {
 
 /// The plan of the workload `name` in `module`.
 pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
-    let mut functions = HashMap::new();
-    let mut op = module.body().first_operation();
-    while let Some(current) = op {
-        if let Some(symbol) = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
-            functions.insert(symbol.value().to_string(), unsafe { OperationRef::from_raw(current.to_raw()) });
-        }
-        op = current.next_in_block();
-    }
+    let functions = crate::ir::functions(module.body());
     let workload = *functions.get(name).ok_or_else(|| vec![MlirError { position: None, message: format!("no workload named '{name}'") }])?;
     let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new() };
     let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
@@ -107,7 +95,7 @@ impl Frame {
 
 impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
     fn function(&mut self, function: OperationRef<'c, 'a>) -> Result<Function, MlirError> {
-        let name = function.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).unwrap_or_default();
+        let name = symbol(function).unwrap_or_default();
         let block = entry_block(function).ok_or_else(|| error(function, format!("'{name}' has no body")))?;
         let mut frame = Frame::default();
         let parameters = (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(|a| frame.define(a.into())).collect();
@@ -317,29 +305,20 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
 
     fn task(&mut self, frame: &mut Frame, op: OperationRef<'c, 'a>) -> Result<usize, MlirError> {
         let kernel = op.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).map_err(|_| error(op, "a task without a kernel"))?;
-        let segments = op
-            .attribute("operandSegmentSizes")
-            .ok()
-            .and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok())
-            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).map(|n| n as usize).collect::<Vec<_>>())
-            .filter(|s| s.len() == 4)
-            .ok_or_else(|| error(op, "internal error: a task without operand segments"))?;
+        let segments = Some(crate::ir::segments(op)).filter(|s| s.len() == 4).ok_or_else(|| error(op, "internal error: a task without operand segments"))?;
         let inputs = operands(op);
         let slots: Vec<Slot> = inputs.iter().map(|v| frame.of(op, *v)).collect::<Result<_, _>>()?;
         let (keys, rest) = slots.split_at(segments[0]);
         let (arguments, rest) = rest.split_at(segments[1]);
         let (stream, worker) = rest.split_at(segments[2]);
-        let access = op
-            .attribute("access")
-            .ok()
-            .and_then(|a| ArrayAttribute::try_from(a).ok())
+        let access = crate::ir::access(op)
             .map(|modes| {
-                (0..modes.len())
-                    .filter_map(|i| modes.element(i).ok())
-                    .map(|m| match StringAttribute::try_from(m).map(|s| s.value().to_string()).as_deref() {
-                        Ok("in") => Mode::In,
-                        Ok("out") => Mode::Out,
-                        Ok("inout") => Mode::InOut,
+                modes
+                    .iter()
+                    .map(|m| match m.as_str() {
+                        "in" => Mode::In,
+                        "out" => Mode::Out,
+                        "inout" => Mode::InOut,
                         _ => Mode::None,
                     })
                     .collect::<Vec<_>>()
@@ -372,10 +351,6 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
         self.tasks.push(site);
         Ok(self.tasks.len() - 1)
     }
-}
-
-fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    (0..op.operand_count()).filter_map(|i| op.operand(i).ok()).collect()
 }
 
 fn binary_of(name: &str) -> Option<Binary> {

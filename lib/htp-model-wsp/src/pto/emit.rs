@@ -17,7 +17,8 @@ use melior::ir::{
     BlockRef, OperationRef, RegionLike, TypeLike, Value, ValueLike,
 };
 
-use super::lower::{access, enclosing, position, segments, DEFAULT_WINDOW, LOOPS};
+use super::lower::{enclosing, DEFAULT_WINDOW, LOOPS};
+use crate::ir::{access, position, segments};
 use crate::schedule::{Dispatch, Schedule};
 
 /// The C++ name of the workload's `wsp::Run`.
@@ -47,9 +48,7 @@ fn err(e: impl ToString) -> String {
     e.to_string()
 }
 
-fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use crate::ir::name_of;
 
 fn defining<'c>(value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     OperationResult::try_from(value).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
@@ -304,17 +303,7 @@ fn when(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
 /// module (empty for a scalar), `ShapedType::kDynamic` (negative) where dynamic.
 fn kernel_parameters(op: OperationRef, name: &str) -> Vec<Vec<i64>> {
     let Some(workload) = workload_of(op) else { return Vec::new() };
-    // The module's functions, from its first.
-    let first = unsafe { mlir_sys::mlirBlockGetFirstOperation(mlir_sys::mlirOperationGetBlock(workload.to_raw())) };
-    let mut op = (!first.ptr.is_null()).then(|| unsafe { OperationRef::from_raw(first) });
-    let mut function = None;
-    while let Some(candidate) = op {
-        if candidate.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name) {
-            function = Some(candidate);
-            break;
-        }
-        op = candidate.next_in_block();
-    }
+    let function = workload.block().and_then(|module| crate::ir::functions(module).remove(name));
     let Some(block) = function.and_then(|f| f.region(0).ok()).and_then(|r| r.first_block()) else { return Vec::new() };
     (0..block.argument_count())
         .filter_map(|i| block.argument(i).ok())
@@ -334,7 +323,7 @@ fn task(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
     }
     let operands: Vec<Value> = op.operands().collect();
     let arguments = &operands[seg[0]..seg[0] + seg[1]];
-    let modes = access(op);
+    let modes = access(op).unwrap_or_default();
     let callee = op.attribute("callee").map_err(err)?.to_string().trim_start_matches('@').to_string();
     let at = position(op.location());
     w.line(&comment(&format!("task {callee} at {at}")));

@@ -23,11 +23,11 @@ use std::collections::HashMap;
 use htp_ir::query::{constant_int, key, ops_named};
 use melior::{
     ir::{
-        attribute::{ArrayAttribute, StringAttribute},
+        attribute::ArrayAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::{DimSize, MemRefType, ShapedTypeLike},
-        Attribute, Location, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+        Attribute, OperationRef, RegionLike, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -50,46 +50,11 @@ pub const DEFAULT_WINDOW: i64 = 16384;
 /// The loop ops of the wsp dialect.
 pub const LOOPS: [&str; 3] = ["wsp.parallel", "wsp.sequential", "wsp.select"];
 
-fn name_of(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
-
-fn symbol(op: OperationRef) -> Option<String> {
-    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
-}
-
-pub fn is_workload(function: OperationRef) -> bool {
-    function
-        .attribute(htp_api::models::MODEL_ATTRIBUTE)
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .is_some_and(|m| m.value() == crate::MODEL_NAME)
-}
-
-fn operands<'c>(op: OperationRef<'c, '_>) -> Vec<Value<'c, 'c>> {
-    (0..op.operand_count()).filter_map(|i| op.operand(i).ok()).map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect()
-}
+use crate::ir::{access, is_workload, segments};
+use crate::ir::{name_of, operands, symbol};
 
 fn defining<'c>(value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     melior::ir::operation::OperationResult::try_from(value).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
-}
-
-/// A task's (keys, arguments, stream, worker) operand counts.
-pub fn segments(task: OperationRef) -> Vec<usize> {
-    task.attribute("operandSegmentSizes")
-        .ok()
-        .and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).map(|n| n as usize).collect())
-        .unwrap_or_default()
-}
-
-/// The access modes `wsp-infer-access` recorded on a task.
-pub fn access(task: OperationRef) -> Vec<String> {
-    task.attribute("access")
-        .ok()
-        .and_then(|a| ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).filter_map(|m| StringAttribute::try_from(m).ok()).map(|m| m.value().to_string()).collect())
-        .unwrap_or_default()
 }
 
 /// The workload tensor a task argument is (a view of).
@@ -151,7 +116,7 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
         }
         let all = operands(task);
         let task_arguments = &all[seg[0]..seg[0] + seg[1]];
-        let modes_of = access(task);
+        let modes_of = access(task).unwrap_or_default();
         for (argument, mode) in task_arguments.iter().zip(&modes_of) {
             if let Some(view) = defining(*argument).filter(|op| name_of(*op) == "wsp.view") {
                 check_view(view)?;
@@ -357,7 +322,3 @@ fn block_tasks(block: melior::ir::BlockRef, functions: &HashMap<String, Operatio
     Some(total)
 }
 
-/// `(file:line:col)` of a location, for the orchestration's messages.
-pub fn position(location: Location) -> String {
-    crate::plan::extract::position(location)
-}
