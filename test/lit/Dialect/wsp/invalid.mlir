@@ -230,3 +230,10 @@ func.func @view_extent(%x: memref<?x64xf32>, %i: index) {
   %v = wsp.view %x[%i, %i] sizes [%i, %i] : memref<?x64xf32> -> memref<?x128xf32>
   return
 }
+
+// -----
+
+func.func @yield_outside_a_loop() {
+  // expected-error @+1 {{'wsp.yield' op expects parent op to be one of 'wsp.parallel, wsp.sequential, wsp.select, wsp.when'}}
+  wsp.yield
+}
