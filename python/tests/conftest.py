@@ -28,7 +28,10 @@ def run_and_interrupt(tmp_path, source: str):
     import time
     script = tmp_path / "interrupted.py"
     script.write_text(source)
-    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    # The child starts with SIGINT at its default (Python then installs its
+    # handler), even when this run inherited it ignored (a background job).
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert process.stdout.readline().strip() == "ready"
         time.sleep(1.0)
