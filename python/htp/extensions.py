@@ -406,7 +406,7 @@ def _runner_problem(target: str, runner) -> Optional[str]:
 _ORDER = {"dialect": 0, "rewrite": 1, "pipeline": 2, "layout": 3, "target": 4, "target-extension": 5, "intrinsics": 6,
           "mutator": 7}
 
-#: The extension points of targets written in Python (python/src/python_target.rs).
+#: The extension points of targets written in Python (python/binding/src/python_target.rs).
 _PYTHON_TARGET_POINTS = ("before-lowering", "before-emit")
 
 

@@ -356,6 +356,11 @@ def split(case: str):
 #: its kernels against PTO-ISA).
 PACKAGES = None
 
+#: When a list, `check` appends `(case, LLVM dialect text)` of each kernel it
+#: compiles for the cpu (test_portable_code.py gathers them and checks what
+#: library functions the code calls).
+LLVM_MODULES = None
+
 
 def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float = 1.0, at: Optional[str] = None,
           constants: Optional[Dict] = None):
@@ -386,6 +391,8 @@ def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float 
         if PACKAGES is not None:
             PACKAGES.append((case, compiled.files))
         return
+    if LLVM_MODULES is not None and target == "cpu":
+        LLVM_MODULES.append((case, compiled.ir["llvm"]))
     if target == SIMULATOR:
         with mock.patch.object(pto_runtime, "run_package", run_package_in_a_child):
             results = compiled(*args)

@@ -741,9 +741,10 @@ def test_the_generated_binding_calls_each_register_in_order(tmp_path):
     assert result.returncode == 0, result.stderr
     lib = (tmp_path / "out" / "lib.rs").read_text()
     assert lib.index('("first-ext", first_ext::register)') < lib.index('("second-ext", second_ext::register)')
-    assert "_htp::init_module(module, EXTENSIONS)" in lib
+    assert "htp_binding::init_module(module, EXTENSIONS)" in lib
     manifest = (tmp_path / "out" / "Cargo.toml").read_text()
-    assert f'htp-python = {{ path = "{ROOT}/python", default-features = false }}' in manifest
+    # The binding library, never python/'s cdylib: the two builds share no artifact (D62).
+    assert f'htp-binding = {{ path = "{ROOT}/python/binding" }}' in manifest and "htp-python" not in manifest
     assert f'first-ext = {{ path = "{first}" }}' in manifest and "[workspace]" in manifest
     assert "[profile.dev.package.htp-backend-cpu]" in manifest  # HTP's profiles
     pyproject = (tmp_path / "out" / "pyproject.toml").read_text()

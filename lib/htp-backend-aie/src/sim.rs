@@ -35,7 +35,10 @@ use melior::{
 
 /// The loops → LLVM part of the CPU pipeline (htp-backend-cpu's
 /// `loops_to_llvm`), for the cores' code.
-const TO_LLVM: &str = "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
+/// bf16 lowered inline as on the cpu (`htp_pass::jit`, D62).
+const TO_LLVM: &str = "expand-strided-metadata,lower-affine,convert-scf-to-cf,\
+math-extend-to-supported-types{target-type=f32},arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},\
+arith-expand{include-bf16=true},convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
 
 /// One end of a FIFO: its producer, or its consumer number `c`.
 #[derive(Clone, Copy, Debug)]
@@ -310,6 +313,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
     }
     htp_pass::dump::run_pipeline_collecting(context, &mut module, TO_LLVM, "the AIE simulator's lowering of the cores")?;
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+    htp_pass::jit::register_float_conversions(&engine);
     unsafe {
         engine.register_symbol("htp_aie_sim_acquire", acquire as *mut ());
         engine.register_symbol("htp_aie_sim_release", release as *mut ());
@@ -682,5 +686,13 @@ impl Simulation {
             }
             run.release(end, 1);
         }
+    }
+}
+
+#[cfg(test)]
+mod portable_floats {
+    #[test]
+    fn the_cores_lower_bf16_inline() {
+        assert!(super::TO_LLVM.contains(htp_pass::jit::PORTABLE_FLOATS), "{}", super::TO_LLVM);
     }
 }

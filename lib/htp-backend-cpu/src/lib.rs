@@ -68,10 +68,15 @@ macro_rules! upstream_to_loops {
     };
 }
 
+/// bf16 is lowered inline (`math-extend-to-supported-types`,
+/// `arith-emulate-unsupported-floats`, `arith-expand`: the same as
+/// `htp_pass::jit::PORTABLE_FLOATS`, checked by a unit test), so the code
+/// calls no conversion function the platform's libgcc may lack (D62).
 macro_rules! loops_to_llvm {
     () => {
-        "expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-math-to-llvm,\
-         convert-to-llvm,reconcile-unrealized-casts"
+        "expand-strided-metadata,lower-affine,convert-scf-to-cf,\
+         math-extend-to-supported-types{target-type=f32},arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},\
+         arith-expand{include-bf16=true},convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
     };
 }
 
@@ -201,6 +206,7 @@ fn distributions(module: &Module) -> std::collections::HashMap<String, htp_trans
 pub fn jit(module: &Module) -> ExecutionEngine {
     let engine = ExecutionEngine::new(module, OPT_LEVEL, &[], false, false);
     runtime::register(&engine);
+    htp_pass::jit::register_float_conversions(&engine);
     engine
 }
 
@@ -275,5 +281,13 @@ impl CompiledModule {
         let mut packed = packing::Packed::new(arguments);
         unsafe { self.engine.invoke_packed(function, packed.slots()) }
             .map_err(|e| format!("calling '{function}' failed: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod portable_floats {
+    #[test]
+    fn the_pipeline_lowers_bf16_inline() {
+        assert!(super::UPSTREAM_LOWERING.contains(htp_pass::jit::PORTABLE_FLOATS), "{}", super::UPSTREAM_LOWERING);
     }
 }

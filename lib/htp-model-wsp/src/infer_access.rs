@@ -41,12 +41,17 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     let functions = module.region(0).ok().and_then(|r| r.first_block()).map(crate::ir::functions).unwrap_or_default();
     for workload in functions.values().filter(|f| is_workload(**f)) {
         reject_compute(*workload)?;
+        let inputs = input_parameters(*workload);
         let mut written = HashSet::new();
         for task in ops_named(*workload, "wsp.task") {
             let access = access_of(task, &functions)?;
-            for (argument, mode) in task_arguments(task).iter().zip(&access) {
+            for (index, (argument, mode)) in task_arguments(task).iter().zip(&access).enumerate() {
                 if matches!(*mode, "out" | "inout") {
-                    written.insert(key(tensor_of(*argument)));
+                    let tensor = tensor_of(*argument);
+                    if let Some(parameter) = inputs.get(&key(tensor)) {
+                        return Err((task.location(), writes_input(task, index, *parameter)));
+                    }
+                    written.insert(key(tensor));
                 }
             }
             let task = with_default_keys(context, task)?;
@@ -69,6 +74,29 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         }
     }
     Ok(())
+}
+
+/// The workload's `htp.Tensor` parameters (inputs: neither `htp.Out` nor
+/// `htp.InOut`), by value key, with their indices.
+fn input_parameters(workload: OperationRef) -> HashMap<usize, usize> {
+    let outputs = htp_api::signature::declared_arguments(workload, htp_api::signature::OUTPUTS_ATTRIBUTE);
+    let Some(block) = workload.region(0).ok().and_then(|r| r.first_block()) else { return HashMap::new() };
+    (0..block.argument_count())
+        .filter_map(|i| Some((i, block.argument(i).ok()?)))
+        .filter(|(i, a)| htp_ir::builder::is_memref(a.r#type()) && !outputs.contains(&(*i as i64)))
+        .map(|(i, a)| (key(a.into()), i))
+        .collect()
+}
+
+/// The error of a task whose kernel writes (a view of) an input of the
+/// workload: as for kernels, a call never writes its caller's inputs.
+fn writes_input(task: OperationRef, argument: usize, parameter: usize) -> String {
+    let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
+    format!(
+        "task '{callee}' writes its argument #{argument} (an output of the kernel), a view of the workload's parameter #{parameter}, \
+         which is an input (htp.Tensor): a workload never writes its caller's inputs; declare that parameter htp.InOut[...] \
+         to read and write it, or htp.Out[...] to only write it"
+    )
 }
 
 /// Tile compute and stores in a workload are errors at their lines.

@@ -11,6 +11,7 @@ mod definition;
 pub mod dialects;
 pub mod options;
 pub mod dump;
+pub mod jit;
 pub mod registry;
 
 pub use boundary::{catch_quietly, processing, Failure, PassBody, RustPass};

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use htp_api::{Argument, Artifact, RunError, RunErrorKind};
 use htp_runtime::tasks::{Access, Region, TaskId, TaskRuntime, TaskSpec};
 
+use super::staging;
 use crate::plan::eval::{Guard, Issued, Issuer, Memory, Value, View};
 use crate::plan::{Element, Mode, Num, Parameter, Plan};
 
@@ -21,8 +22,9 @@ unsafe impl Send for SharedArtifact {}
 unsafe impl Sync for SharedArtifact {}
 
 /// A task's kernel arguments: raw pointers into the caller's arrays, which
-/// outlive the call (the runner waits for every task).
-struct TaskArguments(Vec<Argument>);
+/// outlive the call (the runner waits for every task), and the views among
+/// them that are not contiguous, which the task stages.
+struct TaskArguments(Vec<Argument>, Vec<Staged>);
 
 unsafe impl Send for TaskArguments {}
 
@@ -121,10 +123,11 @@ impl Issuer for RuntimeIssuer<'_> {
         let site = &plan.tasks[task.site];
         let invalid = |message: String| RunError::new(RunErrorKind::InvalidValue, format!("{}: error: task '{}': {message}", site.at, site.kernel));
         let mut arguments = Vec::new();
+        let mut staged = Vec::new();
         let mut accesses = Vec::new();
         for (index, ((value, parameter), mode)) in task.arguments.iter().zip(&site.parameters).zip(&site.access).enumerate() {
             match (value, parameter) {
-                (Value::View(view), Parameter::Tensor { element, dims }) => {
+                (Value::View(view), Parameter::Tensor { element, dims, column_major }) => {
                     if view.sizes.len() != dims.len() {
                         return Err(invalid(format!("argument #{index} is a rank-{} view, the kernel takes a rank-{} tensor", view.sizes.len(), dims.len())));
                     }
@@ -136,8 +139,16 @@ impl Issuer for RuntimeIssuer<'_> {
                     }
                     let buffer = self.memory.buffers.get(view.parameter).and_then(|b| b.as_ref()).ok_or_else(|| invalid(format!("argument #{index} is not a tensor of the call")))?;
                     let data = unsafe { buffer.data.offset((view.offset * element.bytes) as isize) };
-                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });
                     let empty = view.sizes.iter().any(|s| *s == 0);
+                    // A kernel reads its tensors as dense arrays in their
+                    // declared order (its code may flatten them): a view
+                    // with gaps is handed over as a dense copy, written
+                    // back after.
+                    let strided = staging::StridedView::new(data, &view.sizes, &view.strides, element.bytes as usize, *column_major);
+                    if !empty && !strided.is_dense() {
+                        staged.push(Staged { argument: arguments.len(), view: strided, writes_back: !matches!(mode, Mode::In | Mode::None) });
+                    }
+                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });
                     if let (false, Some(region)) = (empty, self.region(view, *element)) {
                         match mode {
                             Mode::In => accesses.push(Access::read(region)),
@@ -160,7 +171,7 @@ impl Issuer for RuntimeIssuer<'_> {
         let name = format!("{}[{keys}]", site.kernel);
         let body = {
             let (artifact, memory, failure) = (self.artifact.clone(), self.memory.clone(), self.failure.clone());
-            let (kernel, guards, arguments) = (site.kernel.clone(), task.guards.clone(), TaskArguments(arguments));
+            let (kernel, guards, arguments) = (site.kernel.clone(), task.guards.clone(), TaskArguments(arguments, staged));
             move || run_task(&artifact, &memory, &failure, &kernel, &guards, arguments)
         };
         let mut spec = TaskSpec::new(name, body).keys(task.keys.clone());
@@ -189,12 +200,34 @@ impl Issuer for RuntimeIssuer<'_> {
     }
 }
 
+/// A task argument that is a view with gaps: the task runs its kernel on a
+/// row-major copy (`staging`) and, when the kernel may write it, copies it back.
+struct Staged {
+    argument: usize,
+    view: staging::StridedView,
+    writes_back: bool,
+}
+
 /// One task's run: its guards, then the kernel.
 fn run_task(artifact: &SharedArtifact, memory: &Memory, failure: &FirstFailure, kernel: &str, guards: &[Guard], arguments: TaskArguments) -> Result<(), String> {
     if guards.iter().any(|guard| !guard.holds(memory)) {
         return Ok(());
     }
-    match unsafe { artifact.0.run(kernel, &arguments.0) } {
+    let TaskArguments(mut arguments, staged) = arguments;
+    // Copied in whole, outputs too: what the kernel does not write keeps its value.
+    let mut copies: Vec<staging::RowMajorCopy> = staged.iter().map(|s| unsafe { staging::RowMajorCopy::gather(&s.view) }).collect();
+    for (s, copy) in staged.iter().zip(&mut copies) {
+        arguments[s.argument] = Argument::Buffer { data: copy.data() as *mut _, sizes: s.view.argument_sizes(), strides: s.view.dense_strides() };
+    }
+    let outcome = unsafe { artifact.0.run(kernel, &arguments) };
+    if outcome.is_ok() {
+        for (s, copy) in staged.iter().zip(&copies) {
+            if s.writes_back {
+                unsafe { copy.scatter(&s.view) };
+            }
+        }
+    }
+    match outcome {
         Ok(()) => Ok(()),
         Err(error) => {
             let message = error.message.clone();

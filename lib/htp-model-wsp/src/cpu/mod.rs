@@ -7,6 +7,7 @@
 
 mod issuer;
 mod runner;
+mod staging;
 
 use htp_api::{extensions::TargetExtension, layers::ArtifactLayer, ArtifactWrapper, KernelSignature};
 use htp_dialects::diagnostics::MlirError;
@@ -30,6 +31,17 @@ pub fn register() -> Result<(), String> {
     htp_api::register_artifact_layer(ArtifactLayer { target: CPU, name: "wsp-task-runtime", prepare })
 }
 
+/// Each MLIR argument's Python name.
+fn plan_names(signature: &KernelSignature, arguments: usize) -> Vec<String> {
+    let mut names = vec![String::new(); arguments];
+    for parameter in &signature.params {
+        if let Some(slot) = parameter.arg_index.and_then(|i| names.get_mut(i)) {
+            *slot = parameter.name.clone();
+        }
+    }
+    names
+}
+
 /// Takes the workload entry out of `module` (the kernels stay, for the
 /// cpu backend) and wraps the artifact so that calls of it run its plan.
 fn prepare<'c>(_context: &'c Context, module: &mut Module<'c>, signature: &KernelSignature) -> Result<Option<ArtifactWrapper>, Vec<MlirError>> {
@@ -42,7 +54,8 @@ fn prepare<'c>(_context: &'c Context, module: &mut Module<'c>, signature: &Kerne
         }
     }
     let Some(workload) = workload else { return Ok(None) };
-    let plan = plan::extract::plan(module, &signature.name)?;
+    let mut plan = plan::extract::plan(module, &signature.name)?;
+    plan.names = plan_names(signature, plan.parameters.len());
     let schedule = Schedule::of(workload).map_err(|message| vec![MlirError { position: htp_dialects::diagnostics::source_position(workload.location()), message }])?;
     // The cpu backend compiles kernels; the workload is run by the layer.
     unsafe { mlir_sys::mlirOperationDestroy(workload.to_raw()) };

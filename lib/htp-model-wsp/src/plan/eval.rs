@@ -228,6 +228,60 @@ impl Evaluator<'_, '_> {
         }
     }
 
+    /// The caller's name of the tensor `view` is part of.
+    fn name_of(&self, view: &View) -> String {
+        match self.plan.names.get(view.parameter) {
+            Some(name) if !name.is_empty() => format!("'{name}'"),
+            _ => format!("the workload's parameter #{}", view.parameter),
+        }
+    }
+
+    /// A ragged axis's lengths: one per row, none negative. (A length past
+    /// the end of the tensor a task views is caught at that view.)
+    fn check_lengths(&self, lengths: &View, size: i64, element: Element, at: &str) -> Result<(), RunError> {
+        let name = self.name_of(lengths);
+        for i in 0..size {
+            let Some(length) = linear(lengths, i) else {
+                let held = if lengths.sizes.len() == 1 { lengths.sizes[0] } else { lengths.sizes.iter().product() };
+                return Err(out_of_bounds(at, format!("the ragged axis has {size} rows, but its lengths {name} hold {held}: no length for row {i}")));
+            };
+            let value = self.memory.read_int(&length, element);
+            if value < 0 {
+                return Err(out_of_bounds(at, format!("the ragged axis's lengths {name} hold {value} at index {i}: a length is never negative")));
+            }
+        }
+        Ok(())
+    }
+
+    /// A CSR axis's arrays: `rows + 1` offsets, starting at zero or more,
+    /// never decreasing, ending within the indices; no negative index.
+    fn check_csr(&self, indptr: &View, indices: &View, rows: i64, indptr_element: Element, indices_element: Element, at: &str) -> Result<(), RunError> {
+        let (pointers, columns) = (self.name_of(indptr), self.name_of(indices));
+        let count = indices.sizes.iter().product::<i64>();
+        let mut previous = 0;
+        for i in 0..=rows {
+            let Some(entry) = linear(indptr, i) else {
+                return Err(out_of_bounds(at, format!("the sparse axis has {rows} rows, so its indptr {pointers} needs {} entries: no entry {i}", rows + 1)));
+            };
+            let value = self.memory.read_int(&entry, indptr_element);
+            if value < previous || value > count {
+                let why = if value < previous { format!("less than the entry before it ({previous})") } else { format!("past the end of the indices {columns} ({count} entries)") };
+                return Err(out_of_bounds(at, format!("the sparse axis's indptr {pointers} holds {value} at index {i}: {why}")));
+            }
+            previous = value;
+        }
+        let first = linear(indptr, 0).map(|v| self.memory.read_int(&v, indptr_element)).unwrap_or(0);
+        for k in first..previous {
+            if let Some(column) = linear(indices, k) {
+                let value = self.memory.read_int(&column, indices_element);
+                if value < 0 {
+                    return Err(out_of_bounds(at, format!("the sparse axis's indices {columns} hold {value} at index {k}: an index is never negative")));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn view(&self, frame: &[Value], slot: Slot) -> Result<View, RunError> {
         match &frame[slot] {
             Value::View(view) => Ok(view.clone()),
@@ -322,12 +376,19 @@ impl Evaluator<'_, '_> {
             Step::View { dst, tensor, offsets, sizes, at } => {
                 let whole = self.view(frame, *tensor)?;
                 let offsets: Vec<i64> = offsets.iter().map(|o| self.int(frame, *o)).collect();
-                let sizes: Vec<i64> = sizes.iter().map(|s| self.int(frame, *s)).collect();
+                let mut sizes: Vec<i64> = sizes.iter().map(|s| self.int(frame, *s)).collect();
                 let dropped = whole.sizes.len() - sizes.len();
                 let mut offset = whole.offset;
                 for (d, (&o, (&extent, &stride))) in offsets.iter().zip(whole.sizes.iter().zip(&whole.strides)).enumerate() {
                     let size = if d < dropped { 1 } else { sizes[d - dropped] };
-                    if o < 0 || size < 0 || (size > 0 && o + size > extent) || (size == 0 && o > extent) {
+                    // As Python slices: a block wholly past the end (its
+                    // size computed below zero) or empty is an empty view,
+                    // on every target.
+                    if d >= dropped && size <= 0 && o >= 0 {
+                        sizes[d - dropped] = 0;
+                        continue;
+                    }
+                    if o < 0 || size < 0 || o + size > extent {
                         return Err(out_of_bounds(
                             at,
                             format!("a task's view starts at {o} with {size} elements in dimension {d} of a tensor of {extent}: outside it"),
@@ -339,14 +400,18 @@ impl Evaluator<'_, '_> {
             }
             Step::Cores { dst } => frame[*dst] = Value::Int(self.cores as i64),
             Step::Dense { dst, size } => frame[*dst] = Value::Axis(Axis::Dense(self.int(frame, *size).max(0))),
-            Step::Ragged { dst, size, lengths, element } => {
+            Step::Ragged { dst, size, lengths, element, at } => {
                 let lengths = self.view(frame, *lengths)?;
-                frame[*dst] = Value::Axis(Axis::Ragged { size: self.int(frame, *size).max(0), lengths, element: *element });
+                let size = self.int(frame, *size).max(0);
+                self.check_lengths(&lengths, size, *element, at)?;
+                frame[*dst] = Value::Axis(Axis::Ragged { size, lengths, element: *element });
             }
-            Step::Sparse { dst, rows, indptr, indices, indptr_element, indices_element } => {
+            Step::Sparse { dst, rows, indptr, indices, indptr_element, indices_element, at } => {
                 let (indptr, indices) = (self.view(frame, *indptr)?, self.view(frame, *indices)?);
+                let rows = self.int(frame, *rows).max(0);
+                self.check_csr(&indptr, &indices, rows, *indptr_element, *indices_element, at)?;
                 frame[*dst] = Value::Axis(Axis::Sparse {
-                    rows: self.int(frame, *rows).max(0),
+                    rows,
                     indptr,
                     indices,
                     indptr_element: *indptr_element,

@@ -49,7 +49,7 @@ pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
     let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new() };
     let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
     let workload = extractor.function(workload).map_err(|e| vec![e])?;
-    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters })
+    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters, names: Vec::new() })
 }
 
 fn entry_block<'c, 'a>(function: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
@@ -217,13 +217,13 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
             "wsp.ragged" => {
                 let element = element_of(inputs[1].r#type()).ok_or_else(|| error(op, "lengths of unknown elements"))?;
                 let (size, lengths) = (slot(0)?, slot(1)?);
-                steps.push(Step::Ragged { dst: result(frame, 0)?, size, lengths, element });
+                steps.push(Step::Ragged { dst: result(frame, 0)?, size, lengths, element, at: position(op.location()) });
             }
             "wsp.sparse" => {
                 let indptr_element = element_of(inputs[1].r#type()).ok_or_else(|| error(op, "indptr of unknown elements"))?;
                 let indices_element = element_of(inputs[2].r#type()).ok_or_else(|| error(op, "indices of unknown elements"))?;
                 let (rows, indptr, indices) = (slot(0)?, slot(1)?, slot(2)?);
-                steps.push(Step::Sparse { dst: result(frame, 0)?, rows, indptr, indices, indptr_element, indices_element });
+                steps.push(Step::Sparse { dst: result(frame, 0)?, rows, indptr, indices, indptr_element, indices_element, at: position(op.location()) });
             }
             "wsp.element" => {
                 let element = element_of(inputs[0].r#type()).ok_or_else(|| error(op, "an element of unknown type"))?;
@@ -332,7 +332,9 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
                 let ty = argument.r#type();
                 if let (Some(element), Ok(memref)) = (element_of(ty), MemRefType::try_from(ty)) {
                     let dims = (0..memref.rank()).map(|d| match memref.dim_size(d) { Ok(melior::ir::r#type::DimSize::Static(n)) => Some(n as i64), _ => None }).collect();
-                    Ok(Parameter::Tensor { element, dims })
+                    // HTP's only non-identity tensor layout is col_major's `strided<[1, ?...]>`.
+                    let column_major = memref.rank() > 1 && unsafe { mlir_sys::mlirAttributeIsAStridedLayout(melior::ir::attribute::AttributeLike::to_raw(&memref.layout())) };
+                    Ok(Parameter::Tensor { element, dims, column_major })
                 } else {
                     num_of(ty).map(Parameter::Scalar).ok_or_else(|| error(op, format!("'{kernel}' takes a parameter a task cannot pass")))
                 }

@@ -95,8 +95,8 @@ pub enum Step {
     Dense { dst: Slot, size: Slot },
     /// `wsp.cores`: how many tasks run at once.
     Cores { dst: Slot },
-    Ragged { dst: Slot, size: Slot, lengths: Slot, element: Element },
-    Sparse { dst: Slot, rows: Slot, indptr: Slot, indices: Slot, indptr_element: Element, indices_element: Element },
+    Ragged { dst: Slot, size: Slot, lengths: Slot, element: Element, at: String },
+    Sparse { dst: Slot, rows: Slot, indptr: Slot, indices: Slot, indptr_element: Element, indices_element: Element, at: String },
     Element { dst: Slot, tensor: Slot, indices: Vec<Slot>, element: Element, at: String },
     For { lower: Slot, upper: Slot, step: Slot, iv: Slot, carried: Vec<(Slot, Slot)>, body: Block, results: Vec<Slot> },
     If { condition: Slot, then: Block, otherwise: Block, results: Vec<Slot> },
@@ -135,7 +135,9 @@ pub enum Mode {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Parameter {
     /// A tensor: element, and each dimension's static extent (`None`: any).
-    Tensor { element: Element, dims: Vec<Option<i64>> },
+    /// `column_major`: declared `htp.layout("col_major")` (a strided
+    /// memref layout), read in column-major order.
+    Tensor { element: Element, dims: Vec<Option<i64>>, column_major: bool },
     Scalar(Num),
 }
 
@@ -168,4 +170,7 @@ pub struct Plan {
     pub tasks: Vec<TaskSite>,
     pub loops: Vec<LoopSite>,
     pub parameters: Vec<Option<Element>>,
+    /// The workload's parameter names, per MLIR argument (for errors; empty
+    /// when the caller did not give them).
+    pub names: Vec<String>,
 }
