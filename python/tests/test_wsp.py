@@ -348,7 +348,7 @@ def test_mistakes_are_errors_at_the_users_line(workload, message):
 
 def test_a_view_outside_its_tensor_is_an_index_error_at_the_task():
     x = np.zeros((32, 64), np.float32)
-    with pytest.raises(IndexError, match=r"test_wsp.py:\d+:\d+: error: a task's view starts at 40 with -8 elements"):
+    with pytest.raises(IndexError, match=r"test_wsp.py:\d+:\d+: error: a task's view starts at 40 in dimension 0 of 'x', which has 32: outside it"):
         view_outside(x, np.zeros_like(x), 40)
     # A view cut short by the tensor's end does not fill a static parameter.
     with pytest.raises(ValueError, match=r"test_wsp.py:\d+:\d+: error: task 'copy_block': argument #0 holds 8 elements in "

@@ -381,17 +381,24 @@ impl Evaluator<'_, '_> {
                 let mut offset = whole.offset;
                 for (d, (&o, (&extent, &stride))) in offsets.iter().zip(whole.sizes.iter().zip(&whole.strides)).enumerate() {
                     let size = if d < dropped { 1 } else { sizes[d - dropped] };
-                    // As Python slices: a block wholly past the end (its
-                    // size computed below zero) or empty is an empty view,
-                    // on every target.
-                    if d >= dropped && size <= 0 && o >= 0 {
+                    // A block that starts past the end is an error (a
+                    // ragged length or an index past the tensor, never
+                    // silently nothing); one that starts at the end or
+                    // ends before it starts is empty, as a Python slice.
+                    if o > extent || o < 0 {
+                        return Err(out_of_bounds(
+                            at,
+                            format!("a task's view starts at {o} in dimension {d} of {}, which has {extent}: outside it", self.name_of(&whole)),
+                        ));
+                    }
+                    if d >= dropped && size <= 0 {
                         sizes[d - dropped] = 0;
                         continue;
                     }
-                    if o < 0 || size < 0 || o + size > extent {
+                    if o + size > extent {
                         return Err(out_of_bounds(
                             at,
-                            format!("a task's view starts at {o} with {size} elements in dimension {d} of a tensor of {extent}: outside it"),
+                            format!("a task's view starts at {o} with {size} elements in dimension {d} of {}, which has {extent}: outside it", self.name_of(&whole)),
                         ));
                     }
                     offset += o * stride;
