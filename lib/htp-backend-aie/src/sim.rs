@@ -547,10 +547,15 @@ impl Simulation {
         };
         let run = Arc::new(Run { sim: self as *const Simulation, state: Mutex::new(state), wake: Condvar::new() });
         *CURRENT.lock().unwrap() = Some(run.clone());
-        let functions: Vec<usize> = self.cores.iter().map(|name| self.engine.lookup(name) as usize).collect();
-        if functions.iter().any(|f| *f == 0) {
-            *CURRENT.lock().unwrap() = None;
-            return Err(RunError::new(RunErrorKind::Failed, "internal error: a core's code was not compiled"));
+        let mut functions = Vec::new();
+        for name in &self.cores {
+            match htp_pass::jit::lookup_or_explain(&self.engine, name) {
+                Ok(address) => functions.push(address as usize),
+                Err(why) => {
+                    *CURRENT.lock().unwrap() = None;
+                    return Err(RunError::new(RunErrorKind::Failed, format!("error: the simulated code of core '{name}' cannot run here: {why}")));
+                }
+            }
         }
         std::thread::scope(|scope| {
             for link in &self.links {

@@ -179,6 +179,12 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
     let index_sites = check_bounds::sites(module.as_operation());
     let distributions = distributions(module);
     let engine = jit(module);
+    // Compiled now, so that code the process cannot link is an error of
+    // the compile, naming the kernel and what it calls.
+    for function in &functions {
+        htp_pass::jit::lookup_or_explain(&engine, &format!("_mlir_{function}"))
+            .map_err(|why| vec![MlirError { position: None, message: format!("the cpu code of '{function}' cannot run here: {why}") }])?;
+    }
     let chunked = functions
         .iter()
         .filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f, distributions.get(f)?.clone())?)))

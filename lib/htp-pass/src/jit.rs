@@ -82,6 +82,23 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_function_is_named() {
+        let registry = melior::dialect::DialectRegistry::new();
+        melior::utility::register_all_dialects(&registry);
+        let context = melior::Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        melior::utility::register_all_llvm_translations(&context);
+        let text = "llvm.func @htp_test_no_such_function(f32) -> f32\n\
+                    llvm.func @f(%x: f32) -> f32 attributes {llvm.emit_c_interface} {\n\
+                      %y = llvm.call @htp_test_no_such_function(%x) : (f32) -> f32\n  llvm.return %y : f32\n}\n";
+        let module = melior::ir::Module::parse(&context, text).expect("parses");
+        let engine = ExecutionEngine::new(&module, 0, &[], false, false);
+        let why = lookup_or_explain(&engine, "_mlir_f").expect_err("cannot link");
+        assert!(why.contains("htp_test_no_such_function"), "{why}");
+    }
+
+    #[test]
     fn f64_rounds_once() {
         // Just above the halfway point 1 + 2^-8 in f64, but exactly halfway once rounded to f32:
         // rounding twice would give 1.0.
@@ -91,4 +108,74 @@ mod tests {
         assert_eq!(bf16_bits_of_f64(1.0), 0x3f80);
         assert_eq!(bf16_bits_of_f64(-1e300), 0xff80);
     }
+}
+
+/// Looks `symbol` up in `engine`, compiling its code. `Err` names what the
+/// code calls and this process does not define, as LLVM reports it
+/// ("Symbols not found: [ ... ]"): ORC prints that on stderr, once, so the
+/// lookup runs with stderr captured (whatever else was written meanwhile
+/// is passed on to stderr after it).
+pub fn lookup_or_explain(engine: &ExecutionEngine, symbol: &str) -> Result<*mut (), String> {
+    let mut address = std::ptr::null_mut();
+    let report = capture_stderr(|| address = engine.lookup(symbol));
+    let report = match report {
+        Some(text) => text,
+        // No capture possible: look up plainly.
+        None => {
+            address = engine.lookup(symbol);
+            String::new()
+        }
+    };
+    if !address.is_null() {
+        if !report.is_empty() {
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(report.as_bytes());
+        }
+        return Ok(address);
+    }
+    let missing = report
+        .split("Symbols not found:")
+        .nth(1)
+        .map(|rest| rest.split(']').next().unwrap_or("").trim_start_matches([' ', '[']).trim().to_string())
+        .filter(|names| !names.is_empty());
+    Err(match missing {
+        Some(names) => format!("its code calls {names}, which this process does not define (a function of a newer runtime library than the platform's)"),
+        None => format!("its code could not be linked{}", if report.trim().is_empty() { String::new() } else { format!(": {}", report.trim()) }),
+    })
+}
+
+/// What `body` writes to file descriptor 2, through a temporary file.
+fn capture_stderr<R>(body: impl FnOnce() -> R) -> Option<String> {
+    extern "C" {
+        fn dup(fd: i32) -> i32;
+        fn dup2(from: i32, to: i32) -> i32;
+        fn close(fd: i32) -> i32;
+    }
+    use std::io::{Read, Seek};
+    use std::os::fd::AsRawFd;
+    let mut file = tempfile_in_tmp()?;
+    let saved = unsafe { dup(2) };
+    if saved < 0 {
+        return None;
+    }
+    if unsafe { dup2(file.as_raw_fd(), 2) } < 0 {
+        unsafe { close(saved) };
+        return None;
+    }
+    body();
+    unsafe {
+        dup2(saved, 2);
+        close(saved);
+    }
+    let mut text = String::new();
+    file.rewind().ok()?;
+    file.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+fn tempfile_in_tmp() -> Option<std::fs::File> {
+    let path = std::env::temp_dir().join(format!("htp-jit-{}-{:?}.log", std::process::id(), std::thread::current().id()));
+    let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&path).ok()?;
+    let _ = std::fs::remove_file(&path);
+    Some(file)
 }

@@ -120,14 +120,22 @@ fn element(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<()
 /// dimensions views the tensor reshaped so that those and its first
 /// dimension are one (a workload's tensors are whole, contiguous); the
 /// block is contiguous (`wsp-to-pto` checked), as kernels address it.
-fn view(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+fn view(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    run(state, op)?;
     let names: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
     let tensor = op.operand(0).map_err(err)?;
     let rank = melior::ir::r#type::MemRefType::try_from(tensor.r#type()).map(|m| melior::ir::r#type::ShapedTypeLike::rank(&m)).map_err(|_| "a view of a non-tensor".to_string())?;
     let view_rank = names.len() - 1 - rank;
     let dropped = rank - view_rank;
     let cast = |v: &String| format!("static_cast<uint32_t>({v})");
-    // A block past the tensor's end is empty (its valid extent is below zero).
+    // As on the cpu: a block that starts past the end (or a dropped index
+    // at or past it) stops the run at the view's line; one that starts at
+    // the end or ends before it starts is empty (its extent below zero).
+    let at = quoted(&position(op.location()));
+    for d in 0..rank {
+        let last = if d < dropped { "false" } else { "true" };
+        w.line(&format!("{RUN}.starts_within({}, {d}, {}, {last}, {at}, {});", names[0], names[1 + d], quoted(&names[0])));
+    }
     let size = |v: &String| format!("static_cast<uint32_t>(std::max<int64_t>(0, {v}))");
     let sizes: Vec<String> = names[1 + rank..].iter().map(size).collect();
     let name = w.fresh("view");

@@ -119,6 +119,14 @@ struct Run final : HtpSubmitter {
                         "wsp: the task at %s gives %s a block of extent %u in dimension %u, where its parameter takes %u",
                         task_at, kernel, static_cast<unsigned>(t.shapes[dim]), static_cast<unsigned>(dim), static_cast<unsigned>(size));
     }
+    // A view's start `offset` in dimension `dim` of `t`: at most its extent (`at_end_ok`: a block
+    // starting at the end is empty) or below it (a dropped index); else the run stops at the view's line.
+    void starts_within(const ChipTensor &t, uint32_t dim, int64_t offset, bool at_end_ok, const char *at, const char *name) {
+        const int64_t extent = static_cast<int64_t>(t.shapes[dim]);
+        if ((offset >= 0 && (offset < extent || (at_end_ok && offset == extent))) || rt_is_fatal()) return;
+        rt_report_fatal(PTO2_ERROR_INVALID_ARGS, "%s: error: a task's view starts at %lld in dimension %u of '%s', which has %lld: outside it",
+                        at, static_cast<long long>(offset), static_cast<unsigned>(dim), name, static_cast<long long>(extent));
+    }
     void guard(const ChipTensor &t, uint32_t ndims, const uint32_t indices[], PredicateOp op, int64_t target) {
         guarded = true;
         predicate.operand.tensor = &t;
