@@ -262,3 +262,16 @@ def test_a_block_starting_past_the_end_is_an_error_naming_the_tensor():
         blocks_of_sixteen(x, np.zeros_like(x), 4)
     message = str(info.value)
     assert "starts at 48 in dimension 0 of 'x', which has 40" in message and "test_wsp_call_rules.py:" in message, message
+
+
+@wsp.workload
+def reads_one(y: htp.Out[f32, 16, 32], lens: htp.Tensor[i32, "B"], b: i64):
+    for _ in wsp.parallel(wsp.read(lens, b)):
+        wsp.task(fill, y[:, :], 1.0)
+
+
+def test_a_read_past_a_one_dimensional_tensor_names_its_only_dimension():
+    with pytest.raises(IndexError) as info:
+        reads_one(np.zeros((16, 32), np.float32), np.array([1, 2], np.int32), 5)
+    message = str(info.value)
+    assert "index 5 is outside dimension 0 of 'lens' (size 2)" in message and "test_wsp_call_rules.py:" in message, message

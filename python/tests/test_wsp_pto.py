@@ -542,3 +542,39 @@ def test_lightning_indexer_on_a2a3sim():
     top = np.zeros((len(lens), indexer.K), np.int32)
     sim(indexer.lightning_indexer)(q, k, w, lens, scores, top)
     np.testing.assert_array_equal(top, indexer.reference(q, k, w, lens))
+
+
+# ---------------------------------------------------------------- issue 26: the cpu's rules on PTO
+
+@needs_runtime
+def test_an_empty_batch_returns_an_empty_output_as_on_the_cpu():
+    x = np.zeros((0, 64), np.float32)
+    y = np.zeros_like(x)
+    sim(blocks)(x, y)
+    blocks(x, y)
+    assert y.shape == (0, 64)
+
+
+@wsp.workload
+def one_block_at(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], start: htp.i64):
+    for _ in wsp.parallel(1):
+        wsp.task(scale_rows, x[start:start + 16, :], y[start:start + 16, :], 2.0)
+
+
+def test_a_view_starting_past_the_end_stops_the_orchestration_at_its_line(tmp_path):
+    # The check is in the package on both targets; on a2a3sim it stops the run (below).
+    package = one_block_at.compile(target="pto-a2a3sim").files
+    orchestration = next(text for path, text in package.items() if path.endswith(".cpp") and "starts_within" in text)
+    assert "test_wsp_pto.py:" in orchestration
+
+
+@needs_runtime
+def test_a_view_starting_past_the_end_is_an_error_on_a2a3sim_as_on_the_cpu():
+    x = rng.standard_normal((32, 64)).astype(np.float32)
+    with pytest.raises(IndexError, match="starts at 48 in dimension 0 of 'x', which has 32"):
+        one_block_at(x, np.zeros_like(x), 48)
+    with pytest.raises(Exception, match="starts at 48 in dimension 0"):
+        sim(one_block_at)(x, np.zeros_like(x), 48)
+    y = np.zeros_like(x)
+    sim(one_block_at)(x, y, 16)
+    np.testing.assert_allclose(y[16:], 2 * x[16:], rtol=1e-6)

@@ -269,8 +269,6 @@ def _check_arrays(tensor_args: list, arrays: list) -> list:
                         )
         if arr.ndim == 0 or arr.ndim > 5:
             raise PtoRuntimeError(f"tensor {name!r}: rank {arr.ndim} is not in 1..5")
-        if arr.size == 0:
-            raise PtoRuntimeError(f"tensor {name!r}: empty tensors are not supported")
         if not arr.flags.c_contiguous:
             raise PtoRuntimeError(f"tensor {name!r}: array must be C-contiguous")
         if spec["direction"] != "in" and not arr.flags.writeable:
@@ -468,6 +466,14 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
     tensor_args = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
     scalar_args = [a for a in manifest["arguments"] if a["kind"] == "scalar"]
     host_arrays = _check_arrays(tensor_args, list(arrays))
+    empty = [spec["name"] for spec, arr in zip(tensor_args, host_arrays) if arr.size == 0]
+    if empty:
+        written = [spec["name"] for spec, arr in zip(tensor_args, host_arrays) if spec["direction"] != "in" and arr.size]
+        if not written:
+            # Every output is empty (an empty batch): there is nothing to write, as on the cpu.
+            return
+        raise PtoRuntimeError(f"tensors {empty} are empty while the outputs {written} are not: pto-runtime takes no "
+                              "empty tensor, so this call cannot run on the device (the cpu runs it)")
     if len(scalars) != len(scalar_args):
         raise PtoRuntimeError(f"expected {len(scalar_args)} scalars, got {len(scalars)}")
     scalar_bits = [_encode_scalar(s, v) for s, v in zip(scalar_args, scalars)]

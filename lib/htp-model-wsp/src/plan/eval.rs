@@ -294,7 +294,10 @@ impl Evaluator<'_, '_> {
         let mut offset = view.offset;
         for (d, (&i, (&size, &stride))) in indices.iter().zip(view.sizes.iter().zip(&view.strides)).enumerate() {
             if i < 0 || i >= size {
-                return Err(out_of_bounds(at, format!("index {i} is outside dimension {d} of the tensor (size {size})")));
+                // Counted in the caller's dimensions: a 1-D tensor is read as
+                // 1xN, its added unit dimension (stride 0) not the user's.
+                let added = view.sizes.iter().zip(&view.strides).take(d).filter(|(n, t)| **n == 1 && **t == 0).count();
+                return Err(out_of_bounds(at, format!("index {i} is outside dimension {} of {} (size {size})", d - added, self.name_of(view))));
             }
             offset += i * stride;
         }
