@@ -356,6 +356,28 @@ def split(case: str):
 #: its kernels against PTO-ISA).
 PACKAGES = None
 
+def run_every_case(mode: str):
+    """Calls every case's own test function (`test_conformance_*.py`) in
+    `mode`, but those MATRIX marks xfail or skip: how test_pto_isa.py and
+    test_portable_code.py gather what the cases compile (PACKAGES,
+    LLVM_MODULES)."""
+    import importlib
+    import pathlib
+
+    for path in sorted(pathlib.Path(__file__).resolve().parent.glob("test_conformance_*.py")):
+        module = importlib.import_module(path.stem)
+        for name, function in vars(module).items():
+            if not name.startswith("test_") or not callable(function):
+                continue
+            for mark in getattr(function, "pytestmark", []):
+                if mark.name != "parametrize" or mark.args[0] != "case, mode":
+                    continue
+                for param in mark.args[1]:
+                    case, case_mode = param.values
+                    if case_mode == mode and not any(m.name in ("xfail", "skip") for m in param.marks):
+                        function(case, case_mode)
+
+
 #: When a list, `check` appends `(case, LLVM dialect text)` of each kernel it
 #: compiles for the cpu (test_portable_code.py gathers them and checks what
 #: library functions the code calls).

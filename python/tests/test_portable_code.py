@@ -14,7 +14,6 @@ has). Skipped, visibly, without LLVM 22's `mlir-translate`, `llc` and
 
 import concurrent.futures
 import hashlib
-import importlib
 import os
 import pathlib
 import re
@@ -63,18 +62,7 @@ def conformance_modules():
     the cases' own test functions in the `cpu` mode."""
     c.LLVM_MODULES = []
     try:
-        for path in sorted(HERE.glob("test_conformance_*.py")):
-            module = importlib.import_module(path.stem)
-            for name, function in vars(module).items():
-                if not name.startswith("test_") or not callable(function):
-                    continue
-                for mark in getattr(function, "pytestmark", []):
-                    if mark.name != "parametrize" or mark.args[0] != "case, mode":
-                        continue
-                    for param in mark.args[1]:
-                        case, mode = param.values
-                        if mode == "cpu" and not any(m.name in ("xfail", "skip") for m in param.marks):
-                            function(case, mode)
+        c.run_every_case("cpu")
         return c.LLVM_MODULES
     finally:
         c.LLVM_MODULES = None

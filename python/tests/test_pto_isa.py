@@ -38,19 +38,7 @@ def conformance_kernels():
     by the cases' own test functions in the `pto-a2a3sim:package` mode."""
     c.PACKAGES = []
     try:
-        for path in sorted(HERE.glob("test_conformance_*.py")):
-            module = importlib.import_module(path.stem)
-            for name, function in vars(module).items():
-                if not name.startswith("test_") or not callable(function):
-                    continue
-                for mark in getattr(function, "pytestmark", []):
-                    if mark.name != "parametrize" or mark.args[0] != "case, mode":
-                        continue
-                    for param in mark.args[1]:
-                        case, mode = param.values
-                        if mode != MODE or any(m.name in ("xfail", "skip") for m in param.marks):
-                            continue
-                        function(case, mode)
+        c.run_every_case(MODE)
         packages = c.PACKAGES
     finally:
         c.PACKAGES = None

@@ -20,7 +20,7 @@ func.func @accumulate(%y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs
 }
 
 // CHECK-LABEL: func.func @workload
-func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.model = "wsp"} {
+func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 1>} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
@@ -53,11 +53,27 @@ func.func @count(%c: memref<1x8xi32>) attributes {htp.kernel, htp.outputs = arra
   return
 }
 
-func.func @reads_a_written_tensor(%counts: memref<1x8xi32>) attributes {htp.model = "wsp"} {
+func.func @reads_a_written_tensor(%counts: memref<1x8xi32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 0>} {
   %c8 = arith.constant 8 : index
   wsp.task @count[](%counts) : (memref<1x8xi32>) -> ()
   // expected-error @+1 {{reads, as the workload issues tasks, a tensor one of its tasks writes}}
   %r = wsp.ragged %c8, %counts : memref<1x8xi32>
+  return
+}
+
+// -----
+
+func.func @fill(%y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 0>} {
+  return
+}
+
+// A task's kernel writes (a view of) the workload's input %x: its caller's array.
+func.func @writes_an_input(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %v = wsp.view %x[%c0, %c0] sizes [%c16, %c16] : memref<?x64xf32> -> memref<16x64xf32>
+  // expected-error @+1 {{task 'fill' writes its argument #0 (an output of the kernel), a view of the workload's parameter #0, which is an input (htp.Tensor): a workload never writes its caller's inputs}}
+  wsp.task @fill[](%v) : (memref<16x64xf32>) -> ()
   return
 }
 

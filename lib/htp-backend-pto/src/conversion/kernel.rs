@@ -111,8 +111,8 @@ impl<'c> Kernel<'c> {
     fn popped_shape(&self, tile: TileType<'c>) -> Shape<'c> {
         let valid = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
         match self.core {
-            // Results arrive in the accumulator's element (`cross`).
-            Core::Aiv => Shape::vec_of(tile, super::buffer::accumulator_element(tile), valid),
+            // Results arrive in the accumulator's element (`cross`), as wide as the vector tile's rows.
+            Core::Aiv => Shape::vec_of(tile, super::buffer::accumulator_element(tile), crossing_result_valid(tile)),
             Core::Aic if crosses_expanded(tile) => Shape::crossing_operand(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz),
             Core::Aic => Shape::cube_for(tile, super::buffer::Place::Mat, super::buffer::Layout::Nz, valid),
         }
@@ -138,7 +138,6 @@ impl<'c> Kernel<'c> {
         let Some(crossing) = self.split.as_ref().and_then(|s| s.crossings.get(&key(result)).copied()) else { return Ok(()) };
         let dir = super::attrs::cross_core(self.context, crossing.keyword());
         let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
-        let whole_tile = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
         if crossing.producer() == self.core {
             let buffer = self.buffer(result)?;
             let pushed = match crossing {
@@ -157,8 +156,11 @@ impl<'c> Kernel<'c> {
                     at.view(expanded, whole)
                 }
                 Crossing::VectorToCube => buffer,
-                Crossing::CubeToVector if valid_is(buffer.shape.valid, tile) => buffer,
-                Crossing::CubeToVector => at.view(buffer, buffer.shape.with_valid(whole_tile)),
+                Crossing::CubeToVector => {
+                    let wide = crossing_result_valid(tile);
+                    let same = matches!((buffer.shape.valid, wide), ([Extent::Static(a), Extent::Static(b)], [Extent::Static(c), Extent::Static(d)]) if a == c && b == d);
+                    if same { buffer } else { at.view(buffer, buffer.shape.with_valid(wide)) }
+                }
             };
             at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(pushed.value).build());
             return Ok(());
@@ -178,7 +180,7 @@ impl<'c> Kernel<'c> {
                 }
                 // The valid region, from this kernel's copy of the scalars it came from.
                 let valid = self.traced_valid(result).ok_or("a crossing tile whose valid size HTP cannot trace")?;
-                let popped = if valid_is(valid, tile) { copy } else { at.view(copy, Shape::vec_for(tile, valid)) };
+                let popped = if valid_is(valid, tile) && copy.shape.cols == tile.cols() { copy } else { at.view(copy, Shape::vec_for(tile, valid)) };
                 self.bind(result, popped);
             }
             Core::Aic => {
@@ -555,6 +557,21 @@ fn crosses_expanded(tile: TileType) -> bool {
 }
 
 /// Whether `valid` is all of `tile`.
+/// The region of a cube result that crosses to the vector core: its rows
+/// by the vector tile's columns (rounded to whole 32-byte blocks), so the
+/// pushed valid width is the popped tile's static width — the row stride
+/// the simulator's pop reads — and its valid width, which the chip reads.
+/// Pushing only the tile's own columns (6 of 8 for an f32 result of 6
+/// columns) left the simulator's rows misaligned: a MoE router over 6
+/// experts routed tokens to the wrong experts. A one-column (DN) tile is
+/// unchanged. The accumulator's columns are rounded to 16, so the wider
+/// region lies inside it; its extra columns are never read into a result.
+fn crossing_result_valid<'c>(tile: TileType<'c>) -> [Extent<'c>; 2] {
+    let whole = [Extent::Static(tile.rows()), Extent::Static(tile.cols())];
+    let vec = Shape::vec_of(tile, super::buffer::accumulator_element(tile), whole);
+    [Extent::Static(tile.rows()), Extent::Static(vec.cols)]
+}
+
 fn valid_is(valid: [Extent; 2], tile: TileType) -> bool {
     matches!(valid, [Extent::Static(r), Extent::Static(c)] if r == tile.rows() && c == tile.cols())
 }
