@@ -573,7 +573,9 @@ def test_a_view_starting_past_the_end_is_an_error_on_a2a3sim_as_on_the_cpu():
     x = rng.standard_normal((32, 64)).astype(np.float32)
     with pytest.raises(IndexError, match="starts at 48 in dimension 0 of 'x', which has 32"):
         one_block_at(x, np.zeros_like(x), 48)
-    with pytest.raises(Exception, match="starts at 48 in dimension 0"):
+    # The orchestration stops the run (the message, with the view's line, is in pto-runtime's log;
+    # its Python error carries only the code), never an empty result.
+    with pytest.raises(Exception, match="failed with code -5"):
         sim(one_block_at)(x, np.zeros_like(x), 48)
     y = np.zeros_like(x)
     sim(one_block_at)(x, y, 16)
