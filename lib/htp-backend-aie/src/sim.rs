@@ -35,10 +35,12 @@ use melior::{
 
 /// The loops → LLVM part of the CPU pipeline (htp-backend-cpu's
 /// `loops_to_llvm`), for the cores' code.
-/// bf16 lowered inline as on the cpu (`htp_pass::jit`, D62).
-const TO_LLVM: &str = "expand-strided-metadata,lower-affine,convert-scf-to-cf,\
-math-extend-to-supported-types{target-type=f32},arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},\
-arith-expand{include-bf16=true},convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts";
+/// bf16 lowered inline as on the cpu (`htp_pass::portable_floats!`, D62).
+const TO_LLVM: &str = concat!(
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,",
+    htp_pass::portable_floats!(),
+    ",convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
+);
 
 /// One end of a FIFO: its producer, or its consumer number `c`.
 #[derive(Clone, Copy, Debug)]
@@ -694,10 +696,3 @@ impl Simulation {
     }
 }
 
-#[cfg(test)]
-mod portable_floats {
-    #[test]
-    fn the_cores_lower_bf16_inline() {
-        assert!(super::TO_LLVM.contains(htp_pass::jit::PORTABLE_FLOATS), "{}", super::TO_LLVM);
-    }
-}

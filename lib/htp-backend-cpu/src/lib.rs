@@ -68,15 +68,15 @@ macro_rules! upstream_to_loops {
     };
 }
 
-/// bf16 is lowered inline (`math-extend-to-supported-types`,
-/// `arith-emulate-unsupported-floats`, `arith-expand`: the same as
-/// `htp_pass::jit::PORTABLE_FLOATS`, checked by a unit test), so the code
-/// calls no conversion function the platform's libgcc may lack (D62).
+/// bf16 is lowered inline (`htp_pass::portable_floats!`), so the code calls
+/// no conversion function the platform's libgcc may lack (D62).
 macro_rules! loops_to_llvm {
     () => {
-        "expand-strided-metadata,lower-affine,convert-scf-to-cf,\
-         math-extend-to-supported-types{target-type=f32},arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},\
-         arith-expand{include-bf16=true},convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
+        concat!(
+            "expand-strided-metadata,lower-affine,convert-scf-to-cf,",
+            htp_pass::portable_floats!(),
+            ",convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
+        )
     };
 }
 
@@ -290,10 +290,3 @@ impl CompiledModule {
     }
 }
 
-#[cfg(test)]
-mod portable_floats {
-    #[test]
-    fn the_pipeline_lowers_bf16_inline() {
-        assert!(super::UPSTREAM_LOWERING.contains(htp_pass::jit::PORTABLE_FLOATS), "{}", super::UPSTREAM_LOWERING);
-    }
-}

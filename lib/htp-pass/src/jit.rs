@@ -15,9 +15,18 @@
 use melior::ExecutionEngine;
 
 /// Upstream passes, to run on bufferized loops right before the conversion
-/// to the LLVM dialect.
-pub const PORTABLE_FLOATS: &str = "math-extend-to-supported-types{target-type=f32},\
-arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},arith-expand{include-bf16=true}";
+/// to the LLVM dialect. A macro, so that a backend's pipeline constant can
+/// take it in `concat!` (the cpu's, the AIE simulator's).
+#[macro_export]
+macro_rules! portable_floats {
+    () => {
+        "math-extend-to-supported-types{target-type=f32},\
+         arith-emulate-unsupported-floats{source-types=bf16 target-type=f32},arith-expand{include-bf16=true}"
+    };
+}
+
+/// [`portable_floats!`] as a constant.
+pub const PORTABLE_FLOATS: &str = portable_floats!();
 
 /// The conversion functions of compiler-rt/libgcc that LLVM may call and
 /// an older platform lacks, by symbol.

@@ -144,8 +144,8 @@ impl Issuer for RuntimeIssuer<'_> {
                     // declared order (its code may flatten them): a view
                     // with gaps is handed over as a dense copy, written
                     // back after.
-                    let strided = staging::StridedView::new(data, &view.sizes, &view.strides, element.bytes as usize, *column_major);
-                    if !empty && !strided.is_dense() {
+                    if !empty && !staging::is_dense(&view.sizes, &view.strides, *column_major) {
+                        let strided = staging::StridedView::new(data, &view.sizes, &view.strides, element.bytes as usize, *column_major);
                         staged.push(Staged { argument: arguments.len(), view: strided, writes_back: !matches!(mode, Mode::In | Mode::None) });
                     }
                     arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });

@@ -25,10 +25,6 @@ impl StridedView {
         StridedView { data, sizes, strides, element_bytes, column_major }
     }
 
-    /// Whether the kernel can read the view in place.
-    pub fn is_dense(&self) -> bool {
-        is_row_major(&self.sizes, &self.strides)
-    }
 
     /// The view's extents, in the kernel's dimension order.
     pub fn argument_sizes(&self) -> Vec<i64> {
@@ -48,11 +44,22 @@ impl StridedView {
     }
 }
 
-/// Whether `sizes` at `strides` (elements) are one row-major block:
-/// dimensions of extent one do not count.
-pub fn is_row_major(sizes: &[i64], strides: &[i64]) -> bool {
+/// Whether a kernel reads the view of `sizes` at `strides` (elements) in
+/// place: one dense block in its parameter's order (row-major, or
+/// column-major for a `col_major` parameter).
+pub fn is_dense(sizes: &[i64], strides: &[i64], column_major: bool) -> bool {
+    if column_major {
+        is_dense_from_last(sizes.iter().zip(strides))
+    } else {
+        is_dense_from_last(sizes.iter().zip(strides).rev())
+    }
+}
+
+/// Whether the dimensions, fastest first, are one dense block: dimensions
+/// of extent one do not count.
+fn is_dense_from_last<'a>(dims: impl Iterator<Item = (&'a i64, &'a i64)>) -> bool {
     let mut expected = 1;
-    for (size, stride) in sizes.iter().zip(strides).rev() {
+    for (size, stride) in dims {
         if *size == 1 {
             continue;
         }
@@ -144,13 +151,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn row_major_ignores_unit_dimensions() {
-        assert!(is_row_major(&[16, 32], &[32, 1]));
-        assert!(is_row_major(&[1, 32], &[64, 1]));
-        assert!(is_row_major(&[16, 1], &[64, 7]) == false);
-        assert!(!is_row_major(&[16, 32], &[64, 1]));
-        assert!(!is_row_major(&[4], &[2]));
-        assert!(is_row_major(&[], &[]));
+    fn density_ignores_unit_dimensions() {
+        assert!(is_dense(&[16, 32], &[32, 1], false));
+        assert!(is_dense(&[1, 32], &[64, 1], false));
+        assert!(!is_dense(&[16, 1], &[64, 7], false));
+        assert!(!is_dense(&[16, 32], &[64, 1], false));
+        assert!(!is_dense(&[4], &[2], false));
+        assert!(is_dense(&[], &[], false));
         assert_eq!(row_major_strides(&[3, 4, 5]), vec![20, 5, 1]);
     }
 
@@ -158,8 +165,8 @@ mod tests {
     fn a_block_of_columns_round_trips_and_nothing_around_it_moves() {
         // An 8x8 array of i32, the view rows 2..5 x columns 3..7.
         let mut array: Vec<i32> = (0..64).collect();
+        assert!(!is_dense(&[3, 4], &[8, 1], false));
         let view = StridedView::new(unsafe { (array.as_mut_ptr() as *mut u8).add((2 * 8 + 3) * 4) }, &[3, 4], &[8, 1], 4, false);
-        assert!(!view.is_dense());
         let mut copy = unsafe { RowMajorCopy::gather(&view) };
         let values = unsafe { std::slice::from_raw_parts(copy.data() as *mut i32, 12) };
         assert_eq!(values, &[19, 20, 21, 22, 27, 28, 29, 30, 35, 36, 37, 38]);
@@ -177,12 +184,11 @@ mod tests {
     fn a_column_major_view_is_copied_in_column_order() {
         // A 4x4 column-major array (element (r, c) at c * 4 + r), the view rows 1..3 x columns 0..2.
         let mut array: Vec<i32> = (0..16).collect();
+        assert!(!is_dense(&[2, 2], &[1, 4], true));
         let view = StridedView::new(unsafe { (array.as_mut_ptr() as *mut u8).add(4) }, &[2, 2], &[1, 4], 4, true);
-        assert!(!view.is_dense());
         assert_eq!((view.argument_sizes(), view.dense_strides()), (vec![2, 2], vec![1, 2]));
         let mut copy = unsafe { RowMajorCopy::gather(&view) };
         assert_eq!(unsafe { std::slice::from_raw_parts(copy.data() as *mut i32, 4) }, &[1, 2, 5, 6]);
-        let whole = StridedView::new(array.as_mut_ptr() as *mut u8, &[4, 2], &[1, 4], 4, true);
-        assert!(whole.is_dense());
+        assert!(is_dense(&[4, 2], &[1, 4], true));
     }
 }

@@ -242,7 +242,7 @@ impl Evaluator<'_, '_> {
         let name = self.name_of(lengths);
         for i in 0..size {
             let Some(length) = linear(lengths, i) else {
-                let held = if lengths.sizes.len() == 1 { lengths.sizes[0] } else { lengths.sizes.iter().product() };
+                let held: i64 = lengths.sizes.iter().product();
                 return Err(out_of_bounds(at, format!("the ragged axis has {size} rows, but its lengths {name} hold {held}: no length for row {i}")));
             };
             let value = self.memory.read_int(&length, element);
