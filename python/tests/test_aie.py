@@ -515,3 +515,22 @@ def test_a_gemm_whose_b_does_not_fit_a_core_is_an_error_at_b():
     assert "a GEMM's B is not split over K through the memtile yet" in str(info.value)
     line = next(n for n, text in enumerate(pathlib.Path(GEMM.__file__).read_text().splitlines(), 1) if text.startswith("def gemm_bf16("))
     assert_points_at(info.value, "gemm.py", line)
+
+
+@pytest.mark.parametrize("body, line", [
+    # a block of columns: the others would come back as the object's stale contents
+    ("c[i:i + 8, 0:32] = a[i:i + 8, 0:32] + 1.0", 4),
+    # a store under a condition: the blocks that skip it would come back zero
+    ("if i == 0:\n            c[i:i + 8, :] = a[i:i + 8, :] + 1.0", 5),
+])
+def test_an_output_a_block_does_not_write_whole_is_an_error_at_its_store(body, line):
+    # One rule on every target (docs/language.md, "Outputs"): elements of an htp.Out the program does
+    # not write keep their values. Before, aie-sim returned zeros there.
+    error = compile_error(textwrap.dedent('''\
+        @htp.kernel
+        def k(a: htp.Tensor[f32, 16, 64], c: htp.Out[f32, 16, 64]):
+            for i in range(0, 16, 8):
+                BODY
+        ''').replace("BODY", body), target="aie-sim")
+    assert "is an htp.Out that a block does not write whole" in str(error), error
+    assert_points_at(error, "htp_aie_user.py", line)

@@ -403,6 +403,16 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         } else if shape[0] * shape[1] > 1023 * 64 {
             return Err(error(Some(location), format!("{parameter} is read whole by every block and too large to broadcast to the cores ({} elements)", shape[0] * shape[1])));
         }
+        // Each block's output object goes back to the host whole: a block must write all of its rows,
+        // or the elements it leaves would come back as the object's stale contents, where every
+        // other target keeps the caller's values (docs/language.md, "Outputs").
+        if output && !writes_whole_block(&uses, loop_body, shape[1]) {
+            let at = uses.iter().find(|u| op_name(**u) == "tile.store").map(|u| u.location()).unwrap_or(location);
+            return Err(error(
+                Some(at),
+                format!("{parameter} is an htp.Out that a block does not write whole (all {} columns of its {rows_per_block} rows, unconditionally, in the row-block loop itself): the aie targets send each block's rows back whole, so elements left unwritten would not keep their values. Write the whole block", shape[1]),
+            ));
+        }
         if output && uses.iter().any(|u| op_name(*u) == "tile.load") {
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
@@ -667,6 +677,45 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
 }
 
 /// Bits of an element type the aie targets move.
+/// Whether the block's stores write every column of the output on every block: a `tile.store`
+/// in the row-block loop's body, under no condition, either as wide as the output from column 0
+/// or stepping over the columns in an inner loop (`for j in range(0, H, C)`: `y[i:i + R, j:j + C]`).
+fn writes_whole_block(uses: &[OperationRef], loop_body: melior::ir::BlockRef, columns: i64) -> bool {
+    uses.iter().any(|store| {
+        if op_name(*store) != "tile.store" {
+            return false;
+        }
+        let Some(width) = store.operand(0).ok().and_then(|v| htp_dialects::tile::TileType::try_from(v.r#type()).ok()).map(|t| t.cols()) else { return false };
+        let Ok(column) = store.operand(3) else { return false };
+        // The loops between the store and the row-block loop: all scf.for, no condition.
+        let mut column_loop = None;
+        let mut block = store.block();
+        while let Some(current) = block {
+            if current == loop_body {
+                break;
+            }
+            let Some(parent) = current.parent_operation() else { return false };
+            if op_name(parent) != "scf.for" {
+                return false;
+            }
+            if current.argument(0).is_ok_and(|iv| same(iv.into(), column)) {
+                column_loop = Some(parent);
+            }
+            block = parent.block();
+        }
+        if block.is_none() {
+            return false;
+        }
+        match column_loop {
+            None => constant_int(htp_ir::builder::detach(column)) == Some(0) && width == columns,
+            Some(inner) => {
+                let bound = |k: usize| inner.operand(k).ok().and_then(|v| constant_int(htp_ir::builder::detach(v)));
+                bound(0) == Some(0) && bound(2) == Some(width) && bound(1).is_some_and(|end| end >= columns)
+            }
+        }
+    })
+}
+
 fn bits_of(element: &str) -> i64 {
     match element {
         "f32" | "i32" => 32,

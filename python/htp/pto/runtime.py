@@ -62,6 +62,7 @@ import os
 import shutil
 import struct
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -357,7 +358,10 @@ def _compile(package_dir: Path, manifest: dict, platform: str, runtime: str, pto
     orch_source = src(orch["source"])
     orch_func = orch.get("function", "aicpu_orchestration_entry")
     orch_config = orch.get("config_function", "")
-    orch_sig = [dirs[a["direction"]] for a in manifest["arguments"] if a["kind"] == "tensor"]
+    # The run stages the orchestration's arguments by this signature: an "out" argument is staged as
+    # "inout" (copied to the device first), so the elements the kernels do not write come back as
+    # they were, the rule of every target (docs/language.md, "Outputs").
+    orch_sig = [dirs["inout" if a["direction"] == "out" else a["direction"]] for a in manifest["arguments"] if a["kind"] == "tensor"]
 
     kernels = []
     for k in manifest["kernels"]:
@@ -446,9 +450,8 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
 
     ``arrays``: C-contiguous numpy arrays, one per tensor argument of the
     manifest, in manifest order; outputs (direction out/inout) are written in
-    place. An ``out`` array is not copied to the device first: every element
-    the kernels do not write is undefined afterwards (use ``inout`` for
-    partial writes). ``scalars``: Python ints/floats, one per scalar argument, in
+    place. ``out`` arrays are copied to the device too, so the elements the
+    kernels do not write keep their values. ``scalars``: Python ints/floats, one per scalar argument, in
     manifest order. Raises PtoRuntimeError on any problem.
     """
     pkg = Path(package_dir).resolve()
@@ -479,6 +482,51 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
     scalar_bits = [_encode_scalar(s, v) for s, v in zip(scalar_args, scalars)]
 
     _set_log_level()
+    _DEVICE.call(_compile_and_run, pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits)
+
+
+class _DeviceThread:
+    """Every compile and run of this process, one at a time, on one thread that lives as long as the
+    process. A thread that has run pto-runtime crashes when it exits (the runtime leaves thread-local
+    state whose destructor outlives the library it belongs to), so no call may run it on the caller's
+    thread (a Python thread, a server's worker); and two workers on device 0 at once corrupt each
+    other's state."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._requests = None
+
+    def _serve(self):
+        while True:
+            function, args, done, outcome = self._requests.get()
+            try:
+                outcome.append((True, function(*args)))
+            except BaseException as e:  # handed to the caller's thread, which raises it
+                outcome.append((False, e))
+            done.set()
+
+    def call(self, function, *args):
+        import queue
+
+        with self._lock:
+            if self._requests is None:
+                self._requests = queue.SimpleQueue()
+                # A daemon: at exit it is stopped, not joined, so it never runs its exit path.
+                threading.Thread(target=self._serve, name="htp-pto-device", daemon=True).start()
+        done, outcome = threading.Event(), []
+        self._requests.put((function, args, done, outcome))
+        while not done.wait(0.1):  # waits in slices so Ctrl-C reaches the caller
+            pass
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value
+
+
+_DEVICE = _DeviceThread()
+
+
+def _compile_and_run(pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits) -> None:
     try:
         chip_callable = _compile(pkg, manifest, platform, runtime, pto_isa_root)
     except PtoRuntimeError:
@@ -498,9 +546,7 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
         for spec, arr in zip(tensor_args, host_arrays):
             dtype = getattr(DataType, _DTYPES[spec["dtype"]][0])
             # Level 2 runs in this process, so a host array can be named directly. The
-            # runtime stages in/inout arrays H2D, does NOT stage pure "out" arrays
-            # (elements the kernels do not write come back undefined), and copies
-            # out/inout arrays back D2H after the run.
+            # runtime stages in/inout arrays H2D and copies inout arrays back D2H after the run.
             tensor = worker.make_tensor_arg(arr, shapes=tuple(int(d) for d in arr.shape), dtype=int(dtype.value))
             args.add_tensor(tensor, tags[spec["direction"]])
         for bits in scalar_bits:

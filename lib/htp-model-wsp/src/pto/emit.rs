@@ -262,11 +262,14 @@ fn loop_op(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Resul
     if kind == "wsp.select" {
         w.line(&format!("{RUN}.unguard();"));
     }
-    if scoped {
-        w.line(&format!("{RUN}.close_scope();"));
-    }
+    // The order barrier is submitted inside the iteration's scope: outside it, the barriers of
+    // every iteration would pile up in the orchestration's own scope, which no scope_end ever
+    // releases, and a long wsp.seq loop would fill the task window.
     if kind == "wsp.sequential" {
         w.line(&format!("{RUN}.next_iteration();"));
+    }
+    if scoped {
+        w.line(&format!("{RUN}.close_scope();"));
     }
     for _ in 0..opened {
         w.close("}");

@@ -142,7 +142,9 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
     }
     // Scopes: each iteration of an outermost loop is one; a static count of tasks must fit the window.
     for outer in outermost_loops(workload) {
-        if let Some(count) = static_tasks(outer, functions) {
+        // An outermost wsp.seq's order barrier is one more task of the iteration's scope.
+        let barrier = i64::from(name_of(outer) == "wsp.sequential");
+        if let Some(count) = static_tasks(outer, functions).map(|n| if n > 0 { n + barrier } else { 0 }) {
             if count > window - 1 {
                 return Err((
                     outer.location(),

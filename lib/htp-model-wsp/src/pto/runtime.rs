@@ -69,6 +69,7 @@ struct Run final : HtpSubmitter {
     // The scope being filled (an iteration of an outermost loop).
     bool in_scope = false;
     int64_t scope_tasks = 0;
+    int64_t unscoped_tasks = 0;
     const char *scope_at = "";
 
     static void range(const ChipTensor &t, uint64_t &first, uint64_t &last) {
@@ -140,7 +141,15 @@ struct Run final : HtpSubmitter {
     }
     void unguard() { guarded = false; }
     bool count(const char *what) {
-        if (!in_scope) return true;
+        if (!in_scope) {
+            // Outside every wsp loop: the orchestration's own scope, which ends only with the run.
+            if (++unscoped_tasks <= window - 1) return true;
+            rt_report_fatal(PTO2_ERROR_INVALID_ARGS,
+                            "wsp: the workload submits more than %lld tasks outside its wsp loops (%s at %s), which the task "
+                            "window (ring_task_window=%lld) cannot hold: put them in a wsp loop or raise the schedule's window",
+                            static_cast<long long>(window - 1), what, task_at, static_cast<long long>(window));
+            return false;
+        }
         if (++scope_tasks <= window - 1) return true;
         rt_report_fatal(PTO2_ERROR_INVALID_ARGS,
                         "wsp: one iteration of the loop at %s submits more than %lld tasks (%s at %s), which the task window "
