@@ -179,6 +179,36 @@ pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result
     Ok(split)
 }
 
+/// Rewrites what the cube cannot take as written, before the kernel's cores are chosen, so that
+/// the cluster split places it:
+/// - a matmul accumulating onto a tile that is not its own L0C accumulator (`y + a @ x` with `y`
+///   loaded) becomes a matmul and a vector add (`split_vector_accumulators`);
+/// - a matmul operand made by another matmul (`(q @ k) @ v`, maybe transposed or padded on the
+///   way): A2/A3 cannot move L0C to L0A/L0B, so the product crosses to the vector core and back,
+///   through an identity `tile.max p, p` there (exact for every value, NaN and -0 included).
+pub fn prepare<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
+    split_vector_accumulators(context, function);
+    for matmul in htp_ir::query::ops_named_where(function, TileOp::Matmul.name(), |_| true) {
+        for operand in 0..2 {
+            // The op whose operand 0 is the product (the matmul itself, or the first movable op on the way).
+            let (mut consumer, mut index) = (matmul, operand);
+            // verifier: tile.matmul has lhs and rhs (ODS)
+            let mut value = detach(matmul.operand(operand).unwrap());
+            while let Some(op) = defining_op(value).filter(|op| matches!(TileOp::of(*op), Some(TileOp::Pad | TileOp::Transpose | TileOp::SetValid | TileOp::Relayout))) {
+                // verifier: pad, transpose, set_valid and relayout take their tile first (ODS)
+                (consumer, index, value) = (op, 0, detach(op.operand(0).unwrap()));
+            }
+            let Some(product) = defining_op(value).filter(|op| TileOp::of(*op) == Some(TileOp::Matmul)) else { continue };
+            // verifier: a tile.matmul is not a terminator: an op follows it in its block
+            let after = product.next_in_block().unwrap();
+            // verifier: an op in a function body is in a block
+            let emitter = Emitter { context, block: product.block().unwrap(), anchor: after, location: consumer.location() };
+            let copy = emitter.value(TileOp::Max.name(), &[value, value], value.r#type());
+            unsafe { mlir_sys::mlirOperationSetOperand(consumer.to_raw(), index as isize, copy.to_raw()) };
+        }
+    }
+}
+
 /// `tile.matmul a, b, acc` with `acc` made by vector work becomes
 /// `tile.add acc, (tile.matmul a, b)`.
 fn split_vector_accumulators<'c>(context: &'c Context, function: OperationRef<'c, '_>) {

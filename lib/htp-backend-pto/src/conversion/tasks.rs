@@ -96,6 +96,7 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
     let location = function.location();
     let entry = function.region(0).map_err(|e| (location, e.to_string()))?.first_block().ok_or((location, "kernel without a body".to_string()))?;
 
+    super::split::prepare(context, function);
     let (cores, split) = match super::split::work_kinds(function) {
         (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(context, function)?))),
         (true, false) => (vec![Core::Aic], None),
