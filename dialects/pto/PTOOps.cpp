@@ -470,11 +470,19 @@ LogicalResult MGatherOp::verify() {
     return emitOpError() << "indices must be an Rx1 col_major or a 1xR "
                             "row_major tile, got "
                          << Type(idx);
-  int64_t count = column ? idx.getRows() : idx.getCols();
-  if (dst.getRows() != count)
+  // pto-isa pairs the valid regions (one gathered row per valid index): the
+  // index tile may be allocated longer (a column tile's rows are rounded up).
+  int64_t count = column ? idx.getValidDim(0) : idx.getValidDim(1);
+  int64_t slots = column ? idx.getRows() : idx.getCols();
+  int64_t rows = dst.getValidDim(0);
+  if (!ShapedType::isDynamic(count) && !ShapedType::isDynamic(rows) &&
+      count != rows)
     return emitOpError() << "gathers " << count
-                         << " rows (one per index) but 'dst' has "
-                         << dst.getRows();
+                         << " rows (one per valid index) but 'dst' has "
+                         << rows << " valid rows";
+  if (dst.getRows() > slots)
+    return emitOpError() << "'dst' has " << dst.getRows()
+                         << " rows but 'idx' holds " << slots << " indices";
   if (dst.getElementType() != table.getElementType())
     return emitOpError() << "tile element type " << dst.getElementType()
                          << " differs from the table's "

@@ -304,6 +304,7 @@ class Kernel:
                 if callee not in seen:
                     seen.add(callee)
                     found.append(callee)
+        _check_distinct_names(found)
         return sources, list(self._pipelines) + _extensions.pipelines_for([m for m in mutators if m in changed])
 
     def targets(self, **constants) -> List[str]:
@@ -332,6 +333,14 @@ class Kernel:
     def compile(self, target: str = "cpu", **constants) -> CompiledKernel:
         """Compile for ``target`` with the given compile-time constants
         (others take their defaults)."""
+        try:
+            return self._compiled_for(target, constants)
+        except CompileError as error:
+            # The error is located in the user's source: HTP's frames would only hide it (an
+            # extension's exception stays the cause, with its own traceback).
+            raise error.with_traceback(None) from error.__cause__
+
+    def _compiled_for(self, target: str, constants: dict) -> CompiledKernel:
         # By repr: 1, 1.0 and True are different constants (numpy scalars
         # are their Python numbers first).
         constants = {name: _plain_constant(value) for name, value in constants.items()}
@@ -464,10 +473,9 @@ def _named_callees(function: Callable, extra_names: Sequence[str] = ()) -> List[
     for name in names:
         target = namespace.get(name)
         if isinstance(target, (Kernel, Helper)):
-            if target.name != name:
-                raise _alias_error(function, name, target)
-            candidates = (target,)
-        elif isinstance(target, types.ModuleType) and _extensions.is_intrinsic_module(target):
+            candidates = (target,)  # under its own name or another (`h2 = helper`, `import f as g`)
+        elif isinstance(target, types.ModuleType):
+            # An intrinsic set, or a module of kernels and helpers (`helpers.twice(...)`).
             candidates = [getattr(target, attribute, None) for attribute in names]
         else:
             continue  # the common case, checked cheaply: this runs on every call (the cache key)
@@ -530,28 +538,21 @@ def _digest_of(function: Callable) -> str:
     return digest
 
 
-def _alias_error(function: Callable, name: str, callee) -> CompileError:
-    """A kernel or helper used under another name (``from m import f as g``):
-    the front end calls kernels and helpers by their own names, so the use
-    is an error at its line naming the fix."""
-    what = "@htp.kernel" if isinstance(callee, Kernel) else "@htp.func"
-    module = getattr(callee.function, "__module__", None) or "its module"
-    message = (f"error: '{name}' is the {what} '{callee.name}' of {module} under another name; kernels call "
-               f"kernels and helpers by their own names: import it as '{callee.name}' (from {module} import "
-               f"{callee.name}) and call '{callee.name}(...)'")
-    try:
-        lines, first_line, file_name = _lines_of(function)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except (CompileError, SyntaxError, RecursionError):
-        return CompileError(message)
-    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == name:
-            line = first_line + node.lineno - 1
-            column = node.col_offset + indent + 1
-            text = linecache.getline(file_name, line).rstrip("\n") or lines[node.lineno - 1].rstrip("\n")
-            return CompileError(f"{file_name}:{line}:{column}: {message}\n  {text}\n  {' ' * (column - 1)}^")
-    return CompileError(message)
+def _check_distinct_names(functions: List[Callable]) -> None:
+    """The front end knows the kernels and helpers of one compile by their own names: two different
+    functions of one name (``from a import f as f1; from b import f as f2``) are an error at the
+    second's definition."""
+    by_name: Dict[str, Callable] = {}
+    for function in functions:
+        other = by_name.setdefault(function.__name__, function)
+        if other is function:
+            continue
+        code = function.__code__
+        where = lambda f: f"{getattr(f, '__module__', '?')}.{f.__qualname__}"
+        raise CompileError(
+            f"{code.co_filename}:{code.co_firstlineno}:1: error: this kernel calls two different kernels or helpers "
+            f"named '{function.__name__}' ({where(other)} and {where(function)}); HTP knows the functions of one "
+            "compile by their own names: rename one of them")
 
 
 def _plain_constant(value):
@@ -672,10 +673,25 @@ def _namespaces(function: Callable) -> List[tuple]:
     All globals, not only the body's names: annotations use them too."""
     found = []
     for name, value in list(function.__globals__.items()):
-        namespace = getattr(value, "__htp_namespace__", None) if isinstance(value, types.ModuleType) else None
+        if isinstance(value, (Kernel, Helper)) and value.name != name:
+            # A kernel or helper under another name: calls of `name` are calls of it.
+            found.append((name, _CALLEE_PREFIX + value.name))
+            continue
+        if not isinstance(value, types.ModuleType):
+            continue
+        namespace = getattr(value, "__htp_namespace__", None)
         if isinstance(namespace, str):
             found.append((name, namespace))
+        elif any(isinstance(v, (Kernel, Helper)) for v in list(vars(value).values())):
+            # A module of kernels and helpers: `name.f(...)` calls its `f`.
+            found.append((name, _HELPERS_PREFIX + name))
     return found
+
+
+#: How `_namespaces` tells the front end that a name is a kernel or helper under another name,
+#: and that a module holds kernels and helpers (lib/htp-frontend/src/lower/intrinsic.rs).
+_CALLEE_PREFIX = "callee:"
+_HELPERS_PREFIX = "python:"
 
 
 def _is_const_annotation(annotation) -> bool:

@@ -228,6 +228,9 @@ impl<'c> Kernel<'c> {
                 _ if TileOp::of(current).is_some() => {
                     let at = self.at(new, location);
                     if let (true, Some(kind)) = (self.runs(current), TileOp::of(current)) {
+                        if self.core == Core::Aiv {
+                            larger_than_ub(current).map_or(Ok(()), |message| Err(fail(message)))?;
+                        }
                         let result = match self.core {
                             Core::Aiv => vector::lower(self, &at, current, kind),
                             Core::Aic => cube::lower(self, &at, current, kind),
@@ -596,4 +599,27 @@ fn matmul_operand_places<'c>(value: V<'c>, users: impl Iterator<Item = Operation
         }
     }
     Ok(places)
+}
+
+/// A tile the vector core could not hold even alone, said in the user's terms (the allocator's
+/// error, `pto-allocate-tiles`, speaks of tiles that do not fit beside the others live).
+fn larger_than_ub(op: OperationRef) -> Option<String> {
+    let tile = TileType::try_from(htp_ir::query::result_at(op, 0)?.r#type()).ok()?;
+    let element = tile.element_type();
+    let row_bytes = tile.cols() * i64::from(htp_ir::builder::bit_width(element)).max(8) / 8;
+    let capacity = crate::dialect::Location::Vec.usable_capacity();
+    if tile.rows() <= 0 || row_bytes <= 0 || tile.rows() * row_bytes <= capacity {
+        return None;
+    }
+    let fitting = capacity / row_bytes;
+    Some(format!(
+        "this {}x{} {element} tile ({} bytes) is larger than the vector core's buffer (UB: {capacity} usable bytes on A2/A3): \
+         compute it in blocks of rows, in a loop (`for r in range(0, {}, R)`); at most {fitting} rows of {} fit in UB at all, \
+         and the other tiles live at the same time share it",
+        tile.rows(),
+        tile.cols(),
+        tile.rows() * row_bytes,
+        tile.rows(),
+        tile.cols()
+    ))
 }

@@ -84,7 +84,8 @@ impl<'c> Lowerer<'c, '_> {
                 if let Some(v) = self.env.get(name) {
                     return Err(self.error(n.range, DiagnosticKind::Type, format!("'{name}' is {}, not a function", v.describe())));
                 }
-                if let Some(kernel) = self.program.kernel(name) {
+                let own = self.callee_alias(name);
+                if let Some(kernel) = self.program.kernel(own.as_deref().unwrap_or(name)) {
                     let args = self.eval_args(call)?;
                     return self.inline_call(kernel, args, range);
                 }

@@ -28,6 +28,10 @@ pub enum Namespace {
 /// How the Python side names a module of helper intrinsics: `python:<set>`.
 pub const HELPERS_PREFIX: &str = "python:";
 
+/// How the Python side names a kernel or helper bound to another name (`h2 = helper`,
+/// `from m import f as g`): `callee:<its own name>`.
+pub const CALLEE_PREFIX: &str = "callee:";
+
 /// The names of Python's `math` module a kernel may use.
 pub const MATH_CONSTANTS: &[&str] = &["pi", "e", "inf", "nan"];
 
@@ -60,6 +64,11 @@ impl<'c> Lowerer<'c, '_> {
             "'{name}' is not htp or an intrinsic module HTP knows (known: {}{models}); kernels call htp's functions, intrinsics and their model's constructs only",
             known.join(", ")
         )))
+    }
+
+    /// The own name of the kernel or helper a module-level `name` is bound to under another name.
+    pub fn callee_alias(&self, name: &str) -> Option<String> {
+        self.source().namespace_of(name)?.strip_prefix(CALLEE_PREFIX).map(str::to_string)
     }
 
     /// `<set>.<name>(args)`: one `tile.intrinsic`, typed by the intrinsic's shape.

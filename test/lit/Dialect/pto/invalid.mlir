@@ -614,8 +614,24 @@ func.func @f(%d: !pto.tile<vec, 8x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pt
 // -----
 
 func.func @f(%d: !pto.tile<vec, 16x128xf16>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
-  // expected-error @+1 {{gathers 8 rows (one per index) but 'dst' has 16}}
+  // expected-error @+1 {{gathers 8 rows (one per valid index) but 'dst' has 16 valid rows}}
   pto.mgather %d, %t, %i : !pto.tile<vec, 16x128xf16>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf16, valid = 10x128>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, valid = 8x1, blayout = col_major>) {
+  // expected-error @+1 {{gathers 8 rows (one per valid index) but 'dst' has 10 valid rows}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 16x128xf16, valid = 10x128>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, valid = 8x1, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf16, valid = 8x128>, %t: !pto.gtensor<?x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{'dst' has 16 rows but 'idx' holds 8 indices}}
+  pto.mgather %d, %t, %i : !pto.tile<vec, 16x128xf16, valid = 8x128>, !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
   return
 }
 

@@ -146,6 +146,14 @@ func.func @gather(%dst: !pto.tile<vec, 8x128xf16>, %table: !pto.gtensor<?x128xf1
   return
 }
 
+// Ten rows gathered by an index row allocated for sixteen: the valid regions pair up.
+// CHECK-LABEL: func.func @gather_ten(
+// CHECK-NEXT: pto.mgather %{{.*}}, %{{.*}}, %{{.*}} : !pto.tile<vec, 10x64xf32>, !pto.gtensor<?x64xf32>, !pto.tile<vec, 1x16xi32, valid = 1x10>
+func.func @gather_ten(%dst: !pto.tile<vec, 10x64xf32>, %table: !pto.gtensor<?x64xf32>, %idx: !pto.tile<vec, 1x16xi32, valid = 1x10>) {
+  pto.mgather %dst, %table, %idx : !pto.tile<vec, 10x64xf32>, !pto.gtensor<?x64xf32>, !pto.tile<vec, 1x16xi32, valid = 1x10>
+  return
+}
+
 // CHECK-LABEL: func.func @moves(
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %[[ARG1:[a-zA-Z0-9_]+]]: !pto.tile<left, 64x64xf16>, %[[ARG2:[a-zA-Z0-9_]+]]: !pto.tile<right, 64x64xf16>, %[[ARG3:[a-zA-Z0-9_]+]]: !pto.tile<mat, 1x64xf32>, %[[ARG4:[a-zA-Z0-9_]+]]: !pto.tile<bias, 1x64xf32>, %[[ARG5:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG6:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG7:[a-zA-Z0-9_]+]]: !pto.tile<acc, 64x64xf32>, %[[ARG8:[a-zA-Z0-9_]+]]: index) {
 // CHECK-NEXT: pto.tmov %[[ARG1]], %[[ARG0]] : !pto.tile<left, 64x64xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
