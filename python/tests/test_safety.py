@@ -576,9 +576,21 @@ SERIAL_CALL = LONG_CALL.replace("""    for i in htp.range(0, x.shape[0], 16, gra
     y[0:16, :] = t""")
 
 
-@pytest.mark.parametrize("source", [LONG_CALL, SERIAL_CALL], ids=["chunks", "serial"])
+# Issue 26: one long iteration of the outer loop (its inner loop is long) was not stopped.
+INNER_CALL = LONG_CALL.replace("""    for i in htp.range(0, x.shape[0], 16, grain=1):
+        t = x[i:i + 16, :]
+        for r in range(100000):
+            t = htp.exp(t * 0.5) - 1.0
+        y[i:i + 16, :] = t""", """    for i in range(0, 16, 16):  # one iteration, busy in its inner loop
+        t = x[i:i + 16, :]
+        for r in range(x.shape[0] * 100000 // 16):
+            t = htp.exp(t * 0.5) - 1.0
+        y[i:i + 16, :] = t""")
+
+
+@pytest.mark.parametrize("source", [LONG_CALL, SERIAL_CALL, INNER_CALL], ids=["chunks", "serial", "inner"])
 def test_ctrl_c_stops_a_long_call_with_keyboard_interrupt(tmp_path, source):
-    assert "carries t" in SERIAL_CALL
+    assert "carries t" in SERIAL_CALL and "one iteration, busy" in INNER_CALL
     returncode, out, seconds = run_and_interrupt(tmp_path, source)
     assert returncode == 3, out
     assert "interrupted" in out

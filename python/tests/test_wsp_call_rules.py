@@ -275,3 +275,31 @@ def test_a_read_past_a_one_dimensional_tensor_names_its_only_dimension():
         reads_one(np.zeros((16, 32), np.float32), np.array([1, 2], np.int32), 5)
     message = str(info.value)
     assert "index 5 is outside dimension 0 of 'lens' (size 2)" in message and "test_wsp_call_rules.py:" in message, message
+
+
+# --- a failing task names itself (D45) ----------------------------------------------------------
+
+@htp.kernel
+def pick_rows(x: htp.Tensor[f32, "N", 32], idx: htp.Tensor[i32, 16, 1], y: htp.Out[f32, 16, 32]):
+    y[:, :] = htp.gather(x, idx[:, :], 0, 32)
+
+
+@wsp.workload
+def pick_blocks(x: htp.Tensor[f32, "N", 32], idx: htp.Tensor[i32, "B", 16, 1], y: htp.Out[f32, "B", 16, 32]):
+    for b in wsp.parallel(idx.shape[0]):
+        wsp.task(pick_rows, x, idx[b, :, :], y[b, :, :])
+
+
+def test_a_failing_task_is_named_with_its_line_and_keys():
+    # Issue 26: the error named the kernel's line only, not which task (of many) failed.
+    import inspect
+    x = np.ones((32, 32), np.float32)
+    idx = np.zeros((4, 16, 1), np.int32)
+    idx[2, 5, 0] = 99  # past the 32 rows of x, in the task of b = 2
+    with pytest.raises(IndexError) as info:
+        pick_blocks(x, idx, np.zeros((4, 16, 32), np.float32))
+    source, first = inspect.getsourcelines(pick_blocks.function)
+    task_line = first + next(i for i, line in enumerate(source) if "wsp.task(" in line)
+    message = str(info.value)
+    assert "index out of bounds" in message, message
+    assert f"test_wsp_call_rules.py:{task_line}:9: note: in the task pick_rows[2]" in message, message

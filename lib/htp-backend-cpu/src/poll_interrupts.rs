@@ -1,13 +1,15 @@
 //! `cpu-poll-interrupts`: Ctrl-C reaches a kernel whose long loop is not
 //! split into chunks (a loop carrying a value, `parallel=False`, one chunk).
-//! Every outermost `scf.for` of each function asks the runtime at the start
-//! of each iteration whether the call was interrupted
+//! Every `scf.for` of each function (the user's loops, at every depth: one
+//! long iteration of an outer loop is a long inner loop) asks the runtime at
+//! the start of each iteration whether the call was interrupted
 //! (`htpRuntimeInterrupted()`, the flag of `htp_runtime::interrupt`); once it
 //! was, the remaining iterations do nothing (their body is the `then` of an
 //! `scf.if`; loop-carried values pass through), the call returns and raises
-//! `KeyboardInterrupt`. One call per iteration of the user's outermost loops
-//! only (a tile's worth of work each), after the parallel outer loop's
-//! chunks were outlined (the poll would break its independence proof).
+//! `KeyboardInterrupt`. One call per iteration of a tile-level loop (a tile's
+//! worth of work each: the loops over elements come later, from
+//! convert-tile-to-linalg), after the parallel outer loop's chunks were
+//! outlined (the poll would break its independence proof).
 
 use htp_ir::builder::{detach, V};
 use htp_pass::Failure;
@@ -27,7 +29,7 @@ pub const POLL_FUNCTION: &str = "htpRuntimeInterrupted";
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"cpu-poll-interrupts", "builtin.module"> {
-        summary: "Make each function's outermost loops stop doing work once the call is interrupted (SIGINT) (CPU)",
+        summary: "Make each loop stop doing work once the call is interrupted (SIGINT) (CPU)",
         dialects: [arith, scf, func],
         run: run,
     }
@@ -36,7 +38,7 @@ htp_pass::pass! {
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     let mut loops = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("scf.for") && !inside_a_loop(op) {
+        if op.name().as_string_ref().as_str() == Ok("scf.for") {
             loops.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
         WalkResult::Advance
@@ -50,18 +52,6 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         poll(context, op).map_err(|message| (op.location(), message))?;
     }
     Ok(())
-}
-
-fn inside_a_loop(op: OperationRef) -> bool {
-    let mut parent = op.parent_operation();
-    while let Some(current) = parent {
-        match current.name().as_string_ref().as_str() {
-            Ok("scf.for") | Ok("scf.while") | Ok("scf.parallel") => return true,
-            Ok("func.func") | Ok("builtin.module") => return false,
-            _ => parent = current.parent_operation(),
-        }
-    }
-    false
 }
 
 /// `for ... iter_args(%a) { body; yield %r }` becomes

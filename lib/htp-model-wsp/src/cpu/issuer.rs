@@ -172,7 +172,8 @@ impl Issuer for RuntimeIssuer<'_> {
         let body = {
             let (artifact, memory, failure) = (self.artifact.clone(), self.memory.clone(), self.failure.clone());
             let (kernel, guards, arguments) = (site.kernel.clone(), task.guards.clone(), TaskArguments(arguments, staged));
-            move || run_task(&artifact, &memory, &failure, &kernel, &guards, arguments)
+            let task_site = (site.at.clone(), name.clone());
+            move || run_task(&artifact, &memory, &failure, &kernel, &task_site, &guards, arguments)
         };
         let mut spec = TaskSpec::new(name, body).keys(task.keys.clone());
         spec.accesses = accesses;
@@ -208,8 +209,17 @@ struct Staged {
     writes_back: bool,
 }
 
-/// One task's run: its guards, then the kernel.
-fn run_task(artifact: &SharedArtifact, memory: &Memory, failure: &FirstFailure, kernel: &str, guards: &[Guard], arguments: TaskArguments) -> Result<(), String> {
+/// One task's run: its guards, then the kernel. A kernel's failure keeps its kind and its line in
+/// the kernel, and names the task (its `wsp.task` line and its keys: which call failed).
+fn run_task(
+    artifact: &SharedArtifact,
+    memory: &Memory,
+    failure: &FirstFailure,
+    kernel: &str,
+    (task_at, task_name): &(String, String),
+    guards: &[Guard],
+    arguments: TaskArguments,
+) -> Result<(), String> {
     if guards.iter().any(|guard| !guard.holds(memory)) {
         return Ok(());
     }
@@ -229,7 +239,8 @@ fn run_task(artifact: &SharedArtifact, memory: &Memory, failure: &FirstFailure, 
     }
     match outcome {
         Ok(()) => Ok(()),
-        Err(error) => {
+        Err(mut error) => {
+            error.message = format!("{}\n{task_at}: note: in the task {task_name} (this wsp.task, at those keys)", error.message);
             let message = error.message.clone();
             if let Ok(mut first) = failure.lock() {
                 first.get_or_insert(error);

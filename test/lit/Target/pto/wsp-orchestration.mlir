@@ -74,8 +74,9 @@ func.func @work(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8xi32>
 // CHECK:                  htp_orchestration_k(wsp_run, view_2, view_2, 2.0f);
 // CHECK-NEXT:             wsp_run.unguard();
 // CHECK-NEXT:         }
-// CHECK-NEXT:         wsp_run.close_scope();
+// The order barrier is in the iteration's scope (outside it, barriers would fill the task window).
 // CHECK-NEXT:         wsp_run.next_iteration();
+// CHECK-NEXT:         wsp_run.close_scope();
 // CHECK-NEXT:     }
 // CHECK-NEXT:     wsp_run.end_order();
 // CHECK-LABEL: // ----- manifest.json
