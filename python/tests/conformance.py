@@ -792,7 +792,7 @@ for _t in ["f32", "f16", "i8", "i16", "i32"]:
 for _t in ["f32", "f16", "i32"]:
     case(f"column/[R,1] loads and stores on row-major tensors/{_t}", pto=lowered(["trowsum", "tadd"], _t),
          sim=_t in ("f32", "i32"))
-_UB = "exceeds the 188416-byte vec buffer (UB)"
+_UB = "is larger than the vector core's buffer (UB: 188416 usable bytes on A2/A3)"
 case("capacity/one tile larger than UB/f32",
      pto=Limit(_UB, "A2/A3 UB is 192 KB, 188416 usable (docs/targets/pto.md section 2, pto-contract.md 3)"))
 case("capacity/live tiles exceed UB/f32",

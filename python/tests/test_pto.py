@@ -125,7 +125,7 @@ def k(x: htp.Tensor[i8, "N", 256], y: htp.Out[i8, "N", 256]):
 @pytest.mark.parametrize(
     "source, line, col, message",
     [
-        (OVER_CAPACITY_TILE, 6, 13, "exceeds the 188416-byte vec buffer (UB)"),
+        (OVER_CAPACITY_TILE, 6, 13, "is larger than the vector core's buffer (UB: 188416 usable bytes on A2/A3)"),
         (OVER_CAPACITY_LIVE, 7, 13, "held by 1 other live tile(s) and A2/A3 has 188416 usable bytes"),
         # bf16 runs in f32 between TCVTs (widen.rs); 8-bit arithmetic has no instruction.
         (INT8_ARITHMETIC, 7, 26, "element type 'i8' is not supported on A2/A3"),

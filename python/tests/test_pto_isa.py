@@ -1,10 +1,11 @@
 """Every PTO kernel HTP writes compiles against the pinned PTO-ISA.
 
-Three sets of kernels, each packaged for `pto-a2a3sim` (the `pto-a2a3`
+Four sets of kernels, each packaged for `pto-a2a3sim` (the `pto-a2a3`
 kernels are the same C++ but for two comments) and parsed by the
 simulator's compiler with pto-runtime's flags, syntax only
 (`htp.pto.isa_check`): every conformance case that packages, every example
-(with the constants its tests use) and a corpus of fuzz programs
+(with the constants its tests use), the kernels of WSP workloads' packages
+(and of a kernel emitted as outlined parts) and a corpus of fuzz programs
 (`python/fuzz/gen.py`, fixed seeds). Skipped, visibly, without
 `HTP_PTO_ISA_ROOT`, `g++-15` or pto-runtime. `HTP_PTO_ISA_FUZZ=N` sets the
 number of fuzz programs (default 300)."""
@@ -61,6 +62,26 @@ def example_kernels():
     return kernels
 
 
+def workload_kernels():
+    """The kernels of WSP workloads' packages (issue 26: the check covered kernels called alone
+    only): the wsp examples, test_wsp_pto's programs, and a kernel large enough to be emitted as
+    outlined parts (test_pto_large_kernels)."""
+    import test_pto_large_kernels
+    import test_wsp_pto
+
+    kernels = []
+    for name in ["split_kv_decode", "moe", "lightning_indexer"]:
+        workload = getattr(test_wsp_pto.load_wsp_example(name), name)
+        kernels.extend(isa_check.kernels_of(workload.compile(target=c.SIMULATOR).files, f"wsp/{name}.py:{name}"))
+    for name, program in sorted(test_wsp_pto.PROGRAMS.items()):
+        kernels.extend(isa_check.kernels_of(program.compile(target=c.SIMULATOR).files, f"test_wsp_pto.py:{name}"))
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="htp-isa-large-"))
+    for k in (16, 37):
+        kernel = test_pto_large_kernels.top_k_kernel(directory, k)
+        kernels.extend(isa_check.kernels_of(kernel.compile(c.SIMULATOR).files, f"top-{k} selection (outlined parts)"))
+    return kernels
+
+
 def fuzz_kernels(count: int):
     """The kernels of the generated programs (seeds 0..count-1, the `pto`
     profile: no deliberate mistakes or text mutations) that package for
@@ -99,11 +120,12 @@ def assert_compile(kernels):
 
 
 @needs_pto_isa
-@pytest.mark.parametrize("corpus", ["conformance", "examples", "fuzz"], ids=lambda corpus: f"{c.SIMULATOR}-{corpus}")
+@pytest.mark.parametrize("corpus", ["conformance", "examples", "workloads", "fuzz"], ids=lambda corpus: f"{c.SIMULATOR}-{corpus}")
 def test_every_kernel_compiles_against_pto_isa(corpus):
     kernels = {
         "conformance": conformance_kernels,
         "examples": example_kernels,
+        "workloads": workload_kernels,
         "fuzz": lambda: fuzz_kernels(int(os.environ.get("HTP_PTO_ISA_FUZZ", "300"))),
     }[corpus]()
     print(f"{len(kernels)} {corpus} kernels ({len({k.source for k in kernels})} distinct)")

@@ -138,8 +138,9 @@ def _unit(kernels) -> str:
     for index, kernel in enumerate(kernels):
         parts.append(f"#define kernel_entry htp_isa_check_kernel_{index}\n")
         parts.append(f'#line 1 "{_line_label(kernel.label)}"\n')
-        # A blank line after the kernel: its last line cannot splice into the #undef.
-        parts.append(kernel.source + "\n\n")
+        # A blank line after the kernel: its last line cannot splice into the #undef. A large
+        # kernel's outlined parts (`static ... kernel_part_N`) are renamed too: one unit, many kernels.
+        parts.append(kernel.source.replace("kernel_part_", f"htp_isa_check_{index}_part_") + "\n\n")
         parts.append("#undef kernel_entry\n")
     return "".join(parts)
 

@@ -50,6 +50,8 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("#define __aicore__ [aicore]");
     w.line("#endif");
     w.line("");
+    // Where a large kernel's parts go (`parts.rs`): before the entry that calls them.
+    let parts_at = w.out.len();
     w.line(&format!("// {} kernel for {}.", core, flavour.description()));
     w.open("extern \"C\" __aicore__ __attribute__((always_inline)) void kernel_entry(__gm__ int64_t *args) {");
     let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a kernel without a body")?;
@@ -85,10 +87,33 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
         pipes(&mut w, function, &fifo, parameters)?;
     }
     let mut ops = KernelOps { lane_guard: fifo.is_some() && core == "aiv" };
-    w.block(body, &mut ops)?;
+    // `args` for the lane guard's `get_sub_block_id(args)`.
+    let mut always = if ops.lane_guard { vec![("__gm__ int64_t *args".to_string(), "args".to_string())] } else { vec![] };
+    let mut prelude = Vec::new();
+    if let Some(fifo) = fifo {
+        // The pipes, by reference, under the entry's `Pipe<DIR>` aliases (the instructions name them).
+        for (element, (flag, dir)) in [(1, PIPES[0]), (2, PIPES[1])] {
+            let slot = fifo.element(element).map_err(|e| e.to_string())?;
+            if slot > 0 {
+                always.push((format!("{} &{}", pipe_type(flag, dir, slot), dir.to_lowercase()), dir.to_lowercase()));
+                prelude.push(format!("using Pipe{dir} = {};", pipe_type(flag, dir, slot)));
+            }
+        }
+    }
+    let replay = |w: &mut Writer, op: OperationRef| -> Result<(), String> {
+        let name = w.name(op.result(0).map_err(|e| e.to_string())?.into())?;
+        match PtoOp::of(op) {
+            Some(PtoOp::GlobalView) => global_view(w, op, Some(name)),
+            kind => KernelOps::tile(w, op, kind == Some(PtoOp::TileView), Some(name)),
+        }
+    };
+    let entry = super::parts::Entry { always, prelude, replay: &replay, prefix: "kernel".to_string() };
+    let parts = super::parts::emit_body(&mut w, body, &mut ops, &entry)?;
     w.line("pipe_sync();");
     w.close("}");
-    Ok(w.out)
+    let mut out = w.out;
+    out.insert_str(parts_at, &parts);
+    Ok(out)
 }
 
 /// The cross-core pipes of a cluster task's kernel (`pto.fifo`): one
@@ -122,15 +147,23 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
     w.reserve(&format!("{ring}_ring"));
     w.line(&format!("__gm__ uint8_t *{ring}_ring = reinterpret_cast<__gm__ uint8_t *>({ring});"));
     let mut offset = 0;
-    for (flag, dir, slot) in [(0, "C2V", c2v), (2, "V2C", v2c)] {
+    for ((flag, dir), slot) in PIPES.into_iter().zip([c2v, v2c]) {
         if slot > 0 {
             let pipe = dir.to_lowercase();
-            w.line(&format!("using Pipe{dir} = TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>;"));
+            w.line(&format!("using Pipe{dir} = {};", pipe_type(flag, dir, slot)));
             w.line(&format!("Pipe{dir} {pipe}({ring}_ring + {offset}, 0x{:x}, 0x{:x});", consumer[0], consumer[1]));
         }
         offset += 2 * slot;
     }
     Ok(())
+}
+
+/// The pipes of a cluster task: (flag id, direction).
+const PIPES: [(i64, &str); 2] = [(0, "C2V"), (2, "V2C")];
+
+/// The `TPipe` type of a direction whose slots hold `slot` bytes: two GM slots, one consumer slot.
+fn pipe_type(flag: i64, dir: &str, slot: i64) -> String {
+    format!("TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>")
 }
 
 /// `lane_guard`: an aiv kernel of a cluster task runs on both vector cores
@@ -158,8 +191,8 @@ impl Ops for KernelOps {
         let operands: Vec<String> = op.operands().map(|v| w.name(v)).collect::<Result<_, _>>()?;
         let operand_type = |i: usize| op.operand(i).map(|v| v.r#type()).map_err(|e| e.to_string());
         match kind {
-            AllocTile | TileView => self.tile(w, op, kind == TileView)?,
-            GlobalView => global_view(w, op)?,
+            AllocTile | TileView => Self::tile(w, op, kind == TileView, None)?,
+            GlobalView => global_view(w, op, None)?,
             SetFlag | WaitFlag => {
                 let pipe = |attribute: &str| pipe_name(op, attribute);
                 let id = IntegerAttribute::try_from(op.attribute("event_id").map_err(|e| e.to_string())?).map_err(|_| "event id")?.value();
@@ -223,13 +256,16 @@ impl Ops for KernelOps {
 }
 
 impl KernelOps {
-    /// `Tile<...> name(valid...); TASSIGN<addr>(name);`
-    fn tile(&self, w: &mut Writer, op: OperationRef, view: bool) -> Result<(), String> {
+    /// `Tile<...> name(valid...); TASSIGN<addr>(name);` (`existing`: again, under its name, in a part).
+    fn tile(w: &mut Writer, op: OperationRef, view: bool, existing: Option<String>) -> Result<(), String> {
         let result = op.result(0).map_err(|e| e.to_string())?;
         let tile = TileType::try_from(result.r#type()).map_err(|_| "tile")?;
         let ty = tile_type_text(tile)?;
         let base = if view { "view".to_string() } else { tile_name(op) };
-        let name = w.fresh(&base);
+        let name = match existing {
+            Some(name) => name,
+            None => w.fresh(&base),
+        };
         let skip = usize::from(view);
         let valid: Vec<String> = op.operands().skip(skip).map(|v| w.name(v).map(|n| format!("static_cast<unsigned>({n})"))).collect::<Result<_, _>>()?;
         let arguments = if valid.is_empty() { String::new() } else { format!("({})", valid.join(", ")) };
@@ -334,7 +370,8 @@ pub fn tile_type_text(tile: TileType) -> Result<String, String> {
 }
 
 /// `GlobalTensor<T, Shape<1,1,1,R,C>, Stride<1,1,1,RS,CS>[, Layout::DN]> gm(ptr + offset, shape, stride);`
-fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
+/// (`existing`: again, under its name, in a part).
+fn global_view(w: &mut Writer, op: OperationRef, existing: Option<String>) -> Result<(), String> {
     let source = op.operand(0).map_err(|e| e.to_string())?;
     let memref = source.r#type();
     let shape = shape_of(memref);
@@ -402,7 +439,10 @@ fn global_view(w: &mut Writer, op: OperationRef) -> Result<(), String> {
     } else {
         "Stride<1, 1, 1, -1, -1>".to_string()
     };
-    let name = w.fresh("gm");
+    let name = match existing {
+        Some(name) => name,
+        None => w.fresh("gm"),
+    };
     w.line(&format!("using {name}_t = GlobalTensor<{element}, {shape_t}, {stride_t}{layout}>;"));
     let mut arguments = vec![pointer];
     if !dynamic_sizes.is_empty() || !static_strides {

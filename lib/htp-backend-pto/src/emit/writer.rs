@@ -172,22 +172,34 @@ impl<'s> Writer<'s> {
     pub fn block(&mut self, block: BlockRef, ops: &mut dyn Ops) -> Result<Vec<String>, String> {
         let mut op = block.first_operation();
         while let Some(current) = op {
-            let name = op_name(current);
-            if name == "scf.yield" {
+            if op_name(current) == "scf.yield" {
                 return current.operands().map(|v| self.name(v)).collect();
             }
-            if ops.op(self, current)? {
-                op = current.next_in_block();
-                continue;
-            }
-            match name.as_str() {
-                "scf.for" => self.for_loop(current, ops)?,
-                "scf.if" => self.if_else(current, ops)?,
-                _ => self.scalar(current, ops)?,
-            }
+            self.op(current, ops)?;
             op = current.next_in_block();
         }
         Ok(vec![])
+    }
+
+    /// Emits one op that is not a terminator.
+    pub fn op(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        if ops.op(self, op)? {
+            return Ok(());
+        }
+        match op_name(op).as_str() {
+            "scf.for" => self.for_loop(op, ops),
+            "scf.if" => self.if_else(op, ops),
+            _ => self.scalar(op, ops),
+        }
+    }
+
+    /// The current indentation, set to none (to write another function); see `restore_indent`.
+    pub fn take_indent(&mut self) -> usize {
+        std::mem::take(&mut self.indent)
+    }
+
+    pub fn restore_indent(&mut self, indent: usize) {
+        self.indent = indent;
     }
 
     fn declare_results(&mut self, op: OperationRef, base: &str) -> Result<Vec<String>, String> {
