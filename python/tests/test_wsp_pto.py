@@ -777,3 +777,29 @@ def test_paged_decode_with_gqa_on_a2a3sim_as_on_the_cpu():
         outputs[target] = o
         np.testing.assert_allclose(o, expected, rtol=1e-4, atol=1e-4, err_msg=target)
     np.testing.assert_allclose(outputs["pto-a2a3sim"], outputs["cpu"], rtol=1e-5, atol=1e-5)
+
+
+@wsp.workload
+def heads_by_ragged(x: htp.Tensor[f32, "H", "N", 64], lens: htp.Tensor[i32, "B"], y: htp.InOut[f32, "H", "N", 64]):
+    # A dense axis times a ragged one: (h, b, c) for every head, request and block of the request.
+    for h, b, c in wsp.parallel(x.shape[0], wsp.ragged(lens.shape[0], lens)):
+        r = b * 64 + c * 16
+        wsp.task(scale_rows, x[h, r:r + 16, :], y[h, r:r + 16, :], 3.0 + float(h))
+
+
+@needs_runtime
+@pytest.mark.parametrize("lens", [[4, 0, 2, 3], [1, 1, 1, 1], [0, 0, 4, 0]], ids=["mixed", "ones", "one request"])
+def test_a_dense_by_ragged_loop_on_a2a3sim_as_on_the_cpu(lens):
+    lens = np.array(lens, np.int32)
+    x = rng.standard_normal((3, 256, 64)).astype(np.float32)
+    outputs = {}
+    for target in ["cpu", "pto-a2a3sim"]:
+        y = np.full_like(x, -1.0)
+        heads_by_ragged.compile(target=target)(x, lens, y)
+        outputs[target] = y
+    expected = np.full_like(x, -1.0)
+    for h in range(3):
+        for b, n in enumerate(lens):
+            expected[h, b * 64:b * 64 + 16 * n] = (3.0 + h) * x[h, b * 64:b * 64 + 16 * n]
+    np.testing.assert_allclose(outputs["cpu"], expected, rtol=1e-6)
+    np.testing.assert_allclose(outputs["pto-a2a3sim"], expected, rtol=1e-6)
