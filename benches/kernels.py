@@ -5,13 +5,23 @@ below 1 means HTP is faster) and HTP's rate. The numpy references are
 numpy's own vectorised code (and its BLAS for matmul: f32, as numpy has no
 f16 GEMM), run with the same inputs.
 
-Run: python3 benches/kernels.py [--runs R] [--small]   (after scripts/install-python)
+Run: python3 benches/kernels.py [--runs R] [--small] [--record]   (after scripts/install-python)
+
+Then each figure against its goal (issue 31) and against the value last recorded
+(`benches/kernels-recorded.json`, with the commit and load it was measured at): a figure worse than
+the recorded one by more than 25% is flagged for a second run (two runs in a row on a quiet machine
+differ by up to 50% on a ratio to numpy's multithreaded BLAS, by ~5% on one-thread figures); on a
+machine with other work running (load above half the cores) the flag says so, since a loaded
+machine halves a one-thread figure by itself.
+`--record` stores this run's figures as the new reference (do it on a quiet machine).
 """
 
 import argparse
 import importlib.util
+import json
 import os
 import statistics
+import subprocess
 import time
 from pathlib import Path
 
@@ -21,6 +31,17 @@ import htp
 from htp import f32
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "python"
+RECORDED = Path(__file__).resolve().with_name("kernels-recorded.json")
+
+#: How much worse than recorded a figure must be to be flagged (see the docstring).
+MARGIN = 1.25
+
+#: figure -> (goal, whether higher is better): issue 31's goals for the cpu kernels.
+GOALS = {
+    "gemm 1024^3 f16->f32 (numpy: f32): one thread, of OpenBLAS's throughput": (0.80, True),
+    "gemm 1024^3 f16->f32 (numpy: f32): speed-up, all cores / 1": (1.9, True),
+    "attention 4x1024x64 f32: time / numpy's": (0.5, False),
+}
 
 
 def load(name):
@@ -123,6 +144,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--small", action="store_true", help="quarter-size inputs (a quick check)")
+    parser.add_argument("--record", action="store_true", help="store this run's figures as the reference (a quiet machine)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -134,7 +156,9 @@ def main():
                 times[name] = (timed(htp_call, args.runs), timed(numpy_call, args.runs), work)
         print(json.dumps(times))
         return
-    print(f"threads: HTP_NUM_THREADS={os.environ.get('HTP_NUM_THREADS', '(all cores)')}, load average {os.getloadavg()[0]:.2f}")
+    load = os.getloadavg()[0]
+    figures = {}
+    print(f"threads: HTP_NUM_THREADS={os.environ.get('HTP_NUM_THREADS', '(all cores)')}, load average {load:.2f}")
     print("| kernel | HTP | numpy | HTP / numpy (time) | HTP rate |")
     print("|---|---|---|---|---|")
     all_threads = {}
@@ -142,6 +166,7 @@ def main():
         t_htp = timed(htp_call, args.runs)
         t_numpy = timed(numpy_call, args.runs)
         all_threads[name] = t_htp
+        figures[f"{name}: time / numpy's"] = t_htp / t_numpy
         rate = work / t_htp / 1e9
         print(f"| {name} | {t_htp * 1e3:.2f} ms | {t_numpy * 1e3:.2f} ms | {t_htp / t_numpy:.2f} | {rate:.1f} {unit} |")
     cores = os.cpu_count()
@@ -153,6 +178,38 @@ def main():
     for name, (t_htp, t_numpy, work) in one_thread(args.runs, args.small).items():
         print(f"| {name} | {t_htp * 1e3:.2f} ms ({work / t_htp / 1e9:.1f} GFLOP/s) | {t_numpy * 1e3:.2f} ms "
               f"({work / t_numpy / 1e9:.1f} GFLOP/s) | {t_numpy / t_htp:.0%} | {t_htp / all_threads[name]:.2f}x |")
+        figures[f"{name}: one thread, of OpenBLAS's throughput"] = t_numpy / t_htp
+        figures[f"{name}: speed-up, all cores / 1"] = t_htp / all_threads[name]
+    compare(figures, load, cores, record=args.record)
+
+
+def compare(figures, load, cores, record):
+    """Each figure against its goal and the recorded one; `record`: store these as the reference."""
+    recorded = json.loads(RECORDED.read_text()) if RECORDED.exists() else {"figures": {}}
+    print()
+    where = f"recorded at {recorded.get('commit', '?')[:10]}, load {recorded.get('load', '?')}" if recorded["figures"] else "none recorded"
+    print(f"Figures against their goals and the last recorded ones ({where}; this run's load {load:.2f} on {cores} cores):")
+    print()
+    print("| figure | now | goal | recorded | |")
+    print("|---|---|---|---|---|")
+    loaded = load > cores / 2
+    for name, value in figures.items():
+        goal, higher = GOALS.get(name, (None, name.endswith(("throughput", "/ 1"))))
+        before = recorded["figures"].get(name)
+        notes = []
+        if goal is not None:
+            notes.append("goal met" if (value >= goal if higher else value <= goal) else "goal open")
+        if before:
+            worse = value < before / MARGIN if higher else value > before * MARGIN
+            if worse:
+                notes.append("**worse than recorded by > 25%: run again**" + (" (the machine is loaded: on a quiet one)" if loaded else ""))
+        text = lambda v: "-" if v is None else f"{v:.2f}"
+        print(f"| {name} | {value:.2f} | {text(goal)} | {text(before)} | {'; '.join(notes)} |")
+    if record:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True, text=True).stdout.strip()
+        RECORDED.write_text(json.dumps({"commit": commit, "date": time.strftime("%Y-%m-%d"), "load": round(load, 2),
+                                        "figures": {k: round(v, 4) for k, v in figures.items()}}, indent=2) + "\n")
+        print(f"\nrecorded in {RECORDED}")
 
 
 if __name__ == "__main__":
