@@ -29,11 +29,22 @@ def top_k_source(k):
     return "import htp\nfrom htp import f32, i32\n\n\n" + kernel.replace("16", str(k)) + "\n"
 
 
-def top_k_kernel(tmp_path, k):
+def batched_top_k_source(k):
+    """The same selection for every row of a batch: the unrolled scans inside a loop over the rows
+    (a loop whose body alone is too large for one part: its body is split, the loop stays)."""
+    lines = top_k_source(k).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("def select_topk("))
+    lines[start] = lines[start].replace('htp.Tensor[f32, 1, "S"]', 'htp.Tensor[f32, "B", "S"]').replace(f"htp.Out[i32, 1, {k}]", f'htp.Out[i32, "B", {k}]')
+    body = [line.replace("[0:1, ", "[b:b + 1, ") for line in lines[start + 2:]]
+    return "\n".join(lines[:start + 2] + ["    for b in range(0, scores.shape[0]):"] + ["    " + line if line else line for line in body]) + "\n"
+
+
+def top_k_kernel(tmp_path, k, batched=False):
     import importlib.util
-    path = tmp_path / f"top_{k}.py"
-    path.write_text(top_k_source(k))
-    spec = importlib.util.spec_from_file_location(f"top_{k}", path)
+    name = f"{'batched_' if batched else ''}top_{k}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(batched_top_k_source(k) if batched else top_k_source(k))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.select_topk
@@ -95,3 +106,24 @@ def test_a_top_20_selection_in_parts_matches_numpy_on_a2a3sim(tmp_path, n):
     order = np.argsort(-scores[0, :n], kind="stable")[:20]
     expected[:len(order)] = order
     np.testing.assert_array_equal(top[0], expected)
+
+
+def test_a_large_loop_body_is_split_and_the_loop_stays(tmp_path):
+    cpp = kernel_source(top_k_kernel(tmp_path, 16, batched=True), tmp_path)
+    parts = functions(cpp)
+    entry = dict(parts)["kernel_entry"]
+    assert len(parts) > 4 and max(lines for _, lines in parts) < 1000, parts
+    # The loop over the rows is the entry's; the parts it calls take its row index.
+    assert "for (int64_t i = " in cpp.split("void kernel_entry(")[1], cpp.split("void kernel_entry(")[1][:2000]
+    assert entry < 400, entry
+
+
+@needs_runtime
+def test_a_batched_top_16_in_parts_matches_numpy_on_a2a3sim(tmp_path):
+    kernel = top_k_kernel(tmp_path, 16, batched=True)
+    rng = np.random.default_rng(16)
+    scores = rng.standard_normal((3, 512)).astype(np.float32)
+    top = np.zeros((3, 16), np.int32)
+    kernel.compile("pto-a2a3sim")(scores, top, 300)
+    for b in range(3):
+        np.testing.assert_array_equal(top[b], np.argsort(-scores[b, :300], kind="stable")[:16])

@@ -16,7 +16,9 @@
 //! handle on a fixed on-chip address, so a part re-declares the tiles it uses
 //! (`Tile<...> t; TASSIGN<addr>(t);`, its run-time valid sizes passed as
 //! scalars), and the same for GM views. Flags and barriers stay in program
-//! order (calls keep it). Loops and conditions are never split.
+//! order (calls keep it). A part never cuts a loop or condition in two; a
+//! loop too large for one part stays where it is and its body is split the
+//! same way (the parts take its index and carried values).
 
 use std::collections::HashSet;
 
@@ -48,34 +50,57 @@ pub struct Entry<'a> {
 /// Emits `body` into `w`: as it is when it is small, else as parts whose
 /// functions are returned (to be written before the entry).
 pub fn emit_body(w: &mut Writer, body: BlockRef, ops: &mut dyn Ops, entry: &Entry) -> Result<String, String> {
-    let top = top_level(body);
+    let mut functions = String::new();
+    let mut count = 0;
+    emit_block(w, body, ops, entry, &mut functions, &mut count)?;
+    Ok(functions)
+}
+
+/// One block (the kernel's body, or the body of a large loop, which stays in
+/// the function that holds it while its own body is split): its yielded names.
+fn emit_block(w: &mut Writer, body: BlockRef, ops: &mut dyn Ops, entry: &Entry, functions: &mut String, count: &mut usize) -> Result<Vec<String>, String> {
+    let top: Vec<OperationRef> = top_level(body).into_iter().filter(|op| op_name(*op) != "scf.yield").collect();
     let weights: Vec<usize> = top.iter().map(|op| weight(*op)).collect();
     if weights.iter().sum::<usize>() <= 2 * PART_OPS || !outlinable(&top) {
-        w.block(body, ops)?;
-        return Ok(String::new());
+        return w.block(body, ops);
     }
-    let mut functions = String::new();
     let mut part: Vec<OperationRef> = Vec::new();
     let mut part_weight = 0;
-    let mut count = 0;
     for (op, weight) in top.iter().zip(&weights) {
-        if stays_in_entry(*op) {
-            w.op(*op, ops)?;
+        let large_loop = large_loop(*op);
+        if stays_in_entry(*op) || large_loop {
+            // Program order: what the part so far holds runs first.
+            if large_loop && !part.is_empty() {
+                functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
+                *count += 1;
+                part.clear();
+                part_weight = 0;
+            }
+            if large_loop {
+                w.for_loop_with(*op, ops, &mut |w, inner, ops| emit_block(w, inner, ops, entry, functions, count))?;
+            } else {
+                w.op(*op, ops)?;
+            }
             continue;
         }
         part.push(*op);
         part_weight += weight;
         if part_weight >= PART_OPS {
-            functions.push_str(&emit_part(w, &part, ops, entry, count)?);
-            count += 1;
+            functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
+            *count += 1;
             part.clear();
             part_weight = 0;
         }
     }
     if !part.is_empty() {
-        functions.push_str(&emit_part(w, &part, ops, entry, count)?);
+        functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
+        *count += 1;
     }
-    Ok(functions)
+    // The yield's names (the loop's carried values), after the parts.
+    match body.terminator().filter(|t| op_name(*t) == "scf.yield") {
+        Some(terminator) => terminator.operands().map(|v| w.name(v)).collect(),
+        None => Ok(vec![]),
+    }
 }
 
 fn top_level<'c>(body: BlockRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
@@ -108,8 +133,16 @@ fn stays_in_entry(op: OperationRef) -> bool {
 /// whose results are used after it (it would have to return them).
 fn outlinable(top: &[OperationRef]) -> bool {
     top.iter().all(|op| {
-        stays_in_entry(*op) || replayable(*op) || op.results().all(|r| unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()) }.ptr.is_null())
+        stays_in_entry(*op)
+            || replayable(*op)
+            || large_loop(*op)
+            || op.results().all(|r| unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()) }.ptr.is_null())
     })
+}
+
+/// A loop too large for one part: it stays where it is and its body is split.
+fn large_loop(op: OperationRef) -> bool {
+    op_name(op) == "scf.for" && weight(op) > 2 * PART_OPS
 }
 
 fn replayable(op: OperationRef) -> bool {

@@ -214,6 +214,18 @@ impl<'s> Writer<'s> {
     }
 
     fn for_loop(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        self.for_loop_with(op, ops, &mut |w, body, ops| w.block(body, ops))
+    }
+
+    /// `scf.for` with its body written by `body` (which returns the yielded names): a kernel
+    /// writes a large body as outlined parts (`parts.rs`).
+    pub fn for_loop_with(
+        &mut self,
+        op: OperationRef,
+        ops: &mut dyn Ops,
+        body: &mut dyn FnMut(&mut Writer<'s>, BlockRef, &mut dyn Ops) -> Result<Vec<String>, String>,
+    ) -> Result<(), String> {
+        let emit_body = body;
         let operand = |i: usize| self.name(op.operand(i).map_err(|e| e.to_string())?);
         let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
         let carried = self.declare_results(op, "carried")?;
@@ -229,7 +241,7 @@ impl<'s> Writer<'s> {
         }
         self.source_comment(op);
         self.open(&format!("for (int64_t {iv} = {lower}; {iv} < {upper}; {iv} += {step}) {{"));
-        let yielded = self.block(body, ops)?;
+        let yielded = emit_body(self, body, ops)?;
         for (name, value) in carried.iter().zip(yielded) {
             if *name != value {
                 self.line(&format!("{name} = {value};"));
