@@ -542,13 +542,15 @@ def _check_distinct_names(functions: List[Callable]) -> None:
     """The front end knows the kernels and helpers of one compile by their own names: two different
     functions of one name (``from a import f as f1; from b import f as f2``) are an error at the
     second's definition."""
+    def where(f):
+        return f"{getattr(f, '__module__', '?')}.{f.__qualname__}"
+
     by_name: Dict[str, Callable] = {}
     for function in functions:
         other = by_name.setdefault(function.__name__, function)
         if other is function:
             continue
         code = function.__code__
-        where = lambda f: f"{getattr(f, '__module__', '?')}.{f.__qualname__}"
         raise CompileError(
             f"{code.co_filename}:{code.co_firstlineno}:1: error: this kernel calls two different kernels or helpers "
             f"named '{function.__name__}' ({where(other)} and {where(function)}); HTP knows the functions of one "

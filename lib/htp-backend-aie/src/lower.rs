@@ -676,7 +676,6 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     Ok(())
 }
 
-/// Bits of an element type the aie targets move.
 /// Whether the block's stores write every column of the output on every block: a `tile.store`
 /// in the row-block loop's body, under no condition, either as wide as the output from column 0
 /// or stepping over the columns in an inner loop (`for j in range(0, H, C)`: `y[i:i + R, j:j + C]`).
@@ -716,6 +715,7 @@ fn writes_whole_block(uses: &[OperationRef], loop_body: melior::ir::BlockRef, co
     })
 }
 
+/// Bits of an element type the aie targets move.
 fn bits_of(element: &str) -> i64 {
     match element {
         "f32" | "i32" => 32,

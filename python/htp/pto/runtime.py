@@ -59,10 +59,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import shutil
 import struct
 import sys
 import threading
+from concurrent.futures import Future, wait
 from pathlib import Path
 
 import numpy as np
@@ -498,29 +500,23 @@ class _DeviceThread:
 
     def _serve(self):
         while True:
-            function, args, done, outcome = self._requests.get()
+            future, function, args = self._requests.get()
             try:
-                outcome.append((True, function(*args)))
+                future.set_result(function(*args))
             except BaseException as e:  # handed to the caller's thread, which raises it
-                outcome.append((False, e))
-            done.set()
+                future.set_exception(e)
 
     def call(self, function, *args):
-        import queue
-
         with self._lock:
             if self._requests is None:
                 self._requests = queue.SimpleQueue()
                 # A daemon: at exit it is stopped, not joined, so it never runs its exit path.
                 threading.Thread(target=self._serve, name="htp-pto-device", daemon=True).start()
-        done, outcome = threading.Event(), []
-        self._requests.put((function, args, done, outcome))
-        while not done.wait(0.1):  # waits in slices so Ctrl-C reaches the caller
+        future = Future()
+        self._requests.put((future, function, args))
+        while not wait([future], timeout=0.1).done:  # waits in slices so Ctrl-C reaches the caller
             pass
-        ok, value = outcome[0]
-        if not ok:
-            raise value
-        return value
+        return future.result()
 
 
 _DEVICE = _DeviceThread()
@@ -545,8 +541,9 @@ def _compile_and_run(pkg, manifest, platform, runtime, pto_isa_root, tensor_args
         args = TaskArgs()
         for spec, arr in zip(tensor_args, host_arrays):
             dtype = getattr(DataType, _DTYPES[spec["dtype"]][0])
-            # Level 2 runs in this process, so a host array can be named directly. The
-            # runtime stages in/inout arrays H2D and copies inout arrays back D2H after the run.
+            # Level 2 runs in this process, so a host array can be named directly. The run
+            # stages arrays H2D and back by the orchestration's signature (`_compile`: an "out"
+            # array as "inout"), not by these tags.
             tensor = worker.make_tensor_arg(arr, shapes=tuple(int(d) for d in arr.shape), dtype=int(dtype.value))
             args.add_tensor(tensor, tags[spec["direction"]])
         for bits in scalar_bits:

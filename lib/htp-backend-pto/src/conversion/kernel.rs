@@ -605,20 +605,19 @@ fn matmul_operand_places<'c>(value: V<'c>, users: impl Iterator<Item = Operation
 /// error, `pto-allocate-tiles`, speaks of tiles that do not fit beside the others live).
 fn larger_than_ub(op: OperationRef) -> Option<String> {
     let tile = TileType::try_from(htp_ir::query::result_at(op, 0)?.r#type()).ok()?;
-    let element = tile.element_type();
-    let row_bytes = tile.cols() * i64::from(htp_ir::builder::bit_width(element)).max(8) / 8;
+    let bytes = tile.checked_size_in_bytes().unwrap_or(i64::MAX);
     let capacity = crate::dialect::Location::Vec.usable_capacity();
-    if tile.rows() <= 0 || row_bytes <= 0 || tile.rows() * row_bytes <= capacity {
+    if tile.rows() <= 0 || bytes <= capacity {
         return None;
     }
-    let fitting = capacity / row_bytes;
+    let fitting = capacity / (bytes / tile.rows()).max(1);
     Some(format!(
-        "this {}x{} {element} tile ({} bytes) is larger than the vector core's buffer (UB: {capacity} usable bytes on A2/A3): \
+        "this {}x{} {} tile ({bytes} bytes) is larger than the vector core's buffer (UB: {capacity} usable bytes on A2/A3): \
          compute it in blocks of rows, in a loop (`for r in range(0, {}, R)`); at most {fitting} rows of {} fit in UB at all, \
          and the other tiles live at the same time share it",
         tile.rows(),
         tile.cols(),
-        tile.rows() * row_bytes,
+        tile.element_type(),
         tile.rows(),
         tile.cols()
     ))

@@ -120,10 +120,8 @@ pub fn work_kinds(function: OperationRef) -> (bool, bool) {
 /// Ops that run wherever their users (or, for stores, their values) are.
 const MOVABLE: &[TileOp] = &[TileOp::Load, TileOp::Pad, TileOp::Transpose, TileOp::Constant, TileOp::SetValid, TileOp::Relayout];
 
-/// Splits `function` (a mixed tile kernel) between the cores; rewrites
-/// matmuls that accumulate onto vector work first.
-pub fn split<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {
-    split_vector_accumulators(context, function);
+/// Splits `function` (a mixed tile kernel, after `prepare`) between the cores.
+pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {
     let mut ops: Vec<OperationRef<'c, 'c>> = Vec::new();
     function.walk(WalkOrder::PreOrder, |op| {
         if TileOp::of(op).is_some() {

@@ -98,7 +98,7 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
 
     super::split::prepare(context, function);
     let (cores, split) = match super::split::work_kinds(function) {
-        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(context, function)?))),
+        (true, true) => (vec![Core::Aic, Core::Aiv], Some(Rc::new(super::split::split(function)?))),
         (true, false) => (vec![Core::Aic], None),
         (false, _) => (vec![Core::Aiv], None),
     };

@@ -83,23 +83,14 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
         w.bind(argument.into(), name);
     }
     let fifo = function.attribute(FIFO_ATTRIBUTE).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
-    if let Some(fifo) = fifo {
-        pipes(&mut w, function, &fifo, parameters)?;
-    }
+    let ops_pipes = match fifo {
+        Some(fifo) => pipes(&mut w, function, &fifo, parameters)?,
+        None => PartPipes::default(),
+    };
     let mut ops = KernelOps { lane_guard: fifo.is_some() && core == "aiv" };
     // `args` for the lane guard's `get_sub_block_id(args)`.
     let mut always = if ops.lane_guard { vec![("__gm__ int64_t *args".to_string(), "args".to_string())] } else { vec![] };
-    let mut prelude = Vec::new();
-    if let Some(fifo) = fifo {
-        // The pipes, by reference, under the entry's `Pipe<DIR>` aliases (the instructions name them).
-        for (element, (flag, dir)) in [(1, PIPES[0]), (2, PIPES[1])] {
-            let slot = fifo.element(element).map_err(|e| e.to_string())?;
-            if slot > 0 {
-                always.push((format!("{} &{}", pipe_type(flag, dir, slot), dir.to_lowercase()), dir.to_lowercase()));
-                prelude.push(format!("using Pipe{dir} = {};", pipe_type(flag, dir, slot)));
-            }
-        }
-    }
+    always.extend(ops_pipes.parameters);
     let replay = |w: &mut Writer, op: OperationRef| -> Result<(), String> {
         let name = w.name(op.result(0).map_err(|e| e.to_string())?.into())?;
         match PtoOp::of(op) {
@@ -107,7 +98,7 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
             kind => KernelOps::tile(w, op, kind == Some(PtoOp::TileView), Some(name)),
         }
     };
-    let entry = super::parts::Entry { always, prelude, replay: &replay, prefix: "kernel".to_string() };
+    let entry = super::parts::Entry { always, prelude: ops_pipes.aliases, replay: &replay };
     let parts = super::parts::emit_body(&mut w, body, &mut ops, &entry)?;
     w.line("pipe_sync();");
     w.close("}");
@@ -121,7 +112,8 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
 /// argument; the aic and the aiv kernel declare the same types (the
 /// simulator pairs them by type, the chip by flag ids). Each pipe has two GM
 /// slots and one consumer slot, the buffer this core pops into.
-fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, parameters: &[String]) -> Result<(), String> {
+/// Returns what a large kernel's parts need of them (`parts.rs`).
+fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, parameters: &[String]) -> Result<PartPipes, String> {
     let element = |i: usize| fifo.element(i).map_err(|e| e.to_string());
     let (ring, c2v, v2c) = (element(0)? as usize, element(1)?, element(2)?);
     let ring = parameters.get(ring).cloned().unwrap_or_else(|| format!("arg{ring}"));
@@ -147,23 +139,28 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
     w.reserve(&format!("{ring}_ring"));
     w.line(&format!("__gm__ uint8_t *{ring}_ring = reinterpret_cast<__gm__ uint8_t *>({ring});"));
     let mut offset = 0;
-    for ((flag, dir), slot) in PIPES.into_iter().zip([c2v, v2c]) {
+    let mut for_parts = PartPipes::default();
+    for ((flag, dir), slot) in [(0, "C2V"), (2, "V2C")].into_iter().zip([c2v, v2c]) {
         if slot > 0 {
             let pipe = dir.to_lowercase();
-            w.line(&format!("using Pipe{dir} = {};", pipe_type(flag, dir, slot)));
+            let ty = format!("TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>");
+            let alias = format!("using Pipe{dir} = {ty};");
+            w.line(&alias);
             w.line(&format!("Pipe{dir} {pipe}({ring}_ring + {offset}, 0x{:x}, 0x{:x});", consumer[0], consumer[1]));
+            // A part takes the pipe by reference, under the same alias (the instructions name it).
+            for_parts.parameters.push((format!("{ty} &{pipe}"), pipe));
+            for_parts.aliases.push(alias);
         }
         offset += 2 * slot;
     }
-    Ok(())
+    Ok(for_parts)
 }
 
-/// The pipes of a cluster task: (flag id, direction).
-const PIPES: [(i64, &str); 2] = [(0, "C2V"), (2, "V2C")];
-
-/// The `TPipe` type of a direction whose slots hold `slot` bytes: two GM slots, one consumer slot.
-fn pipe_type(flag: i64, dir: &str, slot: i64) -> String {
-    format!("TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>")
+/// The pipes as a large kernel's parts take them: `(declaration, argument)` and `Pipe<DIR>` aliases.
+#[derive(Default)]
+struct PartPipes {
+    parameters: Vec<(String, String)>,
+    aliases: Vec<String>,
 }
 
 /// `lane_guard`: an aiv kernel of a cluster task runs on both vector cores

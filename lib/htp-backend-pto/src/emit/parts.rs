@@ -43,9 +43,10 @@ pub struct Entry<'a> {
     pub prelude: Vec<String>,
     /// Replays a tile or GM view in a part (the op that made it, under its bound name).
     pub replay: &'a dyn Fn(&mut Writer, OperationRef) -> Result<(), String>,
-    /// The function name's prefix.
-    pub prefix: String,
 }
+
+/// The parts' names: `kernel_part_0`, ... (`htp.pto.isa_check` renames them by this prefix).
+const PART_PREFIX: &str = "kernel_part_";
 
 /// Emits `body` into `w`: as it is when it is small, else as parts whose
 /// functions are returned (to be written before the entry).
@@ -59,43 +60,39 @@ pub fn emit_body(w: &mut Writer, body: BlockRef, ops: &mut dyn Ops, entry: &Entr
 /// One block (the kernel's body, or the body of a large loop, which stays in
 /// the function that holds it while its own body is split): its yielded names.
 fn emit_block(w: &mut Writer, body: BlockRef, ops: &mut dyn Ops, entry: &Entry, functions: &mut String, count: &mut usize) -> Result<Vec<String>, String> {
-    let top: Vec<OperationRef> = top_level(body).into_iter().filter(|op| op_name(*op) != "scf.yield").collect();
-    let weights: Vec<usize> = top.iter().map(|op| weight(*op)).collect();
-    if weights.iter().sum::<usize>() <= 2 * PART_OPS || !outlinable(&top) {
+    let top: Vec<(OperationRef, usize)> = top_level(body).into_iter().filter(|op| op_name(*op) != "scf.yield").map(|op| (op, weight(op))).collect();
+    if top.iter().map(|(_, weight)| weight).sum::<usize>() <= 2 * PART_OPS || !outlinable(&top) {
         return w.block(body, ops);
     }
+    // The ops gathered for the next part, and their weight; `flush` writes them as one.
     let mut part: Vec<OperationRef> = Vec::new();
     let mut part_weight = 0;
-    for (op, weight) in top.iter().zip(&weights) {
-        let large_loop = large_loop(*op);
-        if stays_in_entry(*op) || large_loop {
-            // Program order: what the part so far holds runs first.
-            if large_loop && !part.is_empty() {
-                functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
-                *count += 1;
-                part.clear();
-                part_weight = 0;
-            }
-            if large_loop {
-                w.for_loop_with(*op, ops, &mut |w, inner, ops| emit_block(w, inner, ops, entry, functions, count))?;
-            } else {
-                w.op(*op, ops)?;
-            }
-            continue;
-        }
-        part.push(*op);
-        part_weight += weight;
-        if part_weight >= PART_OPS {
-            functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
+    let flush = |w: &mut Writer, ops: &mut dyn Ops, part: &mut Vec<OperationRef>, functions: &mut String, count: &mut usize| -> Result<(), String> {
+        if !part.is_empty() {
+            functions.push_str(&emit_part(w, part, ops, entry, *count)?);
             *count += 1;
             part.clear();
+        }
+        Ok(())
+    };
+    for &(op, weight) in &top {
+        if large_loop(op, weight) {
+            // Program order: what the part so far holds runs first.
+            flush(w, ops, &mut part, functions, count)?;
             part_weight = 0;
+            w.for_loop_with(op, ops, &mut |w, inner, ops| emit_block(w, inner, ops, entry, functions, count))?;
+        } else if stays_in_place(op) {
+            w.op(op, ops)?;
+        } else {
+            part.push(op);
+            part_weight += weight;
+            if part_weight >= PART_OPS {
+                flush(w, ops, &mut part, functions, count)?;
+                part_weight = 0;
+            }
         }
     }
-    if !part.is_empty() {
-        functions.push_str(&emit_part(w, &part, ops, entry, *count)?);
-        *count += 1;
-    }
+    flush(w, ops, &mut part, functions, count)?;
     // The yield's names (the loop's carried values), after the parts.
     match body.terminator().filter(|t| op_name(*t) == "scf.yield") {
         Some(terminator) => terminator.operands().map(|v| w.name(v)).collect(),
@@ -123,26 +120,26 @@ fn weight(op: OperationRef) -> usize {
 }
 
 /// Pure scalar arithmetic (the writer's `scalar`: arith, memref.dim) and the
-/// return: emitted in the entry, in order.
-fn stays_in_entry(op: OperationRef) -> bool {
+/// return: emitted in the function that holds the block, in order.
+fn stays_in_place(op: OperationRef) -> bool {
     op_name(op) == "func.return" || (op.region_count() == 0 && PtoOp::of(op).is_none() && op.results().all(|r| c_type(r.r#type()).is_ok()))
 }
 
 /// Whether every value a part could need from outside it is one a part can
 /// take (a scalar) or make again (a tile or GM view): no loop or condition
 /// whose results are used after it (it would have to return them).
-fn outlinable(top: &[OperationRef]) -> bool {
-    top.iter().all(|op| {
-        stays_in_entry(*op)
-            || replayable(*op)
-            || large_loop(*op)
+fn outlinable(top: &[(OperationRef, usize)]) -> bool {
+    top.iter().all(|&(op, weight)| {
+        stays_in_place(op)
+            || replayable(op)
+            || large_loop(op, weight)
             || op.results().all(|r| unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()) }.ptr.is_null())
     })
 }
 
-/// A loop too large for one part: it stays where it is and its body is split.
-fn large_loop(op: OperationRef) -> bool {
-    op_name(op) == "scf.for" && weight(op) > 2 * PART_OPS
+/// A loop too large for one part (`weight`: its ops): it stays where it is and its body is split.
+fn large_loop(op: OperationRef, weight: usize) -> bool {
+    op_name(op) == "scf.for" && weight > 2 * PART_OPS
 }
 
 fn replayable(op: OperationRef) -> bool {
@@ -189,13 +186,13 @@ fn made_inside(value: Value, inside: &HashSet<usize>) -> bool {
 }
 
 fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &Entry, index: usize) -> Result<String, String> {
-    // The tiles and views to re-declare, and (through them too) the scalars to pass.
+    // The tiles and views to re-declare, and (through them too) the scalars to pass: a stack,
+    // taken in order of first use, a replayed op's own operands first.
     let mut replays: Vec<OperationRef> = Vec::new();
     let mut parameters: Vec<(String, String)> = entry.always.clone();
-    let mut pending = live_ins(part);
+    let mut pending: Vec<Value> = live_ins(part).into_iter().rev().collect();
     let mut done = HashSet::new();
-    while let Some(value) = pending.first().copied() {
-        pending.remove(0);
+    while let Some(value) = pending.pop() {
         if !done.insert(key(value)) {
             continue;
         }
@@ -205,8 +202,7 @@ fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &E
             Some(op) if replayable(op) => {
                 // Its own operands first (valid sizes, offsets, the tensor): a view's source tile is not one.
                 let skip = usize::from(PtoOp::of(op) == Some(PtoOp::TileView));
-                let needed: Vec<Value> = op.operands().skip(skip).map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect();
-                pending.splice(0..0, needed);
+                pending.extend(op.operands().skip(skip).map(|v| unsafe { Value::from_raw(v.to_raw()) }).collect::<Vec<_>>().into_iter().rev());
                 replays.push(op);
             }
             _ if htp_ir::builder::is_memref(value.r#type()) => {
@@ -217,7 +213,7 @@ fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &E
             _ => parameters.push((format!("const {} {name}", c_type(value.r#type())?), name.clone())),
         }
     }
-    let function = format!("{}_part_{index}", entry.prefix);
+    let function = format!("{PART_PREFIX}{index}");
     let declarations: Vec<&str> = parameters.iter().map(|(d, _)| d.as_str()).collect();
     let arguments: Vec<&str> = parameters.iter().map(|(_, a)| a.as_str()).collect();
     w.line(&format!("{function}({});", arguments.join(", ")));
@@ -228,8 +224,9 @@ fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &E
     for line in &entry.prelude {
         w.line(line);
     }
-    // Declarations in program order (a view after the tile it looks at).
-    for op in sorted_in_program_order(replays) {
+    // Each replay names only scalars (a view's C++ names its address, not its tile), so their
+    // order does not matter; replayed ops may come from different blocks (a loop's, the kernel's).
+    for op in replays {
         (entry.replay)(w, op)?;
     }
     for op in part {
@@ -240,18 +237,4 @@ fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &E
     let text = std::mem::replace(&mut w.out, entry_text);
     w.restore_indent(indent);
     Ok(text)
-}
-
-/// `ops` (ops of one block, the kernel's) in the order they appear.
-fn sorted_in_program_order<'c>(mut ops: Vec<OperationRef<'c, 'c>>) -> Vec<OperationRef<'c, 'c>> {
-    ops.sort_by(|a, b| {
-        if op_key(*a) == op_key(*b) {
-            std::cmp::Ordering::Equal
-        } else if unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) } {
-            std::cmp::Ordering::Less
-        } else {
-            std::cmp::Ordering::Greater
-        }
-    });
-    ops
 }

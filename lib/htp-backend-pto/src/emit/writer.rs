@@ -223,9 +223,8 @@ impl<'s> Writer<'s> {
         &mut self,
         op: OperationRef,
         ops: &mut dyn Ops,
-        body: &mut dyn FnMut(&mut Writer<'s>, BlockRef, &mut dyn Ops) -> Result<Vec<String>, String>,
+        write_body: &mut dyn FnMut(&mut Writer<'s>, BlockRef, &mut dyn Ops) -> Result<Vec<String>, String>,
     ) -> Result<(), String> {
-        let emit_body = body;
         let operand = |i: usize| self.name(op.operand(i).map_err(|e| e.to_string())?);
         let (lower, upper, step) = (operand(0)?, operand(1)?, operand(2)?);
         let carried = self.declare_results(op, "carried")?;
@@ -241,7 +240,7 @@ impl<'s> Writer<'s> {
         }
         self.source_comment(op);
         self.open(&format!("for (int64_t {iv} = {lower}; {iv} < {upper}; {iv} += {step}) {{"));
-        let yielded = emit_body(self, body, ops)?;
+        let yielded = write_body(self, body, ops)?;
         for (name, value) in carried.iter().zip(yielded) {
             if *name != value {
                 self.line(&format!("{name} = {value};"));
