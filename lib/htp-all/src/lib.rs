@@ -16,7 +16,8 @@ pub fn register_all() -> Result<(), String> {
     htp_backend_aie::register()?;
     htp_backend_sample::register()?;
     htp_model_sample::register()?;
-    htp_model_wsp::register()
+    htp_model_wsp::register()?;
+    htp_model_csp::register()
 }
 
 #[cfg(test)]

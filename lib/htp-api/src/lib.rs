@@ -11,6 +11,7 @@ pub mod architecture;
 mod argument;
 pub mod capabilities;
 pub mod extensions;
+pub mod host;
 mod elem;
 pub mod intrinsics;
 pub mod layers;

@@ -45,6 +45,8 @@ pub enum ModelValue<'c> {
     Function(String),
     /// A Python tuple of values (`(a, b)` as an argument).
     Tuple(Vec<ModelValue<'c>>),
+    /// An element type named as a value (`f32` as an argument).
+    Type(Type<'c>),
     /// A block of a tensor, as `x[i:i + 16, :]` names it (an argument only):
     /// the tensor, not a tile loaded from it.
     View(TensorView<'c>),

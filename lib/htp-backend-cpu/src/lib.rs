@@ -213,6 +213,10 @@ pub fn jit(module: &Module) -> ExecutionEngine {
     let engine = ExecutionEngine::new(module, OPT_LEVEL, &[], false, false);
     runtime::register(&engine);
     htp_pass::jit::register_float_conversions(&engine);
+    // Extensions' runtimes (a model's channels) that its code calls.
+    for function in htp_api::host::host_functions() {
+        unsafe { engine.register_symbol(function.name, function.address as *mut ()) };
+    }
     engine
 }
 

@@ -30,6 +30,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod channel;
+pub mod csp;
 pub mod ffi;
 pub mod interrupt;
 mod iter_space;

@@ -287,11 +287,7 @@ impl<'c> Lowerer<'c, '_> {
             Val::Scalar(v, _) | Val::Tile(v, _) | Val::Model(v) => ModelValue::Value(ir(v)),
             Val::Tensor(tensor) => ModelValue::Value(ir(tensor.value)),
             Val::Tuple(items) => ModelValue::Tuple(items.into_iter().map(|item| self.model_value(item, range)).collect::<LResult<_>>()?),
-            other => {
-                return Err(self.error(range, DiagnosticKind::Type, format!(
-                    "a programming model's construct cannot take {}", other.describe()
-                )))
-            }
+            Val::DType(elem) => ModelValue::Type(super::types::parse_type(self.ctx, elem.mlir()).map_err(|why| self.internal(range, why))?),
         })
     }
 
@@ -324,6 +320,7 @@ impl<'c> Lowerer<'c, '_> {
                 }
             }
             ModelValue::Function(name) => return Err(self.internal(range, format!("a construct returned the function {name}"))),
+            ModelValue::Type(ty) => return Err(self.internal(range, format!("a construct returned the type {ty}"))),
             ModelValue::View(_) => return Err(self.internal(range, "a construct returned a tensor view (views are arguments only)")),
         })
     }

@@ -478,10 +478,13 @@ impl<'c> Lowerer<'c, '_> {
         let Some((call, (model, name))) = construct else {
             return Err(self.unsupported(with.range, "a with statement (only a programming model's block constructs, `with <model>.<block>(...):`)"));
         };
-        if let Some(vars) = &item.optional_vars {
-            return Err(self.unsupported(vars.range(), "`as` in a model's block construct"));
-        }
-        self.model_region(model, name, call, &[], &with.body, RegionKind::Block, with.range)
+        // `with m.consume(c) as t:` binds the first value the block gives.
+        let targets = match item.optional_vars.as_deref() {
+            None => vec![],
+            Some(Expr::Name(target)) => vec![target.id.to_string()],
+            Some(other) => return Err(self.unsupported(other.range(), "`as` with anything but one name in a model's block construct")),
+        };
+        self.model_region(model, name, call, &targets, &with.body, RegionKind::Block, with.range)
     }
 
     /// The keywords of `htp.range(start, stop, step, grain=G, parallel=B)`:

@@ -1,0 +1,155 @@
+//! The artifact of a CSP program on the cpu: a call plays the program's
+//! protocol on the call's shapes and scalars first (a network that would
+//! block, or leave tiles behind, is an error before anything runs), then
+//! runs every process instance on a thread of its own, each a call of its
+//! compiled function with the program's arguments, the network and its
+//! replica index. A deadlock the check could not foresee (a protocol too
+//! long to play) stops the network: the call fails naming each blocked
+//! process and channel, it never hangs.
+
+use htp_api::{Argument, Artifact, PackageFile, RunError, RunErrorKind};
+use htp_runtime::csp::{ChannelSpec, Network, Role, Stopped};
+
+use super::outline::ProcessFunction;
+use crate::protocol::eval::Inputs;
+use crate::protocol::simulate::{self, Outcome};
+use crate::protocol::{report, Protocol};
+
+pub struct ProgramArtifact {
+    inner: Box<dyn Artifact>,
+    name: String,
+    protocol: Protocol,
+    processes: Vec<ProcessFunction>,
+}
+
+/// The inner artifact, shared by the process threads (the cpu's runs may
+/// run at once: `Artifact::concurrent_runs`).
+struct Shared<'a>(&'a dyn Artifact);
+unsafe impl Send for Shared<'_> {}
+unsafe impl Sync for Shared<'_> {}
+
+/// The arguments, shared by the process threads (raw pointers into the
+/// caller's arrays, which outlive the call).
+struct Arguments(Vec<Argument>);
+unsafe impl Send for Arguments {}
+unsafe impl Sync for Arguments {}
+
+impl ProgramArtifact {
+    pub fn new(inner: Box<dyn Artifact>, name: String, protocol: Protocol, processes: Vec<ProcessFunction>) -> Self {
+        ProgramArtifact { inner, name, protocol, processes }
+    }
+
+    /// What the call's arguments tell the protocol: shapes and integers.
+    fn inputs(arguments: &[Argument]) -> Inputs {
+        let mut inputs = Inputs::default();
+        for argument in arguments {
+            let (scalar, dims) = match argument {
+                Argument::Buffer { sizes, .. } => (None, sizes.iter().map(|&s| Some(s)).collect()),
+                Argument::I64(v) => (Some(*v), vec![]),
+                Argument::I32(v) => (Some(*v as i64), vec![]),
+                Argument::I16(v) => (Some(*v as i64), vec![]),
+                Argument::I8(v) => (Some(*v as i64), vec![]),
+                Argument::Bool(v) => (Some(*v as i64), vec![]),
+                _ => (None, vec![]),
+            };
+            inputs.scalars.push(scalar);
+            inputs.dims.push(dims);
+        }
+        inputs
+    }
+
+    fn error(&self, site: usize, message: &str) -> RunError {
+        let at = self.protocol.sites.get(site).cloned().unwrap_or_else(|| "<unknown>".into());
+        RunError::new(RunErrorKind::Failed, format!("{at}: error: {message}"))
+    }
+
+    fn specs(&self) -> Vec<ChannelSpec> {
+        (0..self.protocol.flat_channels())
+            .map(|flat| {
+                let declared = self.protocol.channel_of(flat);
+                ChannelSpec { name: self.protocol.flat_name(flat), depth: declared.map_or(1, |c| c.depth), bytes: declared.map_or(0, |c| c.bytes) }
+            })
+            .collect()
+    }
+
+    unsafe fn run_program(&self, arguments: &[Argument]) -> Result<(), RunError> {
+        match simulate::check(&self.protocol, &Self::inputs(arguments)) {
+            Ok(Outcome::Proven { .. }) | Ok(Outcome::TooLong) => {}
+            Ok(Outcome::Later) => return Err(RunError::from(format!("error: the protocol of {} could not be played on the call's arguments", self.name))),
+            Err(problem) => {
+                let (site, message) = report::describe(&self.protocol, &problem);
+                return Err(self.error(site, &message));
+            }
+        }
+        if !self.inner.concurrent_runs() {
+            return Err(RunError::from("error: a CSP program runs its processes at once; this target's code cannot".to_string()));
+        }
+        let instances = self.protocol.instances();
+        let network = Network::new(self.specs(), instances.len());
+        let handle = &network as *const Network as i64;
+        let inner = Shared(self.inner.as_ref());
+        let shared = Arguments(arguments.to_vec());
+        let _watch = htp_runtime::interrupt::Watch::start();
+        let outcomes: Vec<Result<(), RunError>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = instances
+                .iter()
+                .enumerate()
+                .map(|(id, &(process, replica))| {
+                    let (inner, shared, network) = (&inner, &shared, &network);
+                    let symbol = self.processes.get(process).map(|p| p.symbol.clone()).unwrap_or_default();
+                    scope.spawn(move || {
+                        let _process = network.enter(id);
+                        let mut call = shared.0.clone();
+                        call.push(Argument::I64(handle));
+                        call.push(Argument::I64(replica as i64));
+                        unsafe { inner.0.run(&symbol, &call) }
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap_or_else(|_| Err(RunError::from("error: a process thread panicked".to_string())))).collect()
+        });
+        match network.stopped() {
+            Some(Stopped::Interrupted) => {
+                return Err(RunError::new(RunErrorKind::Interrupted, format!("error: the call of {} was interrupted (SIGINT)", self.name)))
+            }
+            Some(Stopped::Deadlock(blocked)) => return Err(self.deadlock(&instances, &blocked)),
+            None => {}
+        }
+        outcomes.into_iter().collect()
+    }
+
+    /// The run-time deadlock, named in the program's terms.
+    fn deadlock(&self, instances: &[(usize, usize)], blocked: &[(usize, usize, Role)]) -> RunError {
+        let lines: Vec<String> = blocked
+            .iter()
+            .map(|&(id, channel, role)| {
+                let who = instances.get(id).map(|&i| self.protocol.instance_name(i)).unwrap_or_else(|| format!("process #{id}"));
+                let what = if role == Role::Send { "send on" } else { "receive from" };
+                format!("  {who} waits to {what} '{}'", self.protocol.flat_name(channel))
+            })
+            .collect();
+        RunError::from(format!("error: deadlock in {}: every running process waits on a channel:\n{}", self.name, lines.join("\n")))
+    }
+}
+
+impl Artifact for ProgramArtifact {
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), RunError> {
+        if kernel == self.name {
+            unsafe { self.run_program(arguments) }
+        } else {
+            unsafe { self.inner.run(kernel, arguments) }
+        }
+    }
+
+    fn files(&self) -> Vec<PackageFile> {
+        self.inner.files()
+    }
+
+    fn runner(&self) -> Option<&'static str> {
+        self.inner.runner()
+    }
+
+    fn concurrent_runs(&self) -> bool {
+        self.inner.concurrent_runs()
+    }
+}

@@ -1,0 +1,71 @@
+//! What every part of the CSP crate reads off the IR: the channel type,
+//! op names, a process's name and replicas, which functions are programs.
+
+use melior::ir::{
+    attribute::{IntegerAttribute, StringAttribute},
+    operation::OperationLike,
+    OperationRef, Type, TypeLike,
+};
+
+unsafe extern "C" {
+    fn htpCspChannelTypeGet(element: mlir_sys::MlirType, count: i64) -> mlir_sys::MlirType;
+    fn htpCspTypeIsAChannel(ty: mlir_sys::MlirType) -> bool;
+    fn htpCspChannelTypeGetElement(ty: mlir_sys::MlirType) -> mlir_sys::MlirType;
+    fn htpCspChannelTypeGetCount(ty: mlir_sys::MlirType) -> i64;
+}
+
+/// `!csp.channel<element, count>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChannelType<'c>(Type<'c>);
+
+impl<'c> ChannelType<'c> {
+    /// Channels of `element` values; `count` of them (an array) when above 1.
+    pub fn new(element: Type<'c>, count: i64) -> Self {
+        ChannelType(unsafe { Type::from_raw(htpCspChannelTypeGet(element.to_raw(), count)) })
+    }
+
+    /// The channel type `ty` is, if it is one.
+    pub fn of(ty: Type<'c>) -> Option<Self> {
+        unsafe { htpCspTypeIsAChannel(ty.to_raw()) }.then_some(ChannelType(ty))
+    }
+
+    pub fn element(&self) -> Type<'c> {
+        unsafe { Type::from_raw(htpCspChannelTypeGetElement(self.0.to_raw())) }
+    }
+
+    /// How many channels (1 for one, n for an array of n).
+    pub fn count(&self) -> i64 {
+        unsafe { htpCspChannelTypeGetCount(self.0.to_raw()) }
+    }
+
+    pub fn r#type(&self) -> Type<'c> {
+        self.0
+    }
+}
+
+/// The op's name (`csp.send`).
+pub fn name_of(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+/// A string attribute of `op`.
+pub fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
+    op.attribute(name).ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string())
+}
+
+/// An integer attribute of `op`.
+pub fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+}
+
+/// Whether `function` is a `@csp.program`.
+pub fn is_program(function: OperationRef) -> bool {
+    string_attribute(function, htp_api::models::MODEL_ATTRIBUTE).is_some_and(|m| m == crate::MODEL_NAME)
+}
+
+/// "file:line:col" of an op (the user's Python line).
+pub fn position(op: OperationRef) -> String {
+    htp_dialects::diagnostics::source_position(op.location())
+        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
+        .unwrap_or_else(|| "<unknown>".into())
+}
