@@ -64,6 +64,7 @@ LogicalResult ChannelOp::verify() {
     return emitOpError() << "depth must be at least 1 (a channel holds at least one element), got " << getDepth();
   if (!atTop(*this))
     return emitOpError() << "must be made at the top of the program, not inside a process or a loop";
+
   // One sending and one receiving process per channel (per channel of an
   // array: checked per replica by csp-verify-protocol).
   ProcessOp sender, receiver;
@@ -86,7 +87,8 @@ LogicalResult ChannelOp::verify() {
                                  << seen.getName() << "' already " << (sends ? "sends on" : "receives from")
                                  << ": a channel has one sending and one receiving process";
     if (process.getReplicas() > 1 && getChannel().getType().getCount() == 1)
-      return user->emitOpError() << "the " << process.getReplicas() << " replicas of process '" << process.getName() << "' all " << role
+      return user->emitOpError() << "the " << process.getReplicas() << " replicas of process '" << process.getName() << "' all "
+                                 << (sends ? "send on" : "receive from")
                                  << " channel '" << getName() << "': give each replica its own channel (an array of "
                                  << process.getReplicas() << ", indexed by the replica)";
     seen = process;

@@ -7,6 +7,7 @@ include "CSPDialect.td"
 include "CSPTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 class CSP_Op<string mnemonic, list<Trait> traits = []> : Op<CSP_Dialect, mnemonic, traits>;
 
@@ -19,11 +20,16 @@ def CSP_ChannelOp : CSP_Op<"channel"> {
     of channels, one per replica). `name` is what diagnostics and traces
     call it.
 
+    `pad` (`pad=0.0`): a tile sent with a smaller valid region (a block cut
+    by a tensor's edge) travels padded with this value, as
+    `htp.pad(t, value)` would; without it such a send is an error.
+
     ```mlir
     %a = csp.channel "a" depth 2 : !csp.channel<!tile.tile<16x256xf32>>
+    %b = csp.channel "b" depth 2 {pad = 0.0 : f32} : !csp.channel<!tile.tile<16x256xf32>>
     ```
   }];
-  let arguments = (ins StrAttr:$name, I64Attr:$depth);
+  let arguments = (ins StrAttr:$name, I64Attr:$depth, OptionalAttr<TypedAttrInterface>:$pad);
   let results = (outs CSP_ChannelType:$channel);
   let assemblyFormat = "$name `depth` $depth attr-dict `:` qualified(type($channel))";
   let hasVerifier = 1;

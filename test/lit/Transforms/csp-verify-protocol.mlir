@@ -176,7 +176,7 @@ func.func @data_dependent(%x: memref<16x16xf32>, %t: !tile.tile<16x16xf32>) attr
     %v = memref.load %x[%c0, %c0] : memref<16x16xf32>
     %zero = arith.constant 0.0 : f32
     %positive = arith.cmpf ogt, %v, %zero : f32
-    // expected-error @+1 {{which channel operations run (the branches of this if differ) depends on tensor data}}
+    // expected-error @+1 {{which channel operations run (the branches of this if differ) depends on values known only as the program runs}}
     scf.if %positive {
       csp.send %a, %t : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
     }

@@ -121,7 +121,7 @@ impl Player<'_> {
     fn unknown(&self, value: Value, site: usize, what: &str) -> Unplayable {
         match value {
             Value::Later => Unplayable::Later,
-            _ => Unplayable::Data { site, why: format!("{what} depends on tensor data") },
+            _ => Unplayable::Data { site, why: format!("{what} depends on values known only as the program runs (tensor data, floats)") },
         }
     }
 

@@ -130,7 +130,16 @@ impl<'c> Reader<'c> {
         let Some(result) = op.result(0).ok() else { return Ok(()) };
         let value: Value = result.into();
         let Some(ty) = ChannelType::of(value.r#type()) else { return Ok(()) };
-        let bytes = TileType::try_from(ty.element()).ok().and_then(|t| t.checked_size_in_bytes()).unwrap_or(0);
+        let tile = TileType::try_from(ty.element()).ok();
+        let bytes = tile.and_then(|t| t.checked_size_in_bytes()).unwrap_or(0);
+        // The pad value's type is the tile's element type (the C++ verifier
+        // cannot see into the tile dialect's types).
+        if let (Some(tile), Some(pad)) = (tile, op.attribute("pad").ok()) {
+            let pad_type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirAttributeGetType(melior::ir::AttributeLike::to_raw(&pad))) };
+            if pad_type != tile.element_type() {
+                return Err((op.location(), format!("channel pads with a {pad_type} value, but carries {} tiles", tile.element_type())));
+            }
+        }
         self.channels.insert(key(value), self.protocol.channels.len());
         self.protocol.channels.push(Channel {
             name: string_attribute(op, "name").unwrap_or_default(),

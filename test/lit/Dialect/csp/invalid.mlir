@@ -61,7 +61,7 @@ func.func @replicas_share_a_channel(%t: !tile.tile<16x16xf32>) {
   %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
   csp.process "w" replicas 2 {
   ^bb0(%r: index):
-    // expected-error @+1 {{the 2 replicas of process 'w' all sends on channel 'a': give each replica its own channel (an array of 2, indexed by the replica)}}
+    // expected-error @+1 {{the 2 replicas of process 'w' all send on channel 'a': give each replica its own channel (an array of 2, indexed by the replica)}}
     csp.send %a, %t : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
   }
   return
