@@ -47,15 +47,13 @@ static std::string nameOf(Value channel) {
 }
 
 /// The rules of a channel operand at `op`: inside a process, an index
-/// exactly when the channel is an array of several.
+/// when the channel is an array of several (an array of one may take one).
 static LogicalResult verifyEndpoint(Operation *op, Value channel, Value index) {
   if (!processOf(op) && attachedToFunction(op))
     return op->emitOpError() << "must be inside a csp.process (only processes talk on channels)";
   int64_t count = cast<ChannelType>(channel.getType()).getCount();
   if (count > 1 && !index)
     return op->emitOpError() << "uses " << nameOf(channel) << ", an array of " << count << " channels, without an index (at=)";
-  if (count == 1 && index)
-    return op->emitOpError() << "indexes " << nameOf(channel) << ", which is one channel, not an array";
   return success();
 }
 

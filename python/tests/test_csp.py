@@ -409,3 +409,42 @@ def test_user_errors_are_reported_at_their_line(case):
     # The error's line: the one holding `mark`, in the file _error_of writes.
     line = PRELUDE.count("\n") + next(i for i, text in enumerate(source.split("\n"), 1) if mark in text)
     assert f".py:{line}:" in message, message
+
+
+# ------------------------------------------------------------------ examples
+
+def _example(name):
+    import importlib.util
+
+    from conftest import EXAMPLES
+
+    spec = importlib.util.spec_from_file_location(f"htp_example_csp_{name}", EXAMPLES / "csp" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("rows,width", [(1, 256), (8, 512), (37, 512), (1000, 1024)])
+def test_the_rmsnorm_pipeline_example(rows, width):
+    m = _example("rmsnorm_pipeline")
+    rng = np.random.default_rng(rows)
+    x = rng.standard_normal((rows, width), dtype=np.float32)
+    w = rng.standard_normal((1, width), dtype=np.float32)
+    np.testing.assert_allclose(m.rmsnorm_pipeline(x, w, eps=1e-6, H=width), m.reference(x, w, 1e-6), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("rows", [1, 16, 100, 1000])
+@pytest.mark.parametrize("workers", [1, 3, 4])
+def test_the_fan_out_example(rows, workers):
+    m = _example("fan_out")
+    x = np.random.default_rng(rows).standard_normal((rows, 128), dtype=np.float32)
+    np.testing.assert_allclose(m.gelu_fan_out(x, WORKERS=workers), m.reference(x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("seq", [1, 16, 37, 100, 256])
+def test_the_attention_example(seq):
+    m = _example("attention")
+    rng = np.random.default_rng(seq)
+    q, k, v = (rng.standard_normal((seq, 64), dtype=np.float32) for _ in range(3))
+    scale = 1.0 / np.sqrt(64)
+    np.testing.assert_allclose(m.attention(q, k, v, scale=scale), m.reference(q, k, v, scale), rtol=1e-4, atol=1e-5)

@@ -69,3 +69,20 @@ pub fn position(op: OperationRef) -> String {
         .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
         .unwrap_or_else(|| "<unknown>".into())
 }
+
+/// The index operand of a channel operation (`csp.send %c[%i], ...`), if it has one.
+pub fn channel_index<'c>(op: OperationRef<'c, '_>) -> Option<melior::ir::Value<'c, 'c>> {
+    use melior::ir::attribute::DenseI32ArrayAttribute;
+    let indexed = match name_of(op).as_str() {
+        "csp.send" => op.operand_count() == 3,
+        "csp.recv" => op.operand_count() == 2,
+        "csp.consume" => op
+            .attribute("operandSegmentSizes")
+            .ok()
+            .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
+            .and_then(|segments| segments.element(1).ok())
+            .is_some_and(|n| n == 1),
+        _ => false,
+    };
+    indexed.then(|| op.operand(1).ok()).flatten().map(|v| unsafe { melior::ir::Value::from_raw(melior::ir::ValueLike::to_raw(&v)) })
+}

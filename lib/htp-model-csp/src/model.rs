@@ -123,7 +123,6 @@ fn endpoint<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>) -> Result<
     let index = match site.keyword("at") {
         None if ty.count() > 1 => return Err(format!("the channel is an array of {}: say which with at=", ty.count())),
         None => None,
-        Some(_) if ty.count() == 1 => return Err("at= indexes an array of channels (csp.channel(..., count=n)); this is one channel".into()),
         Some(ModelValue::Int(i)) if !(0..ty.count()).contains(i) => return Err(format!("at={i} is outside the array of {} channels", ty.count())),
         Some(value) => Some(index(site, value)?),
     };

@@ -223,8 +223,7 @@ impl<'c> Outliner<'c, '_> {
         let Some(body) = consume.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let element = body.argument(0).map(|a| a.r#type()).map_err(|e| (consume.location(), e.to_string()))?;
         let tile = self.receive(&emitter, id, element, consume)?;
-        let indexed = ChannelType::of(consume.operand(0).map(|v| v.r#type()).map_err(|e| (consume.location(), e.to_string()))?).is_some_and(|t| t.count() > 1);
-        let first_init = 1 + indexed as usize;
+        let first_init = 1 + crate::ir::channel_index(consume).is_some() as usize;
         for i in 0..body.argument_count() {
             let Ok(argument) = body.argument(i) else { continue };
             let value = if i == 0 { Some(tile) } else { consume.operand(first_init + i - 1).ok().map(detach) };
@@ -255,11 +254,7 @@ impl<'c> Outliner<'c, '_> {
         let base = *self.bases.get(&key(channel)).ok_or((op.location(), "uses a channel the program did not make with csp.channel".to_string()))?;
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
         let base = emitter.constant(IntegerAttribute::new(i64_type, base).into(), i64_type);
-        let indexed = ChannelType::of(channel.r#type()).is_some_and(|t| t.count() > 1);
-        if !indexed {
-            return Ok(base);
-        }
-        let index = op.operand(1).map(detach).map_err(|e| (op.location(), e.to_string()))?;
+        let Some(index) = crate::ir::channel_index(op) else { return Ok(base) };
         let index = emitter.value("arith.index_cast", &[index], i64_type);
         Ok(emitter.value("arith.addi", &[base, index], i64_type))
     }

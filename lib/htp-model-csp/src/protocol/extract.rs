@@ -178,9 +178,9 @@ impl<'c> Reader<'c> {
         channel.ok_or_else(|| (op.location(), "uses a channel the program did not make with csp.channel".into()))
     }
 
-    /// The channel operation's index operand, if the channel is an array.
-    fn index_of(&mut self, op: OperationRef<'c, '_>, channel: usize) -> Option<Reg> {
-        (self.protocol.channels[channel].count > 1).then(|| self.operand(op, 1))
+    /// The channel operation's index operand, if it has one.
+    fn index_of(&mut self, op: OperationRef<'c, '_>) -> Option<Reg> {
+        crate::ir::channel_index(op).map(|index| self.reg(index))
     }
 
     fn op(&mut self, op: OperationRef<'c, '_>) -> Result<Vec<Stmt>, Refusal<'c>> {
@@ -271,7 +271,7 @@ impl<'c> Reader<'c> {
             "csp.send" | "csp.recv" => {
                 let site = self.site(op);
                 let channel = self.channel_of(op)?;
-                let index = self.index_of(op, channel);
+                let index = self.index_of(op);
                 let mut statements = vec![Stmt::Event { channel, index, send: name == "csp.send", site }];
                 statements.extend(results.iter().map(|&r| Stmt::Let(r, Expr::Data)));
                 statements
@@ -279,7 +279,7 @@ impl<'c> Reader<'c> {
             "csp.consume" => {
                 let site = self.site(op);
                 let channel = self.channel_of(op)?;
-                let index = self.index_of(op, channel);
+                let index = self.index_of(op);
                 let mut statements = vec![Stmt::Event { channel, index, send: false, site }];
                 if let Some(body) = Self::block_of(op, 0) {
                     let first_init = 1 + index.is_some() as usize;

@@ -152,18 +152,6 @@ func.func @array_without_index(%t: !tile.tile<16x16xf32>) {
 
 // -----
 
-func.func @index_on_one_channel() {
-  %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
-  csp.process "p" {
-    %c0 = arith.constant 0 : index
-    // expected-error @+1 {{indexes 'a', which is one channel, not an array}}
-    %t = csp.recv %a[%c0] : !csp.channel<!tile.tile<16x16xf32>> -> !tile.tile<16x16xf32>
-  }
-  return
-}
-
-// -----
-
 func.func @recv_wrong_type() {
   %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
   csp.process "p" {
