@@ -6,17 +6,21 @@
 //! [`Stopped`] instead of waiting forever, and [`Network::stopped`] names
 //! each blocked process and its channel.
 //!
-//! Elements are fixed-size byte blocks (a tile) carried by this crate's
-//! bounded [`channel`](crate::channel()): a send copies the element into a
-//! slot taken from the channel's free list, a receive copies it out and
-//! returns the slot. Processes are identified by a number the caller gives
-//! each thread ([`Network::enter`]).
+//! Elements are fixed-size byte blocks (a tile) in a ring of `depth`
+//! slots per channel: a send copies the element into the next free slot, a
+//! receive copies it out. A channel has one sending and one receiving
+//! process (the protocol check proves it; the ring checks it again, cheaply,
+//! and stops the network rather than race), so the ring is single-producer
+//! single-consumer and takes no lock: the general bounded
+//! [`channel`](crate::channel()) (a mutex per operation) costs several times
+//! more per hand-over of a small tile (`benches/csp_channel.rs`). Processes
+//! are identified by a number the caller gives each thread
+//! ([`Network::enter`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::UnsafeCell;
+use std::sync::atomic::{fence, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
-
-use crate::channel::{channel, Receiver, Sender, TryRecvError, TrySendError};
 
 /// One channel of a program: what diagnostics call it, how many elements
 /// it holds, how many bytes an element is.
@@ -44,14 +48,50 @@ pub enum Role {
 pub enum Stopped {
     /// Every running process was blocked: each (process, channel, role).
     Deadlock(Vec<(usize, usize, Role)>),
+    /// Two processes used one end of a channel: (channel, role, the first, the second).
+    SharedEnd(usize, Role, usize, usize),
     /// SIGINT arrived while a process waited.
     Interrupted,
 }
 
 struct Channel {
-    data: (Sender<Box<[u8]>>, Receiver<Box<[u8]>>),
-    free: (Sender<Box<[u8]>>, Receiver<Box<[u8]>>),
     spec: ChannelSpec,
+    /// `depth` slots of `bytes` each.
+    slots: Box<[UnsafeCell<u8>]>,
+    /// Elements received so far (the next slot to read is `head % depth`).
+    head: AtomicUsize,
+    /// Elements sent so far.
+    tail: AtomicUsize,
+    /// The process at each end, once it has used it.
+    sender: AtomicUsize,
+    receiver: AtomicUsize,
+}
+
+// Safe: a slot is written only by the one sender, between its check that
+// the slot is free (`tail - head < depth`, acquiring `head`) and its release
+// of `tail`, and read only by the one receiver between its acquire of `tail`
+// and its release of `head`.
+unsafe impl Sync for Channel {}
+
+impl Channel {
+    fn depth(&self) -> usize {
+        self.spec.depth.max(1)
+    }
+
+    fn slot(&self, index: usize) -> *mut u8 {
+        let start = (index % self.depth()) * self.spec.bytes;
+        self.slots[start..].as_ptr() as *mut u8
+    }
+
+    /// Records `process` at the end `role`; another process there is an error.
+    fn claim(&self, role: Role, process: usize) -> Result<(), usize> {
+        let end = if role == Role::Send { &self.sender } else { &self.receiver };
+        match end.compare_exchange(usize::MAX, process, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => Ok(()),
+            Err(owner) if owner == process => Ok(()),
+            Err(owner) => Err(owner),
+        }
+    }
 }
 
 struct Gate {
@@ -70,11 +110,17 @@ pub struct Network {
     /// Processes inside `wait` (read without the gate, so that a send or
     /// receive nobody waits for takes no lock).
     waiters: AtomicUsize,
+    /// When asked: each process's busy spans (from the end of one channel
+    /// operation to the start of the next), one lane per process, named
+    /// by it; the gaps are its waits.
+    trace: Option<(crate::Trace, Vec<String>)>,
 }
 
 thread_local! {
     /// The process this thread runs (see [`Network::enter`]).
     static PROCESS: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    /// When its current busy span started (traced networks only).
+    static BUSY_SINCE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
 }
 
 /// How often a waiting process looks for SIGINT.
@@ -85,13 +131,13 @@ impl Network {
     pub fn new(channels: Vec<ChannelSpec>, processes: usize) -> Network {
         let channels = channels
             .into_iter()
-            .map(|spec| {
-                let depth = spec.depth.max(1);
-                let free = channel(depth + 1);
-                for _ in 0..depth {
-                    let _ = free.0.try_send(vec![0u8; spec.bytes].into_boxed_slice());
-                }
-                Channel { data: channel(depth), free, spec }
+            .map(|spec| Channel {
+                slots: (0..spec.depth.max(1) * spec.bytes).map(|_| UnsafeCell::new(0)).collect(),
+                spec,
+                head: AtomicUsize::new(0),
+                tail: AtomicUsize::new(0),
+                sender: AtomicUsize::new(usize::MAX),
+                receiver: AtomicUsize::new(usize::MAX),
             })
             .collect();
         Network {
@@ -99,6 +145,36 @@ impl Network {
             gate: Mutex::new(Gate { waiting: vec![None; processes], live: processes, stopped: None }),
             changed: Condvar::new(),
             waiters: AtomicUsize::new(0),
+            trace: None,
+        }
+    }
+
+    /// The same network, recording each process's busy spans under its
+    /// name (`names[process]`).
+    pub fn traced(mut self, names: Vec<String>) -> Network {
+        self.trace = Some((crate::Trace::new(), names));
+        self
+    }
+
+    /// The trace, if the network records one.
+    pub fn trace(&self) -> Option<&crate::Trace> {
+        self.trace.as_ref().map(|(trace, _)| trace)
+    }
+
+    /// Ends this thread's busy span (at a channel operation, or when the process finishes).
+    fn end_busy(&self) {
+        let Some((trace, names)) = &self.trace else { return };
+        let process = PROCESS.with(|p| p.get());
+        if let Some(start) = BUSY_SINCE.with(|b| b.take()) {
+            let name = names.get(process).cloned().unwrap_or_else(|| format!("process {process}"));
+            trace.record(name, process as u64, start, std::time::Instant::now());
+        }
+    }
+
+    /// Starts this thread's next busy span.
+    fn start_busy(&self) {
+        if self.trace.is_some() {
+            BUSY_SINCE.with(|b| b.set(Some(std::time::Instant::now())));
         }
     }
 
@@ -111,6 +187,7 @@ impl Network {
     /// finishes the process (the others no longer wait for it).
     pub fn enter(&self, process: usize) -> ProcessGuard<'_> {
         PROCESS.with(|p| p.set(process));
+        self.start_busy();
         ProcessGuard { network: self, process }
     }
 
@@ -129,20 +206,18 @@ impl Network {
     /// # Safety
     /// `source` must be readable for the channel's element size.
     pub unsafe fn send(&self, channel: usize, source: *const u8) -> Result<(), Stopped> {
-        let Some(c) = self.channels.get(channel) else { return Err(Stopped::Deadlock(vec![])) };
-        let mut slot = c.free.1.try_recv().unwrap_or_else(|_| vec![0u8; c.spec.bytes].into_boxed_slice());
-        unsafe { std::ptr::copy_nonoverlapping(source, slot.as_mut_ptr(), c.spec.bytes) };
+        let c = self.endpoint(channel, Role::Send)?;
+        self.end_busy();
+        let _restart = Restart(self);
         loop {
-            match c.data.0.try_send(slot) {
-                Ok(()) => {
-                    self.notify();
-                    return Ok(());
-                }
-                Err(TrySendError::Full(back)) | Err(TrySendError::Disconnected(back)) => {
-                    slot = back;
-                    self.wait(channel, Role::Send)?;
-                }
+            let tail = c.tail.load(Ordering::Relaxed);
+            if tail - c.head.load(Ordering::Acquire) < c.depth() {
+                unsafe { std::ptr::copy_nonoverlapping(source, c.slot(tail), c.spec.bytes) };
+                c.tail.store(tail + 1, Ordering::Release);
+                self.notify();
+                return Ok(());
             }
+            self.wait(channel, Role::Send)?;
         }
     }
 
@@ -152,31 +227,52 @@ impl Network {
     /// # Safety
     /// `dest` must be writable for the channel's element size.
     pub unsafe fn recv(&self, channel: usize, dest: *mut u8) -> Result<(), Stopped> {
-        let Some(c) = self.channels.get(channel) else { return Err(Stopped::Deadlock(vec![])) };
+        let c = self.endpoint(channel, Role::Recv)?;
+        self.end_busy();
+        let _restart = Restart(self);
         loop {
-            match c.data.1.try_recv() {
-                Ok(slot) => {
-                    unsafe { std::ptr::copy_nonoverlapping(slot.as_ptr(), dest, c.spec.bytes) };
-                    let _ = c.free.0.try_send(slot);
-                    self.notify();
-                    return Ok(());
-                }
-                Err(TryRecvError::Empty) | Err(TryRecvError::Disconnected) => self.wait(channel, Role::Recv)?,
+            let head = c.head.load(Ordering::Relaxed);
+            if c.tail.load(Ordering::Acquire) > head {
+                unsafe { std::ptr::copy_nonoverlapping(c.slot(head), dest, c.spec.bytes) };
+                c.head.store(head + 1, Ordering::Release);
+                self.notify();
+                return Ok(());
             }
+            self.wait(channel, Role::Recv)?;
         }
+    }
+
+    /// Channel `channel`, its end `role` claimed by this thread's process;
+    /// a second process at that end stops the network.
+    fn endpoint(&self, channel: usize, role: Role) -> Result<&Channel, Stopped> {
+        let Some(c) = self.channels.get(channel) else { return Err(Stopped::Deadlock(vec![])) };
+        let process = PROCESS.with(|p| p.get());
+        if let Err(owner) = c.claim(role, process) {
+            let stopped = Stopped::SharedEnd(channel, role, owner, process);
+            let mut gate = self.lock();
+            gate.stopped.get_or_insert(stopped.clone());
+            self.changed.notify_all();
+            return Err(stopped);
+        }
+        Ok(c)
     }
 
     /// Whether `role` on `channel` can go ahead now.
     fn ready(&self, channel: usize, role: Role) -> bool {
         let c = &self.channels[channel];
+        let (head, tail) = (c.head.load(Ordering::Acquire), c.tail.load(Ordering::Acquire));
         match role {
-            Role::Send => c.data.0.len() < c.data.0.capacity(),
-            Role::Recv => !c.data.1.is_empty(),
+            Role::Send => tail - head < c.depth(),
+            Role::Recv => tail > head,
         }
     }
 
-    /// Wakes the waiting processes after a channel changed.
+    /// Wakes the waiting processes after a channel changed. The fence
+    /// orders the channel's update before the read of `waiters` (a waiter
+    /// counts itself before it looks at the channel), so a waiter either
+    /// sees the update or is woken.
     fn notify(&self) {
+        fence(Ordering::SeqCst);
         if self.waiters.load(Ordering::SeqCst) > 0 {
             let _gate = self.lock();
             self.changed.notify_all();
@@ -186,6 +282,22 @@ impl Network {
     /// Blocks this process until `role` on `channel` may be ready again,
     /// or the network stopped.
     fn wait(&self, channel: usize, role: Role) -> Result<(), Stopped> {
+        // A hand-over between running processes is usually a matter of
+        // microseconds: spin, then yield, before sleeping on the gate (as
+        // crossbeam's channels back off); a sleep and wake-up costs more
+        // than the copy.
+        for step in 0..16u32 {
+            if self.ready(channel, role) {
+                return Ok(());
+            }
+            if step < 6 {
+                for _ in 0..(1u32 << step) {
+                    std::hint::spin_loop();
+                }
+            } else {
+                std::thread::yield_now();
+            }
+        }
         let process = PROCESS.with(|p| p.get());
         self.waiters.fetch_add(1, Ordering::SeqCst);
         let mut gate = self.lock();
@@ -246,8 +358,18 @@ pub struct ProcessGuard<'n> {
     process: usize,
 }
 
+/// Starts the next busy span when a channel operation returns.
+struct Restart<'n>(&'n Network);
+
+impl Drop for Restart<'_> {
+    fn drop(&mut self) {
+        self.0.start_busy();
+    }
+}
+
 impl Drop for ProcessGuard<'_> {
     fn drop(&mut self) {
+        self.network.end_busy();
         PROCESS.with(|p| p.set(usize::MAX));
         self.network.finish(self.process);
     }
@@ -307,6 +429,24 @@ mod tests {
         let Some(Stopped::Deadlock(mut blocked)) = network.stopped() else { panic!("no deadlock reported") };
         blocked.sort();
         assert_eq!(blocked, vec![(0, 0, Role::Recv), (1, 1, Role::Recv)]);
+    }
+
+    #[test]
+    fn a_second_sender_stops_the_network() {
+        let network = Network::new(vec![spec("a", 4)], 2);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _p = network.enter(0);
+                unsafe { network.send(0, [1u8; 8].as_ptr()) }.unwrap();
+            })
+            .join()
+            .unwrap();
+            s.spawn(|| {
+                let _p = network.enter(1);
+                assert!(unsafe { network.send(0, [2u8; 8].as_ptr()) }.is_err());
+            });
+        });
+        assert_eq!(network.stopped(), Some(Stopped::SharedEnd(0, Role::Send, 0, 1)));
     }
 
     #[test]

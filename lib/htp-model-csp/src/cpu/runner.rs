@@ -85,7 +85,13 @@ impl ProgramArtifact {
             return Err(RunError::from("error: a CSP program runs its processes at once; this target's code cannot".to_string()));
         }
         let instances = self.protocol.instances();
-        let network = Network::new(self.specs(), instances.len());
+        // HTP_CSP_TRACE=<file>: the run's timeline as Chrome trace JSON
+        // (drawn by `python -m htp.trace_plot`), one lane per process.
+        let trace_path = std::env::var_os("HTP_CSP_TRACE").filter(|p| !p.is_empty());
+        let mut network = Network::new(self.specs(), instances.len());
+        if trace_path.is_some() {
+            network = network.traced(instances.iter().map(|&i| self.protocol.instance_label(i)).collect());
+        }
         let handle = &network as *const Network as i64;
         let inner = Shared(self.inner.as_ref());
         let shared = Arguments(arguments.to_vec());
@@ -113,7 +119,21 @@ impl ProgramArtifact {
                 return Err(RunError::new(RunErrorKind::Interrupted, format!("error: the call of {} was interrupted (SIGINT)", self.name)))
             }
             Some(Stopped::Deadlock(blocked)) => return Err(self.deadlock(&instances, &blocked)),
+            Some(Stopped::SharedEnd(channel, role, first, second)) => {
+                let who = |id: usize| instances.get(id).map(|&i| self.protocol.instance_name(i)).unwrap_or_else(|| format!("process #{id}"));
+                let what = if role == Role::Send { "sent on" } else { "received from" };
+                return Err(RunError::from(format!(
+                    "error: {} and {} both {what} channel '{}': a channel has one sending and one receiving process",
+                    who(first),
+                    who(second),
+                    self.protocol.flat_name(channel)
+                )));
+            }
             None => {}
+        }
+        if let (Some(path), Some(trace)) = (&trace_path, network.trace()) {
+            std::fs::write(path, trace.to_chrome_json())
+                .map_err(|e| RunError::from(format!("error: cannot write the trace to {}: {e}", std::path::Path::new(path).display())))?;
         }
         outcomes.into_iter().collect()
     }

@@ -175,6 +175,16 @@ impl Protocol {
         self.processes.iter().enumerate().flat_map(|(p, process)| (0..process.replicas).map(move |r| (p, r))).collect()
     }
 
+    /// A trace lane's name for instance `(process, replica)`: `loader`, `worker[2]`.
+    pub fn instance_label(&self, (process, replica): (usize, usize)) -> String {
+        let p = &self.processes[process];
+        if p.replicas == 1 {
+            p.name.clone()
+        } else {
+            format!("{}[{replica}]", p.name)
+        }
+    }
+
     /// How a diagnostic names instance `(process, replica)`.
     pub fn instance_name(&self, (process, replica): (usize, usize)) -> String {
         let p = &self.processes[process];
