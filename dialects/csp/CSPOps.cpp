@@ -89,7 +89,9 @@ LogicalResult ChannelOp::verify() {
                                  << (sends ? "send on" : "receive from")
                                  << " channel '" << getName() << "': give each replica its own channel (an array of "
                                  << process.getReplicas() << ", indexed by the replica)";
-    seen = process;
+    // Elements of an array may have different processes at their ends.
+    if (getChannel().getType().getCount() == 1)
+      seen = process;
   }
   return success();
 }

@@ -448,3 +448,64 @@ def test_the_attention_example(seq):
     q, k, v = (rng.standard_normal((seq, 64), dtype=np.float32) for _ in range(3))
     scale = 1.0 / np.sqrt(64)
     np.testing.assert_allclose(m.attention(q, k, v, scale=scale), m.reference(q, k, v, scale), rtol=1e-4, atol=1e-5)
+
+
+@csp.program
+def chain(x: htp.Tensor[f32, 64, 16], y: htp.Out[f32, 64, 16]):
+    """Six processes in a row over the elements of one array of channels:
+    each stage receives on element k and sends on element k + 1."""
+    c = csp.channel(f32, (8, 16), depth=1, count=5, name="c")
+    with csp.process(name="head"):
+        for i in range(8):
+            csp.send(c, x[i * 8:i * 8 + 8, :], at=0)
+    for k in csp.processes(4, name="stage"):
+        for i in range(8):
+            with csp.consume(c, at=k) as t:
+                csp.send(c, t + 1.0, at=k + 1)
+    with csp.process(name="tail"):
+        for i in range(8):
+            y[i * 8:i * 8 + 8, :] = csp.recv(c, at=4)
+
+
+def test_processes_in_a_row_over_the_elements_of_one_array():
+    x = np.random.default_rng(5).standard_normal((64, 16)).astype(np.float32)
+    np.testing.assert_allclose(chain(x), x + 4, rtol=1e-6)
+
+
+@csp.program
+def rows_and_dtypes(x: htp.Tensor[f32, "N", 64], n: htp.Tensor[i32, "N", 64], y: htp.Out[f32, "N", 64],
+                    z: htp.Out[i32, 1, 64], s: f32):
+    """1-row tiles (never cut), three element types, a branch on the loop index."""
+    a = csp.channel(f32, (1, 64), depth=3, name="rows")
+    b = csp.channel(i32, (1, 64), depth=1, name="ints")
+    c = csp.channel(f16, (1, 64), depth=2, name="halves")
+    rows = x.shape[0]
+    with csp.process(name="source"):
+        for i in range(rows):
+            csp.send(a, x[i:i + 1, :])
+            csp.send(b, n[i:i + 1, :])
+    with csp.process(name="convert"):
+        for i in range(rows):
+            csp.send(c, htp.cast(csp.recv(a) * s, f16))
+    with csp.process(name="sum"):
+        acc = htp.zeros((1, 64), i32)
+        for i in range(rows):
+            acc = acc + csp.recv(b)
+        z[0:1, :] = acc
+    with csp.process(name="back"):
+        for i in range(rows):
+            if i % 2 == 0:
+                y[i:i + 1, :] = htp.cast(csp.recv(c), f32)
+            else:
+                y[i:i + 1, :] = htp.cast(csp.recv(c), f32) * 2.0
+
+
+@pytest.mark.parametrize("rows", [1, 2, 7, 50])
+def test_row_tiles_of_three_dtypes(rows):
+    x = np.random.default_rng(rows).standard_normal((rows, 64)).astype(np.float32)
+    n = np.arange(rows * 64, dtype=np.int32).reshape(rows, 64)
+    y, z = rows_and_dtypes(x, n, s=0.5)
+    want = (x * 0.5).astype(np.float16).astype(np.float32)
+    want[1::2] *= 2
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(z[0], n.sum(0))

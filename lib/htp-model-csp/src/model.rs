@@ -142,6 +142,15 @@ fn index<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>) -> Result<Mod
 /// `x[i:i + 16, :]` as a value to send: the tile loaded from the view
 /// (with its valid region where the tensor's edge may cut it).
 fn load_view<'c>(site: &ConstructSite<'c, '_>, view: &TensorView<'c>, padded: bool) -> Result<ModelIr<'c>, String> {
+    // A block one element wide is whole wherever it is inside the tensor
+    // (outside, the load is an index error): never cut.
+    let mut view = view.clone();
+    for d in 0..2 {
+        if view.shape[d] == 1 {
+            view.valid[d] = ViewExtent::Static(1);
+        }
+    }
+    let view = &view;
     let cut = view.valid.iter().zip(view.shape).any(|(valid, full)| !matches!(valid, ViewExtent::Static(n) if *n == full));
     if cut && !padded {
         return Err(format!(
@@ -232,6 +241,11 @@ fn one_process_per_end(channel: ModelIr, sends: bool) -> Result<(), String> {
             name(current),
             if sends { "send on" } else { "receive from" }
         ));
+    }
+    // Elements of an array may have different processes at their ends:
+    // the protocol's play checks them one by one.
+    if ChannelType::of(channel.r#type()).is_some_and(|t| t.count() > 1) {
+        return Ok(());
     }
     for user in htp_ir::query::uses(channel) {
         let user_sends = user.name().as_string_ref().as_str() == Ok("csp.send");

@@ -259,3 +259,28 @@ func.func @shapes_at_the_call(%x: memref<?x16xf32>, %t: !tile.tile<16x16xf32>) a
   }
   return
 }
+
+// -----
+
+// Processes in a row over the elements of one array: each element has its
+// own sender and receiver, so the program is fine.
+// CHECK-LABEL: func.func @chain_over_an_array
+func.func @chain_over_an_array(%t: !tile.tile<16x16xf32>) attributes {htp.model = "csp"} {
+  %c = csp.channel "c" depth 1 : !csp.channel<!tile.tile<16x16xf32>, 3>
+  csp.process "head" {
+    %c0 = arith.constant 0 : index
+    csp.send %c[%c0], %t : !csp.channel<!tile.tile<16x16xf32>, 3>, !tile.tile<16x16xf32>
+  }
+  csp.process "stage" replicas 2 {
+  ^bb0(%k: index):
+    %c1 = arith.constant 1 : index
+    %next = arith.addi %k, %c1 : index
+    %u = csp.recv %c[%k] : !csp.channel<!tile.tile<16x16xf32>, 3> -> !tile.tile<16x16xf32>
+    csp.send %c[%next], %u : !csp.channel<!tile.tile<16x16xf32>, 3>, !tile.tile<16x16xf32>
+  }
+  csp.process "tail" {
+    %c2 = arith.constant 2 : index
+    %u = csp.recv %c[%c2] : !csp.channel<!tile.tile<16x16xf32>, 3> -> !tile.tile<16x16xf32>
+  }
+  return
+}
