@@ -265,7 +265,7 @@ def leftovers(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, 16, 64]):
 
 def test_an_unbalanced_channel_is_refused_at_the_call():
     np.testing.assert_array_equal(leftovers(np.ones((16, 64), np.float32)), np.ones((16, 64), np.float32))
-    with pytest.raises(RuntimeError, match=r"unbalanced protocol: channel 'a' is sent 3 tiles here but received 1 times"):
+    with pytest.raises(RuntimeError, match=r"unbalanced protocol: channel 'a' is sent 3 tiles here but received 1 time"):
         leftovers(np.ones((48, 64), np.float32))
 
 
@@ -509,3 +509,47 @@ def test_row_tiles_of_three_dtypes(rows):
     want[1::2] *= 2
     np.testing.assert_array_equal(y, want)
     np.testing.assert_array_equal(z[0], n.sum(0))
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+CSP_LONG_CALL = """
+import sys
+import numpy as np
+import htp
+from htp import f32
+
+csp = htp.model("csp")
+
+@csp.program
+def slow(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    a = csp.channel(f32, (16, 64), depth=1, name="a", pad=0.0)
+    with csp.process(name="busy"):
+        for i in range(0, x.shape[0], 16):
+            t = x[i:i + 16, :] * 1.0
+            for r in range(20000):
+                t = htp.exp(t * 0.5) - 1.0
+            csp.send(a, t)
+    with csp.process(name="waiting"):
+        for i in range(0, x.shape[0], 16):
+            y[i:i + 16, :] = csp.recv(a)
+
+x = np.zeros((16 * 4096, 64), np.float32)  # minutes uninterrupted
+slow(x[:32])  # compiled, and a short run
+print("ready", flush=True)
+try:
+    slow(x)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_program_whose_processes_compute_and_wait(tmp_path):
+    from conftest import run_and_interrupt
+
+    returncode, out, seconds = run_and_interrupt(tmp_path, CSP_LONG_CALL)
+    assert returncode == 3, out
+    assert "interrupted" in out
+    assert seconds < 15

@@ -23,17 +23,21 @@ pub fn describe(protocol: &Protocol, problem: &Problem) -> (usize, String) {
         Problem::Unbalanced { channel, sent, received, send_site, recv_site } if sent > received => (
             send_site.unwrap_or(0),
             format!(
-                "unbalanced protocol: channel '{}' is sent {sent} tiles here but received {received} times{}: {} would never be received",
+                "unbalanced protocol: channel '{}' is sent {} here but received {}{}: {} would never be received",
                 protocol.flat_name(*channel),
+                count(*sent, "tile"),
+                count(*received, "time"),
                 recv_site.map(|s| format!(" (at {})", at(s))).unwrap_or_default(),
-                sent - received
+                count(sent - received, "tile")
             ),
         ),
         Problem::Unbalanced { channel, sent, received, send_site, recv_site } => (
             recv_site.unwrap_or(0),
             format!(
-                "unbalanced protocol: channel '{}' is received {received} times here but sent only {sent} tiles{}: the receiver would wait forever",
+                "unbalanced protocol: channel '{}' is received {} here but sent only {}{}: the receiver would wait forever",
                 protocol.flat_name(*channel),
+                count(*received, "time"),
+                count(*sent, "tile"),
                 send_site.map(|s| format!(" (at {})", at(s))).unwrap_or_default()
             ),
         ),
@@ -55,6 +59,15 @@ pub fn describe(protocol: &Protocol, problem: &Problem) -> (usize, String) {
             format!("{why}: a CSP program's channel operations must be fixed by shapes, scalars and loop indices, so that it can be proven free of deadlock (docs/csp.md)"),
         ),
         Problem::Unplayable(other) => (0, format!("the protocol cannot be played: {other:?}")),
+    }
+}
+
+/// "1 tile", "3 tiles".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
