@@ -3,6 +3,7 @@
 //! that owns them) and [`query`] answers questions about existing IR. This
 //! crate knows no HTP dialect and no backend.
 
+pub mod arith;
 pub mod builder;
 pub mod json;
 pub mod query;

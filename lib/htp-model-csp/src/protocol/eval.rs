@@ -2,7 +2,7 @@
 //! arguments (nothing but static shapes at compile time; every shape and
 //! scalar at a call) and returns its channel operations in order.
 
-use super::{BinaryOp, Expr, Predicate, Protocol, Reg, Stmt};
+use super::{Expr, Protocol, Reg, Stmt};
 
 /// What is known of the program's arguments.
 #[derive(Clone, Debug, Default)]
@@ -104,11 +104,11 @@ impl Player<'_> {
             Expr::Data => Value::Data,
             Expr::Copy(r) => self.get(r),
             Expr::Binary(op, a, b) => match (self.get(a), self.get(b)) {
-                (Value::Known(a), Value::Known(b)) => binary(op, a, b).map(Value::Known).unwrap_or(Value::Data),
+                (Value::Known(a), Value::Known(b)) => op.eval(a, b).map(Value::Known).unwrap_or(Value::Data),
                 (a, b) => a.join(b),
             },
             Expr::Compare(p, a, b) => match (self.get(a), self.get(b)) {
-                (Value::Known(a), Value::Known(b)) => Value::Known(compare(p, a, b) as i64),
+                (Value::Known(a), Value::Known(b)) => Value::Known(p.eval(a, b) as i64),
                 (a, b) => a.join(b),
             },
             Expr::Select(c, a, b) => match self.get(c) {
@@ -229,69 +229,5 @@ impl Player<'_> {
             self.set(result, unknown.join(Value::Later));
         }
         Ok(())
-    }
-}
-
-fn binary(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        BinaryOp::Add => a.wrapping_add(b),
-        BinaryOp::Sub => a.wrapping_sub(b),
-        BinaryOp::Mul => a.wrapping_mul(b),
-        BinaryOp::DivSigned => a.checked_div(b)?,
-        BinaryOp::DivUnsigned => (a as u64).checked_div(b as u64)? as i64,
-        BinaryOp::FloorDiv => {
-            let q = a.checked_div(b)?;
-            if a % b != 0 && ((a < 0) != (b < 0)) {
-                q - 1
-            } else {
-                q
-            }
-        }
-        BinaryOp::CeilDiv => {
-            let q = a.checked_div(b)?;
-            if a % b != 0 && ((a < 0) == (b < 0)) {
-                q + 1
-            } else {
-                q
-            }
-        }
-        BinaryOp::RemSigned => a.checked_rem(b)?,
-        BinaryOp::RemUnsigned => (a as u64).checked_rem(b as u64)? as i64,
-        BinaryOp::Min => a.min(b),
-        BinaryOp::Max => a.max(b),
-        BinaryOp::And => a & b,
-        BinaryOp::Or => a | b,
-        BinaryOp::Xor => a ^ b,
-    })
-}
-
-fn compare(p: Predicate, a: i64, b: i64) -> bool {
-    let (ua, ub) = (a as u64, b as u64);
-    match p {
-        Predicate::Eq => a == b,
-        Predicate::Ne => a != b,
-        Predicate::Slt => a < b,
-        Predicate::Sle => a <= b,
-        Predicate::Sgt => a > b,
-        Predicate::Sge => a >= b,
-        Predicate::Ult => ua < ub,
-        Predicate::Ule => ua <= ub,
-        Predicate::Ugt => ua > ub,
-        Predicate::Uge => ua >= ub,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floor_and_ceil_division_round_toward_their_infinities() {
-        assert_eq!(binary(BinaryOp::FloorDiv, -7, 2), Some(-4));
-        assert_eq!(binary(BinaryOp::FloorDiv, 7, 2), Some(3));
-        assert_eq!(binary(BinaryOp::FloorDiv, 7, -2), Some(-4));
-        assert_eq!(binary(BinaryOp::CeilDiv, 7, 2), Some(4));
-        assert_eq!(binary(BinaryOp::CeilDiv, -7, 2), Some(-3));
-        assert_eq!(binary(BinaryOp::DivSigned, 1, 0), None);
     }
 }

@@ -14,7 +14,8 @@ use melior::ir::{
     BlockRef, Location, OperationRef, RegionLike, TypeLike, Value, ValueLike,
 };
 
-use super::{BinaryOp, Channel, Expr, Predicate, Process, Protocol, Reg, Stmt};
+use super::{Channel, Expr, Process, Protocol, Reg, Stmt};
+use htp_ir::arith::{IntBinary, IntPredicate};
 use crate::ir::{integer_attribute, name_of, string_attribute, ChannelType};
 
 /// A protocol and, per site, the location of its op (for diagnostics
@@ -188,7 +189,9 @@ impl<'c> Reader<'c> {
         let name = name.as_str();
         let results = self.results(op);
         let first = results.first().copied().unwrap_or(usize::MAX);
-        let binary = |op_kind: BinaryOp, this: &mut Self| vec![Stmt::Let(first, Expr::Binary(op_kind, this.operand(op, 0), this.operand(op, 1)))];
+        if let Some(binary) = IntBinary::of(name) {
+            return Ok(vec![Stmt::Let(first, Expr::Binary(binary, self.operand(op, 0), self.operand(op, 1)))]);
+        }
         Ok(match name {
             "arith.constant" => {
                 let value = op.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value());
@@ -200,38 +203,12 @@ impl<'c> Reader<'c> {
                     None => vec![Stmt::Let(first, Expr::Data)],
                 }
             }
-            "arith.addi" => binary(BinaryOp::Add, self),
-            "arith.subi" => binary(BinaryOp::Sub, self),
-            "arith.muli" => binary(BinaryOp::Mul, self),
-            "arith.divsi" => binary(BinaryOp::DivSigned, self),
-            "arith.divui" => binary(BinaryOp::DivUnsigned, self),
-            "arith.floordivsi" => binary(BinaryOp::FloorDiv, self),
-            "arith.ceildivsi" => binary(BinaryOp::CeilDiv, self),
-            "arith.remsi" => binary(BinaryOp::RemSigned, self),
-            "arith.remui" => binary(BinaryOp::RemUnsigned, self),
-            "arith.minsi" => binary(BinaryOp::Min, self),
-            "arith.maxsi" => binary(BinaryOp::Max, self),
-            "arith.andi" => binary(BinaryOp::And, self),
-            "arith.ori" => binary(BinaryOp::Or, self),
-            "arith.xori" => binary(BinaryOp::Xor, self),
             "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" | "arith.trunci" => vec![Stmt::Let(first, Expr::Copy(self.operand(op, 0)))],
             "arith.select" => vec![Stmt::Let(first, Expr::Select(self.operand(op, 0), self.operand(op, 1), self.operand(op, 2)))],
-            "arith.cmpi" => {
-                let predicate = match integer_attribute(op, "predicate") {
-                    Some(0) => Predicate::Eq,
-                    Some(1) => Predicate::Ne,
-                    Some(2) => Predicate::Slt,
-                    Some(3) => Predicate::Sle,
-                    Some(4) => Predicate::Sgt,
-                    Some(5) => Predicate::Sge,
-                    Some(6) => Predicate::Ult,
-                    Some(7) => Predicate::Ule,
-                    Some(8) => Predicate::Ugt,
-                    Some(9) => Predicate::Uge,
-                    _ => return Ok(vec![Stmt::Let(first, Expr::Data)]),
-                };
-                vec![Stmt::Let(first, Expr::Compare(predicate, self.operand(op, 0), self.operand(op, 1)))]
-            }
+            "arith.cmpi" => match integer_attribute(op, "predicate").and_then(IntPredicate::of) {
+                Some(predicate) => vec![Stmt::Let(first, Expr::Compare(predicate, self.operand(op, 0), self.operand(op, 1)))],
+                None => vec![Stmt::Let(first, Expr::Data)],
+            },
             "memref.dim" => {
                 let tensor = op.operand(0).ok().and_then(|v| self.arguments.get(&key(v)).copied());
                 let dim = self.operand(op, 1);

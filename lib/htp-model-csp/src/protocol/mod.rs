@@ -15,6 +15,8 @@
 //! depends on tensor data is refused unless both branches of the `if`
 //! perform the same channel operations.
 
+use htp_ir::arith::{IntBinary, IntPredicate};
+
 pub mod eval;
 pub mod extract;
 pub mod report;
@@ -35,44 +37,11 @@ pub enum Expr {
     Replica,
     /// Computed from tensor data: never known before the process runs.
     Data,
-    Binary(BinaryOp, Reg, Reg),
-    Compare(Predicate, Reg, Reg),
+    Binary(IntBinary, Reg, Reg),
+    Compare(IntPredicate, Reg, Reg),
     Select(Reg, Reg, Reg),
     /// The same value (a cast).
     Copy(Reg),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    DivSigned,
-    DivUnsigned,
-    FloorDiv,
-    CeilDiv,
-    RemSigned,
-    RemUnsigned,
-    Min,
-    Max,
-    And,
-    Or,
-    Xor,
-}
-
-/// `arith.cmpi`'s predicates, in its order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Predicate {
-    Eq,
-    Ne,
-    Slt,
-    Sle,
-    Sgt,
-    Sge,
-    Ult,
-    Ule,
-    Ugt,
-    Uge,
 }
 
 /// One statement of a process's protocol.

@@ -511,32 +511,8 @@ impl Evaluator<'_, '_> {
             Num::Float(width) => return Ok(Value::Float(round(Self::float_binary(op, self.float(frame, a), self.float(frame, b))?, width))),
         };
         let (x, y) = (self.int(frame, a), self.int(frame, b));
-        let divide = |f: fn(i64, i64) -> i64| {
-            if y == 0 {
-                Err(RunError::new(RunErrorKind::DivisionByZero, "integer division by zero in a workload"))
-            } else {
-                Ok(f(x, y))
-            }
-        };
-        let v = match op {
-            Binary::Add => x.wrapping_add(y),
-            Binary::Sub => x.wrapping_sub(y),
-            Binary::Mul => x.wrapping_mul(y),
-            Binary::DivS => divide(i64::wrapping_div)?,
-            Binary::DivU => divide(|x, y| ((x as u64) / (y as u64)) as i64)?,
-            Binary::RemS => divide(i64::wrapping_rem)?,
-            Binary::RemU => divide(|x, y| ((x as u64) % (y as u64)) as i64)?,
-            Binary::FloorDivS => divide(|x, y| x.div_euclid(y) - if y < 0 && x.rem_euclid(y) != 0 { 1 } else { 0 })?,
-            Binary::CeilDivS => divide(|x, y| -((-x).div_euclid(y) - if y < 0 && (-x).rem_euclid(y) != 0 { 1 } else { 0 }))?,
-            Binary::MinS => x.min(y),
-            Binary::MaxS => x.max(y),
-            Binary::And => x & y,
-            Binary::Or => x | y,
-            Binary::Xor => x ^ y,
-            Binary::Shl => x.wrapping_shl(y as u32),
-            Binary::ShrS => x.wrapping_shr(y as u32),
-            _ => return Err(RunError::from(format!("internal error: {op:?} on integers"))),
-        };
+        let Binary::Int(op) = op else { return Err(RunError::from(format!("internal error: {op:?} on integers"))) };
+        let v = op.eval(x, y).ok_or_else(|| RunError::new(RunErrorKind::DivisionByZero, "integer division by zero in a workload"))?;
         Ok(Value::Int(wrap(v, width)))
     }
 

@@ -356,23 +356,10 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
 }
 
 fn binary_of(name: &str) -> Option<Binary> {
+    if let Some(op) = htp_ir::arith::IntBinary::of(name) {
+        return Some(Binary::Int(op));
+    }
     Some(match name {
-        "arith.addi" => Binary::Add,
-        "arith.subi" => Binary::Sub,
-        "arith.muli" => Binary::Mul,
-        "arith.divsi" => Binary::DivS,
-        "arith.divui" => Binary::DivU,
-        "arith.remsi" => Binary::RemS,
-        "arith.remui" => Binary::RemU,
-        "arith.floordivsi" => Binary::FloorDivS,
-        "arith.ceildivsi" => Binary::CeilDivS,
-        "arith.minsi" => Binary::MinS,
-        "arith.maxsi" => Binary::MaxS,
-        "arith.andi" => Binary::And,
-        "arith.ori" => Binary::Or,
-        "arith.xori" => Binary::Xor,
-        "arith.shli" => Binary::Shl,
-        "arith.shrsi" => Binary::ShrS,
         "arith.addf" => Binary::AddF,
         "arith.subf" => Binary::SubF,
         "arith.mulf" => Binary::MulF,

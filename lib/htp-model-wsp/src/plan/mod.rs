@@ -29,22 +29,8 @@ pub struct Element {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Binary {
-    Add,
-    Sub,
-    Mul,
-    DivS,
-    DivU,
-    RemS,
-    RemU,
-    FloorDivS,
-    CeilDivS,
-    MinS,
-    MaxS,
-    And,
-    Or,
-    Xor,
-    Shl,
-    ShrS,
+    /// `arith`'s integer ops, with its semantics (`htp_ir::arith`).
+    Int(htp_ir::arith::IntBinary),
     AddF,
     SubF,
     MulF,
