@@ -17,6 +17,7 @@ pub fn register_all() -> Result<(), String> {
     htp_backend_sample::register()?;
     htp_model_sample::register()?;
     htp_model_wsp::register()?;
+    htp_conversion_wsp_to_pto::register()?;
     htp_model_csp::register()
 }
 
@@ -118,5 +119,98 @@ mod tests {
         };
         let error = htp_driver::compile(&request).err().expect("refused").to_string();
         assert!(error.contains("r.py:4:1: error: the 'sketch' programming model is not available on target 'cpu' (no registered target provides it)"), "{error}");
+    }
+
+    /// No programming model depends on a backend:
+    /// a model on a backend is a conversion crate depending on both
+    /// (`lib/htp-conversion-<model>-to-<backend>`, as CIRCT's
+    /// `lib/Conversion/<A>To<B>/`).
+    #[test]
+    fn no_model_crate_depends_on_a_backend_crate() {
+        let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut manifests: Vec<_> = std::fs::read_dir(&lib)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("htp-model-"))
+            .map(|e| e.path().join("Cargo.toml"))
+            .filter(|p| p.is_file())
+            .collect();
+        manifests.sort();
+        assert!(manifests.iter().any(|p| p.parent().unwrap().ends_with("htp-model-wsp")), "{manifests:?}");
+        for manifest in manifests {
+            let text = std::fs::read_to_string(&manifest).unwrap();
+            for dependency in dependencies(&text) {
+                assert!(!dependency.starts_with("htp-backend-"), "{} depends on {dependency}", manifest.display());
+            }
+        }
+    }
+
+    /// The crates a manifest names in its dependency tables (`[dependencies]`,
+    /// `[dev-dependencies]`, `[build-dependencies]`, `[target.'...'.dependencies]`,
+    /// `[dependencies.<name>]`), by key and by `package = "..."`.
+    fn dependencies(manifest: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        // In a table of dependencies (keys are crates), in one dependency's table, or elsewhere.
+        let (mut in_table, mut in_one) = (false, false);
+        for line in manifest.lines().map(|l| l.split('#').next().unwrap_or("").trim()) {
+            if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                let header = header.trim_matches(['[', ']']).trim();
+                in_table = header.rsplit('.').next() == Some("dependencies") || header.ends_with("-dependencies");
+                in_one = false;
+                if let Some((_, name)) = header.split_once("dependencies.") {
+                    names.push(name.trim_matches(['"', '\'', ' ']).to_string());
+                    in_one = true;
+                }
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else { continue };
+            let key = key.trim().trim_matches(['"', '\'']);
+            if in_table {
+                names.push(key.split('.').next().unwrap_or(key).to_string());
+            }
+            // `x = { package = "htp-backend-..." }`, or `package = "..."` in a dependency's own table.
+            let renamed = match (in_table, in_one) {
+                (true, _) => value.split_once("package").map(|(_, v)| v),
+                (_, true) if key == "package" => Some(value),
+                _ => None,
+            };
+            if let Some(name) = renamed.and_then(|v| v.split('"').nth(1)) {
+                names.push(name.to_string());
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn dependencies_of_a_manifest_are_read_from_every_dependency_table() {
+        let manifest = r#"
+[package]
+name = "htp-model-x"
+links = "htp_model_x"
+
+[dependencies]
+melior = { workspace = true }
+renamed = { package = "htp-backend-a", path = "../a" }  # a comment
+
+[dev-dependencies]
+htp-backend-b.workspace = true
+
+[target.'cfg(unix)'.dependencies]
+"htp-backend-c" = "1"
+
+[build-dependencies]
+htp-build = { path = "../htp-build" }
+
+[dependencies.htp-backend-d]
+path = "../d"
+
+[dependencies.e]
+package = "htp-backend-e"
+"#;
+        let names = dependencies(manifest);
+        for name in ["melior", "renamed", "htp-backend-a", "htp-backend-b", "htp-backend-c", "htp-build", "htp-backend-d", "e", "htp-backend-e"] {
+            assert!(names.iter().any(|n| n == name), "{name} not in {names:?}");
+        }
+        assert!(!names.iter().any(|n| ["name", "links", "path", "htp-model-x"].contains(&n.as_str())), "{names:?}");
     }
 }

@@ -4,9 +4,10 @@
 //! loop constructors, tasks), its passes (`infer_access.rs`,
 //! `apply_schedule.rs`), and on the `cpu` target a capability extension
 //! plus an artifact layer (`cpu/`) that runs a workload's task graph on
-//! `htp-runtime`'s task runtime; on the PTO targets (`pto/`) the workload
-//! becomes the package's orchestration (docs/wsp.md, "WSP on PTO"). It is named in
-//! one line of `htp-all`.
+//! `htp-runtime`'s task runtime. It depends on no backend crate: WSP on the
+//! PTO targets, where the workload becomes the package's orchestration, is
+//! the conversion crate `htp-conversion-wsp-to-pto` (docs/wsp.md, "WSP on
+//! PTO"). Each is named in one line of `htp-all`.
 //!
 //! ```python
 //! wsp = htp.model("wsp")
@@ -23,7 +24,6 @@ pub mod infer_access;
 pub mod ir;
 pub mod model;
 pub mod plan;
-pub mod pto;
 pub mod schedule;
 
 use melior::ir::{Type, TypeLike};
@@ -77,13 +77,13 @@ impl AxisKind {
 /// The model's name (the capability `model:wsp`) and its dialect's.
 pub const MODEL_NAME: &str = "wsp";
 
-/// Registers the dialect, the passes, the model and what it adds to `cpu` and the PTO targets.
+/// Registers the dialect, the passes, the model and what it adds to `cpu`
+/// (the PTO targets: `htp_conversion_wsp_to_pto::register`). Idempotent.
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
     htp_pass::register_passes(&[infer_access::DEFINITION, apply_schedule::DEFINITION])?;
     htp_api::models::register_model(&model::WSP)?;
-    cpu::register()?;
-    pto::register()
+    cpu::register()
 }

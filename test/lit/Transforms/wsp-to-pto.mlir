@@ -1,4 +1,4 @@
-// wsp-to-pto (lib/htp-model-wsp/src/pto/lower.rs): a WSP workload, its kernel
+// wsp-to-pto (lib/htp-conversion-wsp-to-pto/src/lower.rs): a WSP workload, its kernel
 // already lowered for PTO (`@k_aiv` and the orchestration `@k`), becomes the
 // package's orchestration: directions from the declaration and the tasks'
 // access, the schedule's window as pto.runtime_env; what pto-runtime cannot

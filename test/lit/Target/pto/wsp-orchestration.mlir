@@ -1,4 +1,4 @@
-// A WSP workload as the package's orchestration (htp-model-wsp, src/pto/;
+// A WSP workload as the package's orchestration (htp-conversion-wsp-to-pto;
 // docs/wsp.md, "WSP on PTO"): loops on AICPU, a ragged axis read with get_tensor_data,
 // each outermost iteration a scope, views of the tensors, each task a call
 // of its kernel's orchestration through wsp::Run, a sequential loop's

@@ -1,5 +1,5 @@
 // A task's view that drops leading dimensions (k[b, h, i:i + 64, :]) on PTO
-// (htp-model-wsp, src/pto/emit.rs): the tensor is reshaped so that those and
+// (htp-conversion-wsp-to-pto, src/emit.rs): the tensor is reshaped so that those and
 // the next dimension are one, then viewed at the row they select.
 // RUN: htp-opt %s --pass-pipeline='builtin.module(wsp-to-pto)' | htp-translate --pto-to-cpp | FileCheck %s
 

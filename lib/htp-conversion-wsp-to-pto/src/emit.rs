@@ -17,9 +17,9 @@ use melior::ir::{
     BlockRef, OperationRef, RegionLike, TypeLike, Value, ValueLike,
 };
 
-use super::lower::{enclosing, DEFAULT_WINDOW, LOOPS};
-use crate::ir::{access, position, segments};
-use crate::schedule::{Dispatch, Schedule};
+use crate::lower::{enclosing, DEFAULT_WINDOW, LOOPS};
+use htp_model_wsp::ir::{access, position, segments};
+use htp_model_wsp::schedule::{Dispatch, Schedule};
 
 /// The C++ name of the workload's `wsp::Run`.
 pub const RUN: &str = "wsp_run";
@@ -48,7 +48,7 @@ fn err(e: impl ToString) -> String {
     e.to_string()
 }
 
-use crate::ir::name_of;
+use htp_model_wsp::ir::name_of;
 
 fn defining<'c>(value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     OperationResult::try_from(value).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })
@@ -86,7 +86,7 @@ fn run(state: &mut Orchestration, op: OperationRef) -> Result<(), String> {
         _ => "0".to_string(),
     };
     state.require_prelude("htp-submitter", htp_backend_pto::emit::orchestration::SUBMITTER_PRELUDE);
-    state.require_prelude(super::runtime::NAME, super::runtime::PRELUDE);
+    state.require_prelude(crate::runtime::NAME, crate::runtime::PRELUDE);
     state.preamble_once(RUN, &format!("wsp::Run {RUN}({window}, {lanes});  // the schedule: {}", schedule.dispatch.name()));
     Ok(())
 }
@@ -314,7 +314,7 @@ fn when(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
 /// module (empty for a scalar), `ShapedType::kDynamic` (negative) where dynamic.
 fn kernel_parameters(op: OperationRef, name: &str) -> Vec<Vec<i64>> {
     let Some(workload) = workload_of(op) else { return Vec::new() };
-    let function = workload.block().and_then(|module| crate::ir::functions(module).remove(name));
+    let function = workload.block().and_then(|module| htp_model_wsp::ir::functions(module).remove(name));
     let Some(block) = function.and_then(|f| f.region(0).ok()).and_then(|r| r.first_block()) else { return Vec::new() };
     (0..block.argument_count())
         .filter_map(|i| block.argument(i).ok())

@@ -34,12 +34,12 @@ use melior::{
 
 use htp_pass::Failure;
 
-use crate::schedule::{Dispatch, Schedule};
+use htp_model_wsp::schedule::{Dispatch, Schedule};
 
 htp_pass::pass! {
     pub DEFINITION = Pass<"wsp-to-pto", "builtin.module"> {
         summary: "Make WSP workloads pto-runtime orchestrations (checks placement, views, guards and the task window; records directions and the window)",
-        dialects: [crate::handles::wsp],
+        dialects: [htp_model_wsp::handles::wsp],
         run: run,
     }
 }
@@ -50,8 +50,8 @@ pub const DEFAULT_WINDOW: i64 = 16384;
 /// The loop ops of the wsp dialect.
 pub const LOOPS: [&str; 3] = ["wsp.parallel", "wsp.sequential", "wsp.select"];
 
-use crate::ir::{access, is_workload, segments};
-use crate::ir::{name_of, operands, symbol};
+use htp_model_wsp::ir::{access, is_workload, segments};
+use htp_model_wsp::ir::{name_of, operands, symbol};
 
 fn defining<'c>(value: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
     melior::ir::operation::OperationResult::try_from(value).ok().map(|r| unsafe { OperationRef::from_raw(r.owner().to_raw()) })

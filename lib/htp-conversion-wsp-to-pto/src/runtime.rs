@@ -18,7 +18,7 @@
 
 pub const NAME: &str = "wsp-runtime";
 
-pub const PRELUDE: &str = r#"// WSP's workload runtime (htp-model-wsp, src/pto/runtime.rs): explicit dependencies the
+pub const PRELUDE: &str = r#"// WSP's workload runtime (htp-conversion-wsp-to-pto, src/runtime.rs): explicit dependencies the
 // TensorMap does not infer (WAR, WAW of pure outputs, wsp.seq order, streams, round-robin lanes,
 // guard producers),
 // dispatch predicates, and each scope's task count against the task window.
