@@ -2,9 +2,8 @@
 //! decorator, constructs that build ops from lowered arguments (a scalar,
 //! a kernel by name), and the errors a user can make with it.
 
-use melior::ir::{operation::OperationLike, Type};
+use melior::ir::Type;
 
-use super::*;
 use crate::tests::{import_err, import_ok};
 use htp_api::models::{arguments_of, register_model, results_of, Construct, ConstructSite, LoopBody, LoopConstructor, ModelValue, ProgrammingModel};
 
