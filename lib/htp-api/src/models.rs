@@ -238,8 +238,8 @@ pub struct LoopBody<'c> {
     /// Where the loop's body goes.
     pub block: BlockRef<'c, 'c>,
     /// The values the loop's target names: one per name of
-    /// `for i, j in ...` (one name binds the first; a block construct
-    /// binds none).
+    /// `for i, j in ...` (one name binds the first); a block construct's
+    /// first value is what `with ... as t:` binds.
     pub target: Vec<ModelIr<'c>>,
     /// The block arguments standing for `site.carried`, in order: the
     /// variables' values inside the body.
