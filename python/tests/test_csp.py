@@ -553,3 +553,38 @@ def test_ctrl_c_stops_a_program_whose_processes_compute_and_wait(tmp_path):
     assert returncode == 3, out
     assert "interrupted" in out
     assert seconds < 15
+
+
+# ------------------------------------------------------------------ consume holds its slot
+
+HOLDING = '''
+@csp.program
+def p(x: htp.Tensor[f32, 32, 64], y: htp.Out[f32, 64, 64]):
+    a = csp.channel(f32, (16, 64), depth=1, name="a")
+    b = csp.channel(f32, (16, 64), depth=1, name="b")
+    with csp.process(name="producer"):
+        csp.send(a, x[0:16, :])
+        csp.send(a, x[16:32, :])
+        for i in range(4):
+            y[i * 16:i * 16 + 16, :] = csp.recv(b)
+    with csp.process(name="consumer"):
+        for i in range(2):
+            RECEIVE
+'''
+
+
+def test_a_consume_holds_its_slot_so_its_body_can_deadlock_where_a_recv_would_not():
+    """A receive frees its slot at once; a consume holds it while its body
+    runs: here the body sends twice on a channel of depth 1 the producer
+    drains only after its second send, which the held slot blocks."""
+    received = kernel_from(PRELUDE + HOLDING.replace("RECEIVE", """t = csp.recv(a)
+            csp.send(b, t)
+            csp.send(b, t * 2.0)"""), "p")
+    x = np.random.default_rng(7).standard_normal((32, 64)).astype(np.float32)
+    y = received(x)
+    np.testing.assert_array_equal(y, np.concatenate([x[0:16], 2 * x[0:16], x[16:32], 2 * x[16:32]]))
+    message = _error_of(HOLDING.replace("RECEIVE", """with csp.consume(a) as t:
+                csp.send(b, t)
+                csp.send(b, t * 2.0)"""), "p", x, np.zeros((64, 64), np.float32))
+    assert "deadlock" in message and "process 'producer' waits to send on 'a' (1 of 1 held)" in message, message
+    assert "process 'consumer' waits to send on 'b' (1 of 1 held)" in message, message

@@ -4,7 +4,9 @@ f32 tensor as three CSP processes joined by channels of depth 2.
     y[i, :] = x[i, :] / sqrt(mean(x[i, :]^2) + eps) * w
 
 The loader reads 8-row blocks and sends them; the computer normalises each
-block as it arrives and sends it on; the storer writes it. With depth 2 the
+block as it arrives and sends it on; the storer writes it. `csp.consume`
+reads a block where it lies in the channel (no copy) and frees its slot when
+the block ends; a send writes straight into the next slot. With depth 2 the
 loader reads block i + 2 while block i is normalised and block i - 1 is
 stored: the stages overlap, and each channel holds at most two blocks. N is
 bound at call time: the last block is cut by the tensor's edge, so the
@@ -32,12 +34,13 @@ def rmsnorm_pipeline(x: htp.Tensor[f32, "N", "H"], w: htp.Tensor[f32, 1, "H"], y
     with csp.process(name="computer"):
         weight = w[0:1, :]
         for i in range(0, rows, 8):
-            t = csp.recv(loaded)
-            scale = htp.rsqrt(htp.row_sum(t * t) * (1.0 / H) + eps)
-            csp.send(normed, t * scale * weight)
+            with csp.consume(loaded) as t:      # read in place; the slot is freed after the block
+                scale = htp.rsqrt(htp.row_sum(t * t) * (1.0 / H) + eps)
+                csp.send(normed, t * scale * weight)
     with csp.process(name="storer"):
         for i in range(0, rows, 8):
-            y[i:i + 8, :] = csp.recv(normed)
+            with csp.consume(normed) as t:
+                y[i:i + 8, :] = t
 
 
 def reference(x, w, eps):

@@ -24,7 +24,7 @@ fn elements_for(bytes: usize) -> usize {
 /// Seconds per element through the network.
 fn network(depth: usize, bytes: usize) -> f64 {
     let n = elements_for(bytes);
-    let net = Network::new(vec![ChannelSpec { name: "a".into(), depth, bytes }], 2);
+    let net = Network::new(vec![ChannelSpec { name: "a".into(), depth, bytes, count: 1 }], 2);
     let start = Instant::now();
     thread::scope(|s| {
         s.spawn(|| {

@@ -22,16 +22,21 @@ use std::sync::atomic::{fence, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-/// One channel of a program: what diagnostics call it, how many elements
-/// it holds, how many bytes an element is.
+/// One channel of a program, or an array of `count` channels: what
+/// diagnostics call it, how many elements each holds, how many bytes an
+/// element is. The array's rings are one block of memory, `count * depth`
+/// slots ([`Network::ring`]), so that compiled code can address a slot by
+/// its index.
 #[derive(Clone, Debug)]
 pub struct ChannelSpec {
     /// The channel's name in the program (an array's element is `name[i]`).
     pub name: String,
-    /// How many elements it holds before its sender blocks (at least 1).
+    /// How many elements each channel holds before its sender blocks (at least 1).
     pub depth: usize,
     /// The size of one element.
     pub bytes: usize,
+    /// How many channels (1, or an array's length).
+    pub count: usize,
 }
 
 /// What a process waits for.
@@ -55,9 +60,12 @@ pub enum Stopped {
 }
 
 struct Channel {
-    spec: ChannelSpec,
-    /// `depth` slots of `bytes` each.
-    slots: Box<[UnsafeCell<u8>]>,
+    name: String,
+    depth: usize,
+    bytes: usize,
+    /// Its ring's memory (one per declared channel or array) and its first slot there.
+    ring: usize,
+    first_slot: usize,
     /// Elements received so far (the next slot to read is `head % depth`).
     head: AtomicUsize,
     /// Elements sent so far.
@@ -71,16 +79,16 @@ struct Channel {
 // the slot is free (`tail - head < depth`, acquiring `head`) and its release
 // of `tail`, and read only by the one receiver between its acquire of `tail`
 // and its release of `head`.
-unsafe impl Sync for Channel {}
+unsafe impl Sync for Network {}
 
 impl Channel {
     fn depth(&self) -> usize {
-        self.spec.depth.max(1)
+        self.depth
     }
 
-    fn slot(&self, index: usize) -> *mut u8 {
-        let start = (index % self.depth()) * self.spec.bytes;
-        self.slots[start..].as_ptr() as *mut u8
+    /// The slot of the `index`-th element, counted in its ring.
+    fn slot(&self, index: usize) -> usize {
+        self.first_slot + index % self.depth
     }
 
     /// Records `process` at the end `role`; another process there is an error.
@@ -105,6 +113,8 @@ struct Gate {
 /// The channels of one run and the processes using them.
 pub struct Network {
     channels: Vec<Channel>,
+    /// Per declared channel (or array), its slots, 8-byte aligned.
+    rings: Vec<Box<[UnsafeCell<u64>]>>,
     gate: Mutex<Gate>,
     changed: Condvar,
     /// Processes inside `wait` (read without the gate, so that a send or
@@ -129,24 +139,49 @@ const POLL: Duration = Duration::from_millis(50);
 impl Network {
     /// A network of `channels` used by `processes` processes.
     pub fn new(channels: Vec<ChannelSpec>, processes: usize) -> Network {
-        let channels = channels
-            .into_iter()
-            .map(|spec| Channel {
-                slots: (0..spec.depth.max(1) * spec.bytes).map(|_| UnsafeCell::new(0)).collect(),
-                spec,
-                head: AtomicUsize::new(0),
-                tail: AtomicUsize::new(0),
-                sender: AtomicUsize::new(usize::MAX),
-                receiver: AtomicUsize::new(usize::MAX),
-            })
-            .collect();
+        let mut flat = Vec::new();
+        let mut rings = Vec::new();
+        for spec in channels {
+            let depth = spec.depth.max(1);
+            let count = spec.count.max(1);
+            for element in 0..count {
+                flat.push(Channel {
+                    name: if count == 1 { spec.name.clone() } else { format!("{}[{element}]", spec.name) },
+                    depth,
+                    bytes: spec.bytes,
+                    ring: rings.len(),
+                    first_slot: element * depth,
+                    head: AtomicUsize::new(0),
+                    tail: AtomicUsize::new(0),
+                    sender: AtomicUsize::new(usize::MAX),
+                    receiver: AtomicUsize::new(usize::MAX),
+                });
+            }
+            rings.push((0..(count * depth * spec.bytes).div_ceil(8)).map(|_| UnsafeCell::new(0)).collect());
+        }
         Network {
-            channels,
+            channels: flat,
+            rings,
             gate: Mutex::new(Gate { waiting: vec![None; processes], live: processes, stopped: None }),
             changed: Condvar::new(),
             waiters: AtomicUsize::new(0),
             trace: None,
         }
+    }
+
+    /// The memory of the `index`-th declared channel's (or array's) ring:
+    /// `count * depth` slots of its element size, the `e`-th channel of an
+    /// array from slot `e * depth`; the slot numbers `acquire_send` and
+    /// `acquire_recv` return count in it.
+    pub fn ring(&self, index: usize) -> Option<*mut u8> {
+        self.rings.get(index).map(|ring| ring.as_ptr() as *mut u8)
+    }
+
+    /// The address of `slot` of `channel`'s ring.
+    fn address(&self, channel: &Channel, slot: usize) -> *mut u8 {
+        let base = self.rings[channel.ring].as_ptr() as *mut u8;
+        // In bounds: the ring holds `count * depth` slots and `slot` is one of them.
+        unsafe { base.add(slot * channel.bytes) }
     }
 
     /// The same network, recording each process's busy spans under its
@@ -178,9 +213,9 @@ impl Network {
         }
     }
 
-    /// The channels' specs, by index.
-    pub fn spec(&self, channel: usize) -> Option<&ChannelSpec> {
-        self.channels.get(channel).map(|c| &c.spec)
+    /// The name of flat channel `channel` (`a`, `a[2]`).
+    pub fn name(&self, channel: usize) -> Option<&str> {
+        self.channels.get(channel).map(|c| c.name.as_str())
     }
 
     /// Makes this thread process `process` until the guard drops, which
@@ -200,25 +235,70 @@ impl Network {
         self.lock().stopped.clone()
     }
 
+    /// Waits for room in `channel` and returns the slot (counted in its
+    /// ring, [`Network::ring`]) the next element goes to; the element is
+    /// sent by [`Network::release_send`] once the caller has written it.
+    pub fn acquire_send(&self, channel: usize) -> Result<usize, Stopped> {
+        let c = self.endpoint(channel, Role::Send)?;
+        self.end_busy();
+        loop {
+            let tail = c.tail.load(Ordering::Relaxed);
+            if tail - c.head.load(Ordering::Acquire) < c.depth() {
+                return Ok(c.slot(tail));
+            }
+            if let Err(stopped) = self.wait(channel, Role::Send) {
+                self.start_busy();
+                return Err(stopped);
+            }
+        }
+    }
+
+    /// Sends the element written into the slot `acquire_send` gave.
+    pub fn release_send(&self, channel: usize) {
+        if let Some(c) = self.channels.get(channel) {
+            c.tail.fetch_add(1, Ordering::Release);
+            self.notify();
+        }
+        self.start_busy();
+    }
+
+    /// Waits for an element in `channel` and returns its slot; the slot is
+    /// given back by [`Network::release_recv`] once the caller has read it.
+    pub fn acquire_recv(&self, channel: usize) -> Result<usize, Stopped> {
+        let c = self.endpoint(channel, Role::Recv)?;
+        self.end_busy();
+        loop {
+            let head = c.head.load(Ordering::Relaxed);
+            if c.tail.load(Ordering::Acquire) > head {
+                return Ok(c.slot(head));
+            }
+            if let Err(stopped) = self.wait(channel, Role::Recv) {
+                self.start_busy();
+                return Err(stopped);
+            }
+        }
+    }
+
+    /// Gives back the slot `acquire_recv` gave.
+    pub fn release_recv(&self, channel: usize) {
+        if let Some(c) = self.channels.get(channel) {
+            c.head.fetch_add(1, Ordering::Release);
+            self.notify();
+        }
+        self.start_busy();
+    }
+
     /// Sends the element at `source` (the channel's element size) on
     /// `channel`, blocking while it is full.
     ///
     /// # Safety
     /// `source` must be readable for the channel's element size.
     pub unsafe fn send(&self, channel: usize, source: *const u8) -> Result<(), Stopped> {
-        let c = self.endpoint(channel, Role::Send)?;
-        self.end_busy();
-        let _restart = Restart(self);
-        loop {
-            let tail = c.tail.load(Ordering::Relaxed);
-            if tail - c.head.load(Ordering::Acquire) < c.depth() {
-                unsafe { std::ptr::copy_nonoverlapping(source, c.slot(tail), c.spec.bytes) };
-                c.tail.store(tail + 1, Ordering::Release);
-                self.notify();
-                return Ok(());
-            }
-            self.wait(channel, Role::Send)?;
-        }
+        let slot = self.acquire_send(channel)?;
+        let c = &self.channels[channel];
+        unsafe { std::ptr::copy_nonoverlapping(source, self.address(c, slot), c.bytes) };
+        self.release_send(channel);
+        Ok(())
     }
 
     /// Receives the next element of `channel` into `dest` (the channel's
@@ -227,19 +307,11 @@ impl Network {
     /// # Safety
     /// `dest` must be writable for the channel's element size.
     pub unsafe fn recv(&self, channel: usize, dest: *mut u8) -> Result<(), Stopped> {
-        let c = self.endpoint(channel, Role::Recv)?;
-        self.end_busy();
-        let _restart = Restart(self);
-        loop {
-            let head = c.head.load(Ordering::Relaxed);
-            if c.tail.load(Ordering::Acquire) > head {
-                unsafe { std::ptr::copy_nonoverlapping(c.slot(head), dest, c.spec.bytes) };
-                c.head.store(head + 1, Ordering::Release);
-                self.notify();
-                return Ok(());
-            }
-            self.wait(channel, Role::Recv)?;
-        }
+        let slot = self.acquire_recv(channel)?;
+        let c = &self.channels[channel];
+        unsafe { std::ptr::copy_nonoverlapping(self.address(c, slot), dest, c.bytes) };
+        self.release_recv(channel);
+        Ok(())
     }
 
     /// Channel `channel`, its end `role` claimed by this thread's process;
@@ -358,15 +430,6 @@ pub struct ProcessGuard<'n> {
     process: usize,
 }
 
-/// Starts the next busy span when a channel operation returns.
-struct Restart<'n>(&'n Network);
-
-impl Drop for Restart<'_> {
-    fn drop(&mut self) {
-        self.0.start_busy();
-    }
-}
-
 impl Drop for ProcessGuard<'_> {
     fn drop(&mut self) {
         self.network.end_busy();
@@ -380,7 +443,7 @@ mod tests {
     use super::*;
 
     fn spec(name: &str, depth: usize) -> ChannelSpec {
-        ChannelSpec { name: name.into(), depth, bytes: 8 }
+        ChannelSpec { name: name.into(), depth, bytes: 8, count: 1 }
     }
 
     #[test]

@@ -284,3 +284,34 @@ func.func @chain_over_an_array(%t: !tile.tile<16x16xf32>) attributes {htp.model 
   }
   return
 }
+
+// -----
+
+// A consume holds its slot while its body runs: sending twice on a channel
+// of depth 1 inside it blocks, and the producer cannot refill the held slot.
+func.func @consume_holds_its_slot(%t: !tile.tile<16x16xf32>) attributes {htp.model = "csp"} {
+  %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
+  %b = csp.channel "b" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
+  csp.process "producer" {
+    csp.send %a, %t : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+    // expected-error @+1 {{deadlock: with the channels' depths, these processes wait for each other forever}}
+    csp.send %a, %t : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+    %u = csp.recv %b : !csp.channel<!tile.tile<16x16xf32>> -> !tile.tile<16x16xf32>
+    %v = csp.recv %b : !csp.channel<!tile.tile<16x16xf32>> -> !tile.tile<16x16xf32>
+    %w = csp.recv %b : !csp.channel<!tile.tile<16x16xf32>> -> !tile.tile<16x16xf32>
+    %z = csp.recv %b : !csp.channel<!tile.tile<16x16xf32>> -> !tile.tile<16x16xf32>
+  }
+  csp.process "consumer" {
+    csp.consume %a () : !csp.channel<!tile.tile<16x16xf32>> {
+    ^bb0(%e: !tile.tile<16x16xf32>):
+      csp.send %b, %e : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+      csp.send %b, %e : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+    }
+    csp.consume %a () : !csp.channel<!tile.tile<16x16xf32>> {
+    ^bb0(%e: !tile.tile<16x16xf32>):
+      csp.send %b, %e : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+      csp.send %b, %e : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32>
+    }
+  }
+  return
+}

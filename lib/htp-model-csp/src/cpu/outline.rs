@@ -1,12 +1,13 @@
 //! CSP → cpu: each process of a `@csp.program` becomes a function of its
 //! own that the cpu backend compiles like a kernel, taking the program's
 //! arguments, the run's network (an `i64` handle) and its replica index.
-//! Channel operations become calls of the network's send and receive
-//! (`host.rs`): a send stores the tile into a buffer of its own and copies
-//! it into the channel; a receive copies the next element into a fresh
-//! buffer and loads the tile from it (a fresh buffer per receive, so a tile
-//! still in use is never overwritten by the next one). The program function
-//! is removed: the layer (`runner.rs`) runs it.
+//! Each channel's ring (the network's memory, `count * depth` slots) is a
+//! memref argument too. Channel operations become calls of the network
+//! (`host.rs`): a send acquires a slot, stores the tile into it in place
+//! and releases it; a receive copies the next element into a fresh buffer
+//! and loads the tile from it (a fresh buffer per receive, so a tile still
+//! in use is never overwritten by the next one). The program function is
+//! removed: the layer (`runner.rs`) runs it.
 
 use std::collections::HashMap;
 
@@ -25,8 +26,23 @@ use melior::Context;
 use crate::ir::{name_of, string_attribute, ChannelType};
 
 /// The symbols of the network's entry points (`host.rs`).
-pub const SEND: &str = "htpCspSend";
+pub const ACQUIRE_SEND: &str = "htpCspAcquireSend";
+pub const RELEASE_SEND: &str = "htpCspReleaseSend";
 pub const RECV: &str = "htpCspRecv";
+pub const ACQUIRE_RECV: &str = "htpCspAcquireRecv";
+pub const RELEASE_RECV: &str = "htpCspReleaseRecv";
+
+/// A declared channel (or array) as process code addresses it.
+struct Ring<'c> {
+    /// Its first flat channel.
+    base: i64,
+    /// Its position among the program's channels (and ring arguments).
+    index: usize,
+    /// A slot's rows (slots are whole tiles, one after another).
+    rows: i64,
+    /// `memref<(count * depth * rows) x cols x T>`.
+    memref: Type<'c>,
+}
 
 /// A process function made from the program.
 #[derive(Clone, Debug)]
@@ -42,8 +58,11 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
     let Some(body) = program.region(0).ok().and_then(|r| r.first_block()) else { return Ok(vec![]) };
     let body = unsafe { BlockRef::<'c, 'c>::from_raw(body.to_raw()) };
     let i64_type: Type<'c> = IntegerType::new(context, 64).into();
-    declare_private_function(context, module.as_operation(), SEND, &[i64_type, i64_type, i64_type], &[]);
+    declare_private_function(context, module.as_operation(), ACQUIRE_SEND, &[i64_type, i64_type], &[i64_type]);
+    declare_private_function(context, module.as_operation(), RELEASE_SEND, &[i64_type, i64_type, i64_type], &[]);
     declare_private_function(context, module.as_operation(), RECV, &[i64_type, i64_type, i64_type], &[]);
+    declare_private_function(context, module.as_operation(), ACQUIRE_RECV, &[i64_type, i64_type], &[i64_type]);
+    declare_private_function(context, module.as_operation(), RELEASE_RECV, &[i64_type, i64_type, i64_type], &[]);
     let program_name = string_attribute(program, "sym_name").unwrap_or_default();
 
     // Each channel's first flat index.
@@ -56,10 +75,14 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
         let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
         match name_of(current).as_str() {
             "csp.channel" => {
-                if let Some(ty) = current.result(0).ok().and_then(|r| ChannelType::of(r.r#type())) {
-                    bases.insert(key(current.result(0).map(Value::from).map_err(|e| (current.location(), e.to_string()))?), next);
-                    next += ty.count();
-                }
+                let Some(ty) = current.result(0).ok().and_then(|r| ChannelType::of(r.r#type())) else { continue };
+                let tile = TileType::try_from(ty.element()).map_err(|_| (current.location(), "a channel of something other than tiles".to_string()))?;
+                let depth = crate::ir::integer_attribute(current, "depth").unwrap_or(1).max(1);
+                let rows = ty.count() * depth * tile.rows();
+                let memref: Type<'c> = MemRefType::new(tile.element_type(), &[rows, tile.cols()], None, None).into();
+                let value = current.result(0).map(Value::from).map_err(|e| (current.location(), e.to_string()))?;
+                bases.insert(key(value), Ring { base: next, index: bases.len(), rows: tile.rows(), memref });
+                next += ty.count();
             }
             "csp.process" => processes.push(current),
             _ => {}
@@ -74,7 +97,7 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
             symbol.push('_');
         }
         taken.push(symbol.clone());
-        Outliner { context, program_body: body, bases: &bases, net: None, clones: HashMap::new() }.process(module, program, process, &symbol)?;
+        Outliner { context, program_body: body, rings: &bases, ring_arguments: Vec::new(), net: None, clones: HashMap::new() }.process(module, program, process, &symbol)?;
         made.push(ProcessFunction { symbol });
     }
     Ok(made)
@@ -88,7 +111,9 @@ fn sanitize(name: &str) -> String {
 struct Outliner<'c, 'b> {
     context: &'c Context,
     program_body: BlockRef<'c, 'c>,
-    bases: &'b HashMap<usize, i64>,
+    rings: &'b HashMap<usize, Ring<'c>>,
+    /// The function's ring arguments, in the channels' order.
+    ring_arguments: Vec<V<'c>>,
     net: Option<V<'c>>,
     /// Program values (arguments, shared integer code) → the function's.
     clones: HashMap<usize, V<'c>>,
@@ -103,6 +128,10 @@ impl<'c> Outliner<'c, '_> {
             .map(|a| (a.r#type(), location))
             .collect();
         let count = arguments.len();
+        let mut rings: Vec<&Ring<'c>> = self.rings.values().collect();
+        rings.sort_by_key(|ring| ring.index);
+        arguments.extend(rings.iter().map(|ring| (ring.memref, location)));
+        let count = count + rings.len();
         arguments.push((IntegerType::new(context, 64).into(), location));
         arguments.push((Type::index(context), location));
         let marker = ("csp.process", StringAttribute::new(context, &string_attribute(process, "name").unwrap_or_default()).into());
@@ -116,6 +145,7 @@ impl<'c> Outliner<'c, '_> {
                 self.clones.insert(key(old.into()), detach(new.into()));
             }
         }
+        self.ring_arguments = (count - rings.len()..count).filter_map(|i| entry.argument(i).ok()).map(|a| detach(a.into())).collect();
         self.net = entry.argument(count).ok().map(|a| detach(a.into()));
         let replica = entry.argument(count + 1).ok().map(|a| detach(a.into()));
 
@@ -197,9 +227,7 @@ impl<'c> Outliner<'c, '_> {
             let id = self.channel_id(&emitter, op)?;
             if name_of(op) == "csp.send" {
                 let value = op.operand(op.operand_count() - 1).map(detach).map_err(|e| (op.location(), e.to_string()))?;
-                let buffer = self.buffer(&emitter, value.r#type(), op)?;
-                emitter.op("tile.store", &[value, buffer, emitter.index(0), emitter.index(0)], &[], &[], vec![]);
-                self.call(&emitter, SEND, id, buffer);
+                self.send_in_place(&emitter, op, id, value)?;
             } else {
                 let result = op.result(0).map(|r| detach(r.into())).map_err(|e| (op.location(), e.to_string()))?;
                 let tile = self.receive(&emitter, id, result.r#type(), op)?;
@@ -215,14 +243,17 @@ impl<'c> Outliner<'c, '_> {
         Ok(Emitter { context: self.context, block: unsafe { BlockRef::from_raw(block.to_raw()) }, anchor: op, location: op.location() })
     }
 
-    /// `with csp.consume(c) as t: body` → `t = <receive>; body` (the carried
-    /// values flow straight through).
+    /// `with csp.consume(c) as t: body` → `slot = acquire; t = load of the
+    /// slot, in place; body; release` (the carried values flow straight
+    /// through). A tile the body gives out (a carried value it computed) is
+    /// copied before the release: it may still read the slot lazily (a
+    /// fused elementwise chain), and the sender refills the slot after.
     fn inline_consume(&self, consume: OperationRef<'c, 'c>) -> Result<(), (Location<'c>, String)> {
         let emitter = self.emitter(consume)?;
         let id = self.channel_id(&emitter, consume)?;
         let Some(body) = consume.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let element = body.argument(0).map(|a| a.r#type()).map_err(|e| (consume.location(), e.to_string()))?;
-        let tile = self.receive(&emitter, id, element, consume)?;
+        let (tile, slot) = self.load_in_place(&emitter, consume, id, element)?;
         let first_init = 1 + crate::ir::channel_index(consume).is_some() as usize;
         for i in 0..body.argument_count() {
             let Ok(argument) = body.argument(i) else { continue };
@@ -236,22 +267,82 @@ impl<'c> Outliner<'c, '_> {
             op = current.next_in_block();
             if name_of(current) == "csp.yield" {
                 for i in 0..current.operand_count() {
-                    if let (Ok(result), Ok(value)) = (consume.result(i), current.operand(i)) {
-                        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
-                    }
+                    let (Ok(result), Ok(value)) = (consume.result(i), current.operand(i)) else { continue };
+                    let value = detach(value);
+                    let carried_in = consume.operand(first_init + i).ok().is_some_and(|init| key(init) == key(value));
+                    let value = if carried_in { value } else { self.copied(&emitter, value, consume)? };
+                    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
                 }
                 continue;
             }
             unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), consume.to_raw()) };
         }
+        let net = self.net.unwrap_or(id);
+        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, RELEASE_RECV).into();
+        emitter.op("func.call", &[net, id, slot], &[], &[("callee", callee)], vec![]);
         unsafe { mlir_sys::mlirOperationDestroy(consume.to_raw()) };
+        Ok(())
+    }
+
+    /// The next element of channel `id` as a tile loaded from its ring slot
+    /// in place, and the slot (`-1` when the network stopped: the bounds
+    /// check skips the load).
+    fn load_in_place(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, id: V<'c>, tile_type: Type<'c>) -> Result<(V<'c>, V<'c>), (Location<'c>, String)> {
+        let (memory, rows) = self.ring_of(op)?;
+        let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
+        let net = self.net.unwrap_or(id);
+        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, ACQUIRE_RECV).into();
+        let slot = emitter.op("func.call", &[net, id], &[i64_type], &[("callee", callee)], vec![]);
+        let slot = slot.result(0).map(|r| detach(r.into())).map_err(|e| (op.location(), e.to_string()))?;
+        let index = emitter.value("arith.index_cast", &[slot], Type::index(self.context));
+        let row = emitter.value("arith.muli", &[index, emitter.index(rows)], Type::index(self.context));
+        let segments: Attribute<'c> = DenseI32ArrayAttribute::new(self.context, &[1, 2, 0]).into();
+        let tile = emitter.value_with("tile.load", &[memory, row, emitter.index(0)], tile_type, &[("operandSegmentSizes", segments)]);
+        Ok((tile, slot))
+    }
+
+    /// A tile value copied into a buffer of its own and loaded back (a
+    /// store is done where it stands; later reads see the buffer). Other
+    /// values pass as they are.
+    fn copied(&self, emitter: &Emitter<'c, 'c>, value: V<'c>, op: OperationRef<'c, 'c>) -> Result<V<'c>, (Location<'c>, String)> {
+        if TileType::try_from(value.r#type()).is_err() {
+            return Ok(value);
+        }
+        let buffer = self.buffer(emitter, value.r#type(), op)?;
+        emitter.op("tile.store", &[value, buffer, emitter.index(0), emitter.index(0)], &[], &[], vec![]);
+        let segments: Attribute<'c> = DenseI32ArrayAttribute::new(self.context, &[1, 2, 0]).into();
+        Ok(emitter.value_with("tile.load", &[buffer, emitter.index(0), emitter.index(0)], value.r#type(), &[("operandSegmentSizes", segments)]))
+    }
+
+    /// The ring argument of the channel `op` talks on, and a slot's rows.
+    fn ring_of(&self, op: OperationRef<'c, 'c>) -> Result<(V<'c>, i64), (Location<'c>, String)> {
+        let channel = op.operand(0).map_err(|e| (op.location(), e.to_string()))?;
+        let ring = self.rings.get(&key(channel)).ok_or((op.location(), "uses a channel the program did not make with csp.channel".to_string()))?;
+        let memory = *self.ring_arguments.get(ring.index).ok_or((op.location(), "a channel without its ring".to_string()))?;
+        Ok((memory, ring.rows))
+    }
+
+    /// A send: the tile stored straight into the slot the network gives,
+    /// then the slot released (`-1` when the network stopped: the bounds
+    /// check skips the store, the release sends nothing).
+    fn send_in_place(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, id: V<'c>, value: V<'c>) -> Result<(), (Location<'c>, String)> {
+        let (memory, rows) = self.ring_of(op)?;
+        let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
+        let net = self.net.unwrap_or(id);
+        let callee = |name: &str| -> Attribute<'c> { FlatSymbolRefAttribute::new(self.context, name).into() };
+        let slot = emitter.op("func.call", &[net, id], &[i64_type], &[("callee", callee(ACQUIRE_SEND))], vec![]);
+        let slot = slot.result(0).map(|r| detach(r.into())).map_err(|e| (op.location(), e.to_string()))?;
+        let index = emitter.value("arith.index_cast", &[slot], Type::index(self.context));
+        let row = emitter.value("arith.muli", &[index, emitter.index(rows)], Type::index(self.context));
+        emitter.op("tile.store", &[value, memory, row, emitter.index(0)], &[], &[], vec![]);
+        emitter.op("func.call", &[net, id, slot], &[], &[("callee", callee(RELEASE_SEND))], vec![]);
         Ok(())
     }
 
     /// The flat channel number (an `i64`) an op talks on.
     fn channel_id(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>) -> Result<V<'c>, (Location<'c>, String)> {
         let channel = op.operand(0).map_err(|e| (op.location(), e.to_string()))?;
-        let base = *self.bases.get(&key(channel)).ok_or((op.location(), "uses a channel the program did not make with csp.channel".to_string()))?;
+        let base = self.rings.get(&key(channel)).ok_or((op.location(), "uses a channel the program did not make with csp.channel".to_string()))?.base;
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
         let base = emitter.constant(IntegerAttribute::new(i64_type, base).into(), i64_type);
         let Some(index) = crate::ir::channel_index(op) else { return Ok(base) };
@@ -267,7 +358,7 @@ impl<'c> Outliner<'c, '_> {
         Ok(emitter.value_with("memref.alloc", &[], memref, &[("operandSegmentSizes", segments)]))
     }
 
-    /// `func.call @<entry>(net, id, address of buffer)`.
+    /// `func.call @<entry>(net, id, address of buffer)` (a receive).
     fn call(&self, emitter: &Emitter<'c, 'c>, entry: &str, id: V<'c>, buffer: V<'c>) {
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
         let address = emitter.value("memref.extract_aligned_pointer_as_index", &[buffer], Type::index(self.context));

@@ -64,10 +64,20 @@ impl ProgramArtifact {
     }
 
     fn specs(&self) -> Vec<ChannelSpec> {
-        (0..self.protocol.flat_channels())
-            .map(|flat| {
-                let declared = self.protocol.channel_of(flat);
-                ChannelSpec { name: self.protocol.flat_name(flat), depth: declared.map_or(1, |c| c.depth), bytes: declared.map_or(0, |c| c.bytes) }
+        self.protocol.channels.iter().map(|c| ChannelSpec { name: c.name.clone(), depth: c.depth, bytes: c.bytes, count: c.count }).collect()
+    }
+
+    /// Each channel's ring as the processes' memref argument
+    /// (`(count * depth * rows) x cols`, row-major).
+    fn rings(&self, network: &Network) -> Vec<Argument> {
+        self.protocol
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Argument::Buffer {
+                data: network.ring(i).unwrap_or(std::ptr::null_mut()) as *mut std::ffi::c_void,
+                sizes: vec![(c.count * c.depth.max(1) * c.rows) as i64, c.cols as i64],
+                strides: vec![c.cols as i64, 1],
             })
             .collect()
     }
@@ -94,7 +104,8 @@ impl ProgramArtifact {
         }
         let handle = &network as *const Network as i64;
         let inner = Shared(self.inner.as_ref());
-        let shared = Arguments(arguments.to_vec());
+        let mut shared = Arguments(arguments.to_vec());
+        shared.0.extend(self.rings(&network));
         let _watch = htp_runtime::interrupt::Watch::start();
         let outcomes: Vec<Result<(), RunError>> = std::thread::scope(|scope| {
             let threads: Vec<_> = instances

@@ -2,7 +2,7 @@
 //! arguments (nothing but static shapes at compile time; every shape and
 //! scalar at a call) and returns its channel operations in order.
 
-use super::{Expr, Protocol, Reg, Stmt};
+use super::{Expr, Op, Protocol, Reg, Stmt};
 
 /// What is known of the program's arguments.
 #[derive(Clone, Debug, Default)]
@@ -39,7 +39,7 @@ impl Value {
 pub struct Event {
     /// The flat channel (arrays element by element).
     pub channel: usize,
-    pub send: bool,
+    pub op: Op,
     pub site: usize,
 }
 
@@ -136,7 +136,7 @@ impl Player<'_> {
                     let value = self.expr(expr);
                     self.set(*reg, value);
                 }
-                Stmt::Event { channel, index, send, site } => {
+                Stmt::Event { channel, index, op, site } => {
                     let declared = &self.protocol.channels[*channel];
                     let at = match index {
                         None => 0,
@@ -148,7 +148,7 @@ impl Player<'_> {
                     if at < 0 || at as usize >= declared.count {
                         return Err(Unplayable::Index { site: *site, index: at, count: declared.count, name: declared.name.clone() });
                     }
-                    self.events.push(Event { channel: self.protocol.base(*channel) + at as usize, send: *send, site: *site });
+                    self.events.push(Event { channel: self.protocol.base(*channel) + at as usize, op: *op, site: *site });
                 }
                 Stmt::Opaque { site, why } => return Err(Unplayable::Data { site: *site, why: why.clone() }),
                 Stmt::For { iv, lower, upper, step, carried, yields, results, body, site } => self.run_for(*iv, [*lower, *upper, *step], carried, yields, results, body, *site)?,
@@ -220,7 +220,7 @@ impl Player<'_> {
         let then_events = self.events.split_off(start);
         self.run(otherwise.0)?;
         let else_events = self.events.split_off(start);
-        let same = then_events.len() == else_events.len() && then_events.iter().zip(&else_events).all(|(a, b)| a.channel == b.channel && a.send == b.send);
+        let same = then_events.len() == else_events.len() && then_events.iter().zip(&else_events).all(|(a, b)| a.channel == b.channel && a.op == b.op);
         if !same {
             return Err(self.unknown(unknown, site, "which channel operations run (the branches of this if differ)"));
         }

@@ -14,7 +14,7 @@ use melior::ir::{
     BlockRef, Location, OperationRef, RegionLike, TypeLike, Value, ValueLike,
 };
 
-use super::{Channel, Expr, Process, Protocol, Reg, Stmt};
+use super::{Channel, Expr, Op, Process, Protocol, Reg, Stmt};
 use htp_ir::arith::{IntBinary, IntPredicate};
 use crate::ir::{integer_attribute, name_of, string_attribute, ChannelType};
 
@@ -147,6 +147,8 @@ impl<'c> Reader<'c> {
             depth: integer_attribute(op, "depth").unwrap_or(1).max(1) as usize,
             count: ty.count().max(1) as usize,
             bytes: bytes.max(0) as usize,
+            rows: tile.map_or(0, |t| t.rows().max(0) as usize),
+            cols: tile.map_or(0, |t| t.cols().max(0) as usize),
             site,
         });
         Ok(())
@@ -249,7 +251,8 @@ impl<'c> Reader<'c> {
                 let site = self.site(op);
                 let channel = self.channel_of(op)?;
                 let index = self.index_of(op);
-                let mut statements = vec![Stmt::Event { channel, index, send: name == "csp.send", site }];
+                let op_kind = if name == "csp.send" { Op::Send } else { Op::Recv };
+                let mut statements = vec![Stmt::Event { channel, index, op: op_kind, site }];
                 statements.extend(results.iter().map(|&r| Stmt::Let(r, Expr::Data)));
                 statements
             }
@@ -257,7 +260,7 @@ impl<'c> Reader<'c> {
                 let site = self.site(op);
                 let channel = self.channel_of(op)?;
                 let index = self.index_of(op);
-                let mut statements = vec![Stmt::Event { channel, index, send: false, site }];
+                let mut statements = vec![Stmt::Event { channel, index, op: Op::Acquire, site }];
                 if let Some(body) = Self::block_of(op, 0) {
                     let first_init = 1 + index.is_some() as usize;
                     for i in 0..body.argument_count() {
@@ -270,6 +273,8 @@ impl<'c> Reader<'c> {
                     let yields = self.yields(body);
                     statements.extend(results.iter().zip(yields).map(|(&r, y)| Stmt::Let(r, Expr::Copy(y))));
                 }
+                // The slot is held while the body runs.
+                statements.push(Stmt::Event { channel, index, op: Op::Release, site });
                 statements
             }
             "csp.process" | "csp.channel" => {

@@ -44,6 +44,26 @@ pub enum Expr {
     Copy(Reg),
 }
 
+/// What a process does to a channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Put an element in (waits for a free slot).
+    Send,
+    /// Take an element out, its slot free at once (waits for an element).
+    Recv,
+    /// Take an element and hold its slot (`csp.consume`'s start; waits for an element) ...
+    Acquire,
+    /// ... and free the slot (its end; never waits).
+    Release,
+}
+
+impl Op {
+    /// Whether the op is the sending end's.
+    pub fn sends(self) -> bool {
+        self == Op::Send
+    }
+}
+
 /// One statement of a process's protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {
@@ -53,9 +73,8 @@ pub enum Stmt {
     For { iv: Reg, lower: Reg, upper: Reg, step: Reg, carried: Vec<(Reg, Reg)>, yields: Vec<Reg>, results: Vec<Reg>, body: Vec<Stmt>, site: usize },
     /// `if condition` with each branch's yields becoming `results`.
     If { condition: Reg, then: Vec<Stmt>, then_yields: Vec<Reg>, otherwise: Vec<Stmt>, else_yields: Vec<Reg>, results: Vec<Reg>, site: usize },
-    /// A send (or receive) on channel `channel` of the program, element
-    /// `index` of an array.
-    Event { channel: usize, index: Option<Reg>, send: bool, site: usize },
+    /// An operation on channel `channel` of the program, element `index` of an array.
+    Event { channel: usize, index: Option<Reg>, op: Op, site: usize },
     /// A loop whose trip count nothing here can know (`while`) around
     /// channel operations: the protocol cannot be played.
     Opaque { site: usize, why: String },
@@ -79,8 +98,10 @@ pub struct Channel {
     pub name: String,
     pub depth: usize,
     pub count: usize,
-    /// The element's size in bytes.
+    /// The element's size in bytes, rows and columns (a tile).
     pub bytes: usize,
+    pub rows: usize,
+    pub cols: usize,
     /// Where the user made it.
     pub site: usize,
 }

@@ -4,7 +4,7 @@
 //! them, are the diagnostic).
 
 use super::eval::{self, Event, Inputs, Unplayable};
-use super::Protocol;
+use super::{Op, Protocol};
 
 /// An instance stopped at a channel operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,10 +77,10 @@ fn ends(instances: &[(usize, usize)], traces: &[Vec<Event>], flat: usize) -> Res
     let mut receivers: Vec<Option<usize>> = vec![None; flat];
     for (i, trace) in traces.iter().enumerate() {
         for event in trace {
-            let end = if event.send { &mut senders[event.channel] } else { &mut receivers[event.channel] };
+            let end = if event.op.sends() { &mut senders[event.channel] } else { &mut receivers[event.channel] };
             match *end {
                 Some(other) if other != i => {
-                    return Err(Problem::SharedEnd { channel: event.channel, send: event.send, first: instances[other], second: instances[i], site: event.site })
+                    return Err(Problem::SharedEnd { channel: event.channel, send: event.op.sends(), first: instances[other], second: instances[i], site: event.site })
                 }
                 _ => *end = Some(i),
             }
@@ -96,12 +96,16 @@ fn balance(traces: &[Vec<Event>], flat: usize) -> Result<(), Problem> {
     let mut send_site = vec![None; flat];
     let mut recv_site = vec![None; flat];
     for event in traces.iter().flatten() {
-        if event.send {
-            sent[event.channel] += 1;
-            send_site[event.channel].get_or_insert(event.site);
-        } else {
-            received[event.channel] += 1;
-            recv_site[event.channel].get_or_insert(event.site);
+        match event.op {
+            Op::Send => {
+                sent[event.channel] += 1;
+                send_site[event.channel].get_or_insert(event.site);
+            }
+            Op::Recv | Op::Acquire => {
+                received[event.channel] += 1;
+                recv_site[event.channel].get_or_insert(event.site);
+            }
+            Op::Release => {}
         }
     }
     match (0..flat).find(|&c| sent[c] != received[c]) {
@@ -110,11 +114,15 @@ fn balance(traces: &[Vec<Event>], flat: usize) -> Result<(), Problem> {
     }
 }
 
-/// The greedy play (exact for one sender and one receiver per channel).
+/// The greedy play (exact for one sender and one receiver per channel: an
+/// op able to go ahead stays able to until its process takes it). Per
+/// channel, `held` slots are taken (sent, not yet freed) and `ready`
+/// elements wait to be received.
 fn play_tokens(protocol: &Protocol, instances: &[(usize, usize)], traces: &[Vec<Event>]) -> Result<Outcome, Problem> {
     let flat = protocol.flat_channels();
     let depth: Vec<usize> = (0..flat).map(|c| protocol.channel_of(c).map_or(1, |d| d.depth.max(1))).collect();
     let mut held = vec![0usize; flat];
+    let mut ready = vec![0usize; flat];
     let mut elements = vec![0usize; flat];
     let mut cursor = vec![0usize; traces.len()];
     loop {
@@ -122,13 +130,19 @@ fn play_tokens(protocol: &Protocol, instances: &[(usize, usize)], traces: &[Vec<
         for (i, trace) in traces.iter().enumerate() {
             while let Some(event) = trace.get(cursor[i]) {
                 let c = event.channel;
-                if event.send && held[c] < depth[c] {
-                    held[c] += 1;
-                    elements[c] += 1;
-                } else if !event.send && held[c] > 0 {
-                    held[c] -= 1;
-                } else {
-                    break;
+                match event.op {
+                    Op::Send if held[c] < depth[c] => {
+                        held[c] += 1;
+                        ready[c] += 1;
+                        elements[c] += 1;
+                    }
+                    Op::Recv if ready[c] > 0 => {
+                        ready[c] -= 1;
+                        held[c] -= 1;
+                    }
+                    Op::Acquire if ready[c] > 0 => ready[c] -= 1,
+                    Op::Release => held[c] = held[c].saturating_sub(1),
+                    _ => break,
                 }
                 cursor[i] += 1;
                 moved = true;
@@ -144,7 +158,7 @@ fn play_tokens(protocol: &Protocol, instances: &[(usize, usize)], traces: &[Vec<
     let blocked: Vec<Blocked> = traces
         .iter()
         .enumerate()
-        .filter_map(|(i, trace)| trace.get(cursor[i]).map(|e| Blocked { instance: instances[i], channel: e.channel, send: e.send, site: e.site, held: held[e.channel] }))
+        .filter_map(|(i, trace)| trace.get(cursor[i]).map(|e| Blocked { instance: instances[i], channel: e.channel, send: e.op.sends(), site: e.site, held: held[e.channel] }))
         .collect();
     Err(Problem::Deadlock { cycle: cycle(&blocked, traces, instances), blocked })
 }
@@ -153,7 +167,7 @@ fn play_tokens(protocol: &Protocol, instances: &[(usize, usize)], traces: &[Vec<
 /// other end of its channel.
 fn cycle(blocked: &[Blocked], traces: &[Vec<Event>], instances: &[(usize, usize)]) -> Vec<Blocked> {
     let other_end = |b: &Blocked| -> Option<(usize, usize)> {
-        traces.iter().enumerate().find(|(_, t)| t.iter().any(|e| e.channel == b.channel && e.send != b.send)).map(|(i, _)| instances[i])
+        traces.iter().enumerate().find(|(_, t)| t.iter().any(|e| e.channel == b.channel && e.op.sends() != b.send)).map(|(i, _)| instances[i])
     };
     let Some(mut at) = blocked.first() else { return vec![] };
     let mut path: Vec<&Blocked> = Vec::new();
@@ -171,7 +185,7 @@ fn cycle(blocked: &[Blocked], traces: &[Vec<Event>], instances: &[(usize, usize)
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Channel, Expr, Process, Stmt};
+    use super::super::{Channel, Expr, Op, Process, Stmt};
     use super::*;
 
     /// `n` sends (or receives) on channel `channel` in a loop.
@@ -181,13 +195,13 @@ mod tests {
             Stmt::Let(lo, Expr::Const(0)),
             Stmt::Let(hi, Expr::Const(n)),
             Stmt::Let(step, Expr::Const(1)),
-            Stmt::For { iv, lower: lo, upper: hi, step, carried: vec![], yields: vec![], results: vec![], body: vec![Stmt::Event { channel, index: None, send, site: 0 }], site: 0 },
+            Stmt::For { iv, lower: lo, upper: hi, step, carried: vec![], yields: vec![], results: vec![], body: vec![Stmt::Event { channel, index: None, op: if send { Op::Send } else { Op::Recv }, site: 0 }], site: 0 },
         ]
     }
 
     fn protocol(depths: &[usize], processes: Vec<Vec<Stmt>>) -> Protocol {
         Protocol {
-            channels: depths.iter().enumerate().map(|(i, &depth)| Channel { name: format!("c{i}"), depth, count: 1, bytes: 4, site: 0 }).collect(),
+            channels: depths.iter().enumerate().map(|(i, &depth)| Channel { name: format!("c{i}"), depth, count: 1, bytes: 4, rows: 1, cols: 1, site: 0 }).collect(),
             processes: processes.into_iter().enumerate().map(|(i, body)| Process { name: format!("p{i}"), replicas: 1, body, site: 0 }).collect(),
             registers: 64,
             sites: vec!["here".into()],
@@ -213,6 +227,30 @@ mod tests {
         assert_eq!(cycle.len(), 2);
         let p = protocol(&[2, 2], vec![sender(0, 1, 0), sender(1, 0, 10)]);
         assert!(matches!(check(&p, &Inputs::default()), Ok(Outcome::Proven { .. })));
+    }
+
+    #[test]
+    fn a_consume_holds_its_slot_while_its_body_runs() {
+        let event = |channel: usize, op: Op| Stmt::Event { channel, index: None, op, site: 0 };
+        // a: two consumes of c0, each sending twice on c1 (depth 1) inside;
+        // b: two sends on c0 (depth 1), then four receives from c1.
+        let holding = |op_start: Op, op_end: Option<Op>| {
+            let mut body = vec![];
+            for _ in 0..2 {
+                body.push(event(0, op_start));
+                body.push(event(1, Op::Send));
+                body.push(event(1, Op::Send));
+                body.extend(op_end.map(|op| event(0, op)));
+            }
+            body
+        };
+        let b = vec![event(0, Op::Send), event(0, Op::Send), event(1, Op::Recv), event(1, Op::Recv), event(1, Op::Recv), event(1, Op::Recv)];
+        // Received at once, the first slot is free for b's second send: fine.
+        let p = protocol(&[1, 1], vec![holding(Op::Recv, None), b.clone()]);
+        assert!(matches!(check(&p, &Inputs::default()), Ok(Outcome::Proven { .. })));
+        // Held while a's body blocks on c1, b cannot send its second: a deadlock.
+        let p = protocol(&[1, 1], vec![holding(Op::Acquire, Some(Op::Release)), b]);
+        assert!(matches!(check(&p, &Inputs::default()), Err(Problem::Deadlock { .. })));
     }
 
     #[test]
