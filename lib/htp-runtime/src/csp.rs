@@ -138,7 +138,27 @@ const POLL: Duration = Duration::from_millis(50);
 
 impl Network {
     /// A network of `channels` used by `processes` processes.
+    ///
+    /// # Panics
+    /// If the machine cannot hold the rings; [`Network::try_new`] says so instead.
     pub fn new(channels: Vec<ChannelSpec>, processes: usize) -> Network {
+        Self::try_new(channels, processes).unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// `bytes` of zeroed, 8-byte aligned ring memory, or why not.
+    fn ring_memory(name: &str, bytes: usize) -> Result<Box<[UnsafeCell<u64>]>, String> {
+        let words = bytes.div_ceil(8);
+        let mut memory: Vec<UnsafeCell<u64>> = Vec::new();
+        memory
+            .try_reserve_exact(words)
+            .map_err(|_| format!("channel '{name}' needs {bytes} bytes of slots (depth x count x tile), more than this machine gives"))?;
+        memory.extend((0..words).map(|_| UnsafeCell::new(0)));
+        Ok(memory.into_boxed_slice())
+    }
+
+    /// A network of `channels` used by `processes` processes, or why the
+    /// machine cannot hold its rings.
+    pub fn try_new(channels: Vec<ChannelSpec>, processes: usize) -> Result<Network, String> {
         let mut flat = Vec::new();
         let mut rings = Vec::new();
         for spec in channels {
@@ -157,16 +177,16 @@ impl Network {
                     receiver: AtomicUsize::new(usize::MAX),
                 });
             }
-            rings.push((0..(count * depth * spec.bytes).div_ceil(8)).map(|_| UnsafeCell::new(0)).collect());
+            rings.push(Self::ring_memory(&spec.name, count * depth * spec.bytes)?);
         }
-        Network {
+        Ok(Network {
             channels: flat,
             rings,
             gate: Mutex::new(Gate { waiting: vec![None; processes], live: processes, stopped: None }),
             changed: Condvar::new(),
             waiters: AtomicUsize::new(0),
             trace: None,
-        }
+        })
     }
 
     /// The memory of the `index`-th declared channel's (or array's) ring:

@@ -98,7 +98,7 @@ impl ProgramArtifact {
         // HTP_CSP_TRACE=<file>: the run's timeline as Chrome trace JSON
         // (drawn by `python -m htp.trace_plot`), one lane per process.
         let trace_path = std::env::var_os("HTP_CSP_TRACE").filter(|p| !p.is_empty());
-        let mut network = Network::new(self.specs(), instances.len());
+        let mut network = Network::try_new(self.specs(), instances.len()).map_err(|why| RunError::from(format!("error: {why}")))?;
         if trace_path.is_some() {
             network = network.traced(instances.iter().map(|&i| self.protocol.instance_label(i)).collect());
         }
