@@ -259,50 +259,54 @@ impl Network {
     /// ring, [`Network::ring`]) the next element goes to; the element is
     /// sent by [`Network::release_send`] once the caller has written it.
     pub fn acquire_send(&self, channel: usize) -> Result<usize, Stopped> {
-        let c = self.endpoint(channel, Role::Send)?;
-        self.end_busy();
-        loop {
-            let tail = c.tail.load(Ordering::Relaxed);
-            if tail - c.head.load(Ordering::Acquire) < c.depth() {
-                return Ok(c.slot(tail));
-            }
-            if let Err(stopped) = self.wait(channel, Role::Send) {
-                self.start_busy();
-                return Err(stopped);
-            }
-        }
+        self.acquire(channel, Role::Send)
     }
 
     /// Sends the element written into the slot `acquire_send` gave.
     pub fn release_send(&self, channel: usize) {
-        if let Some(c) = self.channels.get(channel) {
-            c.tail.fetch_add(1, Ordering::Release);
-            self.notify();
-        }
-        self.start_busy();
+        self.release(channel, Role::Send)
     }
 
     /// Waits for an element in `channel` and returns its slot; the slot is
     /// given back by [`Network::release_recv`] once the caller has read it.
     pub fn acquire_recv(&self, channel: usize) -> Result<usize, Stopped> {
-        let c = self.endpoint(channel, Role::Recv)?;
+        self.acquire(channel, Role::Recv)
+    }
+
+    /// Gives back the slot `acquire_recv` gave.
+    pub fn release_recv(&self, channel: usize) {
+        self.release(channel, Role::Recv)
+    }
+
+    /// The slot `role` may use next on `channel`, once it may.
+    fn acquire(&self, channel: usize, role: Role) -> Result<usize, Stopped> {
+        let c = self.endpoint(channel, role)?;
         self.end_busy();
         loop {
-            let head = c.head.load(Ordering::Relaxed);
-            if c.tail.load(Ordering::Acquire) > head {
-                return Ok(c.slot(head));
+            let (head, tail) = match role {
+                Role::Send => (c.head.load(Ordering::Acquire), c.tail.load(Ordering::Relaxed)),
+                Role::Recv => (c.head.load(Ordering::Relaxed), c.tail.load(Ordering::Acquire)),
+            };
+            let slot = match role {
+                Role::Send => (tail - head < c.depth()).then(|| c.slot(tail)),
+                Role::Recv => (tail > head).then(|| c.slot(head)),
+            };
+            if let Some(slot) = slot {
+                return Ok(slot);
             }
-            if let Err(stopped) = self.wait(channel, Role::Recv) {
+            if let Err(stopped) = self.wait(channel, role) {
                 self.start_busy();
                 return Err(stopped);
             }
         }
     }
 
-    /// Gives back the slot `acquire_recv` gave.
-    pub fn release_recv(&self, channel: usize) {
+    /// Publishes what `role` did with its slot: the element (a sender), the
+    /// free slot (a receiver).
+    fn release(&self, channel: usize, role: Role) {
         if let Some(c) = self.channels.get(channel) {
-            c.head.fetch_add(1, Ordering::Release);
+            let counter = if role == Role::Send { &c.tail } else { &c.head };
+            counter.fetch_add(1, Ordering::Release);
             self.notify();
         }
         self.start_busy();
