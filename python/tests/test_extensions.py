@@ -363,7 +363,7 @@ def test_an_extension_with_one_invalid_registration_registers_nothing():
     ("layout:no_such_facet", "'no_such_facet' is not a registered layout facet"),
     ("intrinsic:pto.nope", "'pto.nope' is not the instruction of a registered intrinsic set"),
     ("dialect:nosuchdialect", "'nosuchdialect' is not a dialect HTP knows"),
-    ("model:csp", "the programming model 'csp' is not registered"),
+    ("model:dataflow", "the programming model 'dataflow' is not registered"),
     ("tile.add", "has no kind"),
     ("opp:tile.add", "'opp:' is not a kind of capability"),
 ])

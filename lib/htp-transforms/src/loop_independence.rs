@@ -46,12 +46,6 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
     let mut loaded = Vec::new();
     let mut independent = true;
     outer.walk(WalkOrder::PreOrder, |op| {
-        // A call may order the iterations through its effects (a CSP
-        // process's sends and receives are calls of its channels).
-        if op.name().as_string_ref().as_str() == Ok("func.call") {
-            independent = false;
-            return WalkResult::Interrupt;
-        }
         if let Some(store) = view::<tile::StoreOperation>(op) {
             let (Ok(value), Ok(dest)) = (store.value(), store.dest()) else {
                 independent = false;
