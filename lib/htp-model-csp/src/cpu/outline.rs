@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use htp_dialects::tile::TileType;
 use htp_ir::builder::{declare_private_function, detach, Builder, Emitter, V};
-use htp_ir::query::key;
+use htp_ir::query::{key, ops_named};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
     block::BlockLike,
@@ -219,10 +219,12 @@ impl<'c> Outliner<'c, '_> {
 
     /// Rewrites every consume (inlined), send and receive of `function`.
     fn lower_channels(&self, function: OperationRef<'c, 'c>) -> Result<(), (Location<'c>, String)> {
-        while let Some(consume) = first_named(function, &["csp.consume"]) {
+        // Collected once, outer first: inlining a consume moves the ops of
+        // its body (an inner consume among them) without destroying them.
+        for consume in ops_named(function, "csp.consume") {
             self.inline_consume(consume)?;
         }
-        while let Some(op) = first_named(function, &["csp.send", "csp.recv"]) {
+        for op in ops_named(function, "csp.send").into_iter().chain(ops_named(function, "csp.recv")) {
             let emitter = self.emitter(op)?;
             let id = self.channel_id(&emitter, op)?;
             if name_of(op) == "csp.send" {
@@ -277,9 +279,7 @@ impl<'c> Outliner<'c, '_> {
             }
             unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), consume.to_raw()) };
         }
-        let net = self.net.unwrap_or(id);
-        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, RELEASE_RECV).into();
-        emitter.op("func.call", &[net, id, slot], &[], &[("callee", callee)], vec![]);
+        self.call_network(&emitter, consume, RELEASE_RECV, &[id, slot], None)?;
         unsafe { mlir_sys::mlirOperationDestroy(consume.to_raw()) };
         Ok(())
     }
@@ -288,17 +288,35 @@ impl<'c> Outliner<'c, '_> {
     /// in place, and the slot (`-1` when the network stopped: the bounds
     /// check skips the load).
     fn load_in_place(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, id: V<'c>, tile_type: Type<'c>) -> Result<(V<'c>, V<'c>), (Location<'c>, String)> {
+        let (memory, slot, row) = self.acquire(emitter, op, id, ACQUIRE_RECV)?;
+        Ok((self.load_tile(emitter, memory, row, tile_type), slot))
+    }
+
+    /// Acquires the next slot of `op`'s channel with `entry`: the ring, the
+    /// slot (`i64`, as the release takes it) and the row it starts at.
+    fn acquire(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, id: V<'c>, entry: &str) -> Result<(V<'c>, V<'c>, V<'c>), (Location<'c>, String)> {
         let (memory, rows) = self.ring_of(op)?;
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
-        let net = self.net.unwrap_or(id);
-        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, ACQUIRE_RECV).into();
-        let slot = emitter.op("func.call", &[net, id], &[i64_type], &[("callee", callee)], vec![]);
-        let slot = slot.result(0).map(|r| detach(r.into())).map_err(|e| (op.location(), e.to_string()))?;
+        let slot = self.call_network(emitter, op, entry, &[id], Some(i64_type))?.ok_or((op.location(), "an acquire without a slot".to_string()))?;
         let index = emitter.value("arith.index_cast", &[slot], Type::index(self.context));
         let row = emitter.value("arith.muli", &[index, emitter.index(rows)], Type::index(self.context));
+        Ok((memory, slot, row))
+    }
+
+    /// `func.call @<entry>(net, operands...)`, its result when it has one.
+    fn call_network(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, entry: &str, operands: &[V<'c>], result: Option<Type<'c>>) -> Result<Option<V<'c>>, (Location<'c>, String)> {
+        let net = self.net.ok_or((op.location(), "a process function without its network argument".to_string()))?;
+        let mut all = vec![net];
+        all.extend_from_slice(operands);
+        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, entry).into();
+        let call = emitter.op("func.call", &all, result.as_slice(), &[("callee", callee)], vec![]);
+        Ok(call.result(0).ok().map(|r| detach(r.into())))
+    }
+
+    /// A tile of `tile_type` loaded from `memory`, from row `row`.
+    fn load_tile(&self, emitter: &Emitter<'c, 'c>, memory: V<'c>, row: V<'c>, tile_type: Type<'c>) -> V<'c> {
         let segments: Attribute<'c> = DenseI32ArrayAttribute::new(self.context, &[1, 2, 0]).into();
-        let tile = emitter.value_with("tile.load", &[memory, row, emitter.index(0)], tile_type, &[("operandSegmentSizes", segments)]);
-        Ok((tile, slot))
+        emitter.value_with("tile.load", &[memory, row, emitter.index(0)], tile_type, &[("operandSegmentSizes", segments)])
     }
 
     /// A tile value copied into a buffer of its own and loaded back (a
@@ -310,8 +328,7 @@ impl<'c> Outliner<'c, '_> {
         }
         let buffer = self.buffer(emitter, value.r#type(), op)?;
         emitter.op("tile.store", &[value, buffer, emitter.index(0), emitter.index(0)], &[], &[], vec![]);
-        let segments: Attribute<'c> = DenseI32ArrayAttribute::new(self.context, &[1, 2, 0]).into();
-        Ok(emitter.value_with("tile.load", &[buffer, emitter.index(0), emitter.index(0)], value.r#type(), &[("operandSegmentSizes", segments)]))
+        Ok(self.load_tile(emitter, buffer, emitter.index(0), value.r#type()))
     }
 
     /// The ring argument of the channel `op` talks on, and a slot's rows.
@@ -326,16 +343,9 @@ impl<'c> Outliner<'c, '_> {
     /// then the slot released (`-1` when the network stopped: the bounds
     /// check skips the store, the release sends nothing).
     fn send_in_place(&self, emitter: &Emitter<'c, 'c>, op: OperationRef<'c, 'c>, id: V<'c>, value: V<'c>) -> Result<(), (Location<'c>, String)> {
-        let (memory, rows) = self.ring_of(op)?;
-        let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
-        let net = self.net.unwrap_or(id);
-        let callee = |name: &str| -> Attribute<'c> { FlatSymbolRefAttribute::new(self.context, name).into() };
-        let slot = emitter.op("func.call", &[net, id], &[i64_type], &[("callee", callee(ACQUIRE_SEND))], vec![]);
-        let slot = slot.result(0).map(|r| detach(r.into())).map_err(|e| (op.location(), e.to_string()))?;
-        let index = emitter.value("arith.index_cast", &[slot], Type::index(self.context));
-        let row = emitter.value("arith.muli", &[index, emitter.index(rows)], Type::index(self.context));
+        let (memory, slot, row) = self.acquire(emitter, op, id, ACQUIRE_SEND)?;
         emitter.op("tile.store", &[value, memory, row, emitter.index(0)], &[], &[], vec![]);
-        emitter.op("func.call", &[net, id, slot], &[], &[("callee", callee(RELEASE_SEND))], vec![]);
+        self.call_network(emitter, op, RELEASE_SEND, &[id, slot], None)?;
         Ok(())
     }
 
@@ -358,34 +368,14 @@ impl<'c> Outliner<'c, '_> {
         Ok(emitter.value_with("memref.alloc", &[], memref, &[("operandSegmentSizes", segments)]))
     }
 
-    /// `func.call @<entry>(net, id, address of buffer)` (a receive).
-    fn call(&self, emitter: &Emitter<'c, 'c>, entry: &str, id: V<'c>, buffer: V<'c>) {
+    /// The next element of channel `id`, copied by the network into a
+    /// fresh buffer (`htpCspRecv(net, id, address)`) and loaded as a tile.
+    fn receive(&self, emitter: &Emitter<'c, 'c>, id: V<'c>, tile_type: Type<'c>, op: OperationRef<'c, 'c>) -> Result<V<'c>, (Location<'c>, String)> {
+        let buffer = self.buffer(emitter, tile_type, op)?;
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
         let address = emitter.value("memref.extract_aligned_pointer_as_index", &[buffer], Type::index(self.context));
         let address = emitter.value("arith.index_cast", &[address], i64_type);
-        let net = self.net.unwrap_or(id);
-        let callee: Attribute<'c> = FlatSymbolRefAttribute::new(self.context, entry).into();
-        emitter.op("func.call", &[net, id, address], &[], &[("callee", callee)], vec![]);
+        self.call_network(emitter, op, RECV, &[id, address], None)?;
+        Ok(self.load_tile(emitter, buffer, emitter.index(0), tile_type))
     }
-
-    /// The next element of channel `id`, received into a fresh buffer and loaded as a tile.
-    fn receive(&self, emitter: &Emitter<'c, 'c>, id: V<'c>, tile_type: Type<'c>, op: OperationRef<'c, 'c>) -> Result<V<'c>, (Location<'c>, String)> {
-        let buffer = self.buffer(emitter, tile_type, op)?;
-        self.call(emitter, RECV, id, buffer);
-        let segments: Attribute<'c> = DenseI32ArrayAttribute::new(self.context, &[1, 2, 0]).into();
-        Ok(emitter.value_with("tile.load", &[buffer, emitter.index(0), emitter.index(0)], tile_type, &[("operandSegmentSizes", segments)]))
-    }
-}
-
-/// The first op under `root` named one of `names`, in pre-order.
-fn first_named<'c>(root: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
-    let mut found = None;
-    root.walk(WalkOrder::PreOrder, |op| {
-        if names.contains(&name_of(op).as_str()) {
-            found = Some(unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) });
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    found
 }
