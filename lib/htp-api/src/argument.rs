@@ -20,3 +20,17 @@ pub enum Argument {
     I8(i8),
     Bool(bool),
 }
+
+impl Argument {
+    /// The value of an integer (or bool) scalar; `None` for floats and buffers.
+    pub fn integer(&self) -> Option<i64> {
+        match *self {
+            Argument::I64(v) => Some(v),
+            Argument::I32(v) => Some(v as i64),
+            Argument::I16(v) => Some(v as i64),
+            Argument::I8(v) => Some(v as i64),
+            Argument::Bool(v) => Some(v as i64),
+            _ => None,
+        }
+    }
+}

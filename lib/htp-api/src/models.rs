@@ -187,6 +187,20 @@ impl<'c, 'a> ConstructSite<'c, 'a> {
         None
     }
 
+    /// `value` as an `index` at the construct: a Python int as a constant,
+    /// an `index` as it is, another integer cast; `None` for anything else
+    /// (the construct says what it wanted).
+    pub fn index(&self, value: &ModelValue<'c>) -> Result<Option<ModelIr<'c>>, String> {
+        use melior::ir::{attribute::IntegerAttribute, TypeLike, ValueLike};
+        let index = Type::index(self.context);
+        Ok(Some(match value {
+            ModelValue::Int(n) => self.emit("arith.constant", &[], &[index], &[("value", IntegerAttribute::new(index, *n).into())])?[0],
+            ModelValue::Value(v) if v.r#type() == index => *v,
+            ModelValue::Value(v) if v.r#type().is_integer() => self.emit("arith.index_cast", &[*v], &[index], &[])?[0],
+            _ => return Ok(None),
+        }))
+    }
+
     /// The keyword argument `name`, if given.
     pub fn keyword(&self, name: &str) -> Option<&ModelValue<'c>> {
         self.keywords.iter().find(|(k, _)| k == name).map(|(_, v)| v)

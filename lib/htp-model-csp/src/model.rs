@@ -130,13 +130,7 @@ fn endpoint<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>) -> Result<
 }
 
 fn index<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>) -> Result<ModelIr<'c>, String> {
-    let index = Type::index(site.context);
-    match value {
-        ModelValue::Int(n) => Ok(site.emit("arith.constant", &[], &[index], &[("value", IntegerAttribute::new(index, *n).into())])?[0]),
-        ModelValue::Value(v) if v.r#type() == index => Ok(*v),
-        ModelValue::Value(v) if v.r#type().is_integer() => Ok(site.emit("arith.index_cast", &[*v], &[index], &[])?[0]),
-        _ => Err("at= must be an integer (a replica or loop index)".into()),
-    }
+    site.index(value)?.ok_or_else(|| "at= must be an integer (a replica or loop index)".to_string())
 }
 
 /// `x[i:i + 16, :]` as a value to send: the tile loaded from the view

@@ -59,13 +59,7 @@ fn constant<'c>(site: &ConstructSite<'c, '_>, attribute: Attribute<'c>, ty: Type
 
 /// An `index` from a Python int or a run-time integer.
 fn index<'c>(site: &ConstructSite<'c, '_>, value: &ModelValue<'c>, what: &str) -> Result<ModelIr<'c>, String> {
-    let index = Type::index(site.context);
-    match value {
-        ModelValue::Int(n) => constant(site, IntegerAttribute::new(index, *n).into(), index),
-        ModelValue::Value(v) if v.r#type() == index => Ok(*v),
-        ModelValue::Value(v) if v.r#type().is_integer() => Ok(site.emit("arith.index_cast", &[*v], &[index], &[])?[0]),
-        _ => Err(format!("{what} must be an integer")),
-    }
+    site.index(value)?.ok_or_else(|| format!("{what} must be an integer"))
 }
 
 /// A whole tensor argument (a parameter of the workload).

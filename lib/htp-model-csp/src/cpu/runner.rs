@@ -43,17 +43,11 @@ impl ProgramArtifact {
     fn inputs(arguments: &[Argument]) -> Inputs {
         let mut inputs = Inputs::default();
         for argument in arguments {
-            let (scalar, dims) = match argument {
-                Argument::Buffer { sizes, .. } => (None, sizes.iter().map(|&s| Some(s)).collect()),
-                Argument::I64(v) => (Some(*v), vec![]),
-                Argument::I32(v) => (Some(*v as i64), vec![]),
-                Argument::I16(v) => (Some(*v as i64), vec![]),
-                Argument::I8(v) => (Some(*v as i64), vec![]),
-                Argument::Bool(v) => (Some(*v as i64), vec![]),
-                _ => (None, vec![]),
-            };
-            inputs.scalars.push(scalar);
-            inputs.dims.push(dims);
+            inputs.scalars.push(argument.integer());
+            inputs.dims.push(match argument {
+                Argument::Buffer { sizes, .. } => sizes.iter().map(|&s| Some(s)).collect(),
+                _ => vec![],
+            });
         }
         inputs
     }

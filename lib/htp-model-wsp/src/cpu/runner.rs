@@ -58,13 +58,7 @@ impl WorkloadArtifact {
                     scalars.push(match scalar {
                         Argument::F32(v) => Value::Float(*v as f64),
                         Argument::F64(v) => Value::Float(*v),
-                        Argument::F16(_) | Argument::BF16(_) => Value::Unset,
-                        Argument::I64(v) => Value::Int(*v),
-                        Argument::I32(v) => Value::Int(*v as i64),
-                        Argument::I16(v) => Value::Int(*v as i64),
-                        Argument::I8(v) => Value::Int(*v as i64),
-                        Argument::Bool(v) => Value::Int(*v as i64),
-                        Argument::Buffer { .. } => Value::Unset,
+                        other => other.integer().map_or(Value::Unset, Value::Int),
                     });
                 }
             }
