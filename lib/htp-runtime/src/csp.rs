@@ -60,7 +60,6 @@ pub enum Stopped {
 }
 
 struct Channel {
-    name: String,
     depth: usize,
     bytes: usize,
     /// Its ring's memory (one per declared channel or array) and its first slot there.
@@ -82,10 +81,6 @@ struct Channel {
 unsafe impl Sync for Network {}
 
 impl Channel {
-    fn depth(&self) -> usize {
-        self.depth
-    }
-
     /// The slot of the `index`-th element, counted in its ring.
     fn slot(&self, index: usize) -> usize {
         self.first_slot + index % self.depth
@@ -166,7 +161,6 @@ impl Network {
             let count = spec.count.max(1);
             for element in 0..count {
                 flat.push(Channel {
-                    name: if count == 1 { spec.name.clone() } else { format!("{}[{element}]", spec.name) },
                     depth,
                     bytes: spec.bytes,
                     ring: rings.len(),
@@ -233,17 +227,12 @@ impl Network {
         }
     }
 
-    /// The name of flat channel `channel` (`a`, `a[2]`).
-    pub fn name(&self, channel: usize) -> Option<&str> {
-        self.channels.get(channel).map(|c| c.name.as_str())
-    }
-
     /// Makes this thread process `process` until the guard drops, which
     /// finishes the process (the others no longer wait for it).
     pub fn enter(&self, process: usize) -> ProcessGuard<'_> {
         PROCESS.with(|p| p.set(process));
         self.start_busy();
-        ProcessGuard { network: self, process }
+        ProcessGuard { network: self }
     }
 
     fn lock(&self) -> MutexGuard<'_, Gate> {
@@ -288,7 +277,7 @@ impl Network {
                 Role::Recv => (c.head.load(Ordering::Relaxed), c.tail.load(Ordering::Acquire)),
             };
             let slot = match role {
-                Role::Send => (tail - head < c.depth()).then(|| c.slot(tail)),
+                Role::Send => (tail - head < c.depth).then(|| c.slot(tail)),
                 Role::Recv => (tail > head).then(|| c.slot(head)),
             };
             if let Some(slot) = slot {
@@ -358,7 +347,7 @@ impl Network {
         let c = &self.channels[channel];
         let (head, tail) = (c.head.load(Ordering::Acquire), c.tail.load(Ordering::Acquire));
         match role {
-            Role::Send => tail - head < c.depth(),
+            Role::Send => tail - head < c.depth,
             Role::Recv => tail > head,
         }
     }
@@ -436,7 +425,7 @@ impl Network {
         all_blocked.then_some(Stopped::Deadlock(waiting))
     }
 
-    fn finish(&self, _process: usize) {
+    fn finish(&self) {
         let mut gate = self.lock();
         gate.live = gate.live.saturating_sub(1);
         if gate.stopped.is_none() && gate.live > 0 {
@@ -451,14 +440,13 @@ impl Network {
 /// A thread's time as a process of a [`Network`].
 pub struct ProcessGuard<'n> {
     network: &'n Network,
-    process: usize,
 }
 
 impl Drop for ProcessGuard<'_> {
     fn drop(&mut self) {
         self.network.end_busy();
         PROCESS.with(|p| p.set(usize::MAX));
-        self.network.finish(self.process);
+        self.network.finish();
     }
 }
 
