@@ -315,3 +315,13 @@ func.func @consume_holds_its_slot(%t: !tile.tile<16x16xf32>) attributes {htp.mod
   }
   return
 }
+
+// -----
+
+// A pad value must be of the tile's element type (checked here: the
+// dialect's C++ verifier cannot see into the tile dialect's types).
+func.func @pad_of_another_type() attributes {htp.model = "csp"} {
+  // expected-error @+1 {{channel pads with a f16 value, but carries f32 tiles}}
+  %a = csp.channel "a" depth 1 {pad = 0.0 : f16} : !csp.channel<!tile.tile<16x16xf32>>
+  return
+}

@@ -214,3 +214,17 @@ func.func @consume_carried_type(%init: !tile.tile<16x16xf32>, %other: !tile.tile
   }
   return
 }
+
+// -----
+
+func.func @consume_result_count(%init: !tile.tile<16x16xf32>) {
+  %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<16x16xf32>>
+  csp.process "p" {
+    // expected-error @+1 {{has 2 results for 1 carried values}}
+    %r:2 = csp.consume %a (%init) : !csp.channel<!tile.tile<16x16xf32>>, !tile.tile<16x16xf32> -> !tile.tile<16x16xf32>, !tile.tile<16x16xf32> {
+    ^bb0(%t: !tile.tile<16x16xf32>, %acc: !tile.tile<16x16xf32>):
+      csp.yield %acc : !tile.tile<16x16xf32>
+    }
+  }
+  return
+}
