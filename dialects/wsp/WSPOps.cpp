@@ -134,3 +134,93 @@ LogicalResult TaskOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Pipes
+//===----------------------------------------------------------------------===//
+
+/// The process `op` is in, if any.
+static ProcessOp processOf(Operation *op) {
+  return op->getParentOfType<ProcessOp>();
+}
+
+LogicalResult ChannelOp::verify() {
+  MemRefType ring = getRing().getType();
+  if (ring.getRank() < 2)
+    return emitOpError() << "is a ring of slots: its type has the depth first, then the slot's shape; got " << ring;
+  if (getDepth() < 1)
+    return emitOpError() << "needs a depth of at least 1, got " << getDepth();
+  for (int64_t d = 1; d < ring.getRank(); ++d)
+    if (ring.getDimSize(d) < 1)
+      return emitOpError() << "has an empty slot (" << ring << ")";
+  // (No parent yet while the front end builds the workload's body.)
+  if (Operation *parent = (*this)->getParentOp(); parent && !isa<func::FuncOp>(parent))
+    return emitOpError() << "belongs at the top of the workload (one ring per call), not inside a loop or block";
+  // One process fills the channel and another reads it (CSP's rule: one
+  // sender and one receiver per channel).
+  ProcessOp producer, consumer;
+  for (Operation *user : getRing().getUsers()) {
+    if (isa<ViewOp>(user))
+      continue; // after wsp-lower-pipes
+    bool produces = isa<ProduceOp>(user);
+    if (!produces && !isa<ConsumeOp>(user))
+      return user->emitOpError() << "uses the channel '" << getName() << "': only wsp.produce, wsp.send and wsp.consume take a channel";
+    ProcessOp process = processOf(user);
+    ProcessOp &end = produces ? producer : consumer;
+    if (end && process != end)
+      return user->emitOpError() << (produces ? "fills" : "reads") << " the channel '" << getName() << "' from the process '"
+                                 << process.getName() << "', but the process '" << end.getName() << "' already does: a channel has one "
+                                 << (produces ? "producing" : "consuming") << " process";
+    end = process;
+  }
+  if (producer && producer == consumer)
+    return emitOpError() << "is filled and read by the same process '" << producer.getName() << "': a channel connects two processes";
+  return success();
+}
+
+LogicalResult PipeOp::verify() {
+  unsigned processes = 0;
+  for (Operation &op : getBody().front()) {
+    if (isa<ProcessOp>(op))
+      ++processes;
+    else if (!isa<YieldOp>(op) && (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
+      return op.emitOpError() << "is in a wsp.pipe outside its processes: a pipe holds wsp.process blocks (and the scalar code they use)";
+  }
+  if (processes == 0)
+    return emitOpError() << "holds no wsp.process";
+  return success();
+}
+
+/// Whether `op` is in a function but in no process (an op the front end is
+/// still building, not yet in a function, is not).
+static bool outsideProcess(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+    if (isa<ProcessOp>(parent))
+      return false;
+    if (isa<func::FuncOp>(parent))
+      return true;
+  }
+  return false;
+}
+
+/// A produce or consume: inside a process, on a channel, its body's one
+/// argument a slot of the channel.
+static LogicalResult verifySlot(Operation *op, Value channel, Region &body) {
+  if (outsideProcess(op))
+    return op->emitOpError() << "belongs in a wsp.process of a wsp.pipe";
+  if (!channel.getDefiningOp<ChannelOp>())
+    return op->emitOpError() << "takes a channel (wsp.channel)";
+  auto ring = cast<MemRefType>(channel.getType());
+  auto slot = MemRefType::get(ring.getShape().drop_front(), ring.getElementType());
+  if (body.getNumArguments() != 1 || body.getArgument(0).getType() != slot)
+    return op->emitOpError() << "body takes one argument, the slot " << slot;
+  return success();
+}
+
+LogicalResult ProduceOp::verify() {
+  return verifySlot(*this, getChannel(), getBody());
+}
+
+LogicalResult ConsumeOp::verify() {
+  return verifySlot(*this, getChannel(), getBody());
+}

@@ -121,9 +121,91 @@ def WSP_ElementOp : WSP_Op<"element", [Pure]> {
   let hasVerifier = 1;
 }
 
-def WSP_YieldOp : WSP_Op<"yield", [Pure, Terminator, ParentOneOf<["ParallelOp", "SequentialOp", "SelectOp", "WhenOp"]>]> {
-  let summary = "Ends the body of a loop constructor or `wsp.when`";
+def WSP_YieldOp : WSP_Op<"yield", [Pure, Terminator, ParentOneOf<["ParallelOp", "SequentialOp", "SelectOp", "WhenOp",
+    "PipeOp", "ProcessOp", "ProduceOp", "ConsumeOp"]>]> {
+  let summary = "Ends the body of a loop constructor, `wsp.when` or a pipe construct";
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes: CSP's task level (docs/wsp.md, "Pipes")
+//===----------------------------------------------------------------------===//
+
+def WSP_ChannelOp : WSP_Op<"channel"> {
+  let summary = "A channel of a pipe: a ring of `depth` tensors (dimension 0 of its type) the runtime allocates";
+  let description = [{
+    `staged = wsp.channel(f32, (16, 64), depth=2, name="staged")`: the
+    result is the ring itself, `memref<2x16x64xf32>`, allocated once per
+    call of the workload (a scratch buffer on the cpu, `alloc_tensors` in a
+    PTO orchestration). Inside a `wsp.pipe`, one process fills its slots
+    (`wsp.produce`) and another reads them (`wsp.consume`);
+    `wsp-lower-pipes` turns both into views of the ring, and slot reuse
+    orders the tasks (a slot is written again only after its reader ran).
+
+    ```mlir
+    %c = wsp.channel "staged" : memref<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnyStaticShapeMemRef:$ring);
+  let assemblyFormat = "$name attr-dict `:` type($ring)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getDepth() { return getRing().getType().getDimSize(0); }
+  }];
+}
+
+def WSP_PipeOp : WSP_Op<"pipe", [SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects, NoRegionArguments]> {
+  let summary = "Processes that run together, handing tensors over channels";
+  let description = [{
+    `with wsp.pipe():` holding `with wsp.process():` blocks. The processes
+    iterate together (the same loop, or none): `wsp-lower-pipes` fuses
+    them into one `wsp.parallel` loop whose iterations issue each process's
+    tasks, producers before consumers, so that a stage of iteration i + 1
+    runs while a later stage of iteration i does.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def WSP_ProcessOp : WSP_Op<"process", [SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects, NoRegionArguments,
+    HasParent<"PipeOp">]> {
+  let summary = "One process of a pipe: a chain of tasks, in order";
+  let arguments = (ins StrAttr:$name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$name attr-dict-with-keyword $body";
+}
+
+class WSP_SlotOp<string mnemonic, string what> : WSP_Op<mnemonic, [SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "The body's tasks " # what # " the channel's next slot, the body's argument";
+  let arguments = (ins AnyStaticShapeMemRef:$channel);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$channel attr-dict-with-keyword `:` type($channel) $body";
+  let hasVerifier = 1;
+}
+
+def WSP_ProduceOp : WSP_SlotOp<"produce", "write"> {
+  let description = [{
+    `with wsp.produce(staged) as slot:` (and `wsp.send(staged, kernel, ...)`,
+    which passes the slot as the kernel's last argument). The slot is the
+    body's one argument, a tensor of the channel's slot shape; it is taken
+    when the channel's consumer has released it (its tasks ran).
+
+    ```mlir
+    wsp.produce %c : memref<2x16x64xf32> {
+    ^bb0(%slot: memref<16x64xf32>):
+      wsp.task @load[](%x, %slot) : (memref<16x64xf32>, memref<16x64xf32>) -> ()
+    }
+    ```
+  }];
+}
+
+def WSP_ConsumeOp : WSP_SlotOp<"consume", "read"> {
+  let description = [{
+    `with wsp.consume(staged) as t:`: the oldest slot the producer filled;
+    it goes back to the producer after the body's tasks.
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -53,6 +53,17 @@ pub enum ModelValue<'c> {
     None,
 }
 
+impl ModelValue<'_> {
+    /// A Python int of at least 1 (a depth, a count, a size); `what` names it in the error.
+    pub fn positive(&self, what: &str) -> Result<i64, String> {
+        match self {
+            ModelValue::Int(n) if *n >= 1 => Ok(*n),
+            ModelValue::Int(n) => Err(format!("{what} must be at least 1, got {n}")),
+            _ => Err(format!("{what} must be a compile-time integer (a Python int)")),
+        }
+    }
+}
+
 /// One extent of a tensor view: known now, or an `index` value.
 #[derive(Clone, Copy, Debug)]
 pub enum ViewExtent<'c> {
@@ -132,6 +143,15 @@ impl<'c, 'a> ConstructSite<'c, 'a> {
         Ok(results_of(op))
     }
 
+    /// The same site with other arguments (a construct lowered through
+    /// another's hook: `send(ch, k, ...)` as a task on the slot).
+    pub fn with_arguments<'b>(&self, positional: &'b [ModelValue<'c>], keywords: &'b [(String, ModelValue<'c>)]) -> ConstructSite<'c, 'b>
+    where
+        'a: 'b,
+    {
+        ConstructSite { context: self.context, location: self.location, positional, keywords, carried: self.carried, block: self.block, program: self.program }
+    }
+
     /// The same site, building at the end of `block` instead (the body of
     /// a region op the hook built: a nested loop, a terminator).
     pub fn within(&self, block: BlockRef<'c, 'c>) -> ConstructSite<'c, 'a> {
@@ -204,6 +224,26 @@ impl<'c, 'a> ConstructSite<'c, 'a> {
     /// The keyword argument `name`, if given.
     pub fn keyword(&self, name: &str) -> Option<&ModelValue<'c>> {
         self.keywords.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// An error naming the first keyword not in `allowed` (and the ones that are).
+    pub fn only_keywords(&self, allowed: &[&str]) -> Result<(), String> {
+        match self.keywords.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            Some((other, _)) => Err(format!("takes no keyword '{other}' ({})", allowed.iter().map(|k| format!("{k}=")).collect::<Vec<_>>().join(", "))),
+            None => Ok(()),
+        }
+    }
+
+    /// The `name=` keyword, or `<default>@<line>` of the construct.
+    pub fn name_or_line(&self, default: &str) -> Result<String, String> {
+        match self.keyword("name") {
+            Some(ModelValue::Str(name)) if !name.is_empty() => Ok(name.clone()),
+            Some(_) => Err("name= must be a non-empty string".into()),
+            None => Ok(match htp_dialects::diagnostics::source_position(self.location) {
+                Some(p) => format!("{default}@{}", p.line),
+                None => default.to_string(),
+            }),
+        }
     }
 
     /// The types of the carried values, in order (what a loop op's extra

@@ -49,35 +49,6 @@ fn string<'c>(site: &ConstructSite<'c, '_>, value: &str) -> Attribute<'c> {
     StringAttribute::new(site.context, value).into()
 }
 
-/// A positive compile-time integer argument.
-fn positive(value: &ModelValue, what: &str) -> Result<i64, String> {
-    match value {
-        ModelValue::Int(n) if *n >= 1 => Ok(*n),
-        ModelValue::Int(n) => Err(format!("{what} must be at least 1, got {n}")),
-        _ => Err(format!("{what} must be a compile-time integer (a Python int)")),
-    }
-}
-
-/// The `name=` keyword, or a name made of the construct's line.
-fn name_of(site: &ConstructSite, default: &str) -> Result<String, String> {
-    match site.keyword("name") {
-        Some(ModelValue::Str(name)) if !name.is_empty() => Ok(name.clone()),
-        Some(_) => Err("name= must be a non-empty string".into()),
-        None => Ok(match htp_dialects::diagnostics::source_position(site.location) {
-            Some(p) => format!("{default}@{}", p.line),
-            None => default.to_string(),
-        }),
-    }
-}
-
-/// Keywords other than `allowed` are a mistake the user hears about.
-fn only_keywords(site: &ConstructSite, allowed: &[&str]) -> Result<(), String> {
-    match site.keywords.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
-        Some((other, _)) => Err(format!("takes no keyword '{other}' ({})", allowed.iter().map(|k| format!("{k}=")).collect::<Vec<_>>().join(", "))),
-        None => Ok(()),
-    }
-}
-
 /// How diagnostics name a tile type: "16x64 f32 tile".
 pub fn describe(ty: Type) -> String {
     match TileType::try_from(ty) {
@@ -88,23 +59,23 @@ pub fn describe(ty: Type) -> String {
 
 /// `csp.channel(f32, (16, 64), depth=2, name="a", count=1)`.
 fn channel<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
-    only_keywords(site, &["depth", "name", "count", "pad"])?;
+    site.only_keywords(&["depth", "name", "count", "pad"])?;
     let [ModelValue::Type(element), ModelValue::Tuple(shape)] = site.positional else {
         return Err("takes the element type and the tile's shape: csp.channel(f32, (16, 64), depth=2)".into());
     };
     let [rows, cols] = shape.as_slice() else { return Err("a channel carries 2-D tiles: give its shape as (rows, columns)".into()) };
-    let (rows, cols) = (positive(rows, "the tile's rows")?, positive(cols, "the tile's columns")?);
+    let (rows, cols) = (rows.positive("the tile's rows")?, cols.positive("the tile's columns")?);
     if element.is_integer() && IntegerType::try_from(*element).is_ok_and(|i| i.width() == 1) {
         return Err("a channel carries numbers; send a mask as i8 (htp.cast)".into());
     }
     let depth = match site.keyword("depth") {
-        Some(depth) => positive(depth, "depth=")?,
+        Some(depth) => depth.positive("depth=")?,
         None => return Err("takes depth= (how many tiles it holds before its sender blocks; 2 lets one be filled while one is used)".into()),
     };
-    let count = site.keyword("count").map(|c| positive(c, "count=")).transpose()?.unwrap_or(1);
+    let count = site.keyword("count").map(|c| c.positive("count=")).transpose()?.unwrap_or(1);
     let tile = TileType::new(site.context, rows, cols, *element).ok_or_else(|| format!("cannot make a {rows}x{cols} tile of {element}"))?;
     let ty = ChannelType::new(tile.into(), count);
-    let name = name_of(site, "channel")?;
+    let name = site.name_or_line("channel")?;
     let mut attributes = vec![("name", string(site, &name)), ("depth", i64_attribute(site, depth))];
     if let Some(pad) = site.keyword("pad") {
         attributes.push(("pad", scalar_attribute(site, pad, *element)?));
@@ -259,7 +230,7 @@ fn one_process_per_end(channel: ModelIr, sends: bool) -> Result<(), String> {
 
 /// `csp.send(a, t, at=i)`.
 fn send<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
-    only_keywords(site, &["at"])?;
+    site.only_keywords(&["at"])?;
     let [channel, value] = site.positional else { return Err("takes a channel and a tile: csp.send(a, t)".into()) };
     let (channel, ty, index) = endpoint(site, channel)?;
     one_process_per_end(channel, true)?;
@@ -294,7 +265,7 @@ fn send<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
 
 /// `t = csp.recv(a, at=i)`.
 fn recv<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
-    only_keywords(site, &["at"])?;
+    site.only_keywords(&["at"])?;
     let [channel] = site.positional else { return Err("takes a channel: t = csp.recv(a)".into()) };
     let (channel, ty, index) = endpoint(site, channel)?;
     one_process_per_end(channel, false)?;
@@ -315,24 +286,24 @@ fn process_body<'c>(site: &ConstructSite<'c, '_>, name: &str, replicas: i64, ind
 
 /// `with csp.process(name="loader"):`.
 fn process<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
-    only_keywords(site, &["name"])?;
+    site.only_keywords(&["name"])?;
     if !site.positional.is_empty() {
         return Err("takes only name=: with csp.process(name=\"loader\"):".into());
     }
-    process_body(site, &name_of(site, "process")?, 1, false)
+    process_body(site, &site.name_or_line("process")?, 1, false)
 }
 
 /// `for w in csp.processes(4, name="worker"):`.
 fn processes<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
-    only_keywords(site, &["name"])?;
+    site.only_keywords(&["name"])?;
     let [replicas] = site.positional else { return Err("takes the number of replicas: for w in csp.processes(4):".into()) };
-    let replicas = positive(replicas, "the number of replicas")?;
-    process_body(site, &name_of(site, "process")?, replicas, true)
+    let replicas = replicas.positive("the number of replicas")?;
+    process_body(site, &site.name_or_line("process")?, replicas, true)
 }
 
 /// `with csp.consume(a, at=i) as t:`.
 fn consume<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String> {
-    only_keywords(site, &["at"])?;
+    site.only_keywords(&["at"])?;
     let [channel] = site.positional else { return Err("takes a channel: with csp.consume(a) as t:".into()) };
     let (channel, ty, index) = endpoint(site, channel)?;
     one_process_per_end(channel, false)?;

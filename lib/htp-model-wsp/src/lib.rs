@@ -23,6 +23,7 @@ pub mod cpu;
 pub mod infer_access;
 pub mod ir;
 pub mod model;
+pub mod pipe;
 pub mod plan;
 pub mod schedule;
 
@@ -83,7 +84,7 @@ pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
-    htp_pass::register_passes(&[infer_access::DEFINITION, apply_schedule::DEFINITION])?;
+    htp_pass::register_passes(&[pipe::lower::DEFINITION, infer_access::DEFINITION, apply_schedule::DEFINITION])?;
     htp_api::models::register_model(&model::WSP)?;
     cpu::register()
 }

@@ -15,6 +15,7 @@ use melior::ir::{
     Attribute, Type, TypeLike, ValueLike,
 };
 
+use crate::pipe::constructs as pipe;
 use crate::AxisKind;
 
 /// The model, as registered.
@@ -32,15 +33,23 @@ pub static WSP: ProgrammingModel = ProgrammingModel {
         Construct { name: "read", summary: "an element of an input tensor, read as the workload runs: wsp.read(lengths, b)", lower: read },
         Construct { name: "cores", summary: "how many tasks can run at once where the workload runs: wsp.cores()", lower: cores },
         Construct { name: "element", summary: "an element a task may compute, read when the tasks it guards run: wsp.when(wsp.element(c, e) > 0)", lower: element },
+        Construct { name: "channel", summary: "a pipe's channel, a ring of depth tensors: wsp.channel(f32, (16, 64), depth=2, name=\"staged\")", lower: pipe::channel },
+        Construct { name: "send", summary: "a task filling a channel's next slot, its kernel's last argument: wsp.send(c, load, x[i:i + 16, :])", lower: pipe::send },
     ],
     loops: &[
         LoopConstructor { name: "parallel", summary: "for i, j in wsp.parallel(A, B): independent iterations over the product of axes", lower: parallel },
         LoopConstructor { name: "seq", summary: "for i in wsp.seq(A): each iteration's tasks after the previous iteration's", lower: sequential },
         LoopConstructor { name: "select", summary: "for e in wsp.select(n, predicate): the i < n whose predicate[i] is not zero", lower: select },
     ],
-    blocks: &[LoopConstructor { name: "when", summary: "with wsp.when(wsp.element(t, i) > v): tasks issued only when it holds", lower: when }],
+    blocks: &[
+        LoopConstructor { name: "when", summary: "with wsp.when(wsp.element(t, i) > v): tasks issued only when it holds", lower: when },
+        LoopConstructor { name: "pipe", summary: "with wsp.pipe(): processes that iterate together, handing tensors over channels", lower: pipe::pipe },
+        LoopConstructor { name: "process", summary: "with wsp.process(name=\"load\"): one process of a pipe, a chain of tasks", lower: pipe::process },
+        LoopConstructor { name: "produce", summary: "with wsp.produce(c) as slot: tasks writing the channel's next slot", lower: pipe::produce },
+        LoopConstructor { name: "consume", summary: "with wsp.consume(c) as t: tasks reading the channel's oldest filled slot", lower: pipe::consume },
+    ],
     types: &[ModelType { name: "Axis", summary: "an iteration-space axis (a parameter of a helper a workload calls)", matches: is_axis }],
-    pipeline: Some("wsp-infer-access"),
+    pipeline: Some("wsp-lower-pipes,wsp-infer-access"),
     python: Some(include_str!("../python/schedule.py")),
 };
 
@@ -249,7 +258,7 @@ fn view_of<'c>(site: &ConstructSite<'c, '_>, view: &TensorView<'c>) -> Result<Mo
     Ok(site.emit("wsp.view", &operands, &[result], &[("operandSegmentSizes", segments)])?[0])
 }
 
-fn task<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
+pub(crate) fn task<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
     let Some((ModelValue::Function(kernel), arguments)) = site.positional.split_first() else {
         return Err("takes the kernel first: wsp.task(kernel, arguments..., keys=(i, j))".into());
     };

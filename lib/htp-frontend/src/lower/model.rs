@@ -313,9 +313,9 @@ impl<'c> Lowerer<'c, '_> {
                 match TileTy::of(ty) {
                     Some(Ok(tile)) => Val::Tile(value.to_raw(), tile),
                     Some(Err(what)) => return Err(self.error(range, DiagnosticKind::Unsupported, format!("a construct returned {what}"))),
-                    None if text.starts_with("memref<") => {
-                        return Err(self.error(range, DiagnosticKind::Unsupported, format!("a construct returned a tensor ({text}): constructs take tensors, they do not make them")))
-                    }
+                    // Anything else — a tensor a construct made (a pipe
+                    // channel's ring, a slot) included — is the model's
+                    // own: it goes back to the model's constructs only.
                     None => Val::Model(value.to_raw()),
                 }
             }

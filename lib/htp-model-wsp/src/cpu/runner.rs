@@ -63,6 +63,20 @@ impl WorkloadArtifact {
                 }
             }
         }
+        // The pipes' channels: one zeroed ring each, alive until every task
+        // ran (`runtime.finish()` below), after the parameters' tensors.
+        buffers.resize(self.plan.parameters.len(), None);
+        let mut rings: Vec<Vec<u64>> = Vec::new();
+        for channel in &self.plan.channels {
+            let count: i64 = channel.sizes.iter().product();
+            let mut ring = vec![0u64; ((count * channel.element.bytes + 7) / 8) as usize];
+            let mut strides = vec![1i64; channel.sizes.len()];
+            for d in (0..channel.sizes.len().saturating_sub(1)).rev() {
+                strides[d] = strides[d + 1] * channel.sizes[d + 1];
+            }
+            buffers.push(Some(Buffer { data: ring.as_mut_ptr() as *mut u8, sizes: channel.sizes.clone(), strides, element: channel.element }));
+            rings.push(ring);
+        }
         let memory = Arc::new(Memory { buffers });
         // Ctrl-C stops issuing (the evaluator polls) and every task's
         // kernel; one watch for the whole call, which the kernel calls

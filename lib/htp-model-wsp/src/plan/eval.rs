@@ -230,6 +230,9 @@ impl Evaluator<'_, '_> {
 
     /// The caller's name of the tensor `view` is part of.
     fn name_of(&self, view: &View) -> String {
+        if let Some(channel) = view.parameter.checked_sub(self.plan.parameters.len()).and_then(|i| self.plan.channels.get(i)) {
+            return format!("the channel '{}'", channel.name);
+        }
         match self.plan.names.get(view.parameter) {
             Some(name) if !name.is_empty() => format!("'{name}'"),
             _ => format!("the workload's parameter #{}", view.parameter),
@@ -409,6 +412,10 @@ impl Evaluator<'_, '_> {
                 frame[*dst] = Value::View(View { parameter: whole.parameter, offset, sizes, strides: whole.strides[dropped..].to_vec() });
             }
             Step::Cores { dst } => frame[*dst] = Value::Int(self.cores as i64),
+            Step::Channel { dst, index } => {
+                let ring = self.memory.whole(self.plan.parameters.len() + index).ok_or_else(|| RunError::from("internal error: a channel's ring was not allocated".to_string()))?;
+                frame[*dst] = Value::View(ring);
+            }
             Step::Dense { dst, size } => frame[*dst] = Value::Axis(Axis::Dense(self.int(frame, *size).max(0))),
             Step::Ragged { dst, size, lengths, element, at } => {
                 let lengths = self.view(frame, *lengths)?;

@@ -46,10 +46,10 @@ pub fn element_of(ty: Type) -> Option<Element> {
 pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
     let functions = crate::ir::functions(module.body());
     let workload = *functions.get(name).ok_or_else(|| vec![MlirError { position: None, message: format!("no workload named '{name}'") }])?;
-    let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new() };
+    let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new(), channels: Vec::new() };
     let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
     let workload = extractor.function(workload).map_err(|e| vec![e])?;
-    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters, names: Vec::new() })
+    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters, channels: extractor.channels, names: Vec::new() })
 }
 
 fn entry_block<'c, 'a>(function: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
@@ -62,6 +62,7 @@ struct Extractor<'m, 'c, 'a> {
     helper_index: HashMap<String, usize>,
     tasks: Vec<TaskSite>,
     loops: Vec<LoopSite>,
+    channels: Vec<super::Channel>,
 }
 
 /// The registers of one function being extracted.
@@ -210,6 +211,13 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
                 steps.push(Step::View { dst: result(frame, 0)?, tensor, offsets, sizes, at: position(op.location()) });
             }
             "wsp.cores" => steps.push(Step::Cores { dst: result(frame, 0)? }),
+            "wsp.channel" => {
+                let ring = op.result(0).map_err(|_| error(op, "internal error: a channel without its ring"))?.r#type();
+                let element = element_of(ring).ok_or_else(|| error(op, "a channel of elements a workload cannot hold"))?;
+                let name = op.attribute("name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).unwrap_or_default();
+                self.channels.push(super::Channel { name, sizes: htp_ir::builder::shape_of(ring), element });
+                steps.push(Step::Channel { dst: result(frame, 0)?, index: self.channels.len() - 1 });
+            }
             "wsp.dense" => {
                 let size = slot(0)?;
                 steps.push(Step::Dense { dst: result(frame, 0)?, size });

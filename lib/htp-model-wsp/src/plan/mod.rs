@@ -78,6 +78,8 @@ pub enum Step {
     /// for an added unit one.
     Expand { dst: Slot, tensor: Slot, sources: Vec<Option<usize>> },
     View { dst: Slot, tensor: Slot, offsets: Vec<Slot>, sizes: Vec<Slot>, at: String },
+    /// `wsp.channel`: the ring the call allocated for [`Plan::channels`]`[index]`.
+    Channel { dst: Slot, index: usize },
     Dense { dst: Slot, size: Slot },
     /// `wsp.cores`: how many tasks run at once.
     Cores { dst: Slot },
@@ -147,6 +149,15 @@ pub struct LoopSite {
     pub at: String,
 }
 
+/// A pipe channel's ring (`wsp.channel`): its name, its shape (depth
+/// first) and element.
+#[derive(Clone, Debug)]
+pub struct Channel {
+    pub name: String,
+    pub sizes: Vec<i64>,
+    pub element: Element,
+}
+
 /// A workload ready to run: its program, its helpers, its tasks and
 /// loops, its parameters' element types (`None` for scalars).
 #[derive(Clone, Debug)]
@@ -156,6 +167,9 @@ pub struct Plan {
     pub tasks: Vec<TaskSite>,
     pub loops: Vec<LoopSite>,
     pub parameters: Vec<Option<Element>>,
+    /// The rings of the workload's channels, allocated per call after the
+    /// parameters' tensors.
+    pub channels: Vec<Channel>,
     /// The workload's parameter names, per MLIR argument (for errors; empty
     /// when the caller did not give them).
     pub names: Vec<String>,
