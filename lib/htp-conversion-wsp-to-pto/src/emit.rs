@@ -25,7 +25,8 @@ use htp_model_wsp::schedule::{Dispatch, Schedule};
 pub const RUN: &str = "wsp_run";
 
 pub fn register() -> Result<(), String> {
-    let emitters: [(&str, htp_backend_pto::emit::orchestration::OpEmitter); 11] = [
+    let emitters: [(&str, htp_backend_pto::emit::orchestration::OpEmitter); 12] = [
+        ("wsp.channel", channel),
         ("wsp.cores", cores),
         ("wsp.dense", axis),
         ("wsp.ragged", axis),
@@ -113,6 +114,26 @@ fn axis(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(
 
 fn element(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
     w.bind(op.result(0).map_err(err)?.into(), "/* element */".into());
+    Ok(())
+}
+
+/// `wsp.channel` (a pipe's ring, after `wsp-lower-pipes`): a tensor the
+/// runtime allocates once for the run (`alloc_tensors`, in the
+/// orchestration's own scope, which ends with the run), the tasks' views
+/// its slots.
+fn channel(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
+    run(state, op)?;
+    w.source_comment(op);
+    let ring = op.result(0).map_err(err)?;
+    let shape = htp_ir::builder::shape_of(ring.r#type());
+    let dtype = htp_backend_pto::emit::orchestration::data_type(htp_ir::builder::element_of(ring.r#type())).map_err(|e| format!("a channel of {e}"))?;
+    let name = w.fresh("channel");
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    w.line(&format!("uint32_t {name}_shape[{}] = {{{}}};", shape.len(), dims.join(", ")));
+    w.line(&format!("TensorCreateInfo {name}_info({name}_shape, {}, DataType::{dtype});", shape.len()));
+    w.line(&format!("TaskOutputTensors {name}_alloc = alloc_tensors({name}_info);"));
+    w.line(&format!("const ChipTensor &{name} = {name}_alloc.get_ref(0);"));
+    w.bind(ring.into(), name);
     Ok(())
 }
 

@@ -212,7 +212,7 @@ fn check_argument(given: Type, parameter: Type, what: &str) -> Result<(), String
 }
 
 /// The parameter types of the kernel `name`, lowered before the workload.
-fn kernel_parameters<'c>(site: &ConstructSite<'c, '_>, name: &str) -> Result<Vec<Type<'c>>, String> {
+pub(crate) fn kernel_parameters<'c>(site: &ConstructSite<'c, '_>, name: &str) -> Result<Vec<Type<'c>>, String> {
     // Kernels are lowered before workloads: one missing is a helper (inlined
     // where it is called, never a function of its own) or a kernel that
     // failed to compile (its errors are reported too).

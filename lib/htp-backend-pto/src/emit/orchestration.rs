@@ -429,18 +429,32 @@ fn available_cores(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> R
     Ok(())
 }
 
+/// pto-runtime's `DataType` of an element type (what a `TensorCreateInfo`
+/// is made with); the C++ type of any other.
+pub fn data_type(element: melior::ir::Type) -> Result<&'static str, String> {
+    Ok(match c_type(element)? {
+        "float" => "FLOAT32",
+        "half" => "FLOAT16",
+        "bfloat16_t" => "BFLOAT16",
+        "int32_t" => "INT32",
+        "int16_t" => "INT16",
+        "int8_t" => "INT8",
+        "int64_t" => "INT64",
+        "uint8_t" => "UINT8",
+        "uint16_t" => "UINT16",
+        "uint32_t" => "UINT32",
+        "uint64_t" => "UINT64",
+        other => return Err(format!("{other} elements (pto-runtime allocates no such tensor)")),
+    })
+}
+
 /// `pto.create_tensor`: a GM tensor the runtime allocates for the task it is passed to.
 fn create_tensor(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
     let created = htp_dialects::ods::view::<pto::CreateTensorOperation>(op).ok_or("not a pto.create_tensor")?;
     let result = created.result().map_err(|e| e.to_string())?;
     let ty = result.r#type();
     let shape = htp_ir::builder::shape_of(ty);
-    let dtype = match c_type(htp_ir::builder::element_of(ty))? {
-        "float" => "FLOAT32",
-        "half" => "FLOAT16",
-        "int32_t" => "INT32",
-        other => return Err(format!("{} of {other} elements", PtoOp::CreateTensor.name())),
-    };
+    let dtype = data_type(htp_ir::builder::element_of(ty)).map_err(|other| format!("{} of {other}", PtoOp::CreateTensor.name()))?;
     let name = w.fresh("created");
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     w.line(&format!("uint32_t {name}_shape[{}] = {{{}}};", shape.len(), dims.join(", ")));

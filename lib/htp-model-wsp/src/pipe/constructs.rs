@@ -95,18 +95,25 @@ pub fn consume<'c>(site: &ConstructSite<'c, '_>) -> Result<LoopBody<'c>, String>
 }
 
 /// `wsp.send(c, kernel, args..., keys=...)`: a produce whose task passes
-/// the slot as the kernel's last argument.
+/// the slot as the kernel's last tensor parameter (the arguments fill the
+/// others, in order).
 pub fn send<'c>(site: &ConstructSite<'c, '_>) -> Result<ModelValue<'c>, String> {
-    const USAGE: &str = "wsp.send(c, kernel, arguments...): the kernel writes the slot, its last parameter";
+    const USAGE: &str = "wsp.send(c, kernel, arguments...): the kernel writes the slot, its last tensor parameter";
     let Some((channel, task)) = site.positional.split_first() else { return Err(format!("takes a channel and a kernel: {USAGE}")) };
-    if !matches!(task.first(), Some(ModelValue::Function(_))) {
+    let Some(ModelValue::Function(kernel)) = task.first() else {
         return Err(format!("takes the kernel after the channel: {USAGE}"));
-    }
+    };
     let (channel, slot) = slot_of(channel, USAGE)?;
     let (op, block) = site.emit_loop("wsp.produce", &[channel], &[], &[], &[slot])?;
     let inside = site.within(block);
+    // The slot is the kernel's last tensor parameter (scalars may follow it).
+    let parameters = crate::model::kernel_parameters(site, kernel)?;
+    let at = parameters.iter().rposition(|p| p.is_mem_ref()).ok_or_else(|| format!("'{kernel}' takes no tensor to write the slot into: {USAGE}"))?;
     let mut positional = task.to_vec();
-    positional.extend(arguments_of(block).into_iter().map(ModelValue::Value));
+    if at + 1 > positional.len() {
+        return Err(format!("passes {} arguments to '{kernel}', which takes {} besides the slot", task.len() - 1, parameters.len() - 1));
+    }
+    positional.insert(at + 1, ModelValue::Value(arguments_of(block)[0]));
     // (The produce op is verified with the workload: the front end is still building its parents.)
     let built = crate::model::task(&inside.with_arguments(&positional, site.keywords)).and_then(|_| inside.emit("wsp.yield", &[], &[], &[]).map(|_| ()));
     if let Err(why) = built {
