@@ -157,36 +157,41 @@ LogicalResult ChannelOp::verify() {
   if (Operation *parent = (*this)->getParentOp(); parent && !isa<func::FuncOp>(parent))
     return emitOpError() << "belongs at the top of the workload (one ring per call), not inside a loop or block";
   // One process fills the channel and another reads it (CSP's rule: one
-  // sender and one receiver per channel).
+  // sender and one receiver per channel), in program order so that the
+  // second process at an end is the one named.
+  Operation *workload = (*this)->getParentOp();
+  if (!workload)
+    return success();
   ProcessOp producer, consumer;
-  for (Operation *user : getRing().getUsers()) {
-    if (isa<ViewOp>(user))
-      continue; // after wsp-lower-pipes
+  WalkResult walked = workload->walk<WalkOrder::PreOrder>([&](Operation *user) {
+    if (isa<ViewOp>(user) || !llvm::is_contained(user->getOperands(), getRing()))
+      return WalkResult::advance(); // a view: after wsp-lower-pipes
     bool produces = isa<ProduceOp>(user);
-    if (!produces && !isa<ConsumeOp>(user))
-      return user->emitOpError() << "uses the channel '" << getName() << "': only wsp.produce, wsp.send and wsp.consume take a channel";
+    if (!produces && !isa<ConsumeOp>(user)) {
+      user->emitOpError() << "uses the channel '" << getName() << "': only wsp.produce, wsp.send and wsp.consume take a channel";
+      return WalkResult::interrupt();
+    }
     ProcessOp process = processOf(user);
     ProcessOp &end = produces ? producer : consumer;
-    if (end && process != end)
-      return user->emitOpError() << (produces ? "fills" : "reads") << " the channel '" << getName() << "' from the process '"
-                                 << process.getName() << "', but the process '" << end.getName() << "' already does: a channel has one "
-                                 << (produces ? "producing" : "consuming") << " process";
+    if (end && process != end) {
+      user->emitOpError() << (produces ? "fills" : "reads") << " the channel '" << getName() << "' from the process '"
+                          << process.getName() << "', but the process '" << end.getName() << "' already does: a channel has one "
+                          << (produces ? "producing" : "consuming") << " process";
+      return WalkResult::interrupt();
+    }
     end = process;
-  }
+    return WalkResult::advance();
+  });
+  if (walked.wasInterrupted())
+    return failure();
   if (producer && producer == consumer)
     return emitOpError() << "is filled and read by the same process '" << producer.getName() << "': a channel connects two processes";
   return success();
 }
 
 LogicalResult PipeOp::verify() {
-  unsigned processes = 0;
-  for (Operation &op : getBody().front()) {
-    if (isa<ProcessOp>(op))
-      ++processes;
-    else if (!isa<YieldOp>(op) && (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
-      return op.emitOpError() << "is in a wsp.pipe outside its processes: a pipe holds wsp.process blocks (and the scalar code they use)";
-  }
-  if (processes == 0)
+  // (Tasks between the processes are refused by wsp-lower-pipes, at their line.)
+  if (getBody().getOps<ProcessOp>().empty())
     return emitOpError() << "holds no wsp.process";
   return success();
 }

@@ -97,7 +97,7 @@ mod tests {
             namespace: "sketch",
             description: "a model no target provides (tests)",
             entry_decorator: "routine",
-            dialects: &[],
+            dialects: &[], rules: &[],
             constructs: &[Construct { name: "step", summary: "nothing", lower: nothing }],
             loops: &[],
             blocks: &[],

@@ -344,6 +344,10 @@ pub struct ProgrammingModel {
     pub entry_decorator: &'static str,
     /// Dialects its constructs create ops of (loaded before lowering).
     pub dialects: &'static [&'static str],
+    /// Dialects whose verifiers state this model's rules (one producer
+    /// per channel, ...): a program that breaks one is the user's error,
+    /// reported at the op's line, not an internal one.
+    pub rules: &'static [&'static str],
     pub constructs: &'static [Construct],
     /// `for x in <namespace>.<name>(...)` loops.
     pub loops: &'static [LoopConstructor],

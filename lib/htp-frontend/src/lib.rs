@@ -135,10 +135,11 @@ pub fn import_python_with<'c>(
             context.get_or_load_dialect(dialect);
         }
     }
-    let mlir_messages: Rc<RefCell<Vec<String>>> = Rc::default();
+    let mlir_messages: Rc<RefCell<Vec<MlirMessage>>> = Rc::default();
     let sink = mlir_messages.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {}", d.location(), d));
+        let position = htp_dialects::diagnostics::source_position(d.location());
+        sink.borrow_mut().push(MlirMessage { text: format!("{}: {}", d.location(), d), message: d.to_string(), position });
         true
     });
     let result = import(context, sources, constants, mutators, &mlir_messages);
@@ -151,7 +152,7 @@ fn import<'c>(
     sources: &[SourceText],
     constants: &Constants,
     mutators: &[Box<dyn AstMutator>],
-    mlir_messages: &RefCell<Vec<String>>,
+    mlir_messages: &RefCell<Vec<MlirMessage>>,
 ) -> Result<ImportedModule<'c>, Diagnostics> {
     let prepared: Vec<PreparedSource> = sources.iter().map(PreparedSource::new).collect();
     let mut errors = Vec::new();
@@ -181,7 +182,10 @@ fn import<'c>(
     let module = Module::new(Location::unknown(context));
     let signatures = lower_program(context, &program, constants, &module).map_err(Diagnostics)?;
     if !module.as_operation().verify() {
-        let messages = mlir_messages.borrow().join("\n");
+        if let Some(broken) = model_rules_broken(&program, &mlir_messages.borrow()) {
+            return Err(Diagnostics(broken));
+        }
+        let messages = mlir_messages.borrow().iter().map(|m| m.text.clone()).collect::<Vec<_>>().join("\n");
         let at = program.kernels.first().map(|k| (k.source, k.def.range()));
         let message = format!("internal error (an HTP bug): the generated MLIR does not verify:\n{messages}");
         return Err(match at {
@@ -198,6 +202,42 @@ fn import<'c>(
         .into());
     }
     Ok(ImportedModule { module, kernels: signatures })
+}
+
+/// An MLIR diagnostic the import collected.
+struct MlirMessage {
+    /// As MLIR prints it, location first.
+    text: String,
+    message: String,
+    position: Option<htp_dialects::diagnostics::SourcePosition>,
+}
+
+/// When every error of the failed verification is a rule of a model
+/// (an op of a dialect a registered model lists in `rules`) at a line of
+/// the program: those errors, as the user's, at their lines (the op's name
+/// left out: it may be one the user's construct built, not one they wrote).
+fn model_rules_broken(program: &Program, messages: &[MlirMessage]) -> Option<Vec<Diagnostic>> {
+    let dialects: Vec<&str> = htp_api::models::models().iter().flat_map(|m| m.rules.iter().copied()).collect();
+    let mut diagnostics = Vec::new();
+    for message in messages {
+        let op = message.message.strip_prefix('\'')?.split('\'').next()?;
+        let (dialect, _) = op.split_once('.')?;
+        if !dialects.contains(&dialect) {
+            return None;
+        }
+        let position = message.position.as_ref()?;
+        let source = program.sources.iter().find(|s| s.file_name == position.file)?;
+        let text = message.message.split_once(" op ").map_or(message.message.as_str(), |(_, rest)| rest);
+        diagnostics.push(Diagnostic {
+            kind: DiagnosticKind::Invalid,
+            file: source.file_name.clone(),
+            line: position.line,
+            col: position.column,
+            message: text.to_string(),
+            source_line: source.line_text(position.line).unwrap_or("").to_string(),
+        });
+    }
+    (!diagnostics.is_empty()).then_some(diagnostics)
 }
 
 #[cfg(test)]

@@ -65,7 +65,7 @@ static TOY: ProgrammingModel = ProgrammingModel {
     namespace: "toy",
     description: "a toy programming model (tests)",
     entry_decorator: "program",
-    dialects: &["arith", "func"],
+    dialects: &["arith", "func"], rules: &[],
     constructs: &[
         Construct { name: "twice", summary: "s + s", lower: twice },
         Construct { name: "launch", summary: "calls a kernel on tensors", lower: launch },
@@ -151,7 +151,7 @@ fn names_are_unique_across_models_and_intrinsic_sets() {
         namespace: "toy",
         description: "another model in toy's namespace",
         entry_decorator: "program",
-        dialects: &[],
+        dialects: &[], rules: &[],
         constructs: &[],
         loops: &[],
         blocks: &[],
@@ -160,6 +160,6 @@ fn names_are_unique_across_models_and_intrinsic_sets() {
         python: None,
     };
     assert!(register_model(&CLASH).unwrap_err().contains("two programming models claim"));
-    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], constructs: &[], loops: &[], blocks: &[], types: &[], pipeline: None, python: None };
+    static KERNEL: ProgrammingModel = ProgrammingModel { name: "kernel", namespace: "k", description: "", entry_decorator: "k", dialects: &[], rules: &[], constructs: &[], loops: &[], blocks: &[], types: &[], pipeline: None, python: None };
     assert!(register_model(&KERNEL).is_err());
 }

@@ -22,6 +22,7 @@ pub static CSP: ProgrammingModel = ProgrammingModel {
     description: "processes exchanging tiles through bounded channels, checked free of deadlock before they run (docs/csp.md)",
     entry_decorator: "program",
     dialects: &["csp", "tile", "scf", "arith", "memref"],
+    rules: &["csp"],
     constructs: &[
         Construct { name: "channel", summary: "a channel of tiles: csp.channel(f32, (16, 64), depth=2, name=\"a\", count=1)", lower: channel },
         Construct { name: "send", summary: "send a tile, blocking while the channel is full: csp.send(a, t, at=i)", lower: send },

@@ -20,6 +20,7 @@ pub static SAMPLE: ProgrammingModel = ProgrammingModel {
     description: "the sample programming model (tests the model recipe): mutable cells, two-index loops, scopes",
     entry_decorator: "program",
     dialects: &["cells", "scf", "arith"],
+    rules: &[],
     constructs: &[
         Construct { name: "cell", summary: "a new cell holding a scalar: sm.cell(0.0)", lower: cell },
         Construct { name: "put", summary: "writes a scalar into a cell: sm.put(c, v)", lower: put },

@@ -25,6 +25,7 @@ pub static WSP: ProgrammingModel = ProgrammingModel {
     description: "workloads of kernel tasks over dense, ragged and sparse iteration spaces, dispatched by a schedule (docs/wsp.md)",
     entry_decorator: "workload",
     dialects: &["wsp", "scf", "arith", "memref"],
+    rules: &["wsp"],
     constructs: &[
         Construct { name: "dense", summary: "an axis of n elements: wsp.dense(n)", lower: dense },
         Construct { name: "ragged", summary: "n elements, element i of lengths[i] positions: wsp.ragged(n, lengths)", lower: ragged },

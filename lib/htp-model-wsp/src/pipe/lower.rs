@@ -98,6 +98,9 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Fai
     // Scalar code of the pipe and of its processes goes before the pipe, in order.
     for op in body_ops(first_block(pipe)?) {
         if name_of(op) != "wsp.process" {
+            if !hoistable(op) {
+                return Err((op.location(), "is in a wsp.pipe outside its processes: a pipe holds wsp.process blocks (and the scalar code they use)".into()));
+            }
             unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), pipe.to_raw()) };
             continue;
         }
