@@ -228,6 +228,10 @@ fn model_rules_broken(program: &Program, messages: &[MlirMessage]) -> Option<Vec
         let position = message.position.as_ref()?;
         let source = program.sources.iter().find(|s| s.file_name == position.file)?;
         let text = message.message.split_once(" op ").map_or(message.message.as_str(), |(_, rest)| rest);
+        // (MLIR may report one failure more than once.)
+        if diagnostics.iter().any(|d: &Diagnostic| d.line == position.line && d.col == position.column && d.message == text) {
+            continue;
+        }
         diagnostics.push(Diagnostic {
             kind: DiagnosticKind::Invalid,
             file: source.file_name.clone(),

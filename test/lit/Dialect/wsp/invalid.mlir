@@ -234,6 +234,169 @@ func.func @view_extent(%x: memref<?x64xf32>, %i: index) {
 // -----
 
 func.func @yield_outside_a_loop() {
-  // expected-error @+1 {{'wsp.yield' op expects parent op to be one of 'wsp.parallel, wsp.sequential, wsp.select, wsp.when'}}
+  // expected-error @+1 {{'wsp.yield' op expects parent op to be one of 'wsp.parallel, wsp.sequential, wsp.select, wsp.when, wsp.pipe, wsp.process, wsp.produce, wsp.consume'}}
   wsp.yield
+}
+
+// -----
+
+func.func @ring_without_slots() {
+  // expected-error @+1 {{is a ring of slots: its type has the depth first, then the slot's shape; got 'memref<2xf32>'}}
+  %ring = wsp.channel "a" : memref<2xf32>
+  return
+}
+
+// -----
+
+func.func @zero_depth() {
+  // expected-error @+1 {{needs a depth of at least 1, got 0}}
+  %ring = wsp.channel "a" : memref<0x16xf32>
+  return
+}
+
+// -----
+
+func.func @empty_slot() {
+  // expected-error @+1 {{has an empty slot}}
+  %ring = wsp.channel "a" : memref<2x0x16xf32>
+  return
+}
+
+// -----
+
+func.func @channel_in_a_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{belongs at the top of the workload (one ring per call), not inside a loop or block}}
+    %ring = wsp.channel "a" : memref<2x16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @k(%x: memref<2x16xf32>) attributes {htp.kernel} { return }
+
+func.func @ring_to_a_task() {
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  // expected-error @+1 {{uses the channel 'a': only wsp.produce, wsp.send and wsp.consume take a channel}}
+  wsp.task @k[](%ring) : (memref<2x16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @two_producers() {
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  wsp.pipe {
+    wsp.process "one" {
+      wsp.produce %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+    wsp.process "two" {
+      // expected-error @+1 {{fills the channel 'a' from the process 'two', but the process 'one' already does: a channel has one producing process}}
+      wsp.produce %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @two_consumers() {
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  wsp.pipe {
+    wsp.process "one" {
+      wsp.consume %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+    wsp.process "two" {
+      // expected-error @+1 {{reads the channel 'a' from the process 'two', but the process 'one' already does: a channel has one consuming process}}
+      wsp.consume %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @both_ends_in_one_process() {
+  // expected-error @+1 {{is filled and read by the same process 'loop': a channel connects two processes}}
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  wsp.pipe {
+    wsp.process "loop" {
+      wsp.produce %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+      wsp.consume %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @empty_pipe() {
+  // expected-error @+1 {{holds no wsp.process}}
+  wsp.pipe {
+  }
+  return
+}
+
+// -----
+
+func.func @process_outside_a_pipe() {
+  // expected-error @+1 {{expects parent op 'wsp.pipe'}}
+  wsp.process "lonely" {
+  }
+  return
+}
+
+// -----
+
+func.func @produce_outside_a_process() {
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  // expected-error @+1 {{belongs in a wsp.process of a wsp.pipe}}
+  wsp.produce %ring : memref<2x16xf32> {
+  ^bb0(%slot: memref<16xf32>):
+  }
+  return
+}
+
+// -----
+
+func.func @consume_of_a_tensor(%x: memref<2x16xf32>) {
+  wsp.pipe {
+    wsp.process "p" {
+      // expected-error @+1 {{takes a channel (wsp.channel)}}
+      wsp.consume %x : memref<2x16xf32> {
+      ^bb0(%slot: memref<16xf32>):
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @slot_of_another_shape() {
+  %ring = wsp.channel "a" : memref<2x16xf32>
+  wsp.pipe {
+    wsp.process "p" {
+      // expected-error @+1 {{body takes one argument, the slot 'memref<16xf32>'}}
+      wsp.produce %ring : memref<2x16xf32> {
+      ^bb0(%slot: memref<8xf32>):
+      }
+    }
+  }
+  return
 }

@@ -59,3 +59,33 @@ func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8x
   }
   return
 }
+
+// Pipes: a channel's ring, a pipe of processes, produce and consume
+// binding the slot.
+// CHECK-LABEL: func.func @piped
+// CHECK: %[[RING:.*]] = wsp.channel "staged" : memref<2x16x64xf32>
+// CHECK: wsp.pipe {
+// CHECK: wsp.process "load" {
+// CHECK: wsp.produce %[[RING]] : memref<2x16x64xf32> {
+// CHECK-NEXT: ^bb0(%[[SLOT:.*]]: memref<16x64xf32>):
+// CHECK-NEXT: wsp.task @scale[] (%{{.*}}, %[[SLOT]], %{{.*}})
+// CHECK: wsp.process "store" {
+// CHECK: wsp.consume %[[RING]] : memref<2x16x64xf32> {
+func.func @piped(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %s: f32) attributes {htp.model = "wsp"} {
+  %ring = wsp.channel "staged" : memref<2x16x64xf32>
+  wsp.pipe {
+    wsp.process "load" {
+      wsp.produce %ring : memref<2x16x64xf32> {
+      ^bb0(%slot: memref<16x64xf32>):
+        wsp.task @scale[](%x, %slot, %s) : (memref<16x64xf32>, memref<16x64xf32>, f32) -> ()
+      }
+    }
+    wsp.process "store" {
+      wsp.consume %ring : memref<2x16x64xf32> {
+      ^bb0(%t: memref<16x64xf32>):
+        wsp.task @scale[](%t, %y, %s) : (memref<16x64xf32>, memref<16x64xf32>, f32) -> ()
+      }
+    }
+  }
+  return
+}
