@@ -1156,6 +1156,22 @@ LogicalResult TFreeOp::verify() {
   return verifyCrossCore(*this, getDir(), false, TileType());
 }
 
+/// A cluster hand-over carries a value of the `tile` dialect (tile IR,
+/// before convert-tile-to-pto), on the core that direction allows.
+static LogicalResult verifyClusterTransfer(Operation *op, CrossCore dir, bool producer, Type value) {
+  if (value.getDialect().getNamespace() != "tile")
+    return op->emitOpError() << "carries a tile value (!tile.tile), got " << value;
+  return verifyCrossCore(op, dir, producer, TileType());
+}
+
+LogicalResult ClusterSendOp::verify() {
+  return verifyClusterTransfer(*this, getDir(), true, getValue().getType());
+}
+
+LogicalResult ClusterRecvOp::verify() {
+  return verifyClusterTransfer(*this, getDir(), false, getValue().getType());
+}
+
 #define GET_OP_CLASSES
 #include "pto/PTOOps.cpp.inc"
 

@@ -792,6 +792,42 @@ def PTO_TFreeOp : PTO_Op<"tfree"> {
   let hasVerifier = 1;
 }
 
+def PTO_ClusterSendOp : PTO_Op<"cluster_send"> {
+  let summary = "Hand a tile value to the other core of the cluster (a process's send, before convert-tile-to-pto)";
+  let description = [{
+    In a tile kernel that is one core of a cluster program (`pto.cluster`,
+    `pto.core`; what a CSP program's processes become on PTO): at this point
+    the value goes to the other core over the pipe of direction `dir`.
+    `convert-tile-to-pto` makes it a `pto.tpush` of the value's buffer (the
+    cube core sends matmul results, from L0C; the vector core UB tiles).
+
+    ```mlir
+    pto.cluster_send c2v %s : !tile.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins PTO_CrossCore:$dir, AnyType:$value);
+  let assemblyFormat = "$dir $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def PTO_ClusterRecvOp : PTO_Op<"cluster_recv"> {
+  let summary = "The next tile the other core of the cluster sent (a process's receive, before convert-tile-to-pto)";
+  let description = [{
+    The receiving side of `pto.cluster_send`: `convert-tile-to-pto` makes
+    it a `pto.tpop` into the pipe's consumer slot, a move out of it (into a
+    UB tile on the vector core, into L0A/L0B for the matmuls that read it on
+    the cube core) and a `pto.tfree`. Receives come in send order.
+
+    ```mlir
+    %p = pto.cluster_recv v2c : !tile.tile<64x64xf16>
+    ```
+  }];
+  let arguments = (ins PTO_CrossCore:$dir);
+  let results = (outs AnyType:$value);
+  let assemblyFormat = "$dir attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Orchestration
 //===----------------------------------------------------------------------===//

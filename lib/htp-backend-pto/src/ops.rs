@@ -14,6 +14,8 @@ htp_dialects::op_kinds! {
     AllocTile = AllocTileOperation,
     AvailableCores = AvailableCoresOperation,
     Barrier = BarrierOperation,
+    ClusterRecv = ClusterRecvOperation,
+    ClusterSend = ClusterSendOperation,
     CreateTensor = CreateTensorOperation,
     GlobalView = GlobalViewOperation,
     MGather = MGatherOperation,
@@ -76,6 +78,12 @@ htp_dialects::op_kinds! {
 pub const CORE_ATTRIBUTE: &str = "pto.core";
 /// The name of the attribute marking a kernel of a cluster task and its pipes.
 pub const FIFO_ATTRIBUTE: &str = "pto.fifo";
+/// The attribute marking a tile kernel as one core of a cluster program
+/// (`pto.cluster = "attention"`, with `pto.core`): the kernels of one name
+/// become one cluster task.
+pub const CLUSTER_ATTRIBUTE: &str = "pto.cluster";
+/// A cluster program's pipe depths: `array<i64: c2v, v2c>` slots.
+pub const CLUSTER_SLOTS_ATTRIBUTE: &str = "pto.cluster_slots";
 /// The name of the attribute marking the orchestration function.
 pub const ORCHESTRATION_ATTRIBUTE: &str = "pto.orchestration";
 
@@ -103,7 +111,12 @@ impl PtoOp {
     /// orchestration work.
     pub fn is_tile_instruction(self) -> bool {
         use PtoOp::*;
-        !matches!(self, AllocTile | TileView | GlobalView | CreateTensor | AvailableCores | Submit | SetFlag | WaitFlag | Barrier)
+        !matches!(self, AllocTile | TileView | GlobalView | CreateTensor | AvailableCores | Submit | SetFlag | WaitFlag | Barrier | ClusterSend | ClusterRecv)
+    }
+
+    /// Tile-level hand-overs of a cluster program, which `convert-tile-to-pto` turns into pipes.
+    pub fn is_cluster_transfer(self) -> bool {
+        matches!(self, PtoOp::ClusterSend | PtoOp::ClusterRecv)
     }
 
     /// Ops that run only in an orchestration.

@@ -30,7 +30,7 @@ use super::state::{positive_step, unit_row_view, At, Failure, Kernel, PtoOps};
 use super::tasks::Plan;
 use super::{cube, vector};
 use crate::ods::pto;
-use crate::ops::{TileOp, CORE_ATTRIBUTE, FIFO_ATTRIBUTE};
+use crate::ops::{PtoOp, TileOp, CORE_ATTRIBUTE, FIFO_ATTRIBUTE};
 use htp_ir::builder::{detach, function as function_builder, parse_type, Builder, V};
 use htp_ir::query::{ancestor_in, defining_op, has_single_use, is_before, key, uses};
 
@@ -87,8 +87,8 @@ impl<'c> Kernel<'c> {
             position += 1;
         }
         if let (Some(fifo), Some(split)) = (plan.fifo, plan.split.as_ref()) {
-            // Both kernels declare the same pipes: [ring argument, c2v slot, v2c slot].
-            let attribute = melior::ir::attribute::DenseI64ArrayAttribute::new(context, &[fifo.position as i64, fifo.c2v_slot, fifo.v2c_slot]);
+            // Both kernels declare the same pipes (`Fifo::attribute`).
+            let attribute = melior::ir::attribute::DenseI64ArrayAttribute::new(context, &fifo.attribute());
             let mut new_ref = unsafe { melior::ir::operation::OperationRefMut::from_raw(new_function.to_raw()) };
             melior::ir::operation::OperationMutLike::set_attribute(&mut new_ref, FIFO_ATTRIBUTE, attribute.into());
             kernel.slot = kernel.consumer_slot(&kernel.at(block, location), split);
@@ -136,10 +136,41 @@ impl<'c> Kernel<'c> {
     /// zero outside its valid region (TFILLPAD or TFILLPAD_EXPAND first).
     fn cross(&mut self, at: &At<'c>, result: V<'c>) -> Result<(), String> {
         let Some(crossing) = self.split.as_ref().and_then(|s| s.crossings.get(&key(result)).copied()) else { return Ok(()) };
-        let dir = super::attrs::cross_core(self.context, crossing.keyword());
-        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
         if crossing.producer() == self.core {
-            let buffer = self.buffer(result)?;
+            self.push(at, result, crossing)
+        } else {
+            self.pop(at, result, crossing)
+        }
+    }
+
+    /// A `pto.cluster_send` (push its value) or `pto.cluster_recv` (pop its
+    /// result) of a cluster program written one kernel per core.
+    fn transfer(&mut self, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+        let crossing = Crossing::of_transfer(op).ok_or("a cluster hand-over without its direction")?;
+        if PtoOp::of(op) == Some(PtoOp::ClusterSend) {
+            let value = htp_ir::query::operand_at(op, 0).ok_or("a cluster send without its value")?;
+            if crossing.producer() != self.core {
+                return Err(format!("a {} send runs on the {} core, but this kernel is {}", crossing.keyword(), crossing.producer().keyword(), self.core.keyword()));
+            }
+            if crossing == Crossing::CubeToVector && self.buffer(value)?.shape.place != super::buffer::Place::Acc {
+                return Err("the cube core sends the results of matmuls (from L0C, its accumulator): compute what it sends with @".into());
+            }
+            self.push(at, value, crossing)
+        } else {
+            let result = htp_ir::query::result_at(op, 0).ok_or("a cluster receive without its result")?;
+            if crossing.producer() == self.core {
+                return Err(format!("a {} receive runs on the {} core, but this kernel is {}", crossing.keyword(), crossing.producer().keyword(), self.core.keyword()));
+            }
+            self.pop(at, result, crossing)
+        }
+    }
+
+    /// Pushes the tile `value` (made on this core) in direction `crossing`.
+    fn push(&mut self, at: &At<'c>, value: V<'c>, crossing: Crossing) -> Result<(), String> {
+        let dir = super::attrs::cross_core(self.context, crossing.keyword());
+        let tile = TileType::try_from(value.r#type()).map_err(|_| "a crossing value that is not a tile")?;
+        {
+            let buffer = self.buffer(value)?;
             let pushed = match crossing {
                 Crossing::VectorToCube if crosses_expanded(tile) => {
                     // A one-column (DN) tile becomes column 0 of an ND tile first.
@@ -163,8 +194,14 @@ impl<'c> Kernel<'c> {
                 }
             };
             at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(pushed.value).build());
-            return Ok(());
         }
+        Ok(())
+    }
+
+    /// Pops the tile `result` (made on the other core) in direction `crossing`.
+    fn pop(&mut self, at: &At<'c>, result: V<'c>, crossing: Crossing) -> Result<(), String> {
+        let dir = super::attrs::cross_core(self.context, crossing.keyword());
+        let tile = TileType::try_from(result.r#type()).map_err(|_| "a crossing value that is not a tile")?;
         let slot = self.slot.ok_or("a pop without a consumer slot")?;
         let view = at.view(slot, self.popped_shape(tile));
         at.instruction(pto::TPopOperationBuilder::new(at.context, at.location).dir(dir).dst(view.value).build());
@@ -225,6 +262,10 @@ impl<'c> Kernel<'c> {
                     }
                 }
                 "scf.if" => self.convert_if(current, new)?,
+                _ if PtoOp::of(current).is_some_and(|kind| kind.is_cluster_transfer()) => {
+                    let at = self.at(new, location);
+                    self.transfer(&at, current).map_err(fail)?;
+                }
                 _ if TileOp::of(current).is_some() => {
                     let at = self.at(new, location);
                     if let (true, Some(kind)) = (self.runs(current), TileOp::of(current)) {

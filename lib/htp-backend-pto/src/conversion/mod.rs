@@ -59,6 +59,8 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
     // verifier: builtin.module has one region with a single block (SingleBlock, NoTerminator).
     let body = module.region(0).unwrap().first_block().unwrap();
     let kernels = htp_ir::query::kernel_functions(module);
+    let (clusters, kernels): (Vec<_>, Vec<_>) = kernels.into_iter().partition(|f| f.attribute(crate::ops::CLUSTER_ATTRIBUTE).is_ok());
+    convert_clusters(context, body, clusters)?;
     for function in kernels {
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").map_err(|e| (function.location(), e.to_string()))?)
             .map(|s| s.value().to_string())
@@ -73,6 +75,51 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let orchestration = tasks::orchestration(context, function, &name, &plan)?;
         body.insert_operation_before(function, orchestration);
         unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+    }
+    Ok(())
+}
+
+/// Cluster programs written one tile kernel per core (`pto.cluster = name`,
+/// `pto.core`; what a CSP program becomes on PTO): each name's kernels
+/// become one cluster task, its orchestration named `name`.
+fn convert_clusters<'c>(context: &'c Context, body: melior::ir::BlockRef<'c, '_>, functions: Vec<OperationRef<'c, 'c>>) -> Result<(), state::Failure<'c>> {
+    use melior::ir::attribute::{DenseI64ArrayAttribute, StringAttribute};
+    let text = |f: OperationRef<'c, 'c>, name: &str| f.attribute(name).ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+    let mut programs: Vec<(String, Vec<(OperationRef<'c, 'c>, cores::Core)>)> = Vec::new();
+    for function in functions {
+        let location = function.location();
+        let name = text(function, crate::ops::CLUSTER_ATTRIBUTE).ok_or((location, "pto.cluster names its program".to_string()))?;
+        let core = match text(function, crate::ops::CORE_ATTRIBUTE).as_deref() {
+            Some("aic") => cores::Core::Aic,
+            Some("aiv") => cores::Core::Aiv,
+            _ => return Err((location, "a kernel of a cluster program says its core (pto.core = \"aic\" or \"aiv\")".into())),
+        };
+        match programs.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, kernels)) if kernels.iter().any(|(_, c)| *c == core) => {
+                return Err((location, format!("cluster program '{name}' has two {} kernels: a cluster has one cube and one vector core program", core.keyword())))
+            }
+            Some((_, kernels)) => kernels.push((function, core)),
+            None => programs.push((name, vec![(function, core)])),
+        }
+    }
+    for (name, kernels) in programs {
+        let slots_of = |f: OperationRef<'c, 'c>| f.attribute(crate::ops::CLUSTER_SLOTS_ATTRIBUTE).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
+        let slots = kernels.iter().find_map(|(f, _)| slots_of(*f)).map(|a| [a.element(0).unwrap_or(2), a.element(1).unwrap_or(2)]).unwrap_or([2, 2]);
+        for (function, _) in &kernels {
+            widen::bf16_arithmetic(context, *function)?;
+            masks::broadcast_compares_first(context, *function)?;
+        }
+        let plan = tasks::cluster_plan(context, &kernels, &name, slots)?;
+        for (function, core) in &kernels {
+            let kernel = state::Kernel::build(context, *function, &plan, *core)?;
+            body.insert_operation_before(*function, kernel);
+        }
+        let (first, _) = kernels[0];
+        let orchestration = tasks::orchestration(context, first, &name, &plan)?;
+        body.insert_operation_before(first, orchestration);
+        for (function, _) in kernels {
+            unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
+        }
     }
     Ok(())
 }

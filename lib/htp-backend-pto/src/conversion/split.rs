@@ -65,6 +65,16 @@ pub enum Crossing {
 }
 
 impl Crossing {
+    /// The direction a `pto.cluster_send`/`pto.cluster_recv` names (its `dir`: 0 c2v, 1 v2c).
+    pub fn of_transfer(op: OperationRef) -> Option<Crossing> {
+        let dir = op.attribute("dir").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())?;
+        match dir.value() {
+            0 => Some(Crossing::CubeToVector),
+            1 => Some(Crossing::VectorToCube),
+            _ => None,
+        }
+    }
+
     pub fn keyword(self) -> &'static str {
         match self {
             Crossing::CubeToVector => "c2v",
@@ -174,6 +184,41 @@ pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c
     }
     split.carried_sides(function)?;
     split.crossings(function, &ops)?;
+    Ok(split)
+}
+
+/// The split of a cluster program written one kernel per core (the
+/// functions marked `pto.cluster`, what a CSP program's processes become):
+/// every tile op computes on its own function's core, and tiles cross only
+/// where the program says, at `pto.cluster_send` / `pto.cluster_recv`
+/// (converted by `Kernel::transfer`, so no value crosses implicitly).
+pub fn explicit<'c>(functions: &[(OperationRef<'c, '_>, Core)]) -> Result<Split<'c>, Failure<'c>> {
+    let mut split = Split { sides: HashMap::new(), carried: HashMap::new(), crossings: HashMap::new(), crossing_tiles: Vec::new() };
+    for &(function, core) in functions {
+        let side = match core {
+            Core::Aic => Sides::CUBE,
+            Core::Aiv => Sides::VECTOR,
+        };
+        let mut failure = None;
+        function.walk(WalkOrder::PreOrder, |op| {
+            let op: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(op.to_raw()) };
+            if TileOp::of(op).is_some() {
+                split.sides.insert(op_key(op), side);
+            }
+            if let Some(kind) = crate::ops::PtoOp::of(op).filter(|k| k.is_cluster_transfer()) {
+                // verifier: a cluster_send has its value, a cluster_recv its result, and a dir
+                let value = if kind == crate::ops::PtoOp::ClusterSend { op.operand(0).map(detach) } else { op.result(0).map(|r| detach(r.into())) };
+                match (Crossing::of_transfer(op), value.ok().and_then(|v| TileType::try_from(v.r#type()).ok())) {
+                    (Some(crossing), Some(tile)) => split.crossing_tiles.push((crossing, tile)),
+                    _ => failure = Some((op.location(), "a cluster hand-over of something other than a tile".to_string())),
+                }
+            }
+            WalkResult::Advance
+        });
+        if let Some(failure) = failure {
+            return Err(failure);
+        }
+    }
     Ok(split)
 }
 

@@ -65,15 +65,25 @@ pub struct Plan<'c> {
 pub struct Fifo {
     /// Its index among the task's tensors (after the outputs).
     pub position: usize,
+    /// Each direction's slot size in bytes (0: no pipe that way).
     pub c2v_slot: i64,
     pub v2c_slot: i64,
+    /// Each direction's slot count (a CSP channel's depth; 2 for the
+    /// hand-overs of a split kernel).
+    pub c2v_slots: i64,
+    pub v2c_slots: i64,
 }
 
 impl Fifo {
     pub const SLOTS: i64 = 2;
 
     pub fn bytes(&self) -> i64 {
-        Self::SLOTS * (self.c2v_slot + self.v2c_slot)
+        self.c2v_slots * self.c2v_slot + self.v2c_slots * self.v2c_slot
+    }
+
+    /// The kernels' `pto.fifo`: [ring argument, c2v slot bytes, v2c slot bytes, c2v slots, v2c slots].
+    pub fn attribute(&self) -> [i64; 5] {
+        [self.position as i64, self.c2v_slot, self.v2c_slot, self.c2v_slots, self.v2c_slots]
     }
 }
 
@@ -133,7 +143,23 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
     let outer = htp_transforms::distribution::distribute(context, function, level, None)?;
     let distribution = outer.and_then(Distribution::of);
     let outer_loop = outer.filter(|_| distribution.is_some()).map(|outer| outer.to_raw().ptr as usize);
-    let fifo = split.as_ref().map(|split| {
+    let fifo = split.as_ref().map(|split| fifo_of(split, &tensors, [Fifo::SLOTS; 2]));
+    Ok(Plan {
+        name: name.to_string(),
+        cores,
+        directions: tensors.iter().map(|(_, d)| *d).collect(),
+        tensors: tensors.into_iter().map(|(i, _)| i).collect(),
+        scalars,
+        outer_loop,
+        distribution,
+        split,
+        fifo,
+    })
+}
+
+/// The GM ring of a cluster task: per direction, slots the size of the
+/// largest tile crossing that way, `slots` of them (c2v, v2c).
+fn fifo_of(split: &Split, tensors: &[(usize, Direction)], slots: [i64; 2]) -> Fifo {
         let slot = |crossing: Crossing| {
             split
                 .crossing_tiles
@@ -155,17 +181,65 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
                 .unwrap_or(0)
         };
         let position = tensors.iter().filter(|(_, d)| *d != Direction::InOut).count();
-        Fifo { position, c2v_slot: slot(Crossing::CubeToVector), v2c_slot: slot(Crossing::VectorToCube) }
-    });
+        Fifo { position, c2v_slot: slot(Crossing::CubeToVector), v2c_slot: slot(Crossing::VectorToCube), c2v_slots: slots[0], v2c_slots: slots[1] }
+}
+
+/// The plan of a cluster program written one tile kernel per core
+/// (`functions`, each marked `pto.cluster = name` and `pto.core`, all of
+/// the program's signature): one cluster task, each kernel on its core,
+/// tiles crossing at the program's `pto.cluster_send`/`cluster_recv` over
+/// pipes of `slots` (c2v, v2c) slots.
+pub fn cluster_plan<'c>(context: &'c Context, functions: &[(OperationRef<'c, '_>, Core)], name: &str, slots: [i64; 2]) -> Result<Plan<'c>, Failure<'c>> {
+    let (first, _) = *functions.first().ok_or_else(|| (Location::unknown(context), format!("cluster program '{name}' without kernels")))?;
+    let location = first.location();
+    let entry_of = |function: OperationRef<'c, '_>| {
+        function.region(0).ok().and_then(|r| r.first_block()).map(|b| unsafe { BlockRef::<'c, 'c>::from_raw(b.to_raw()) }).ok_or((function.location(), "kernel without a body".to_string()))
+    };
+    let entries = functions.iter().map(|(f, _)| entry_of(*f)).collect::<Result<Vec<_>, _>>()?;
+    let count = entries[0].argument_count();
+    if entries.iter().any(|e| e.argument_count() != count) {
+        return Err((location, format!("the kernels of cluster program '{name}' take different arguments")));
+    }
+    let declared_in_out = htp_api::signature::declared_arguments(first, "htp.in_outs");
+    let (mut tensors, mut scalars) = (Vec::new(), Vec::new());
+    for index in 0..count {
+        let argument = |entry: &BlockRef<'c, 'c>| entry.argument(index).map(|a| detach(a.into())).map_err(|e| (location, e.to_string()));
+        if !htp_ir::builder::is_memref(argument(&entries[0])?.r#type()) {
+            scalars.push(index);
+            continue;
+        }
+        // Loaded or stored by any of the kernels.
+        let (mut loaded, mut stored) = (false, false);
+        for entry in &entries {
+            let (l, s) = match direction(argument(entry)?) {
+                Direction::In => (true, false),
+                Direction::Out => (false, true),
+                Direction::InOut => (true, true),
+            };
+            (loaded, stored) = (loaded || l, stored || s);
+        }
+        let direction = match (loaded, stored) {
+            _ if stored && declared_in_out.contains(&(index as i64)) => Direction::InOut,
+            (_, false) => Direction::In,
+            (false, true) => Direction::Out,
+            (true, true) => Direction::InOut,
+        };
+        tensors.push((index, direction));
+    }
+    tensors.sort_by_key(|(_, d)| *d as u8);
+    let mut cores: Vec<Core> = functions.iter().map(|(_, c)| *c).collect();
+    cores.sort_by_key(|c| *c != Core::Aic);
+    let split = Rc::new(super::split::explicit(functions)?);
+    let fifo = (cores.len() > 1).then(|| fifo_of(&split, &tensors, slots));
     Ok(Plan {
         name: name.to_string(),
         cores,
         directions: tensors.iter().map(|(_, d)| *d).collect(),
         tensors: tensors.into_iter().map(|(i, _)| i).collect(),
         scalars,
-        outer_loop,
-        distribution,
-        split,
+        outer_loop: None,
+        distribution: None,
+        split: fifo.is_some().then_some(split),
         fifo,
     })
 }

@@ -110,12 +110,16 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
 /// The cross-core pipes of a cluster task's kernel (`pto.fifo`): one
 /// one-way `TPipe` per direction that carries tiles, through the GM ring
 /// argument; the aic and the aiv kernel declare the same types (the
-/// simulator pairs them by type, the chip by flag ids). Each pipe has two GM
-/// slots and one consumer slot, the buffer this core pops into.
+/// simulator pairs them by type, the chip by flag ids). Each pipe has its GM
+/// slots (`pto.fifo`'s counts: two, or a CSP channel's depth) and one
+/// consumer slot, the buffer this core pops into.
 /// Returns what a large kernel's parts need of them (`parts.rs`).
 fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, parameters: &[String]) -> Result<PartPipes, String> {
     let element = |i: usize| fifo.element(i).map_err(|e| e.to_string());
     let (ring, c2v, v2c) = (element(0)? as usize, element(1)?, element(2)?);
+    // Slot counts (a CSP channel's depth); two when not given.
+    let count = |i: usize| if fifo.len() > i { element(i) } else { Ok(2) };
+    let (c2v_slots, v2c_slots) = (count(3)?, count(4)?);
     let ring = parameters.get(ring).cloned().unwrap_or_else(|| format!("arg{ring}"));
     let mut consumer = [0i64; 2];
     let mut failure = None;
@@ -135,15 +139,15 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
         return Err(e);
     }
     w.line("// Cross-core pipes of this cluster task (the same types in its aic and aiv kernels):");
-    w.line("// two GM slots per direction in the task's ring, one consumer slot on chip.");
+    w.line(&format!("// {c2v_slots} GM slots c2v and {v2c_slots} v2c in the task's ring, one consumer slot on chip."));
     w.reserve(&format!("{ring}_ring"));
     w.line(&format!("__gm__ uint8_t *{ring}_ring = reinterpret_cast<__gm__ uint8_t *>({ring});"));
     let mut offset = 0;
     let mut for_parts = PartPipes::default();
-    for ((flag, dir), slot) in [(0, "C2V"), (2, "V2C")].into_iter().zip([c2v, v2c]) {
+    for ((flag, dir), (slot, slots)) in [(0, "C2V"), (2, "V2C")].into_iter().zip([(c2v, c2v_slots), (v2c, v2c_slots)]) {
         if slot > 0 {
             let pipe = dir.to_lowercase();
-            let ty = format!("TPipe<{flag}, Direction::DIR_{dir}, {slot}, 2, 1, true>");
+            let ty = format!("TPipe<{flag}, Direction::DIR_{dir}, {slot}, {slots}, 1, true>");
             let alias = format!("using Pipe{dir} = {ty};");
             w.line(&alias);
             w.line(&format!("Pipe{dir} {pipe}({ring}_ring + {offset}, 0x{:x}, 0x{:x});", consumer[0], consumer[1]));
@@ -151,7 +155,7 @@ fn pipes(w: &mut Writer, function: OperationRef, fifo: &DenseI64ArrayAttribute, 
             for_parts.parameters.push((format!("{ty} &{pipe}"), pipe));
             for_parts.aliases.push(alias);
         }
-        offset += 2 * slot;
+        offset += slots * slot;
     }
     Ok(for_parts)
 }
@@ -246,6 +250,7 @@ impl Ops for KernelOps {
                 w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
             }
             AvailableCores | Submit | CreateTensor => return Err(format!("{} belongs in an orchestration", kind.name())),
+            ClusterSend | ClusterRecv => return Err(format!("{} is tile IR: convert-tile-to-pto makes it a pipe hand-over", kind.name())),
             _ => w.line(&format!("{}({});", instruction.to_uppercase(), operands.join(", "))),
         }
         Ok(true)

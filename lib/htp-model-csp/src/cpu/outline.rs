@@ -17,7 +17,7 @@ use htp_ir::query::{key, ops_named};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
     block::BlockLike,
-    operation::{OperationLike, WalkOrder, WalkResult},
+    operation::OperationLike,
     r#type::{IntegerType, MemRefType},
     Attribute, BlockRef, Location, Module, OperationRef, RegionLike, Type, Value, ValueLike,
 };
@@ -97,7 +97,7 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
             symbol.push('_');
         }
         taken.push(symbol.clone());
-        Outliner { context, program_body: body, rings: &bases, ring_arguments: Vec::new(), net: None, clones: HashMap::new() }.process(module, program, process, &symbol)?;
+        Outliner { context, rings: &bases, ring_arguments: Vec::new(), net: None }.process(module, program, process, &symbol)?;
         made.push(ProcessFunction { symbol });
     }
     Ok(made)
@@ -110,111 +110,27 @@ fn sanitize(name: &str) -> String {
 
 struct Outliner<'c, 'b> {
     context: &'c Context,
-    program_body: BlockRef<'c, 'c>,
     rings: &'b HashMap<usize, Ring<'c>>,
     /// The function's ring arguments, in the channels' order.
     ring_arguments: Vec<V<'c>>,
     net: Option<V<'c>>,
-    /// Program values (arguments, shared integer code) → the function's.
-    clones: HashMap<usize, V<'c>>,
 }
 
 impl<'c> Outliner<'c, '_> {
     fn process(mut self, module: &Module<'c>, program: OperationRef<'c, 'c>, process: OperationRef<'c, 'c>, symbol: &str) -> Result<OperationRef<'c, 'c>, (Location<'c>, String)> {
         let context = self.context;
-        let location = process.location();
-        let mut arguments: Vec<(Type<'c>, Location<'c>)> = (0..self.program_body.argument_count())
-            .filter_map(|i| self.program_body.argument(i).ok())
-            .map(|a| (a.r#type(), location))
-            .collect();
-        let count = arguments.len();
         let mut rings: Vec<&Ring<'c>> = self.rings.values().collect();
         rings.sort_by_key(|ring| ring.index);
-        arguments.extend(rings.iter().map(|ring| (ring.memref, location)));
-        let count = count + rings.len();
-        arguments.push((IntegerType::new(context, 64).into(), location));
-        arguments.push((Type::index(context), location));
+        // After the program's arguments: the rings, the network, the replica index.
+        let mut added: Vec<Type<'c>> = rings.iter().map(|ring| ring.memref).collect();
+        added.push(IntegerType::new(context, 64).into());
+        added.push(Type::index(context));
         let marker = ("csp.process", StringAttribute::new(context, &string_attribute(process, "name").unwrap_or_default()).into());
-        let (function, entry) = htp_ir::builder::function(context, location, symbol, &arguments, marker);
-        let function = module.body().insert_operation_before(program, function);
-        let function = unsafe { OperationRef::<'c, 'c>::from_raw(function.to_raw()) };
-        let returns = htp_ir::builder::BodyBuilder { context, block: entry, location };
-        let ret = unsafe { OperationRef::<'c, 'c>::from_raw(returns.op("func.return", &[], &[], &[], vec![]).to_raw()) };
-        for i in 0..count {
-            if let (Ok(old), Ok(new)) = (self.program_body.argument(i), entry.argument(i)) {
-                self.clones.insert(key(old.into()), detach(new.into()));
-            }
-        }
-        self.ring_arguments = (count - rings.len()..count).filter_map(|i| entry.argument(i).ok()).map(|a| detach(a.into())).collect();
-        self.net = entry.argument(count).ok().map(|a| detach(a.into()));
-        let replica = entry.argument(count + 1).ok().map(|a| detach(a.into()));
-
-        // The process's body moves into the function (its yield stays).
-        let Some(block) = process.region(0).ok().and_then(|r| r.first_block()) else { return Ok(function) };
-        if let (Ok(old), Some(new)) = (block.argument(0), replica) {
-            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
-        }
-        let mut op = block.first_operation();
-        while let Some(current) = op {
-            op = current.next_in_block();
-            if name_of(current) == "csp.yield" {
-                continue;
-            }
-            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
-        }
-        self.remap(function, entry)?;
-        self.lower_channels(function)?;
-        Ok(function)
-    }
-
-    /// Points every use of a program value in `function` at the function's
-    /// own: its arguments, or clones of the program's shared integer code
-    /// (placed at the top of `entry`, dependencies first).
-    fn remap(&mut self, function: OperationRef<'c, 'c>, entry: BlockRef<'c, 'c>) -> Result<(), (Location<'c>, String)> {
-        let mut uses = Vec::new();
-        function.walk(WalkOrder::PreOrder, |op| {
-            for i in 0..op.operand_count() {
-                if let Ok(value) = op.operand(i) {
-                    uses.push((unsafe { OperationRef::<'c, 'c>::from_raw(op.to_raw()) }, i, unsafe { Value::<'c, 'c>::from_raw(value.to_raw()) }));
-                }
-            }
-            WalkResult::Advance
-        });
-        let anchor = entry.first_operation().map(|o| unsafe { OperationRef::<'c, 'c>::from_raw(o.to_raw()) });
-        for (op, i, value) in uses {
-            if let Some(mapped) = self.map(value, anchor)? {
-                unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), i as isize, mapped.to_raw()) };
-            }
-        }
-        Ok(())
-    }
-
-    /// The function's value for program value `value`, if it is one.
-    fn map(&mut self, value: V<'c>, anchor: Option<OperationRef<'c, 'c>>) -> Result<Option<V<'c>>, (Location<'c>, String)> {
-        if let Some(mapped) = self.clones.get(&key(value)) {
-            return Ok(Some(*mapped));
-        }
-        let Some(defining) = htp_ir::query::defining_op(value) else { return Ok(None) };
-        let in_program = defining.block().is_some_and(|b| b.to_raw().ptr == self.program_body.to_raw().ptr);
-        if !in_program || name_of(defining) == "csp.channel" {
-            return Ok(None);
-        }
-        let Some(anchor) = anchor else { return Ok(None) };
-        let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(defining.to_raw())) };
-        let clone = anchor.block().map(|b| b.insert_operation_before(anchor, clone)).ok_or((defining.location(), "no block to place a copy in".to_string()))?;
-        let clone = unsafe { OperationRef::<'c, 'c>::from_raw(clone.to_raw()) };
-        for i in 0..clone.operand_count() {
-            let Ok(operand) = clone.operand(i) else { continue };
-            if let Some(mapped) = self.map(detach(operand), Some(clone))? {
-                unsafe { mlir_sys::mlirOperationSetOperand(clone.to_raw(), i as isize, mapped.to_raw()) };
-            }
-        }
-        for i in 0..defining.result_count() {
-            if let (Ok(old), Ok(new)) = (defining.result(i), clone.result(i)) {
-                self.clones.insert(key(old.into()), detach(new.into()));
-            }
-        }
-        Ok(self.clones.get(&key(value)).copied())
+        let outlined = crate::outline::outline_process(context, module, program, process, symbol, &added, Some(rings.len() + 1), &[marker])?;
+        self.ring_arguments = outlined.added[..rings.len()].to_vec();
+        self.net = outlined.added.get(rings.len()).copied();
+        self.lower_channels(outlined.function)?;
+        Ok(outlined.function)
     }
 
     /// Rewrites every consume (inlined), send and receive of `function`.
@@ -256,29 +172,7 @@ impl<'c> Outliner<'c, '_> {
         let Some(body) = consume.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let element = body.argument(0).map(|a| a.r#type()).map_err(|e| (consume.location(), e.to_string()))?;
         let (tile, slot) = self.load_in_place(&emitter, consume, id, element)?;
-        let first_init = 1 + crate::ir::channel_index(consume).is_some() as usize;
-        for i in 0..body.argument_count() {
-            let Ok(argument) = body.argument(i) else { continue };
-            let value = if i == 0 { Some(tile) } else { consume.operand(first_init + i - 1).ok().map(detach) };
-            if let Some(value) = value {
-                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), value.to_raw()) };
-            }
-        }
-        let mut op = body.first_operation();
-        while let Some(current) = op {
-            op = current.next_in_block();
-            if name_of(current) == "csp.yield" {
-                for i in 0..current.operand_count() {
-                    let (Ok(result), Ok(value)) = (consume.result(i), current.operand(i)) else { continue };
-                    let value = detach(value);
-                    let carried_in = consume.operand(first_init + i).ok().is_some_and(|init| key(init) == key(value));
-                    let value = if carried_in { value } else { self.copied(&emitter, value, consume)? };
-                    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw()) };
-                }
-                continue;
-            }
-            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), consume.to_raw()) };
-        }
+        crate::outline::inline_consume(consume, tile, |value| self.copied(&emitter, value, consume))?;
         self.call_network(&emitter, consume, RELEASE_RECV, &[id, slot], None)?;
         unsafe { mlir_sys::mlirOperationDestroy(consume.to_raw()) };
         Ok(())
