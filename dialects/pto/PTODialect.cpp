@@ -108,14 +108,16 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
                                 "a function";
     return success();
   }
-  // `pto.fifo = array<i64: arg, c2v, v2c>` on a cluster task's kernels:
-  // the GM ring argument and the slot bytes of each pipe direction.
+  // `pto.fifo = array<i64: arg, c2v, v2c[, c2v slots, v2c slots]>` on a
+  // cluster task's kernels: the GM ring argument, the slot bytes of each
+  // pipe direction and their slot counts (two when not given).
   if (attr.getName() == "pto.fifo") {
     auto fifo = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     auto function = dyn_cast<FunctionOpInterface>(op);
-    if (!fifo || fifo.size() != 3 || !function)
+    if (!fifo || (fifo.size() != 3 && fifo.size() != 5) || !function)
       return op->emitError() << "'pto.fifo' is array<i64: ring argument, c2v "
-                                "slot bytes, v2c slot bytes> on a kernel";
+                                "slot bytes, v2c slot bytes[, c2v slots, v2c "
+                                "slots]> on a kernel";
     int64_t arg = fifo[0];
     ArrayRef<Type> args = function.getArgumentTypes();
     auto ring = arg >= 0 && arg < (int64_t)args.size()
@@ -124,13 +126,33 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
     if (!ring || !ring.hasStaticShape() || ring.getRank() != 1)
       return op->emitError() << "'pto.fifo' names argument " << arg
                               << ", which is not a static 1-D memref";
+    int64_t c2vSlots = fifo.size() == 5 ? fifo[3] : 2;
+    int64_t v2cSlots = fifo.size() == 5 ? fifo[4] : 2;
+    if (fifo[1] < 0 || fifo[2] < 0 || c2vSlots < 1 || v2cSlots < 1)
+      return op->emitError() << "'pto.fifo' slots have a size of at least 0 "
+                                "bytes and a count of at least 1";
     int64_t bytes = ring.getNumElements() *
                     (ring.getElementTypeBitWidth() / 8);
-    if (fifo[1] < 0 || fifo[2] < 0 || bytes < 2 * (fifo[1] + fifo[2]))
-      return op->emitError() << "'pto.fifo' needs " << 2 * (fifo[1] + fifo[2])
-                              << " bytes (two slots per direction), the ring "
-                                 "has "
-                              << bytes;
+    int64_t needed = c2vSlots * fifo[1] + v2cSlots * fifo[2];
+    if (bytes < needed)
+      return op->emitError() << "'pto.fifo' needs " << needed
+                              << " bytes (its slots), the ring has " << bytes;
+    return success();
+  }
+  // `pto.cluster = "name"` (with `pto.core`) on a tile kernel that is one
+  // core of a cluster program; `pto.cluster_slots = array<i64: c2v, v2c>`
+  // its pipes' slot counts.
+  if (attr.getName() == "pto.cluster") {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op) || !op->hasAttr(kCoreAttrName))
+      return op->emitError() << "'pto.cluster' names the cluster program of a "
+                                "kernel function with 'pto.core'";
+    return success();
+  }
+  if (attr.getName() == "pto.cluster_slots") {
+    auto slots = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!slots || slots.size() != 2 || slots[0] < 0 || slots[1] < 0 || !op->hasAttr("pto.cluster"))
+      return op->emitError() << "'pto.cluster_slots' is array<i64: c2v slots, "
+                                "v2c slots> on a kernel with 'pto.cluster'";
     return success();
   }
   // `pto.runtime_env = {ring_task_window = 64 : i64}` on an orchestration
@@ -148,7 +170,7 @@ LogicalResult PTODialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() != kCoreAttrName)
     return op->emitError() << "unknown pto attribute '" << attr.getName().getValue()
                            << "' (the pto dialect defines only '"
-                           << kCoreAttrName << "', 'pto.fifo', 'pto.orchestration' and 'pto.runtime_env')";
+                           << kCoreAttrName << "', 'pto.fifo', 'pto.cluster', 'pto.cluster_slots', 'pto.orchestration' and 'pto.runtime_env')";
   auto core = dyn_cast<StringAttr>(attr.getValue());
   if (!core || (core.getValue() != "aiv" && core.getValue() != "aic"))
     return op->emitError() << "'" << kCoreAttrName

@@ -18,7 +18,8 @@ pub fn register_all() -> Result<(), String> {
     htp_model_sample::register()?;
     htp_model_wsp::register()?;
     htp_conversion_wsp_to_pto::register()?;
-    htp_model_csp::register()
+    htp_model_csp::register()?;
+    htp_conversion_csp_to_pto::register()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use htp_ir::query::key;
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
-    Attribute, BlockRef, Location, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    Attribute, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use melior::Context;
 
@@ -28,13 +28,12 @@ pub struct Outlined<'c> {
     pub added: Vec<V<'c>>,
 }
 
-/// Moves `process` (of `program`, in `module`) into a new function `symbol`
-/// placed before the program, taking the program's arguments and then
+/// Moves `process` (of `program`) into a new function `symbol` placed
+/// before the program, taking the program's arguments and then
 /// `added`; the replica index becomes added argument `replica`. The
 /// function carries `attributes`; its body ends with `func.return`.
 pub fn outline_process<'c>(
     context: &'c Context,
-    module: &Module<'c>,
     program: OperationRef<'c, 'c>,
     process: OperationRef<'c, 'c>,
     symbol: &str,
@@ -52,7 +51,7 @@ pub fn outline_process<'c>(
     arguments.extend(added.iter().map(|t| (*t, location)));
     let (first, rest) = attributes.split_first().ok_or((location, "an outlined process without attributes".to_string()))?;
     let (function, entry) = htp_ir::builder::function(context, location, symbol, &arguments, *first);
-    let function = module.body().insert_operation_before(program, function);
+    let function = program.block().ok_or((location, "a program outside a module".to_string()))?.insert_operation_before(program, function);
     let function = unsafe { OperationRef::<'c, 'c>::from_raw(function.to_raw()) };
     let mut handle = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
     for (name, value) in rest {

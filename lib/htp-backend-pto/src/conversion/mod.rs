@@ -19,7 +19,7 @@
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings),
 //! `widen.rs` (bf16 arithmetic rewritten to f32 first).
 
-mod attrs;
+pub mod attrs;
 mod buffer;
 mod reductions;
 mod cores;
@@ -122,4 +122,12 @@ fn convert_clusters<'c>(context: &'c Context, body: melior::ir::BlockRef<'c, '_>
         }
     }
     Ok(())
+}
+
+/// Whether the cube core computes tile ops of `kind` (its matmuls, and the
+/// loads, pads, transposes, constants and stores around them); everything
+/// else is the vector core's.
+pub fn runs_on_cube(kind: crate::ops::TileOp) -> bool {
+    use crate::ops::TileOp;
+    matches!(kind, TileOp::Matmul | TileOp::Store) || split::MOVABLE.contains(&kind)
 }

@@ -128,7 +128,7 @@ pub fn work_kinds(function: OperationRef) -> (bool, bool) {
 }
 
 /// Ops that run wherever their users (or, for stores, their values) are.
-const MOVABLE: &[TileOp] = &[TileOp::Load, TileOp::Pad, TileOp::Transpose, TileOp::Constant, TileOp::SetValid, TileOp::Relayout];
+pub(super) const MOVABLE: &[TileOp] = &[TileOp::Load, TileOp::Pad, TileOp::Transpose, TileOp::Constant, TileOp::SetValid, TileOp::Relayout];
 
 /// Splits `function` (a mixed tile kernel, after `prepare`) between the cores.
 pub fn split<'c>(function: OperationRef<'c, '_>) -> Result<Split<'c>, Failure<'c>> {

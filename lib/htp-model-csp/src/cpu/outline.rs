@@ -97,7 +97,7 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
             symbol.push('_');
         }
         taken.push(symbol.clone());
-        Outliner { context, rings: &bases, ring_arguments: Vec::new(), net: None }.process(module, program, process, &symbol)?;
+        Outliner { context, rings: &bases, ring_arguments: Vec::new(), net: None }.process(program, process, &symbol)?;
         made.push(ProcessFunction { symbol });
     }
     Ok(made)
@@ -117,7 +117,7 @@ struct Outliner<'c, 'b> {
 }
 
 impl<'c> Outliner<'c, '_> {
-    fn process(mut self, module: &Module<'c>, program: OperationRef<'c, 'c>, process: OperationRef<'c, 'c>, symbol: &str) -> Result<OperationRef<'c, 'c>, (Location<'c>, String)> {
+    fn process(mut self, program: OperationRef<'c, 'c>, process: OperationRef<'c, 'c>, symbol: &str) -> Result<OperationRef<'c, 'c>, (Location<'c>, String)> {
         let context = self.context;
         let mut rings: Vec<&Ring<'c>> = self.rings.values().collect();
         rings.sort_by_key(|ring| ring.index);
@@ -126,7 +126,7 @@ impl<'c> Outliner<'c, '_> {
         added.push(IntegerType::new(context, 64).into());
         added.push(Type::index(context));
         let marker = ("csp.process", StringAttribute::new(context, &string_attribute(process, "name").unwrap_or_default()).into());
-        let outlined = crate::outline::outline_process(context, module, program, process, symbol, &added, Some(rings.len() + 1), &[marker])?;
+        let outlined = crate::outline::outline_process(context, program, process, symbol, &added, Some(rings.len() + 1), &[marker])?;
         self.ring_arguments = outlined.added[..rings.len()].to_vec();
         self.net = outlined.added.get(rings.len()).copied();
         self.lower_channels(outlined.function)?;

@@ -1610,7 +1610,7 @@ module attributes {pto.core = "aiv"} {
 
 // -----
 
-// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo', 'pto.orchestration' and 'pto.runtime_env')}}
+// expected-error @+1 {{unknown pto attribute 'pto.kernel' (the pto dialect defines only 'pto.core', 'pto.fifo', 'pto.cluster', 'pto.cluster_slots', 'pto.orchestration' and 'pto.runtime_env')}}
 func.func @k() attributes {pto.kernel} {
   return
 }
@@ -1846,7 +1846,7 @@ func.func @f() attributes {pto.core = "aiv"} {
 
 // -----
 
-// expected-error @+1 {{'pto.fifo' is array<i64: ring argument, c2v slot bytes, v2c slot bytes> on a kernel}}
+// expected-error @+1 {{'pto.fifo' is array<i64: ring argument, c2v slot bytes, v2c slot bytes[, c2v slots, v2c slots]> on a kernel}}
 func.func private @k(memref<16xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 16>}
 
 // -----
@@ -1856,8 +1856,53 @@ func.func private @k(memref<1024xf32>, index) attributes {pto.core = "aiv", pto.
 
 // -----
 
-// expected-error @+1 {{'pto.fifo' needs 512 bytes (two slots per direction), the ring has 256}}
+// expected-error @+1 {{'pto.fifo' needs 512 bytes (its slots), the ring has 256}}
 func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 128>}
+
+// -----
+
+// Slot counts: 3 c2v slots of 128 bytes and one v2c slot of 64 need 448 bytes.
+// expected-error @+1 {{'pto.fifo' needs 448 bytes (its slots), the ring has 256}}
+func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 64, 3, 1>}
+
+// -----
+
+// expected-error @+1 {{'pto.fifo' slots have a size of at least 0 bytes and a count of at least 1}}
+func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 16, 16, 0, 1>}
+
+// -----
+
+// expected-error @+1 {{'pto.cluster' names the cluster program of a kernel function with 'pto.core'}}
+func.func private @k(memref<64xf32>) attributes {pto.cluster = "p"}
+
+// -----
+
+// expected-error @+1 {{'pto.cluster_slots' is array<i64: c2v slots, v2c slots> on a kernel with 'pto.cluster'}}
+func.func private @k(memref<64xf32>) attributes {pto.core = "aiv", pto.cluster = "p", pto.cluster_slots = array<i64: 2>}
+
+// -----
+
+func.func @k() attributes {pto.core = "aiv", pto.cluster = "p"} {
+  // expected-error @+1 {{carries a tile value (!tile.tile), got 'f32'}}
+  %x = pto.cluster_recv c2v : f32
+  return
+}
+
+// -----
+
+func.func @k(%t: !tile.tile<16x16xf32>) attributes {pto.core = "aiv", pto.cluster = "p"} {
+  // expected-error @+1 {{a c2v push runs on the aic core, but this kernel is aiv}}
+  pto.cluster_send c2v %t : !tile.tile<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @k() attributes {pto.core = "aic", pto.cluster = "p"} {
+  // expected-error @+1 {{a c2v pop runs on the aiv core, but this kernel is aic}}
+  %t = pto.cluster_recv c2v : !tile.tile<16x16xf32>
+  return
+}
 
 // -----
 

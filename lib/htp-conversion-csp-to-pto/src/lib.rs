@@ -1,0 +1,53 @@
+//! CSP on the PTO targets (`pto-a2a3sim`, `pto-a2a3`), added from outside
+//! both the model and the backend (docs/csp.md, "CSP on PTO"): a target
+//! extension per PTO target (capabilities `model:csp`, `dialect:csp`; the
+//! stage `csp-to-pto` at `before-lowering`). A program becomes one
+//! pto-runtime cluster task: its cube process (the one that multiplies
+//! matrices) an `aic` kernel, its vector process an `aiv` kernel, each
+//! channel a direction of the cluster's pipe (`pto.cluster_send` /
+//! `pto.cluster_recv`, which the backend's `convert-tile-to-pto` makes
+//! TPUSH / TPOP / TFREE), the pipe's slots the channels' depths.
+//!
+//! A conversion crate (as CIRCT's `lib/Conversion/<A>To<B>/`): it depends on
+//! the model (`htp-model-csp`) and the backend (`htp-backend-pto`), so that
+//! neither depends on the other. It is named in one line of `htp-all`.
+//!
+//! - `lower.rs`: the pass `csp-to-pto` (what a cluster can run, checked at
+//!   the user's lines; the processes outlined into the cluster's kernels).
+
+pub mod lower;
+
+/// The PTO targets (the backend's names).
+pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
+
+/// Registers the pass and the target extensions; first the PTO backend and
+/// the CSP model (both idempotent), so it works alone. Idempotent.
+pub fn register() -> Result<(), String> {
+    htp_backend_pto::register()?;
+    htp_pass::register_passes(&[lower::DEFINITION])?;
+    for target in TARGETS {
+        htp_api::register_target_extension(htp_api::extensions::TargetExtension {
+            target: target.into(),
+            name: "csp-cluster".into(),
+            capabilities: vec![format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".into()],
+            stages: vec![(htp_api::BEFORE_LOWERING.name.into(), lower::DEFINITION.argument.into())],
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn registers_alone_and_is_idempotent() {
+        super::register().unwrap();
+        super::register().unwrap();
+        assert!(htp_pass::registered_passes().iter().any(|p| p.argument == "csp-to-pto"));
+        for target in super::TARGETS {
+            let extensions = htp_api::extensions::target_extensions(target);
+            let csp: Vec<_> = extensions.iter().filter(|e| e.name == "csp-cluster").collect();
+            assert_eq!(csp.len(), 1, "{target}: {extensions:?}");
+            assert_eq!(csp[0].capabilities, ["model:csp", "dialect:csp"], "{target}");
+        }
+    }
+}
