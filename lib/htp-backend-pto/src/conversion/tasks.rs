@@ -230,7 +230,8 @@ pub fn cluster_plan<'c>(context: &'c Context, functions: &[(OperationRef<'c, '_>
     let mut cores: Vec<Core> = functions.iter().map(|(_, c)| *c).collect();
     cores.sort_by_key(|c| *c != Core::Aic);
     let split = Rc::new(super::split::explicit(functions)?);
-    let fifo = (cores.len() > 1).then(|| fifo_of(&split, &tensors, slots));
+    // A direction no tile takes still declares a slot (of no bytes).
+    let fifo = (cores.len() > 1).then(|| fifo_of(&split, &tensors, slots.map(|s| s.max(1))));
     Ok(Plan {
         name: name.to_string(),
         cores,
