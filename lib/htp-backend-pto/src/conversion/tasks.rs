@@ -211,6 +211,10 @@ pub fn cluster_plan<'c>(context: &'c Context, functions: &[(OperationRef<'c, '_>
         // Loaded or stored by any of the kernels.
         let (mut loaded, mut stored) = (false, false);
         for entry in &entries {
+            // A kernel that does not touch the tensor says nothing of it.
+            if htp_ir::query::uses(argument(entry)?).is_empty() {
+                continue;
+            }
             let (l, s) = match direction(argument(entry)?) {
                 Direction::In => (true, false),
                 Direction::Out => (false, true),

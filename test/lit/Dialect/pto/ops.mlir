@@ -590,3 +590,29 @@ func.func @cvt_across_strides(%d: !pto.tile<vec, 32x16xf16>, %s: !pto.tile<vec, 
   pto.tcvt %d, %s round rint : !pto.tile<vec, 32x16xf16>, !pto.tile<vec, 32x32xi8, valid = 32x16>
   return
 }
+
+// A cluster program's tile kernels (before convert-tile-to-pto): one core
+// each, tiles handed over in tile IR.
+// CHECK-LABEL: func.func @cluster_cube
+// CHECK-SAME: pto.cluster = "p", pto.cluster_slots = array<i64: 2, 1>, pto.core = "aic"
+// CHECK: pto.cluster_send c2v %{{.*}} : !tile.tile<16x16xf32>
+// CHECK: %{{.*}} = pto.cluster_recv v2c : !tile.tile<16x16xf32>
+func.func @cluster_cube(%t: !tile.tile<16x16xf32>) attributes {pto.core = "aic", pto.cluster = "p", pto.cluster_slots = array<i64: 2, 1>} {
+  pto.cluster_send c2v %t : !tile.tile<16x16xf32>
+  %p = pto.cluster_recv v2c : !tile.tile<16x16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @cluster_vector
+// CHECK: %{{.*}} = pto.cluster_recv c2v : !tile.tile<16x16xf32>
+// CHECK: pto.cluster_send v2c %{{.*}} : !tile.tile<16x16xf32>
+func.func @cluster_vector() attributes {pto.core = "aiv", pto.cluster = "p"} {
+  %s = pto.cluster_recv c2v : !tile.tile<16x16xf32>
+  pto.cluster_send v2c %s : !tile.tile<16x16xf32>
+  return
+}
+
+// A pipe's slot counts in pto.fifo: three c2v slots, one v2c.
+// CHECK-LABEL: func.func private @fifo_counts
+// CHECK-SAME: pto.fifo = array<i64: 0, 128, 64, 3, 1>
+func.func private @fifo_counts(memref<112xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 64, 3, 1>}

@@ -33,7 +33,7 @@ def attention(q: htp.Tensor[f32, "H", "S", 64], k: htp.Tensor[f32, "H", "S", 64]
 
 # IR-LABEL: func.func @attention_aic(
 # IR-SAME:    %{{.*}}: memref<6144xf32>, %{{.*}}: f32, %{{.*}}: index, %{{.*}}: index)
-# IR-SAME:    attributes {pto.core = "aic", pto.fifo = array<i64: 4, 8192, 4096>}
+# IR-SAME:    attributes {pto.core = "aic", pto.fifo = array<i64: 4, 8192, 4096, 2, 2>}
 # IR:         %[[SLOT:.*]] = pto.alloc_tile : !pto.tile<mat, 32x32xf32, blayout = col_major, slayout = row_major>
 # The transposed, padded K block: zero the ZN tile (through an NZ view), then load it.
 # IR:         %[[KT:.*]] = pto.alloc_tile valid [%{{.*}}] : !pto.tile<mat, 64x32xf32, valid = 64x?, slayout = col_major>
@@ -52,7 +52,7 @@ def attention(q: htp.Tensor[f32, "H", "S", 64], k: htp.Tensor[f32, "H", "S", 64]
 # IR:         return
 
 # IR-LABEL: func.func @attention_aiv(
-# IR-SAME:    attributes {pto.core = "aiv", pto.fifo = array<i64: 4, 8192, 4096>}
+# IR-SAME:    attributes {pto.core = "aiv", pto.fifo = array<i64: 4, 8192, 4096, 2, 2>}
 # IR:         %[[VSLOT:.*]] = pto.alloc_tile : !pto.tile<vec, 32x64xf32>
 # IR:         %[[SV:.*]] = pto.tile_view %[[VSLOT]] : !pto.tile<vec, 32x64xf32> -> !pto.tile<vec, 32x32xf32>
 # IR-NEXT:    pto.tpop c2v %[[SV]]
