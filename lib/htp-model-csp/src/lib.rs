@@ -5,10 +5,11 @@
 //! program as a small program of its own (`protocol/`: extracted from the
 //! IR, run over the declared depths to find unbalanced channels and
 //! deadlocks), the pass that checks it before anything runs
-//! (`verify_protocol.rs`), and on the `cpu` target a capability extension
-//! plus an artifact layer that runs each process on a thread of its own
-//! over `htp-runtime`'s CSP network (`cpu/`). It is named in one line of
-//! `htp-all`.
+//! (`verify_protocol.rs`), and the process outliner every target's
+//! conversion uses (`outline.rs`). It depends on no backend and no runtime:
+//! the targets are conversion crates (`htp-conversion-csp-to-cpu`: processes
+//! on threads over `htp-runtime`'s CSP network; `htp-conversion-csp-to-pto`:
+//! one cluster task). It is named in one line of `htp-all`.
 //!
 //! ```python
 //! csp = htp.model("csp")
@@ -24,7 +25,6 @@
 //!             y[i:i + 16, :] = csp.recv(a) * 2.0
 //! ```
 
-pub mod cpu;
 pub mod ir;
 pub mod model;
 pub mod outline;
@@ -39,12 +39,12 @@ pub mod handles {
 /// The model's name (the capability `model:csp`) and its dialect's.
 pub const MODEL_NAME: &str = "csp";
 
-/// Registers the dialect, the pass, the model and what it adds to `cpu`.
+/// Registers the dialect, the pass and the model (the targets that run it
+/// are added by the conversion crates, `htp-conversion-csp-to-*`).
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
     htp_pass::register_passes(&[verify_protocol::DEFINITION])?;
-    htp_api::models::register_model(&model::CSP)?;
-    cpu::register()
+    htp_api::models::register_model(&model::CSP)
 }

@@ -1,13 +1,13 @@
 //! WSP, HTP's workload/schedule programming model, built only through the
 //! extension API (docs/wsp.md): it owns the `wsp` dialect (`dialects/wsp/`,
 //! built by `build.rs`), registers it, the model `wsp` (`model.rs`: axes,
-//! loop constructors, tasks), its passes (`infer_access.rs`,
-//! `apply_schedule.rs`), and on the `cpu` target a capability extension
-//! plus an artifact layer (`cpu/`) that runs a workload's task graph on
-//! `htp-runtime`'s task runtime. It depends on no backend crate: WSP on the
-//! PTO targets, where the workload becomes the package's orchestration, is
-//! the conversion crate `htp-conversion-wsp-to-pto` (docs/wsp.md, "WSP on
-//! PTO"). Each is named in one line of `htp-all`.
+//! loop constructors, tasks, pipes), its passes (`pipe/lower.rs`,
+//! `infer_access.rs`, `apply_schedule.rs`) and schedules (`schedule.rs`).
+//! It depends on no backend and no runtime: the targets are conversion
+//! crates — `htp-conversion-wsp-to-cpu` (a workload's task graph on
+//! `htp-runtime`'s task runtime) and `htp-conversion-wsp-to-pto` (the
+//! package's orchestration; docs/wsp.md, "WSP on PTO"). Each is named in
+//! one line of `htp-all`.
 //!
 //! ```python
 //! wsp = htp.model("wsp")
@@ -19,12 +19,10 @@
 //! ```
 
 pub mod apply_schedule;
-pub mod cpu;
 pub mod infer_access;
 pub mod ir;
 pub mod model;
 pub mod pipe;
-pub mod plan;
 pub mod schedule;
 
 use melior::ir::{Type, TypeLike};
@@ -78,13 +76,13 @@ impl AxisKind {
 /// The model's name (the capability `model:wsp`) and its dialect's.
 pub const MODEL_NAME: &str = "wsp";
 
-/// Registers the dialect, the passes, the model and what it adds to `cpu`
-/// (the PTO targets: `htp_conversion_wsp_to_pto::register`). Idempotent.
+/// Registers the dialect, the passes and the model (the targets that run
+/// workloads: `htp_conversion_wsp_to_cpu::register`,
+/// `htp_conversion_wsp_to_pto::register`). Idempotent.
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
     htp_pass::register_passes(&[pipe::lower::DEFINITION, infer_access::DEFINITION, apply_schedule::DEFINITION])?;
-    htp_api::models::register_model(&model::WSP)?;
-    cpu::register()
+    htp_api::models::register_model(&model::WSP)
 }

@@ -10,7 +10,7 @@ use htp_runtime::tasks::{DispatchPolicy, RuntimeConfig, TaskRuntime};
 use super::issuer::{RuntimeIssuer, SharedArtifact};
 use crate::plan::eval::{self, Buffer, Memory, Value};
 use crate::plan::Plan;
-use crate::schedule::{Dispatch, Schedule};
+use htp_model_wsp::schedule::{Dispatch, Schedule};
 
 pub struct WorkloadArtifact {
     inner: Arc<SharedArtifact>,

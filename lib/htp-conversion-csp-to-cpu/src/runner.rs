@@ -11,9 +11,9 @@ use htp_api::{Argument, Artifact, PackageFile, RunError, RunErrorKind};
 use htp_runtime::csp::{ChannelSpec, Network, Role, Stopped};
 
 use super::outline::ProcessFunction;
-use crate::protocol::eval::Inputs;
-use crate::protocol::simulate::{self, Outcome};
-use crate::protocol::{report, Protocol};
+use htp_model_csp::protocol::eval::Inputs;
+use htp_model_csp::protocol::simulate::{self, Outcome};
+use htp_model_csp::protocol::{report, Protocol};
 
 pub struct ProgramArtifact {
     inner: Box<dyn Artifact>,

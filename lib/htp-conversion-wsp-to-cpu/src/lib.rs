@@ -1,11 +1,17 @@
-//! WSP on the `cpu` target, added from outside the cpu backend: the
-//! capabilities `model:wsp` / `dialect:wsp` (a target extension) and an
+//! WSP on the `cpu` target, a conversion crate (as CIRCT's
+//! `lib/Conversion/<A>To<B>/`; docs/wsp.md) added from outside both the
+//! model (`htp-model-wsp`) and the cpu backend, named in one line of
+//! `htp-all`: the capabilities `model:wsp` / `dialect:wsp` (a target extension) and an
 //! artifact layer that takes each workload out of the module before the
 //! cpu backend compiles the kernels, and runs a call of the workload by
 //! evaluating its plan on the host, issuing tasks to `htp-runtime`'s task
-//! runtime (`runner.rs`), each task a call of a compiled kernel.
+//! runtime (`runner.rs`), each task a call of a compiled kernel. The
+//! workload runs as a small register program (`plan/`: extracted from the
+//! IR, evaluated on the call's arguments), the role the AICPU
+//! orchestration plays on PTO.
 
 mod issuer;
+pub mod plan;
 mod runner;
 mod staging;
 
@@ -16,7 +22,7 @@ use melior::{
     Context,
 };
 
-use crate::{plan, schedule::Schedule};
+use htp_model_wsp::schedule::Schedule;
 
 /// The cpu target's name (the backend's, as it registers it).
 const CPU: &str = "cpu";
@@ -25,7 +31,7 @@ pub fn register() -> Result<(), String> {
     htp_api::register_target_extension(TargetExtension {
         target: CPU.into(),
         name: "wsp-task-runtime".into(),
-        capabilities: vec![format!("model:{}", crate::MODEL_NAME), "dialect:wsp".into()],
+        capabilities: vec![format!("model:{}", htp_model_wsp::MODEL_NAME), "dialect:wsp".into()],
         stages: vec![],
     })?;
     htp_api::register_artifact_layer(ArtifactLayer { target: CPU, name: "wsp-task-runtime", prepare })
@@ -49,7 +55,7 @@ fn prepare<'c>(_context: &'c Context, module: &mut Module<'c>, signature: &Kerne
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        if crate::ir::is_workload(current) && crate::ir::symbol(current).as_deref() == Some(signature.name.as_str()) {
+        if htp_model_wsp::ir::is_workload(current) && htp_model_wsp::ir::symbol(current).as_deref() == Some(signature.name.as_str()) {
             workload = Some(current);
         }
     }

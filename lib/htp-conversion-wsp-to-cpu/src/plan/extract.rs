@@ -15,7 +15,7 @@ use melior::ir::{
 
 use super::{Binary, Block, Compare, Element, Function, LoopKind, LoopSite, Mode, Num, Parameter, Plan, Slot, Step, TaskSite};
 
-use crate::ir::{operands, position, symbol};
+use htp_model_wsp::ir::{operands, position, symbol};
 
 fn error(op: OperationRef, message: impl Into<String>) -> MlirError {
     MlirError { position: htp_dialects::diagnostics::source_position(op.location()), message: message.into() }
@@ -44,7 +44,7 @@ pub fn element_of(ty: Type) -> Option<Element> {
 
 /// The plan of the workload `name` in `module`.
 pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
-    let functions = crate::ir::functions(module.body());
+    let functions = htp_model_wsp::ir::functions(module.body());
     let workload = *functions.get(name).ok_or_else(|| vec![MlirError { position: None, message: format!("no workload named '{name}'") }])?;
     let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new(), channels: Vec::new() };
     let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
@@ -313,13 +313,13 @@ impl<'m, 'c, 'a> Extractor<'m, 'c, 'a> {
 
     fn task(&mut self, frame: &mut Frame, op: OperationRef<'c, 'a>) -> Result<usize, MlirError> {
         let kernel = op.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).map_err(|_| error(op, "a task without a kernel"))?;
-        let segments = Some(crate::ir::segments(op)).filter(|s| s.len() == 4).ok_or_else(|| error(op, "internal error: a task without operand segments"))?;
+        let segments = Some(htp_model_wsp::ir::segments(op)).filter(|s| s.len() == 4).ok_or_else(|| error(op, "internal error: a task without operand segments"))?;
         let inputs = operands(op);
         let slots: Vec<Slot> = inputs.iter().map(|v| frame.of(op, *v)).collect::<Result<_, _>>()?;
         let (keys, rest) = slots.split_at(segments[0]);
         let (arguments, rest) = rest.split_at(segments[1]);
         let (stream, worker) = rest.split_at(segments[2]);
-        let access = crate::ir::access(op)
+        let access = htp_model_wsp::ir::access(op)
             .map(|modes| {
                 modes
                     .iter()

@@ -1,4 +1,7 @@
-//! CSP on the `cpu` target, added from outside the cpu backend: the
+//! CSP on the `cpu` target, a conversion crate (as CIRCT's
+//! `lib/Conversion/<A>To<B>/`; docs/csp.md) added from outside both the
+//! model (`htp-model-csp`) and the cpu backend, named in one line of
+//! `htp-all`: the
 //! capabilities `model:csp` / `dialect:csp` (a target extension), the
 //! network's entry points for JIT code (`host.rs`), and an artifact layer
 //! that turns each process of a program into a function the cpu backend
@@ -16,7 +19,7 @@ use melior::{
     Context,
 };
 
-use crate::protocol::extract;
+use htp_model_csp::protocol::extract;
 
 /// The cpu target's name (the backend's, as it registers it).
 const CPU: &str = "cpu";
@@ -26,7 +29,7 @@ pub fn register() -> Result<(), String> {
     htp_api::register_target_extension(TargetExtension {
         target: CPU.into(),
         name: "csp-threads".into(),
-        capabilities: vec![format!("model:{}", crate::MODEL_NAME), "dialect:csp".into()],
+        capabilities: vec![format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".into()],
         stages: vec![],
     })?;
     htp_api::register_artifact_layer(ArtifactLayer { target: CPU, name: "csp-threads", prepare })
@@ -44,7 +47,7 @@ fn prepare<'c>(context: &'c Context, module: &mut Module<'c>, signature: &Kernel
     let mut op = module.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
-        if crate::ir::is_program(current) && crate::ir::string_attribute(current, "sym_name").as_deref() == Some(signature.name.as_str()) {
+        if htp_model_csp::ir::is_program(current) && htp_model_csp::ir::string_attribute(current, "sym_name").as_deref() == Some(signature.name.as_str()) {
             program = Some(unsafe { OperationRef::from_raw(current.to_raw()) });
         }
     }

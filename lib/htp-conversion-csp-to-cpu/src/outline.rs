@@ -23,7 +23,7 @@ use melior::ir::{
 };
 use melior::Context;
 
-use crate::ir::{name_of, string_attribute, ChannelType};
+use htp_model_csp::ir::{name_of, string_attribute, ChannelType};
 
 /// The symbols of the network's entry points (`host.rs`).
 pub const ACQUIRE_SEND: &str = "htpCspAcquireSend";
@@ -77,7 +77,7 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
             "csp.channel" => {
                 let Some(ty) = current.result(0).ok().and_then(|r| ChannelType::of(r.r#type())) else { continue };
                 let tile = TileType::try_from(ty.element()).map_err(|_| (current.location(), "a channel of something other than tiles".to_string()))?;
-                let depth = crate::ir::integer_attribute(current, "depth").unwrap_or(1).max(1);
+                let depth = htp_model_csp::ir::integer_attribute(current, "depth").unwrap_or(1).max(1);
                 let rows = ty.count() * depth * tile.rows();
                 let memref: Type<'c> = MemRefType::new(tile.element_type(), &[rows, tile.cols()], None, None).into();
                 let value = current.result(0).map(Value::from).map_err(|e| (current.location(), e.to_string()))?;
@@ -126,7 +126,7 @@ impl<'c> Outliner<'c, '_> {
         added.push(IntegerType::new(context, 64).into());
         added.push(Type::index(context));
         let marker = ("csp.process", StringAttribute::new(context, &string_attribute(process, "name").unwrap_or_default()).into());
-        let outlined = crate::outline::outline_process(context, program, process, symbol, &added, Some(rings.len() + 1), &[marker])?;
+        let outlined = htp_model_csp::outline::outline_process(context, program, process, symbol, &added, Some(rings.len() + 1), &[marker])?;
         self.ring_arguments = outlined.added[..rings.len()].to_vec();
         self.net = outlined.added.get(rings.len()).copied();
         self.lower_channels(outlined.function)?;
@@ -172,7 +172,7 @@ impl<'c> Outliner<'c, '_> {
         let Some(body) = consume.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
         let element = body.argument(0).map(|a| a.r#type()).map_err(|e| (consume.location(), e.to_string()))?;
         let (tile, slot) = self.load_in_place(&emitter, consume, id, element)?;
-        crate::outline::inline_consume(consume, tile, |value| self.copied(&emitter, value, consume))?;
+        htp_model_csp::outline::inline_consume(consume, tile, |value| self.copied(&emitter, value, consume))?;
         self.call_network(&emitter, consume, RELEASE_RECV, &[id, slot], None)?;
         unsafe { mlir_sys::mlirOperationDestroy(consume.to_raw()) };
         Ok(())
@@ -249,7 +249,7 @@ impl<'c> Outliner<'c, '_> {
         let base = self.rings.get(&key(channel)).ok_or((op.location(), "uses a channel the program did not make with csp.channel".to_string()))?.base;
         let i64_type: Type<'c> = IntegerType::new(self.context, 64).into();
         let base = emitter.constant(IntegerAttribute::new(i64_type, base).into(), i64_type);
-        let Some(index) = crate::ir::channel_index(op) else { return Ok(base) };
+        let Some(index) = htp_model_csp::ir::channel_index(op) else { return Ok(base) };
         let index = emitter.value("arith.index_cast", &[index], i64_type);
         Ok(emitter.value("arith.addi", &[base, index], i64_type))
     }
