@@ -13,13 +13,21 @@ With --trace PNG the pipeline runs once more with HTP_CSP_TRACE set and its
 timeline (one lane per process, a bar while it computes, a gap while it
 waits) is drawn to PNG (docs/csp.md shows one).
 
-Run: python3 benches/csp.py [--rows N] [--runs R] [--trace docs/images/csp-rmsnorm-pipeline.png]
+With --pto it prints, instead, what the PTO realisations cost per item
+(static, from the compiled packages; no simulator needed): for the CSP
+programs that run as one cluster task (attention, GEMM + epilogue) the
+tasks, the pipe's ring (its footprint, and the bytes that go through it)
+and the GM bytes; for the task-level pipe (examples/python/wsp/megakernel.py)
+the tasks per block and its channels' rings.
+
+Run: python3 benches/csp.py [--rows N] [--runs R] [--trace docs/images/csp-rmsnorm-pipeline.png] [--pto]
 The channel hand-over against crossbeam: cargo bench -p htp-runtime --bench csp_channel
 """
 
 import argparse
 import importlib.util
 import os
+import re
 import statistics
 import tempfile
 import time
@@ -63,12 +71,66 @@ def median_seconds(call, runs):
     return statistics.median(times)
 
 
+def load(folder, name):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "examples" / "python" / folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def ring_footprint(package):
+    """Bytes of a cluster task's GM ring: its kernels' pto.fifo (slot bytes x slots per direction)."""
+    text = (Path(package) / "ir" / "pto.mlir").read_text()
+    match = re.search(r"pto\.fifo = array<i64: (\d+), (\d+), (\d+)(?:, (\d+), (\d+))?>", text)
+    if not match:
+        return 0
+    _, c2v, v2c, c2v_slots, v2c_slots = (int(g) if g else 2 for g in match.groups())
+    return c2v * c2v_slots + v2c * v2c_slots
+
+
+def pto_numbers():
+    print("| program (PTO) | items | tasks per item | ring footprint (bytes) | ring bytes per item | GM bytes per item |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as scratch:
+        attention = load("csp", "attention")
+        q = np.zeros((1024, 64), np.float32)
+        gemm = load("csp", "gemm_epilogue")
+        a, b, bias = np.zeros((512, 256), np.float32), np.zeros((256, 512), np.float32), np.zeros((1, 512), np.float32)
+        y = np.zeros((512, 512), np.float32)
+        for label, program, arguments, items in [
+            ("CSP attention [1024 x 64], one cluster; item: a (16-query, 32-key) block pair", attention.attention, (q, q, q, q, 0.125), (1024 // 16) * (1024 // 32)),
+            ("CSP gemm_epilogue [512 x 256] @ [256 x 512]; item: a 32 x 64 block", gemm.gemm_epilogue, (a, b, bias, y), (512 // 32) * (512 // 64)),
+        ]:
+            compiled = program.compile(target="pto-a2a3sim")
+            metrics = compiled.metrics(*arguments)
+            package = compiled.write_package(os.path.join(scratch, program.name))
+            gm = metrics["gm_read_bytes"] + metrics["gm_write_bytes"]
+            print(f"| {label} | {items} | {metrics['tasks'] / items:.4f} | {ring_footprint(package)} | {metrics['ring_bytes'] / items:.0f} | {gm / items:.0f} |")
+        mega = load("wsp", "megakernel")
+        package = mega.megakernel.compile(target="pto-a2a3sim").write_package(os.path.join(scratch, "megakernel"))
+        text = (Path(package) / "ir" / "tile.mlir").read_text()
+        rings = re.findall(r'wsp\.channel "[^"]*" : memref<([0-9x]+)x(f32|f16|bf16|i32)>', text)
+        width = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4}
+        sizes = [([int(d) for d in dims.split("x")], width[t]) for dims, t in rings]
+        footprint = sum(int(np.prod(dims)) * bytes_ for dims, bytes_ in sizes)
+        # Each block goes into and out of every ring once: twice a slot's bytes per channel.
+        through = sum(2 * int(np.prod(dims[1:])) * bytes_ for dims, bytes_ in sizes)
+        block = int(np.prod(sizes[0][0][1:])) * sizes[0][1]
+        tasks = text.count("wsp.task @")
+        print(f"| WSP pipe megakernel [N x 128]; item: a 16-row block | N / 16 | {tasks} (one per process) | {footprint} ({len(rings)} channels) | "
+              f"{through} | {3 * block} (x and r read, out written) |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=65536)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--trace", default=None, help="draw the pipeline's timeline to this PNG")
+    parser.add_argument("--pto", action="store_true", help="print what the PTO realisations cost per item instead")
     args = parser.parse_args()
+    if args.pto:
+        pto_numbers()
+        return
     m = load_example()
     rng = np.random.default_rng(0)
     x = rng.standard_normal((args.rows, 512), dtype=np.float32)

@@ -103,6 +103,20 @@ fn register_everything() -> Result<(), String> {
     htp_api::register_target(&CHIP)
 }
 
+/// Adds an extension to both PTO targets (what a conversion crate running a
+/// model on PTO registers): its capabilities and stages, named `name`.
+pub fn extend_targets(name: &str, capabilities: &[String], stages: &[(&str, &str)]) -> Result<(), String> {
+    for flavour in [Flavour::Sim, Flavour::Chip] {
+        htp_api::register_target_extension(htp_api::extensions::TargetExtension {
+            target: flavour.target().into(),
+            name: name.into(),
+            capabilities: capabilities.to_vec(),
+            stages: stages.iter().map(|(point, pass)| (point.to_string(), pass.to_string())).collect(),
+        })?;
+    }
+    Ok(())
+}
+
 /// A context that knows the backend's dialect (registered first).
 pub fn new_context() -> Result<Context, String> {
     register()?;

@@ -55,8 +55,6 @@ pub struct ProcessFunction {
 /// caller to remove.
 pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: OperationRef<'c, '_>) -> Result<Vec<ProcessFunction>, (Location<'c>, String)> {
     let program = unsafe { OperationRef::from_raw(program.to_raw()) };
-    let Some(body) = program.region(0).ok().and_then(|r| r.first_block()) else { return Ok(vec![]) };
-    let body = unsafe { BlockRef::<'c, 'c>::from_raw(body.to_raw()) };
     let i64_type: Type<'c> = IntegerType::new(context, 64).into();
     declare_private_function(context, module.as_operation(), ACQUIRE_SEND, &[i64_type, i64_type], &[i64_type]);
     declare_private_function(context, module.as_operation(), RELEASE_SEND, &[i64_type, i64_type, i64_type], &[]);
@@ -66,46 +64,25 @@ pub fn outline<'c>(context: &'c Context, module: &Module<'c>, program: Operation
     let program_name = string_attribute(program, "sym_name").unwrap_or_default();
 
     // Each channel's first flat index.
+    let (channels, processes) = htp_model_csp::ir::parts(program);
     let mut bases = HashMap::new();
     let mut next = 0i64;
-    let mut processes = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
-        match name_of(current).as_str() {
-            "csp.channel" => {
-                let Some(ty) = current.result(0).ok().and_then(|r| ChannelType::of(r.r#type())) else { continue };
-                let tile = TileType::try_from(ty.element()).map_err(|_| (current.location(), "a channel of something other than tiles".to_string()))?;
-                let depth = htp_model_csp::ir::integer_attribute(current, "depth").unwrap_or(1).max(1);
-                let rows = ty.count() * depth * tile.rows();
-                let memref: Type<'c> = MemRefType::new(tile.element_type(), &[rows, tile.cols()], None, None).into();
-                let value = current.result(0).map(Value::from).map_err(|e| (current.location(), e.to_string()))?;
-                bases.insert(key(value), Ring { base: next, index: bases.len(), rows: tile.rows(), memref });
-                next += ty.count();
-            }
-            "csp.process" => processes.push(current),
-            _ => {}
-        }
+    for channel in channels {
+        let Some(ty) = channel.result(0).ok().and_then(|r| ChannelType::of(r.r#type())) else { continue };
+        let tile = TileType::try_from(ty.element()).map_err(|_| (channel.location(), "a channel of something other than tiles".to_string()))?;
+        let depth = htp_model_csp::ir::integer_attribute(channel, "depth").unwrap_or(1).max(1);
+        let rows = ty.count() * depth * tile.rows();
+        let memref: Type<'c> = MemRefType::new(tile.element_type(), &[rows, tile.cols()], None, None).into();
+        let value = channel.result(0).map(Value::from).map_err(|e| (channel.location(), e.to_string()))?;
+        bases.insert(key(value), Ring { base: next, index: bases.len(), rows: tile.rows(), memref });
+        next += ty.count();
     }
     let mut made = Vec::new();
-    let mut taken: Vec<String> = Vec::new();
-    for process in processes {
-        let name = string_attribute(process, "name").unwrap_or_default();
-        let mut symbol = format!("{program_name}__{}", sanitize(&name));
-        while taken.contains(&symbol) {
-            symbol.push('_');
-        }
-        taken.push(symbol.clone());
-        Outliner { context, rings: &bases, ring_arguments: Vec::new(), net: None }.process(program, process, &symbol)?;
+    for (process, symbol) in processes.iter().zip(htp_model_csp::outline::process_symbols(&program_name, &processes)) {
+        Outliner { context, rings: &bases, ring_arguments: Vec::new(), net: None }.process(program, *process, &symbol)?;
         made.push(ProcessFunction { symbol });
     }
     Ok(made)
-}
-
-/// A symbol made of a process's name.
-fn sanitize(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }
 
 struct Outliner<'c, 'b> {

@@ -25,15 +25,8 @@ pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
 pub fn register() -> Result<(), String> {
     htp_backend_pto::register()?;
     htp_pass::register_passes(&[lower::DEFINITION])?;
-    for target in TARGETS {
-        htp_api::register_target_extension(htp_api::extensions::TargetExtension {
-            target: target.into(),
-            name: "csp-cluster".into(),
-            capabilities: vec![format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".into()],
-            stages: vec![(htp_api::BEFORE_LOWERING.name.into(), lower::DEFINITION.argument.into())],
-        })?;
-    }
-    Ok(())
+    let capabilities = [format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".to_string()];
+    htp_backend_pto::extend_targets("csp-cluster", &capabilities, &[(htp_api::BEFORE_LOWERING.name, lower::DEFINITION.argument)])
 }
 
 #[cfg(test)]

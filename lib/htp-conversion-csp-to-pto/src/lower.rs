@@ -102,44 +102,36 @@ struct Channel<'c> {
 
 fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<(), Failure<'c>> {
     let program_name = string_attribute(program, "sym_name").unwrap_or_default();
-    let body = program.region(0).ok().and_then(|r| r.first_block()).ok_or((program.location(), "a program without a body".to_string()))?;
+    let (channel_ops, process_ops) = htp_model_csp::ir::parts(program);
     let mut channels: HashMap<usize, Channel<'c>> = HashMap::new();
-    let mut processes: Vec<Process<'c>> = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
-        match name_of(current).as_str() {
-            "csp.channel" => {
-                let value = current.result(0).map(|r| detach(r.into())).map_err(|e| (current.location(), e.to_string()))?;
-                let count = ChannelType::of(value.r#type()).map_or(1, |t| t.count());
-                if count > 1 {
-                    return Err((current.location(), format!("an array of {count} channels joins replicated processes, and a PTO cluster runs one cube and one vector process: declare single channels")));
-                }
-                let name = string_attribute(current, "name").unwrap_or_default();
-                channels.insert(key(value), Channel { op: current, name, depth: integer_attribute(current, "depth").unwrap_or(1).max(1), sender: None });
-            }
-            "csp.process" => {
-                let name = string_attribute(current, "name").unwrap_or_default();
-                let replicas = integer_attribute(current, "replicas").unwrap_or(1);
-                if replicas > 1 {
-                    return Err((current.location(), format!("the process '{name}' runs {replicas} replicas, and a PTO cluster runs each process once (one cube core, one vector core)")));
-                }
-                let core = core_of(current)?;
-                if let Some(other) = processes.iter().find(|p| p.core == core) {
-                    let work = if core == Core::Cube { "multiply matrices" } else { "do vector work only" };
-                    return Err((
-                        current.location(),
-                        format!(
-                            "the processes '{}' and '{name}' both {work}: on PTO a program is one cluster, one cube process (its matmuls) and one vector process",
-                            other.name
-                        ),
-                    ));
-                }
-                processes.push(Process { op: current, name, core });
-            }
-            _ => {}
+    for current in channel_ops {
+        let value = current.result(0).map(|r| detach(r.into())).map_err(|e| (current.location(), e.to_string()))?;
+        let count = ChannelType::of(value.r#type()).map_or(1, |t| t.count());
+        if count > 1 {
+            return Err((current.location(), format!("an array of {count} channels joins replicated processes, and a PTO cluster runs one cube and one vector process: declare single channels")));
         }
+        let name = string_attribute(current, "name").unwrap_or_default();
+        channels.insert(key(value), Channel { op: current, name, depth: integer_attribute(current, "depth").unwrap_or(1).max(1), sender: None });
+    }
+    let mut processes: Vec<Process<'c>> = Vec::new();
+    for current in process_ops.iter().copied() {
+        let name = string_attribute(current, "name").unwrap_or_default();
+        let replicas = integer_attribute(current, "replicas").unwrap_or(1);
+        if replicas > 1 {
+            return Err((current.location(), format!("the process '{name}' runs {replicas} replicas, and a PTO cluster runs each process once (one cube core, one vector core)")));
+        }
+        let core = core_of(current)?;
+        if let Some(other) = processes.iter().find(|p| p.core == core) {
+            let work = if core == Core::Cube { "multiply matrices" } else { "do vector work only" };
+            return Err((
+                current.location(),
+                format!(
+                    "the processes '{}' and '{name}' both {work}: on PTO a program is one cluster, one cube process (its matmuls) and one vector process",
+                    other.name
+                ),
+            ));
+        }
+        processes.push(Process { op: current, name, core });
     }
     // Who sends on each channel: its direction.
     for process in &processes {
@@ -163,8 +155,8 @@ fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<()
     check_orders(&processes, &channels)?;
 
     let slots_attribute: Attribute = DenseI64ArrayAttribute::new(context, &slots).into();
-    for process in &processes {
-        let symbol = format!("{program_name}__{}", sanitize(&process.name));
+    let symbols = htp_model_csp::outline::process_symbols(&program_name, &process_ops);
+    for (process, symbol) in processes.iter().zip(symbols) {
         let mut attributes: Vec<(&str, Attribute<'c>)> = vec![
             ("htp.kernel", Attribute::unit(context)),
             (CLUSTER_ATTRIBUTE, StringAttribute::new(context, &program_name).into()),
@@ -211,11 +203,6 @@ fn core_of<'c>(process: OperationRef<'c, 'c>) -> Result<Core, Failure<'c>> {
         )),
         None => Ok(Core::Cube),
     }
-}
-
-/// A symbol made of a process's name.
-fn sanitize(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }
 
 /// The transfers of one direction in a process, with the loops and

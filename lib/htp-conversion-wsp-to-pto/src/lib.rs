@@ -35,14 +35,8 @@ pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
 pub fn register() -> Result<(), String> {
     htp_backend_pto::register()?;
     htp_pass::register_passes(&[lower::DEFINITION])?;
-    for target in TARGETS {
-        htp_api::register_target_extension(htp_api::extensions::TargetExtension {
-            target: target.into(),
-            name: "wsp-orchestration".into(),
-            capabilities: vec![format!("model:{}", htp_model_wsp::MODEL_NAME), "dialect:wsp".into()],
-            stages: vec![("before-emit".into(), lower::DEFINITION.argument.into())],
-        })?;
-    }
+    let capabilities = [format!("model:{}", htp_model_wsp::MODEL_NAME), "dialect:wsp".to_string()];
+    htp_backend_pto::extend_targets("wsp-orchestration", &capabilities, &[("before-emit", lower::DEFINITION.argument)])?;
     // The prelude's namespace and the entry's `wsp::Run`: a parameter so named is renamed.
     htp_backend_pto::emit::names::reserve_identifiers(&["wsp", emit::RUN]);
     emit::register()

@@ -86,3 +86,20 @@ pub fn channel_index<'c>(op: OperationRef<'c, '_>) -> Option<melior::ir::Value<'
     };
     indexed.then(|| op.operand(1).ok()).flatten().map(|v| unsafe { melior::ir::Value::from_raw(melior::ir::ValueLike::to_raw(&v)) })
 }
+
+/// The channels and the processes at the top of a program, in order.
+pub fn parts<'c>(program: OperationRef<'c, '_>) -> (Vec<OperationRef<'c, 'c>>, Vec<OperationRef<'c, 'c>>) {
+    use melior::ir::{block::BlockLike, RegionLike};
+    let (mut channels, mut processes) = (Vec::new(), Vec::new());
+    let mut op = program.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
+        match name_of(current).as_str() {
+            "csp.channel" => channels.push(current),
+            "csp.process" => processes.push(current),
+            _ => {}
+        }
+    }
+    (channels, processes)
+}

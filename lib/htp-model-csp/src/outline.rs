@@ -84,6 +84,22 @@ pub fn outline_process<'c>(
     Ok(Outlined { function, added })
 }
 
+/// A symbol for each of `processes` (of the program `program_name`):
+/// `<program>__<process name>`, letters and digits kept, made unique.
+pub fn process_symbols(program_name: &str, processes: &[OperationRef]) -> Vec<String> {
+    let mut taken: Vec<String> = Vec::new();
+    for process in processes {
+        let name = crate::ir::string_attribute(*process, "name").unwrap_or_default();
+        let clean: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let mut symbol = format!("{program_name}__{clean}");
+        while taken.contains(&symbol) {
+            symbol.push('_');
+        }
+        taken.push(symbol);
+    }
+    taken
+}
+
 /// Program values → a function's own.
 struct ProgramValues<'c> {
     program_body: BlockRef<'c, 'c>,
