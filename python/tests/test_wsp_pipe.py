@@ -512,6 +512,18 @@ def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):
             with wsp.consume(x) as t:
                 wsp.task(copy, t, y[0:16, :])
 ''', 'with wsp.consume(x)', "takes a channel (made by wsp.channel) first"),
+    "slot never written": ('''
+@wsp.workload
+def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):
+    a = wsp.channel(f32, (16, 32), depth=2, name="a")
+    with wsp.pipe():
+        with wsp.process(name="producer"):
+            with wsp.produce(a) as s:
+                wsp.task(copy, s, y[0:16, :])
+        with wsp.process(name="consumer"):
+            with wsp.consume(a) as t:
+                wsp.task(copy, t, y[16:32, :])
+''', 'with wsp.produce(a) as s', "no task here writes the slot: pass it for an htp.Out (or htp.InOut) parameter of a kernel"),
     "a pipe's block changes a variable": ('''
 @wsp.workload
 def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):

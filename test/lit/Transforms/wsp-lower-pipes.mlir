@@ -301,3 +301,29 @@ func.func @run_time_step(%x: memref<16x64xf32>, %y: memref<16x64xf32>, %step: in
   }
   return
 }
+
+// -----
+
+func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+  return
+}
+
+func.func @slot_read_not_written(%x: memref<16x64xf32>, %y: memref<16x64xf32>) attributes {htp.model = "wsp"} {
+  %ring = wsp.channel "a" : memref<2x16x64xf32>
+  wsp.pipe {
+    wsp.process "load" {
+      // expected-error @+1 {{no task here writes the slot: pass it for an htp.Out (or htp.InOut) parameter of a kernel}}
+      wsp.produce %ring : memref<2x16x64xf32> {
+      ^bb0(%s: memref<16x64xf32>):
+        wsp.task @copy[](%s, %y) : (memref<16x64xf32>, memref<16x64xf32>) -> ()
+      }
+    }
+    wsp.process "store" {
+      wsp.consume %ring : memref<2x16x64xf32> {
+      ^bb0(%t: memref<16x64xf32>):
+        wsp.task @copy[](%t, %y) : (memref<16x64xf32>, memref<16x64xf32>) -> ()
+      }
+    }
+  }
+  return
+}

@@ -156,6 +156,13 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Fai
         }
         None => (pipe, None),
     };
+    for process in &processes {
+        for (op, produces, _) in &process.transfers {
+            if *produces {
+                writes_its_slot(*op)?;
+            }
+        }
+    }
     let rates = rates(&processes)?;
     for &index in &order {
         let process = &processes[index];
@@ -205,6 +212,34 @@ fn nested_transfer<'c>(op: OperationRef<'c, 'c>) -> Option<Location<'c>> {
         WalkResult::Advance
     });
     found.map(|l| unsafe { Location::from_raw(l) })
+}
+
+/// A produce's tasks write its slot: one passes it for an `htp.Out` or
+/// `htp.InOut` parameter of its kernel (else the consumer would read
+/// whatever the slot held).
+fn writes_its_slot<'c>(produce: OperationRef<'c, 'c>) -> Result<(), Failure<'c>> {
+    let body = first_block(produce)?;
+    // verifier: a produce's body takes the slot
+    let slot = detach(body.argument(0).map_err(|e| (produce.location(), e.to_string()))?.into());
+    let module_body = produce.parent_operation().and_then(|mut op| {
+        while let Some(parent) = op.parent_operation() {
+            op = parent;
+        }
+        op.region(0).ok().and_then(|r| r.first_block())
+    });
+    let functions = module_body.map(crate::ir::functions).unwrap_or_default();
+    let written = htp_ir::query::uses(slot).into_iter().filter(|user| name_of(*user) == "wsp.task").any(|task| {
+        let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
+        let outputs = functions.get(&callee).map(|f| htp_api::signature::declared_arguments(*f, htp_api::signature::OUTPUTS_ATTRIBUTE)).unwrap_or_default();
+        let segments = crate::ir::segments(task);
+        let first = segments.first().copied().unwrap_or(0);
+        (0..task.operand_count()).filter(|i| task.operand(*i).is_ok_and(|v| key(v) == key(slot))).any(|i| i.checked_sub(first).is_some_and(|argument| outputs.contains(&(argument as i64))))
+    });
+    if written {
+        Ok(())
+    } else {
+        Err((produce.location(), "no task here writes the slot: pass it for an htp.Out (or htp.InOut) parameter of a kernel".into()))
+    }
 }
 
 /// Two values the same: one value, equal constants, or the same pure op
