@@ -46,7 +46,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     let functions = module.region(0).ok().and_then(|r| r.first_block()).map(crate::ir::functions).unwrap_or_default();
     for workload in functions.values().filter(|f| is_workload(**f)) {
         for pipe in ops_named(*workload, "wsp.pipe") {
-            lower(context, pipe)?;
+            lower(context, pipe, &functions)?;
         }
     }
     Ok(())
@@ -92,7 +92,7 @@ fn hoistable(op: OperationRef) -> bool {
     op.region_count() == 0 && (name.starts_with("arith.") || matches!(name.as_str(), "memref.dim" | "memref.expand_shape" | "wsp.dense" | "wsp.cores"))
 }
 
-fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Failure<'c>> {
+fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>, functions: &HashMap<String, OperationRef<'c, '_>>) -> Result<(), Failure<'c>> {
     let pipe_block = pipe.block().ok_or((pipe.location(), "a pipe outside a block".into()))?;
     let mut processes = Vec::new();
     // Scalar code of the pipe and of its processes goes before the pipe, in order.
@@ -120,34 +120,40 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Fai
         };
         processes.push(Process { op, name: string_attribute(op, "name"), r#loop, body, transfers: transfers(body)? });
     }
-    let looping: Vec<&Process> = processes.iter().filter(|p| p.r#loop.is_some()).collect();
-    if let (Some(first), Some(straight)) = (looping.first(), processes.iter().find(|p| p.r#loop.is_none())) {
-        {
-            return Err((
-                straight.op.location(),
-                format!(
-                    "the processes of a pipe iterate together: the process '{}' has no loop, the process '{}' loops (at {})",
-                    straight.name,
-                    first.name,
-                    position(first.op.location())
-                ),
-            ));
-        }
+    let looping: Vec<(&Process, OperationRef<'c, 'c>)> = processes.iter().filter_map(|p| Some((p, p.r#loop?))).collect();
+    if let (Some((first, _)), Some(straight)) = (looping.first(), processes.iter().find(|p| p.r#loop.is_none())) {
+        return Err((
+            straight.op.location(),
+            format!(
+                "the processes of a pipe iterate together: the process '{}' has no loop, the process '{}' loops (at {})",
+                straight.name,
+                first.name,
+                position(first.op.location())
+            ),
+        ));
     }
     if let Some(first) = looping.first() {
         for other in &looping[1..] {
-            check_same_loop(first, other)?;
+            check_same_loop(*first, *other)?;
         }
     }
     let order = order(pipe, &processes)?;
+    for process in &processes {
+        for (op, produces, _) in &process.transfers {
+            if *produces {
+                writes_its_slot(*op, functions)?;
+            }
+        }
+    }
+    let rates = rates(&processes)?;
 
     // The fused iteration: inside a wsp.parallel over the trip count, or
     // right before the pipe when the processes do not loop.
     let at = Emitter { context, block: pipe_block, anchor: pipe, location: pipe.location() };
-    let (anchor, iteration) = match looping.first().and_then(|p| p.r#loop) {
-        Some(first) => {
-            let (terminator, k, i) = fused_loop(context, &at, first)?;
-            for process in &looping {
+    let (anchor, iteration) = match looping.first() {
+        Some((_, first)) => {
+            let (terminator, k, i) = fused_loop(context, &at, *first)?;
+            for (process, _) in &looping {
                 // verifier: scf.for's body's first argument is its induction variable
                 let iv = detach(process.body.argument(0).map_err(|e| (process.op.location(), e.to_string()))?.into());
                 unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(iv.to_raw(), i.to_raw()) };
@@ -156,14 +162,6 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Fai
         }
         None => (pipe, None),
     };
-    for process in &processes {
-        for (op, produces, _) in &process.transfers {
-            if *produces {
-                writes_its_slot(*op)?;
-            }
-        }
-    }
-    let rates = rates(&processes)?;
     for &index in &order {
         let process = &processes[index];
         for op in body_ops(process.body) {
@@ -175,7 +173,8 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>) -> Result<(), Fai
         let mut ordinal: HashMap<(usize, bool), i64> = HashMap::new();
         for (op, produces, channel) in &process.transfers {
             let j = ordinal.entry((*channel, *produces)).or_insert(0);
-            to_view(context, *op, iteration, rates[channel], *j)?;
+            let rate = *rates.get(channel).ok_or((op.location(), "a transfer on a channel the pipe did not count".to_string()))?;
+            to_view(context, *op, iteration, rate, *j)?;
             *j += 1;
         }
     }
@@ -217,17 +216,10 @@ fn nested_transfer<'c>(op: OperationRef<'c, 'c>) -> Option<Location<'c>> {
 /// A produce's tasks write its slot: one passes it for an `htp.Out` or
 /// `htp.InOut` parameter of its kernel (else the consumer would read
 /// whatever the slot held).
-fn writes_its_slot<'c>(produce: OperationRef<'c, 'c>) -> Result<(), Failure<'c>> {
+fn writes_its_slot<'c>(produce: OperationRef<'c, 'c>, functions: &HashMap<String, OperationRef<'c, '_>>) -> Result<(), Failure<'c>> {
     let body = first_block(produce)?;
     // verifier: a produce's body takes the slot
     let slot = detach(body.argument(0).map_err(|e| (produce.location(), e.to_string()))?.into());
-    let module_body = produce.parent_operation().and_then(|mut op| {
-        while let Some(parent) = op.parent_operation() {
-            op = parent;
-        }
-        op.region(0).ok().and_then(|r| r.first_block())
-    });
-    let functions = module_body.map(crate::ir::functions).unwrap_or_default();
     let written = htp_ir::query::uses(slot).into_iter().filter(|user| name_of(*user) == "wsp.task").any(|task| {
         let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
         let outputs = functions.get(&callee).map(|f| htp_api::signature::declared_arguments(*f, htp_api::signature::OUTPUTS_ATTRIBUTE)).unwrap_or_default();
@@ -263,9 +255,7 @@ fn same(a: V, b: V) -> bool {
         })
 }
 
-fn check_same_loop<'c>(first: &Process<'c>, other: &Process<'c>) -> Result<(), Failure<'c>> {
-    // verifier: both are scf.for (lower, upper, step, inits)
-    let (a, b) = (first.r#loop.unwrap(), other.r#loop.unwrap());
+fn check_same_loop<'c>((first, a): (&Process<'c>, OperationRef<'c, 'c>), (other, b): (&Process<'c>, OperationRef<'c, 'c>)) -> Result<(), Failure<'c>> {
     for (l, name) in [(a, &first.name), (b, &other.name)] {
         if l.operand_count() != 3 {
             return Err((l.location(), format!("the loop of the process '{name}' carries variables: a pipe's processes communicate through channels")));
@@ -290,7 +280,7 @@ fn check_same_loop<'c>(first: &Process<'c>, other: &Process<'c>) -> Result<(), F
 
 /// Each channel's transfers per iteration, checked equal at both ends and
 /// within the channel's depth.
-fn rates<'c>(processes: &[Process<'c>]) -> Result<HashMap<usize, (i64, V<'c>, OperationRef<'c, 'c>)>, Failure<'c>> {
+fn rates<'c>(processes: &[Process<'c>]) -> Result<HashMap<usize, i64>, Failure<'c>> {
     let mut ends: HashMap<usize, [Option<(usize, i64, OperationRef<'c, 'c>)>; 2]> = HashMap::new();
     for (index, process) in processes.iter().enumerate() {
         for (op, produces, channel) in &process.transfers {
@@ -302,10 +292,10 @@ fn rates<'c>(processes: &[Process<'c>]) -> Result<HashMap<usize, (i64, V<'c>, Op
         }
     }
     let mut rates = HashMap::new();
-    for [consumer, producer] in ends.values() {
-        let any = producer.or(*consumer).map(|(_, _, op)| op).expect("a channel with a transfer");
-        // verifier: produce and consume take their channel first
-        let ring = detach(any.operand(0).unwrap());
+    for (channel_key, [consumer, producer]) in &ends {
+        // Every entry has an end: it was made for a transfer.
+        let Some((_, _, any)) = producer.or(*consumer) else { continue };
+        let ring = ring_of(any)?;
         let channel = defining_op(ring).ok_or((any.location(), "a transfer without its channel".to_string()))?;
         let name = string_attribute(channel, "name");
         let (made, taken) = (producer.map_or(0, |p| p.1), consumer.map_or(0, |c| c.1));
@@ -326,7 +316,7 @@ fn rates<'c>(processes: &[Process<'c>]) -> Result<HashMap<usize, (i64, V<'c>, Op
                 format!("the channel '{name}' has depth {depth}, but an iteration of the pipe fills {made} of its slots before its reader runs: give it depth={made} or more"),
             ));
         }
-        rates.insert(key(ring), (made, ring, channel));
+        rates.insert(*channel_key, made);
     }
     Ok(rates)
 }
@@ -366,9 +356,9 @@ fn order<'c>(pipe: OperationRef<'c, 'c>, processes: &[Process<'c>]) -> Result<Ve
 }
 
 /// `wsp.parallel` over the trip count of `first` (an `scf.for` with a
-/// positive constant step) before the pipe: its body block, the body's
-/// terminator (where the processes' ops go), the iteration number `k` and
-/// the loop's value `i = start + k * step`.
+/// positive constant step) before the pipe: its body's terminator (where
+/// the processes' ops go), the iteration number `k` and the loop's value
+/// `i = start + k * step`.
 fn fused_loop<'c>(
     context: &'c Context,
     at: &Emitter<'c, 'c>,
@@ -380,11 +370,8 @@ fn fused_loop<'c>(
         return Err((first.location(), "a pipe's loop steps by a positive constant (range(start, end, 16))".into()));
     }
     let index = Type::index(context);
-    let one = at.index(1);
     let span = at.value("arith.subi", &[end, start], index);
-    let span = at.value("arith.addi", &[span, step], index);
-    let span = at.value("arith.subi", &[span, one], index);
-    let trips = at.value("arith.divsi", &[span, step], index);
+    let trips = at.value("arith.ceildivsi", &[span, step], index);
     let zero = at.index(0);
     let trips = at.value("arith.maxsi", &[trips, zero], index);
     let axis = at.value("wsp.dense", &[trips], crate::AxisKind::Dense.r#type(context));
@@ -402,7 +389,8 @@ fn fused_loop<'c>(
 
 /// Replaces the produce/consume `op` by its body on the view of its slot,
 /// `(k * rate + j) mod depth` of the ring.
-fn to_view<'c>(context: &'c Context, op: OperationRef<'c, 'c>, k: Option<V<'c>>, (rate, ring, _): (i64, V<'c>, OperationRef<'c, 'c>), j: i64) -> Result<(), Failure<'c>> {
+fn to_view<'c>(context: &'c Context, op: OperationRef<'c, 'c>, k: Option<V<'c>>, rate: i64, j: i64) -> Result<(), Failure<'c>> {
+    let ring = ring_of(op)?;
     let block = op.block().ok_or((op.location(), "a transfer outside a block".to_string()))?;
     let at = Emitter { context, block, anchor: op, location: op.location() };
     let index = Type::index(context);
@@ -433,4 +421,10 @@ fn to_view<'c>(context: &'c Context, op: OperationRef<'c, 'c>, k: Option<V<'c>>,
     }
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
     Ok(())
+}
+
+/// The ring a produce or consume transfers on.
+fn ring_of<'c>(transfer: OperationRef<'c, 'c>) -> Result<V<'c>, Failure<'c>> {
+    // verifier: produce and consume take their channel first
+    transfer.operand(0).map(detach).map_err(|e| (transfer.location(), e.to_string()))
 }
