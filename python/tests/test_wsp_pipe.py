@@ -512,6 +512,16 @@ def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):
             with wsp.consume(x) as t:
                 wsp.task(copy, t, y[0:16, :])
 ''', 'with wsp.consume(x)', "takes a channel (made by wsp.channel) first"),
+    "a loop carrying a variable": ('''
+@wsp.workload
+def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):
+    with wsp.pipe():
+        with wsp.process(name="alone"):
+            r = 0
+            for i in range(0, 4):
+                wsp.task(copy, x[r:r + 16, :], y[r:r + 16, :])
+                r = r + 16
+''', 'for i in range(0, 4)', "the loop of the process 'alone' carries variables: a pipe's processes communicate through channels"),
     "slot never written": ('''
 @wsp.workload
 def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):

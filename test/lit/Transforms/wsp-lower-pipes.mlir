@@ -327,3 +327,27 @@ func.func @slot_read_not_written(%x: memref<16x64xf32>, %y: memref<16x64xf32>) a
   }
   return
 }
+
+// -----
+
+func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+  return
+}
+
+// One process alone is checked too.
+func.func @carried(%x: memref<16x64xf32>, %y: memref<16x64xf32>) attributes {htp.model = "wsp"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  wsp.pipe {
+    wsp.process "alone" {
+      // expected-error @+1 {{the loop of the process 'alone' carries variables: a pipe's processes communicate through channels}}
+      %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%n = %c0) -> (index) {
+        wsp.task @copy[](%x, %y) : (memref<16x64xf32>, memref<16x64xf32>) -> ()
+        %m = arith.addi %n, %c1 : index
+        scf.yield %m : index
+      }
+    }
+  }
+  return
+}

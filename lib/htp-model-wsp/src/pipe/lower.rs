@@ -114,11 +114,16 @@ fn lower<'c>(context: &'c Context, pipe: OperationRef<'c, 'c>, functions: &HashM
                 return Err((inner.location(), "a process of a pipe is one loop over its tasks (or tasks without a loop): this comes after its loop".into()));
             }
         }
+        let name = string_attribute(op, "name");
+        // verifier: an scf.for takes lower, upper, step, then one init per carried variable
+        if let Some(l) = r#loop.filter(|l| l.operand_count() != 3) {
+            return Err((l.location(), format!("the loop of the process '{name}' carries variables: a pipe's processes communicate through channels")));
+        }
         let body = match r#loop {
             Some(l) => first_block(l)?,
             None => first_block(op)?,
         };
-        processes.push(Process { op, name: string_attribute(op, "name"), r#loop, body, transfers: transfers(body)? });
+        processes.push(Process { op, name, r#loop, body, transfers: transfers(body)? });
     }
     let looping: Vec<(&Process, OperationRef<'c, 'c>)> = processes.iter().filter_map(|p| Some((p, p.r#loop?))).collect();
     if let (Some((first, _)), Some(straight)) = (looping.first(), processes.iter().find(|p| p.r#loop.is_none())) {
@@ -256,11 +261,6 @@ fn same(a: V, b: V) -> bool {
 }
 
 fn check_same_loop<'c>((first, a): (&Process<'c>, OperationRef<'c, 'c>), (other, b): (&Process<'c>, OperationRef<'c, 'c>)) -> Result<(), Failure<'c>> {
-    for (l, name) in [(a, &first.name), (b, &other.name)] {
-        if l.operand_count() != 3 {
-            return Err((l.location(), format!("the loop of the process '{name}' carries variables: a pipe's processes communicate through channels")));
-        }
-    }
     for (index, what) in ["start", "end", "step"].iter().enumerate() {
         let (Ok(x), Ok(y)) = (a.operand(index), b.operand(index)) else { continue };
         if !same(detach(x), detach(y)) {
