@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 
+use htp_backend_pto::conversion::Core;
 use htp_backend_pto::ops::{TileOp, CLUSTER_ATTRIBUTE, CLUSTER_SLOTS_ATTRIBUTE, CORE_ATTRIBUTE};
 use htp_ir::builder::{detach, Builder, Emitter, V};
 use htp_ir::query::{key, ops_named};
@@ -62,30 +63,6 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     Ok(())
 }
 
-/// A cluster core, as `pto.core` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Core {
-    Cube,
-    Vector,
-}
-
-impl Core {
-    fn keyword(self) -> &'static str {
-        match self {
-            Core::Cube => "aic",
-            Core::Vector => "aiv",
-        }
-    }
-
-    /// The direction of a channel this core sends on (`pto.cluster_*`'s `dir`).
-    fn sends(self) -> &'static str {
-        match self {
-            Core::Cube => "c2v",
-            Core::Vector => "v2c",
-        }
-    }
-}
-
 struct Process<'c> {
     op: OperationRef<'c, 'c>,
     name: String,
@@ -122,7 +99,7 @@ fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<()
         }
         let core = core_of(current)?;
         if let Some(other) = processes.iter().find(|p| p.core == core) {
-            let work = if core == Core::Cube { "multiply matrices" } else { "do vector work only" };
+            let work = if core == Core::Aic { "multiply matrices" } else { "do vector work only" };
             return Err((
                 current.location(),
                 format!(
@@ -147,8 +124,8 @@ fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<()
     let mut slots = [0i64; 2];
     for channel in channels.values() {
         match channel.sender {
-            Some(Core::Cube) => slots[0] += channel.depth,
-            Some(Core::Vector) => slots[1] += channel.depth,
+            Some(Core::Aic) => slots[0] += channel.depth,
+            Some(Core::Aiv) => slots[1] += channel.depth,
             None => {}
         }
     }
@@ -184,7 +161,7 @@ fn core_of<'c>(process: OperationRef<'c, 'c>) -> Result<Core, Failure<'c>> {
         WalkResult::Advance
     });
     if !matmul {
-        return Ok(Core::Vector);
+        return Ok(Core::Aiv);
     }
     let mut vector_work = None;
     process.walk(WalkOrder::PreOrder, |op| {
@@ -201,7 +178,7 @@ fn core_of<'c>(process: OperationRef<'c, 'c>) -> Result<Core, Failure<'c>> {
                 "this process multiplies matrices, so on PTO it runs on the cube core, which computes matmuls only ('{op}' is vector work): send the tile to the vector process"
             ),
         )),
-        None => Ok(Core::Cube),
+        None => Ok(Core::Aic),
     }
 }
 

@@ -13,4 +13,17 @@ impl Core {
             Core::Aic => "aic",
         }
     }
+
+    /// The core `pto.core` names.
+    pub fn named(keyword: &str) -> Option<Core> {
+        [Core::Aiv, Core::Aic].into_iter().find(|c| c.keyword() == keyword)
+    }
+
+    /// The direction of the cluster pipe this core pushes into (`c2v` from the cube core).
+    pub fn sends(self) -> &'static str {
+        match self {
+            Core::Aic => "c2v",
+            Core::Aiv => "v2c",
+        }
+    }
 }

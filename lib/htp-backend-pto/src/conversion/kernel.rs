@@ -147,20 +147,15 @@ impl<'c> Kernel<'c> {
     /// result) of a cluster program written one kernel per core.
     fn transfer(&mut self, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         let crossing = Crossing::of_transfer(op).ok_or("a cluster hand-over without its direction")?;
+        // (The dialect's verifier holds that a hand-over runs on the core its direction allows.)
         if PtoOp::of(op) == Some(PtoOp::ClusterSend) {
             let value = htp_ir::query::operand_at(op, 0).ok_or("a cluster send without its value")?;
-            if crossing.producer() != self.core {
-                return Err(format!("a {} send runs on the {} core, but this kernel is {}", crossing.keyword(), crossing.producer().keyword(), self.core.keyword()));
-            }
             if crossing == Crossing::CubeToVector && self.buffer(value)?.shape.place != super::buffer::Place::Acc {
                 return Err("the cube core sends the results of matmuls (from L0C, its accumulator): compute what it sends with @".into());
             }
             self.push(at, value, crossing)
         } else {
             let result = htp_ir::query::result_at(op, 0).ok_or("a cluster receive without its result")?;
-            if crossing.producer() == self.core {
-                return Err(format!("a {} receive runs on the {} core, but this kernel is {}", crossing.keyword(), crossing.producer().keyword(), self.core.keyword()));
-            }
             self.pop(at, result, crossing)
         }
     }
@@ -169,32 +164,30 @@ impl<'c> Kernel<'c> {
     fn push(&mut self, at: &At<'c>, value: V<'c>, crossing: Crossing) -> Result<(), String> {
         let dir = super::attrs::cross_core(self.context, crossing.keyword());
         let tile = TileType::try_from(value.r#type()).map_err(|_| "a crossing value that is not a tile")?;
-        {
-            let buffer = self.buffer(value)?;
-            let pushed = match crossing {
-                Crossing::VectorToCube if crosses_expanded(tile) => {
-                    // A one-column (DN) tile becomes column 0 of an ND tile first.
-                    let buffer = if buffer.shape.is_column() {
-                        let staged = at.alloc(super::memory::column_in_rows(buffer.shape));
-                        super::relayout::transpose_into(at, staged, buffer);
-                        staged
-                    } else {
-                        buffer
-                    };
-                    let whole = Shape::crossing_operand(tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
-                    let expanded = at.alloc(Shape { pad: super::buffer::Pad::Zero, ..whole });
-                    at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(expanded.value).src(buffer.value).build());
-                    at.view(expanded, whole)
-                }
-                Crossing::VectorToCube => buffer,
-                Crossing::CubeToVector => {
-                    let wide = crossing_result_valid(tile);
-                    let same = matches!((buffer.shape.valid, wide), ([Extent::Static(a), Extent::Static(b)], [Extent::Static(c), Extent::Static(d)]) if a == c && b == d);
-                    if same { buffer } else { at.view(buffer, buffer.shape.with_valid(wide)) }
-                }
-            };
-            at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(pushed.value).build());
-        }
+        let buffer = self.buffer(value)?;
+        let pushed = match crossing {
+            Crossing::VectorToCube if crosses_expanded(tile) => {
+                // A one-column (DN) tile becomes column 0 of an ND tile first.
+                let buffer = if buffer.shape.is_column() {
+                    let staged = at.alloc(super::memory::column_in_rows(buffer.shape));
+                    super::relayout::transpose_into(at, staged, buffer);
+                    staged
+                } else {
+                    buffer
+                };
+                let whole = Shape::crossing_operand(tile, super::buffer::Place::Vec, super::buffer::Layout::Nd);
+                let expanded = at.alloc(Shape { pad: super::buffer::Pad::Zero, ..whole });
+                at.instruction(pto::TFillPadOperationBuilder::new(at.context, at.location).dst(expanded.value).src(buffer.value).build());
+                at.view(expanded, whole)
+            }
+            Crossing::VectorToCube => buffer,
+            Crossing::CubeToVector => {
+                let wide = crossing_result_valid(tile);
+                let same = matches!((buffer.shape.valid, wide), ([Extent::Static(a), Extent::Static(b)], [Extent::Static(c), Extent::Static(d)]) if a == c && b == d);
+                if same { buffer } else { at.view(buffer, buffer.shape.with_valid(wide)) }
+            }
+        };
+        at.instruction(pto::TPushOperationBuilder::new(at.context, at.location).dir(dir).src(pushed.value).build());
         Ok(())
     }
 

@@ -23,6 +23,7 @@ pub mod attrs;
 mod buffer;
 mod reductions;
 mod cores;
+pub use cores::Core;
 mod cube;
 mod instructions;
 mod kernel;
@@ -89,11 +90,9 @@ fn convert_clusters<'c>(context: &'c Context, body: melior::ir::BlockRef<'c, '_>
     for function in functions {
         let location = function.location();
         let name = text(function, crate::ops::CLUSTER_ATTRIBUTE).ok_or((location, "pto.cluster names its program".to_string()))?;
-        let core = match text(function, crate::ops::CORE_ATTRIBUTE).as_deref() {
-            Some("aic") => cores::Core::Aic,
-            Some("aiv") => cores::Core::Aiv,
-            _ => return Err((location, "a kernel of a cluster program says its core (pto.core = \"aic\" or \"aiv\")".into())),
-        };
+        let core = text(function, crate::ops::CORE_ATTRIBUTE)
+            .and_then(|c| cores::Core::named(&c))
+            .ok_or((location, "a kernel of a cluster program says its core (pto.core = \"aic\" or \"aiv\")".to_string()))?;
         match programs.iter_mut().find(|(n, _)| *n == name) {
             Some((_, kernels)) if kernels.iter().any(|(_, c)| *c == core) => {
                 return Err((location, format!("cluster program '{name}' has two {} kernels: a cluster has one cube and one vector core program", core.keyword())))
