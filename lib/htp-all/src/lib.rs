@@ -21,7 +21,8 @@ pub fn register_all() -> Result<(), String> {
     htp_conversion_wsp_to_pto::register()?;
     htp_model_csp::register()?;
     htp_conversion_csp_to_cpu::register()?;
-    htp_conversion_csp_to_pto::register()
+    htp_conversion_csp_to_pto::register()?;
+    htp_conversion_csp_to_aie::register()
 }
 
 #[cfg(test)]

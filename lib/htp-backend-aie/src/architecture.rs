@@ -136,3 +136,16 @@ impl Device {
         }
     }
 }
+
+/// Whether the core of compute tile `core` (col, row) reaches the data
+/// memory of compute tile `memory` (mlir-aie's AIE2 memory affinity, as the
+/// `aie` verifier has it): its own, west, north and south.
+pub fn reaches(core: (i64, i64), memory: (i64, i64)) -> bool {
+    let compute = |t: (i64, i64)| t.1 >= 2;
+    compute(core) && compute(memory) && (memory == core || memory == (core.0 - 1, core.1) || memory == (core.0, core.1 + 1) || memory == (core.0, core.1 - 1))
+}
+
+/// Whether a FIFO between `a` and `b` lies in memory both reach (no DMA).
+pub fn shares_memory(a: (i64, i64), b: (i64, i64)) -> bool {
+    reaches(a, b) || reaches(b, a)
+}

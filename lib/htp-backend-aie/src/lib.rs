@@ -7,6 +7,7 @@
 //! (`architecture.rs`), and is named by one line of `htp-all`.
 
 pub mod architecture;
+pub mod finish;
 pub mod host;
 pub mod lower;
 pub mod sim;
@@ -29,6 +30,26 @@ pub fn register() -> Result<(), String> {
     htp_api::register_target(&target::NPU1)?;
     htp_api::register_target(&target::NPU2)?;
     htp_api::register_target(&target::SIM)
+}
+
+/// The AIE targets and the device each builds designs for.
+pub const TARGETS: [(&str, &str); 3] = [("aie-npu1", "npu1"), ("aie-npu2", "npu2"), ("aie-sim", "npu1")];
+
+/// The named points of the AIE pipeline where target extensions' stages
+/// run: `before-lowering` (the program's tile IR). A stage there may leave
+/// an `aie.device` in the module (the backend's IR, D69): the targets then
+/// finish that design (`finish.rs`) instead of lowering a kernel.
+pub const EXTENSION_POINTS: [htp_api::ExtensionPoint; 1] = [htp_api::BEFORE_LOWERING];
+
+/// Adds the extension `name` (its capabilities, and the stages
+/// `stages(device)` gives for each target's device) to every AIE target:
+/// how a conversion crate (CSP → AIE) plugs in from outside.
+pub fn extend_targets(name: &str, capabilities: &[String], stages: impl Fn(&str) -> Vec<(String, String)>) -> Result<(), String> {
+    register()?;
+    for (target, device) in TARGETS {
+        htp_api::register_target_extension(htp_api::extensions::TargetExtension { target: target.into(), name: name.into(), capabilities: capabilities.to_vec(), stages: stages(device) })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ struct Param {
 
 /// The name a `NameLoc` gives (the front end names each argument after its
 /// parameter).
-fn location_name(location: Location) -> Option<String> {
+pub fn location_name(location: Location) -> Option<String> {
     unsafe {
         let raw = location.to_raw();
         if !mlir_sys::mlirLocationIsAName(raw) {
@@ -497,32 +497,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
-    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
-    accumulate_in_place(module);
-    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
-    // Temporaries live on the core's stack (a core has no heap): the stack
-    // grows by their bytes, and must still fit beside the FIFO objects.
-    let mut temporaries = 0i64;
-    let mut heap = None;
-    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        let name = op_name(op);
-        if name == "memref.alloc" && heap.is_none() {
-            heap = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
-        } else if name == "memref.alloca" {
-            if let Ok(result) = op.result(0) {
-                let ty: Type = result.r#type();
-                let shape = htp_ir::builder::shape_of(ty);
-                let bits = MemRefType::try_from(ty).map(|m| htp_ir::builder::bit_width(m.element()) as i64).unwrap_or(32);
-                temporaries += shape.iter().product::<i64>().max(1) * ((bits as u64).div_ceil(8) as i64);
-            }
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    if let Some(position) = heap {
-        let position = (!position.file.is_empty()).then_some(position);
-        return Err(vec![MlirError { position, message: "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles".into() }]);
-    }
-    let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
+    let stack = lower_block_functions(context, module)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
             Some(loop_location),
@@ -584,6 +559,41 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     let metrics = metrics(&params, rows_per_block, columns, cores, stack);
     let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output, scalar: p.scalar }).collect();
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
+}
+
+/// Lowers the tile-IR functions of `module` (the cores' block functions)
+/// to scf/arith/memref code a core runs, and returns the stack a core
+/// calling them needs: the default one and their temporaries (a core has
+/// no heap, so a temporary too large for the stack is an error at the
+/// user's line of the value that needs it).
+pub fn lower_block_functions(context: &Context, module: &mut Module) -> Result<i64, Vec<MlirError>> {
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
+    accumulate_in_place(module);
+    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
+    // Temporaries live on the core's stack (a core has no heap): the stack
+    // grows by their bytes, and must still fit beside the FIFO objects.
+    let mut temporaries = 0i64;
+    let mut heap = None;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        if name == "memref.alloc" && heap.is_none() {
+            heap = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
+        } else if name == "memref.alloca" {
+            if let Ok(result) = op.result(0) {
+                let ty: Type = result.r#type();
+                let shape = htp_ir::builder::shape_of(ty);
+                let bits = MemRefType::try_from(ty).map(|m| htp_ir::builder::bit_width(m.element()) as i64).unwrap_or(32);
+                temporaries += shape.iter().product::<i64>().max(1) * ((bits as u64).div_ceil(8) as i64);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(position) = heap {
+        let position = (!position.file.is_empty()).then_some(position);
+        return Err(vec![MlirError { position, message: "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles".into() }]);
+    }
+    let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
+    Ok(stack)
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,
@@ -716,7 +726,7 @@ fn writes_whole_block(uses: &[OperationRef], loop_body: melior::ir::BlockRef, co
 }
 
 /// Bits of an element type the aie targets move.
-fn bits_of(element: &str) -> i64 {
+pub fn bits_of(element: &str) -> i64 {
     match element {
         "f32" | "i32" => 32,
         "f16" | "bf16" | "i16" => 16,
@@ -725,14 +735,14 @@ fn bits_of(element: &str) -> i64 {
 }
 
 /// The largest divisor of `n` that is at most `limit`.
-fn divisor_at_most(n: i64, limit: i64) -> i64 {
+pub fn divisor_at_most(n: i64, limit: i64) -> i64 {
     (1..=limit.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
 }
 
 /// `[offsets][sizes][strides]` moving `elements` contiguous elements in
 /// 32-bit-word chunks a shim buffer descriptor takes (innermost at most
 /// 1023 words, the next at most 1023, the rest in the third dimension).
-fn contiguous_window(elements: i64, bits: i64) -> String {
+pub fn contiguous_window(elements: i64, bits: i64) -> String {
     let per_word = (32 / bits).max(1);
     let inner = divisor_at_most(elements, 1023 * per_word);
     let rest = elements / inner;

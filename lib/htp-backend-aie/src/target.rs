@@ -17,7 +17,7 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
 /// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56).
-const OPS: [&str; 14] = ["load", "store", "add", "sub", "mul", "div", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast"];
+const OPS: [&str; 16] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast"];
 
 pub struct AieTarget {
     pub name: &'static str,
@@ -56,6 +56,17 @@ impl Artifact for AiePackage {
     fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
         Some(Ok(self.metrics.clone()))
     }
+}
+
+/// The design of `module` for `target`: its extensions' stages first; then
+/// the design a stage made (finished), or the kernel lowered to one.
+fn design(context: &Context, module: &mut Module, target: &str, device: Device, kernel: &KernelSignature) -> Result<crate::lower::Design, Vec<MlirError>> {
+    htp_api::extensions::run_stages(context, module, target, htp_api::BEFORE_LOWERING.name)?;
+    if crate::finish::device_of(module).is_some() {
+        return crate::finish::finish(context, module, kernel);
+    }
+    let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
+    crate::lower::lower(context, module, device, &names)
 }
 
 /// `"` and `\` escaped for a JSON string.
@@ -98,6 +109,10 @@ impl Target for AieTarget {
         "aie"
     }
 
+    fn extension_points(&self) -> Vec<htp_api::ExtensionPoint> {
+        crate::EXTENSION_POINTS.to_vec()
+    }
+
     fn compile(
         &self,
         context: &Context,
@@ -106,8 +121,7 @@ impl Target for AieTarget {
         _sources: &[SourceText],
         stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
-        let design = crate::lower::lower(context, module, self.device(), &names)?;
+        let design = design(context, module, self.name, self.device(), kernel)?;
         let mut arguments = Vec::new();
         for param in &kernel.params {
             match (param.arg_index, &param.kind) {
@@ -223,6 +237,10 @@ impl Target for AieSimTarget {
         "aie"
     }
 
+    fn extension_points(&self) -> Vec<htp_api::ExtensionPoint> {
+        crate::EXTENSION_POINTS.to_vec()
+    }
+
     fn compile(
         &self,
         context: &Context,
@@ -231,8 +249,7 @@ impl Target for AieSimTarget {
         _sources: &[SourceText],
         _stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
-        let design = crate::lower::lower(context, module, NPU1.device(), &names)?;
+        let design = design(context, module, self.name(), NPU1.device(), kernel)?;
         let simulation = crate::sim::build(context, &design.text)?;
         Ok(Box::new(Simulated { simulation, metrics: design.metrics }))
     }

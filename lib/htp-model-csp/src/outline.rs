@@ -100,6 +100,14 @@ pub fn process_symbols(program_name: &str, processes: &[OperationRef]) -> Vec<St
     taken
 }
 
+/// Points every use in `function` of a value of the program's body at the
+/// function's own: a value of `mapped` (by key) as given, the program's
+/// shared scalar code cloned to the top of `entry`. For a target that
+/// builds a process's function its own way (CSP → AIE: a core's block).
+pub fn import_program_values<'c>(program_body: BlockRef<'c, 'c>, function: OperationRef<'c, 'c>, entry: BlockRef<'c, 'c>, mapped: HashMap<usize, V<'c>>) -> Result<(), Failure<'c>> {
+    ProgramValues { program_body, clones: mapped }.remap(function, entry)
+}
+
 /// Program values → a function's own.
 struct ProgramValues<'c> {
     program_body: BlockRef<'c, 'c>,
