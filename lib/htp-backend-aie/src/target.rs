@@ -173,7 +173,7 @@ fn readme(program: &str, target: &str, device: &str, cores: u32, columns: u32, a
     format!(
         "# {program} for {target} (an mlir-aie design)\n\n\
 `aie.mlir` is the design HTP compiled `{program}` to: `aie.device({device})`, {cores} compute tiles over\n\
-{columns}, object FIFOs through the memtile, and a runtime sequence that moves the tensors {arguments} in\n\
+{columns}, object FIFOs between its tiles and the shims, and a runtime sequence that moves the tensors {arguments} in\n\
 argument order. It is written in the syntax of mlir-aie at `{MLIR_AIE_PIN}` (docs/targets/aie-contract.md)\n\
 and verified by HTP's aie dialect before it was written.\n\n\
 Build it with that version's `aiecc` and Peano (llvm-aie):\n\n\

@@ -130,7 +130,7 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
         let name = unique(symbol(argument.name()));
         let shim = take_shim(place(first).0, true, plan.processes[plan.cores[first].process].op.location())?;
         let consumers: Vec<String> = readers.iter().map(|&k| tile(place(k))).collect();
-        fifos += &format!("    aie.objectfifo @{name}({shim}, {{{}}}, 1 : i32) : !aie.objectfifo<{}> {}\n", consumers.join(", "), argument.object_type(), loc(program));
+        fifos += &format!("    aie.objectfifo @{name}({shim}, {{{}}}, 1 : i32) : !aie.objectfifo<{}> {}\n", consumers.join(", "), argument.object_type(), loc(plan.locations[argument_number]));
         broadcast_of.insert(argument_number, name.clone());
         broadcast_transfers.push((argument_number, name));
     }
@@ -231,7 +231,7 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
             Argument::Tensor { .. } => htp_backend_aie::lower::contiguous_window(a.elements(), htp_backend_aie::lower::bits_of(a.element())),
             Argument::Scalar { .. } => "[0, 0, 0, 0][1, 1, 1, 1][0, 0, 0, 1]".to_string(),
         };
-        s += &format!("      aiex.npu.dma_memcpy_nd(%arg{argument}{window}) {{id = {id} : i64, metadata = @{fifo}}} : memref<{}x{}> {}\n", a.elements(), a.element(), loc(program));
+        s += &format!("      aiex.npu.dma_memcpy_nd(%arg{argument}{window}) {{id = {id} : i64, metadata = @{fifo}}} : memref<{}x{}> {}\n", a.elements(), a.element(), loc(plan.locations[*argument]));
         id += 1;
     }
     s += &waits;

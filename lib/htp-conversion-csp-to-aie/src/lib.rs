@@ -30,7 +30,9 @@ mod plan;
 pub fn register() -> Result<(), String> {
     htp_backend_aie::register()?;
     htp_pass::register_passes(&[lower::DEFINITION])?;
-    let capabilities = [format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".to_string()];
+    // A channel declared with `pad=` pads the blocks sent and marks the valid part of those
+    // received: whole blocks on AIE (checked), so both are no-ops there.
+    let capabilities = [format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".to_string(), "op:tile.pad".to_string(), "op:tile.set_valid".to_string()];
     htp_backend_aie::extend_targets("csp-design", &capabilities, |device| vec![(htp_api::BEFORE_LOWERING.name.to_string(), format!("{}{{device={device}}}", lower::DEFINITION.argument))])
 }
 
@@ -45,7 +47,7 @@ mod tests {
             let extensions = htp_api::extensions::target_extensions(target);
             let csp: Vec<_> = extensions.iter().filter(|e| e.name == "csp-design").collect();
             assert_eq!(csp.len(), 1, "{target}: {extensions:?}");
-            assert_eq!(csp[0].capabilities, ["model:csp", "dialect:csp"], "{target}");
+            assert_eq!(csp[0].capabilities, ["model:csp", "dialect:csp", "op:tile.pad", "op:tile.set_valid"], "{target}");
             assert_eq!(csp[0].stages, [("before-lowering".to_string(), format!("csp-to-aie{{device={device}}}"))], "{target}");
         }
     }

@@ -62,9 +62,14 @@ fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>, device: Devi
     }
     // The design, parsed where the user's locations reach its verifier messages.
     let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &text));
-    let parsed = parsed.ok_or_else(|| {
-        let why = errors.first().map(|e| e.message.clone()).unwrap_or_default();
-        (location, format!("internal error: the AIE design does not parse: {why}\n{text}"))
+    // The verifiers' rules of the hardware (DMA channels, tile memory) at
+    // the user's line of the FIFO or core that breaks them.
+    let parsed = parsed.ok_or_else(|| match errors.first() {
+        Some(error) => {
+            let at = error.position.as_ref().map(|p| melior::ir::Location::new(context, &p.file, p.line as usize, p.column as usize)).unwrap_or(location);
+            (at, format!("the design does not fit {}: {}", device.name(), error.message))
+        }
+        None => (location, format!("internal error: the AIE design does not parse:\n{text}")),
     })?;
     let device_op = parsed.body().first_operation().ok_or((location, "internal error: the design has no aie.device".to_string()))?;
     let device_body = device_op.region(0).ok().and_then(|r| r.first_block()).ok_or((location, "internal error: an empty aie.device".to_string()))?;

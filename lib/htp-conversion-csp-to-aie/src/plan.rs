@@ -150,6 +150,8 @@ pub struct Core {
 
 pub struct Plan<'c> {
     pub arguments: Vec<Argument>,
+    /// Where each argument is declared (the parameter).
+    pub locations: Vec<Location<'c>>,
     pub channels: Vec<Channel<'c>>,
     pub processes: Vec<CoreProcess<'c>>,
     pub cores: Vec<Core>,
@@ -234,11 +236,13 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
 
     // The arguments: static 2-D tensors of 8-, 16- or 32-bit elements; f32/i32 scalars.
     let mut arguments = Vec::new();
+    let mut locations = Vec::new();
     let mut argument_of: HashMap<usize, usize> = HashMap::new();
     for index in 0..body.argument_count() {
         let argument = body.argument(index).map_err(|e| (program.location(), e.to_string()))?;
         argument_of.insert(key(argument.into()), index);
         let location = htp_ir::query::value_location(argument.into());
+        locations.push(location);
         let name = htp_backend_aie::lower::location_name(location).unwrap_or_else(|| format!("arg{index}"));
         let ty = argument.r#type();
         let Ok(memref) = MemRefType::try_from(ty) else {
@@ -273,7 +277,7 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
         channels.push(Channel { value, name, depth: integer_attribute(op, "depth").unwrap_or(1).max(1), count: ty.count(), rows, cols, element, location: op.location() });
     }
 
-    let mut plan = Plan { arguments, channels, processes: Vec::new(), cores: Vec::new(), transfers: Vec::new(), ends: HashMap::new() };
+    let mut plan = Plan { arguments, locations, channels, processes: Vec::new(), cores: Vec::new(), transfers: Vec::new(), ends: HashMap::new() };
     let mut senders: HashMap<(usize, i64), (End, Location<'c>)> = HashMap::new();
     let mut receivers: HashMap<(usize, i64), (End, Location<'c>)> = HashMap::new();
     for process in process_ops {
