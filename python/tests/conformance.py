@@ -588,6 +588,25 @@ for _op, _ops in UNARY_FLOAT.items():
 for _op, _ops in UNARY_ANY.items():
     for _t in DTYPES:
         case(f"unary/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in UNARY_SIM)
+# --- activations (composed from exp, recip, log, abs, compare and select: one definition for every target)
+ACTIVATION_OPS = {
+    "htp.sigmoid(t)": ["tmuls", "texp", "tadds", "trecip"],
+    "htp.silu(t)": ["tmuls", "texp", "tadds", "trecip", "tmul"],
+    "htp.tanh(t)": ["tabs", "tmuls", "texp", "tadds", "tdiv", "tcmp"],
+    "htp.erf(t)": ["tabs", "tmuls", "tadds", "trecip", "texp", "tmul", "tcmp"],
+    "htp.gelu(t)": ["tmuls", "tabs", "tadds", "trecip", "texp", "tmul", "tcmp"],
+    "htp.gelu(t, approximate=\"tanh\")": ["tmul", "tmuls", "tadd", "tabs", "texp", "tadds", "tdiv", "tcmp"],
+    "htp.softplus(t)": ["tmaxs", "tabs", "tmuls", "texp", "tadds", "tlog", "tadd"],
+}
+ACTIVATION_SIM = {("htp.sigmoid(t)", "f32"), ("htp.silu(t)", "f16"), ("htp.tanh(t)", "f32"), ("htp.erf(t)", "f32"),
+                  ("htp.gelu(t)", "bf16"), ("htp.gelu(t, approximate=\"tanh\")", "f32"), ("htp.softplus(t)", "f16")}
+for _op, _ops in ACTIVATION_OPS.items():
+    for _t in FLOATS:
+        case(f"activation/{_op}/{_t}", pto=lowered(_ops, _t), sim=(_op, _t) in ACTIVATION_SIM)
+_ACTIVATION_FLOAT_ONLY = Rejected("htp.sigmoid needs a floating-point tile, got a tile[16x64, i32",
+                                  "docs/language.md: activations take float tiles")
+case("activation/htp.sigmoid(t)/i32", cpu=_ACTIVATION_FLOAT_ONLY, pto=_ACTIVATION_FLOAT_ONLY)
+
 _FLOAT_ONLY = Rejected("htp.exp needs a floating-point tile, got a tile[16x64, i32",
                        "docs/language.md: exp, log, sqrt, rsqrt, recip take float tiles")
 case("unary/htp.exp(t)/i32", cpu=_FLOAT_ONLY, pto=_FLOAT_ONLY)
@@ -881,6 +900,7 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 THEMES = {
     "binary": "Elementwise: tile op tile (test_conformance_elementwise.py)",
     "unary": "Elementwise: unary functions",
+    "activation": "Activations and special functions (composed: one definition for every target)",
     "number": "Elementwise: tile op Python number (the number takes the tile's type)",
     "scalar": "Elementwise: tile op run-time scalar `s` of the tile's type",
     "mixed": "Elementwise: padded and unpadded operands, run-time scalars `s` (`DT`: the tile's type)",

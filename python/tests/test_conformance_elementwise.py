@@ -4,6 +4,8 @@ Tile op tile (`+ - * /`, maximum/minimum), unary functions, tile op Python
 number and tile op run-time scalar. Inputs are 40 x 64 so the last 16-row
 block is ragged (valid for 8 rows). Expected outcomes: conformance.MATRIX."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -96,6 +98,31 @@ def test_unary(case, mode):
     if expr == "htp.recip(t)":
         x = np.where(np.abs(c.as_float64(x)) < 0.25, 2.0, c.as_float64(x)).astype(x.dtype)
     scale = 2.0 if "+" in expr else 1.0  # two roundings: the + and the function
+    check(case, mode, kernel, (x,), reference(c.as_float64(x)), scale=scale, at=at)
+
+
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+# expression: (numpy, where a diagnostic points, tolerance scale: the roundings of the composition)
+ACTIVATION_REFERENCE = {
+    "htp.sigmoid(t)": (lambda x: 1.0 / (1.0 + np.exp(-x)), "htp.sigmoid(", 3.0),
+    "htp.silu(t)": (lambda x: x / (1.0 + np.exp(-x)), "htp.silu(", 4.0),
+    "htp.tanh(t)": (np.tanh, "htp.tanh(", 4.0),
+    "htp.erf(t)": (_erf, "htp.erf(", 8.0),
+    "htp.gelu(t)": (lambda x: 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0))), "htp.gelu(", 8.0),
+    "htp.gelu(t, approximate=\"tanh\")": (lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))), "htp.gelu(", 8.0),
+    "htp.softplus(t)": (lambda x: np.logaddexp(x, 0.0), "htp.softplus(", 4.0),
+}
+
+
+@pytest.mark.parametrize("case, mode", c.params("activation/"))
+def test_activation(case, mode):
+    expr, dtype = parts(case)
+    reference, at, scale = ACTIVATION_REFERENCE[expr]
+    kernel = c.template(UNARY, T=dtype, EXPR=expr)
+    x = random(rng(case), dtype, (40, 64), scale=3.0)  # |x| up to ~12: the tails where naive forms overflow
     check(case, mode, kernel, (x,), reference(c.as_float64(x)), scale=scale, at=at)
 
 

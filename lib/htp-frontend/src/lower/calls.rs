@@ -27,7 +27,7 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "add", "sub", "mul", "div", "maximum", "minimum", "max",
     "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
     "matmul", "dot", "cast", "transpose", "relayout", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
-    "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool",
+    "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool", "sigmoid", "silu", "gelu", "tanh", "erf", "softplus",
 ];
 
 impl<'c> Lowerer<'c, '_> {
@@ -187,6 +187,26 @@ impl<'c> Lowerer<'c, '_> {
                 let s = self.bind(name, args, &["x"], 1, range)?;
                 let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
                 self.unary(name, &v, range)
+            }
+            "sigmoid" | "silu" | "tanh" | "erf" | "softplus" => {
+                let s = self.bind(name, args, &["x"], 1, range)?;
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                self.activation(name, &v, false, range)
+            }
+            "gelu" => {
+                let s = self.bind(name, args, &["x", "approximate"], 1, range)?;
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                let tanh_form = match &s[1] {
+                    None => false,
+                    Some((Val::Str(form), _)) if form == "none" => false,
+                    Some((Val::Str(form), _)) if form == "tanh" => true,
+                    Some((other, r)) => {
+                        return Err(self.error(*r, DiagnosticKind::Invalid, format!(
+                            "gelu()'s approximate is \"none\" (the erf form) or \"tanh\", got {}", other.describe()
+                        )))
+                    }
+                };
+                self.activation(name, &v, tanh_form, range)
             }
             "abs" => {
                 let s = self.bind(name, args, &["x"], 1, range)?;

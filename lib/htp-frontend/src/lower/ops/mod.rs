@@ -136,6 +136,7 @@ fn valid_text(v: Valid) -> String {
     }
 }
 
+mod activations;
 mod broadcast;
 mod casts;
 mod compare;
