@@ -1176,3 +1176,162 @@ LogicalResult ClusterRecvOp::verify() {
 #include "pto/PTOOps.cpp.inc"
 
 #include "pto/PTOEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Orchestration: scheduled tasks
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral kOrchestrationAttrName = "pto.orchestration";
+
+/// The function around `op`, if it is an orchestration (`pto.orchestration`).
+static FunctionOpInterface orchestrationOf(Operation *op) {
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!function || !function->hasAttr(kOrchestrationAttrName))
+    return {};
+  return function;
+}
+
+/// Whether `function`'s entry block has a `pto.schedule`.
+static bool hasSchedule(FunctionOpInterface function) {
+  if (function.isExternal())
+    return false;
+  for (Operation &op : function.getFunctionBody().front())
+    if (isa<ScheduleOp>(op))
+      return true;
+  return false;
+}
+
+/// A scheduled construct is in an orchestration with a `pto.schedule`.
+static LogicalResult verifyScheduled(Operation *op) {
+  FunctionOpInterface function = orchestrationOf(op);
+  if (!function)
+    return op->emitOpError("belongs in an orchestration function (one with '")
+           << kOrchestrationAttrName << "')";
+  if (!hasSchedule(function))
+    return op->emitOpError("needs a 'pto.schedule' in its function: it is "
+                           "submitted through the schedule's submitter");
+  return success();
+}
+
+LogicalResult ScheduleOp::verify() {
+  // Signed: I64Attr's accessor is unsigned.
+  int64_t window = getWindowAttr().getInt(), lanes = getLanesAttr().getInt();
+  if (window < 1)
+    return emitOpError() << "a task window holds at least 1 task, got " << window;
+  if (lanes < -1)
+    return emitOpError() << "lanes is a cluster count, 0 (none) or -1 (one per available cluster), got " << lanes;
+  FunctionOpInterface function = orchestrationOf(*this);
+  if (!function)
+    return emitOpError("belongs in an orchestration function (one with '")
+           << kOrchestrationAttrName << "')";
+  if ((*this)->getBlock() != &function.getFunctionBody().front())
+    return emitOpError("belongs at the top of its function's body");
+  for (Operation &op : function.getFunctionBody().front()) {
+    if (&op == getOperation())
+      break;
+    if (isa<ScheduleOp>(op))
+      return emitOpError("is the second of its function: a function has one schedule");
+  }
+  return success();
+}
+
+LogicalResult ScopeOp::verify() {
+  if (failed(verifyScheduled(*this)))
+    return failure();
+  if ((*this)->getParentOfType<ScopeOp>())
+    return emitOpError("is inside another scope: scopes do not nest here");
+  return success();
+}
+
+LogicalResult OrderedOp::verify() { return verifyScheduled(*this); }
+
+LogicalResult OrderBarrierOp::verify() {
+  if (!(*this)->getParentOfType<OrderedOp>())
+    return emitOpError("is outside a 'pto.ordered': it ends one of its iterations");
+  return success();
+}
+
+LogicalResult GuardOp::verify() {
+  if (failed(verifyScheduled(*this)))
+    return failure();
+  auto type = cast<MemRefType>(getTensor().getType());
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError() << "needs " << type.getRank() << " indices for a rank-"
+                         << type.getRank() << " tensor, got " << getIndices().size();
+  if (!type.getElementType().isSignlessInteger())
+    return emitOpError() << "compares elements of an integer tensor, got "
+                         << type.getElementType();
+  StringRef predicate = getPredicate();
+  if (!llvm::is_contained({"eq", "ne", "lt", "le", "gt", "ge"}, predicate))
+    return emitOpError() << "predicate must be eq, ne, lt, le, gt or ge, got \""
+                         << predicate << "\"";
+  return success();
+}
+
+LogicalResult TensorViewOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  if (static_cast<int64_t>(getOffsets().size()) != source.getRank())
+    return emitOpError() << "needs " << source.getRank() << " offsets for a rank-"
+                         << source.getRank() << " tensor, got " << getOffsets().size();
+  if (static_cast<int64_t>(getSizes().size()) != result.getRank())
+    return emitOpError() << "needs " << result.getRank() << " sizes for a rank-"
+                         << result.getRank() << " view, got " << getSizes().size();
+  if (result.getRank() < 1 || result.getRank() > source.getRank())
+    return emitOpError() << "a view has 1 to " << source.getRank()
+                         << " dimensions (its tensor's), got " << result.getRank();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "views " << source.getElementType()
+                         << " elements as " << result.getElementType();
+  if (!orchestrationOf(*this))
+    return emitOpError("belongs in an orchestration function (one with '")
+           << kOrchestrationAttrName << "')";
+  return success();
+}
+
+LogicalResult AllocTensorOp::verify() {
+  MemRefType type = getType();
+  if (type.getRank() < 1 || type.getRank() > 5)
+    return emitOpError() << "a pto-runtime tensor has 1 to 5 dimensions, got "
+                         << type.getRank();
+  if (!isPTOElementType(type.getElementType()))
+    return emitOpError() << "element type " << type.getElementType()
+                         << " is not a PTO element type";
+  if ((*this)->getParentOfType<ScopeOp>())
+    return emitOpError("is inside a scope: it is allocated once for the run");
+  return success();
+}
+
+LogicalResult TaskOp::verify() {
+  if (failed(verifyScheduled(*this)))
+    return failure();
+  ArrayAttr access = getAccess();
+  if (access.size() != getArguments().size())
+    return emitOpError() << "needs one access per argument (" << getArguments().size()
+                         << "), got " << access.size();
+  for (auto [i, value, mode] : llvm::enumerate(getArguments(), access.getAsValueRange<StringAttr>())) {
+    bool tensor = isa<MemRefType>(value.getType());
+    if (tensor && !llvm::is_contained({"in", "out", "inout"}, mode))
+      return emitOpError() << "argument " << i << " is a tensor: its access is in, out or inout, got \"" << mode << "\"";
+    if (!tensor && mode != "none")
+      return emitOpError() << "argument " << i << " is a scalar: its access is none, got \"" << mode << "\"";
+  }
+  return success();
+}
+
+LogicalResult TaskOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee() << "' does not name a function";
+  if (!callee->hasAttr(kOrchestrationAttrName))
+    return emitOpError() << "'" << getCallee() << "' is not an orchestration function: a task calls a kernel's orchestration";
+  ArrayRef<Type> types = callee.getArgumentTypes();
+  if (types.size() != getArguments().size())
+    return emitOpError() << "'" << getCallee() << "' takes " << types.size()
+                         << " arguments, the task passes " << getArguments().size();
+  for (auto [i, type, value] : llvm::enumerate(types, getArguments()))
+    if (isa<MemRefType>(type) != isa<MemRefType>(value.getType()))
+      return emitOpError() << "argument " << i << " of '" << getCallee() << "' is " << type
+                           << ", the task passes " << value.getType();
+  return success();
+}

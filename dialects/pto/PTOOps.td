@@ -890,4 +890,164 @@ def PTO_SubmitOp : PTO_Op<"submit", [AttrSizedOperandSegments,
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Orchestration: scheduled tasks (what a programming model's conversion
+// produces: WSP workloads, htp-conversion-wsp-to-pto)
+//===----------------------------------------------------------------------===//
+
+def PTO_ScheduleOp : PTO_Op<"schedule"> {
+  let summary = "How an orchestration's scheduled tasks are submitted";
+  let description = [{
+    At the start of an orchestration entry: its `pto.task`s go through one
+    submitter that adds what pto-runtime's TensorMap does not infer — WAR
+    edges between the tasks' tensors, the barriers of `pto.ordered`,
+    streams, round-robin lanes over `lanes` clusters (0: none; -1: one per
+    cluster available at run time), the dispatch predicates of `pto.guard` —
+    and counts each `pto.scope`'s tasks against `window`, the ring's task
+    window. `dispatch` names the policy (for the reader of the C++).
+
+    ```mlir
+    pto.schedule window 64 lanes -1 dispatch "round_robin"
+    ```
+  }];
+  let arguments = (ins I64Attr:$window, I64Attr:$lanes, StrAttr:$dispatch);
+  let assemblyFormat = "`window` $window `lanes` $lanes `dispatch` $dispatch attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTO_ScopeOp : PTO_Op<"scope", [NoTerminator, SingleBlock]> {
+  let summary = "A pto-runtime scope: the tasks submitted in its body";
+  let description = [{
+    `scope_begin` / `scope_end` around the body (an outermost loop's
+    iteration): the runtime releases the scope's intermediate tensors at its
+    end, and the schedule counts its tasks against the task window (a
+    scope with more tasks than the window stops the run at `at`, the
+    user's file:line:col). Needs a `pto.schedule` in its function.
+
+    ```mlir
+    pto.scope "work.py:12:5" {
+      pto.task @k(%v) {access = ["inout"], at = "work.py:13:9"} : memref<16x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$at);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$at attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def PTO_OrderedOp : PTO_Op<"ordered", [NoTerminator, SingleBlock]> {
+  let summary = "Tasks in order: each `pto.order_barrier` waits for all before it";
+  let description = [{
+    The body (a loop whose iterations end with `pto.order_barrier`) runs its
+    iterations' tasks in order: the tasks after a barrier depend on every
+    task before it (a WSP sequential loop). Needs a `pto.schedule`.
+
+    ```mlir
+    pto.ordered {
+      scf.for %i = %c0 to %n step %c1 {
+        pto.task @k(%v) {access = ["inout"], at = "w.py:3:5"} : memref<16x64xf32>
+        pto.order_barrier
+      }
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def PTO_OrderBarrierOp : PTO_Op<"order_barrier"> {
+  let summary = "The end of an iteration of a `pto.ordered` body";
+  let description = [{
+    The tasks submitted after it (in program order) wait for every task of
+    the enclosing `pto.ordered` submitted before it.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def PTO_GuardOp : PTO_Op<"guard", [NoTerminator, SingleBlock]> {
+  let summary = "Tasks dispatched only where an element compares true";
+  let description = [{
+    The tasks submitted in the body carry the dispatch predicate
+    `tensor[indices] <predicate> bound` (`eq`, `ne`, `lt`, `le`, `gt`,
+    `ge`), which the scheduler evaluates when each task is ready (the
+    element may be written by an earlier task): a false one completes
+    without running. Guards nest (the innermost applies). Needs a
+    `pto.schedule`.
+
+    ```mlir
+    pto.guard %counts[%e] "ne" %c0 : memref<8xi32>, index {
+      pto.task @expert(%v) {access = ["inout"], at = "moe.py:20:9"} : memref<16x64xf32>
+    }
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$tensor, Variadic<Index>:$indices, StrAttr:$predicate, AnyTypeOf<[Index, AnySignlessInteger]>:$bound);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$tensor `[` $indices `]` $predicate $bound attr-dict-with-keyword `:` type($tensor) `,` type($bound) $body";
+  let hasVerifier = 1;
+}
+
+def PTO_TensorViewOp : PTO_Op<"tensor_view", [Pure, AttrSizedOperandSegments]> {
+  let summary = "A block of an orchestration tensor (`ChipTensor::view`)";
+  let description = [{
+    The block of `source` at `offsets` (one per dimension) with `sizes`
+    (one per dimension of the result, whose rank may be lower: the leading
+    dimensions of the source are then indexed by the first offsets and
+    merged, the tensor being contiguous). A block starting past the end of
+    its tensor stops the run at `at` (the user's file:line:col); one
+    reaching past the end is cut there (its extent below the result's).
+
+    ```mlir
+    %v = pto.tensor_view %x[%r, %c0] sizes [%c16, %c64] {at = "w.py:4:9"} : memref<?x64xf32> -> memref<16x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets, Variadic<Index>:$sizes, StrAttr:$at);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$source `[` $offsets `]` `sizes` `[` $sizes `]` attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def PTO_AllocTensorOp : PTO_Op<"alloc_tensor"> {
+  let summary = "A GM tensor allocated at once (`alloc_tensors`), alive for the run";
+  let description = [{
+    In an orchestration entry, outside any scope: a static-shaped tensor of
+    1 to 5 dimensions the runtime allocates when the orchestration reaches
+    it and releases when the run ends; tasks take views of it (a pipe's
+    ring of slots).
+
+    ```mlir
+    %ring = pto.alloc_tensor : memref<2x16x64xf32>
+    ```
+  }];
+  let results = (outs Res<AnyStaticShapeMemRef, "", [MemAlloc]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def PTO_TaskOp : PTO_Op<"task", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "A scheduled task: an orchestration function called on views";
+  let description = [{
+    Calls the orchestration function `callee` (a kernel's, submitting its
+    PTO task or tasks) on `arguments` through the function's
+    `pto.schedule`: each tensor argument is accessed as `access` says
+    (`in`, `out`, `inout`; `none` for a scalar), which gives the WAR edges
+    and order the schedule adds; `stream` (optional) puts the task on that
+    stream (tasks of one stream run in submission order). A tensor of
+    another extent than the callee's static one stops the run at `at`.
+
+    ```mlir
+    pto.task @k(%vx, %vy, %s) {access = ["in", "out", "none"], at = "w.py:9:9"} : memref<16x64xf32>, memref<16x64xf32>, f32
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyType>:$arguments, Optional<AnyTypeOf<[Index, AnySignlessInteger]>>:$stream,
+                       StrArrayAttr:$access, StrAttr:$at);
+  let assemblyFormat = [{
+    $callee `(` $arguments `)` (`stream` `(` $stream^ `:` type($stream) `)`)? attr-dict `:` type($arguments)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HTP_PTO_OPS

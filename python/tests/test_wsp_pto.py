@@ -185,22 +185,22 @@ def test_workload_compiles_to_a_package(tmp_path, target, name):
     manifest, orchestration = package(PROGRAMS[name], target, tmp_path)
     assert manifest["target"] == target and manifest["runtime"] == "tensormap_and_ringbuffer"
     assert all(a["direction"] in ("in", "out", "inout") for a in manifest["arguments"] if a["kind"] == "tensor")
-    assert "aicpu_orchestration_entry" in orchestration and "wsp::Run wsp_run(" in orchestration
+    assert "aicpu_orchestration_entry" in orchestration and "htp_schedule::Schedule htp_schedule(" in orchestration
     # Each task calls its kernel's orchestration, on views, through the workload's submitter.
     assert "static void htp_orchestration_" in orchestration and ".view(" in orchestration
-    assert "htp_submitter.submit(" in orchestration and "wsp_run.open_scope(" in orchestration
+    assert "htp_submitter.submit(" in orchestration and "htp_schedule.open_scope(" in orchestration
 
 
 @wsp.workload
-def named_like_the_runtime(wsp_run: htp.InOut[f32, "N", 64]):
-    for i in wsp.parallel(wsp_run.shape[0] // 16):
-        wsp.task(add_one, wsp_run[i * 16:i * 16 + 16, :])
+def named_like_the_runtime(htp_schedule: htp.InOut[f32, "N", 64]):
+    for i in wsp.parallel(htp_schedule.shape[0] // 16):
+        wsp.task(add_one, htp_schedule[i * 16:i * 16 + 16, :])
 
 
 def test_a_parameter_named_like_generated_cpp_is_renamed(tmp_path):
     manifest, orchestration = package(named_like_the_runtime, "pto-a2a3sim", tmp_path)
-    assert manifest["arguments"][0]["name"] == "wsp_run"
-    assert "const ChipTensor &p_wsp_run = orch_args.tensor(0).ref();" in orchestration
+    assert manifest["arguments"][0]["name"] == "htp_schedule"
+    assert "const ChipTensor &p_htp_schedule = orch_args.tensor(0).ref();" in orchestration
 
 
 def test_directions_come_from_the_tasks(tmp_path):
@@ -210,7 +210,7 @@ def test_directions_come_from_the_tasks(tmp_path):
 
 def test_seq_orders_iterations_by_barriers(tmp_path):
     _, orchestration = package(steps, "pto-a2a3sim", tmp_path)
-    assert "wsp_run.begin_order();" in orchestration and "wsp_run.next_iteration();" in orchestration
+    assert "htp_schedule.begin_order();" in orchestration and "htp_schedule.next_iteration();" in orchestration
     assert "rt_submit_dummy_task(barrier)" in orchestration
 
 
@@ -222,9 +222,9 @@ def test_ragged_lengths_are_read_in_the_orchestration(tmp_path):
 
 def test_select_and_when_become_dispatch_predicates(tmp_path):
     _, selected_cpp = package(selected, "pto-a2a3sim", tmp_path)
-    assert "PredicateOp::NE, 0);" in selected_cpp and "args.set_predicate(predicate)" in selected_cpp
+    assert "PredicateOp::NE, static_cast<int64_t>(0));" in selected_cpp and "args.set_predicate(guards.back().predicate)" in selected_cpp
     _, guarded_cpp = package(guarded, "pto-a2a3sim", tmp_path)
-    assert "PredicateOp::GT" in guarded_cpp and "args.set_predicate(predicate)" in guarded_cpp
+    assert "PredicateOp::GT" in guarded_cpp and "args.set_predicate(guards.back().predicate)" in guarded_cpp
     # No blocking read of the guard.
     assert "get_tensor_data" not in selected_cpp and "get_tensor_data" not in guarded_cpp
 
@@ -232,7 +232,7 @@ def test_select_and_when_become_dispatch_predicates(tmp_path):
 def test_the_window_travels_in_the_run_configuration(tmp_path):
     manifest, orchestration = package(streams, "pto-a2a3sim", tmp_path)
     assert manifest["runtime_env"] == {"ring_task_window": 64}
-    assert "wsp::Run wsp_run(64, 0);" in orchestration and "wsp_run.stream = " in orchestration
+    assert "htp_schedule::Schedule htp_schedule(64, 0);" in orchestration and "htp_schedule.stream = " in orchestration
     manifest, _ = package(blocks, "pto-a2a3sim", tmp_path)
     assert "runtime_env" not in manifest
 
@@ -253,7 +253,7 @@ def test_the_runner_checks_and_applies_the_run_configuration(tmp_path):
 
 def test_round_robin_is_lanes_of_dependencies(tmp_path):
     _, orchestration = package(lanes, "pto-a2a3sim", tmp_path)
-    assert "wsp::Run wsp_run(16384, 2);" in orchestration
+    assert "htp_schedule::Schedule htp_schedule(16384, 2);" in orchestration
 
 
 def test_affinity_is_refused_at_the_workload(tmp_path):
@@ -465,12 +465,12 @@ def test_a_block_the_kernel_does_not_take_stops_with_the_tasks_line(capfd):
     with pytest.raises(pto_runtime.PtoRuntimeError):
         sim(edges)(y)
     log = capfd.readouterr().err
-    assert f"wsp: the task at {__file__}:{line_of(edges, 'wsp.task(')}:9 gives add_one a block of extent 8 in dimension 0, where its parameter takes 16" in log, log
+    assert f"the task at {__file__}:{line_of(edges, 'wsp.task(')}:9 gives add_one a block of extent 8 in dimension 0, where its parameter takes 16" in log, log
 
 
 def test_static_extents_of_kernel_parameters_are_checked_in_the_orchestration(tmp_path):
     _, orchestration = package(streamed, "pto-a2a3sim", tmp_path)
-    assert 'wsp_run.fits(view, 0, 16, "add_one");' in orchestration
+    assert 'htp_schedule.fits(view, 0, 16, "add_one");' in orchestration
 
 
 # --- The three WSP examples (examples/python/wsp) on a2a3sim ------------------------------
@@ -491,7 +491,7 @@ def test_the_wsp_examples_package_for_pto(name, workload, target, tmp_path):
     program = getattr(load_wsp_example(name), workload)
     package = pathlib.Path(program.compile(target=target).write_package(str(tmp_path / name)))
     orchestration = list(package.glob("orchestration/*.cpp"))
-    assert len(orchestration) == 1 and "wsp::Run" in orchestration[0].read_text()
+    assert len(orchestration) == 1 and "htp_schedule::Schedule" in orchestration[0].read_text()
     assert json.loads((package / "manifest.json").read_text())
 
 
@@ -619,8 +619,8 @@ def test_an_outermost_seq_loop_counts_its_barrier_in_the_scope():
 
 def test_the_order_barrier_is_submitted_inside_the_iterations_scope(tmp_path):
     _, orchestration = package(wsp.schedule(chain, window=8), "pto-a2a3sim", tmp_path)
-    body = orchestration[orchestration.index("wsp_run.open_scope("):]
-    assert body.index("wsp_run.next_iteration();") < body.index("wsp_run.close_scope();"), body
+    body = orchestration[orchestration.index("htp_schedule.open_scope("):]
+    assert body.index("htp_schedule.next_iteration();") < body.index("htp_schedule.close_scope();"), body
 
 
 @needs_runtime
@@ -647,7 +647,7 @@ def test_tasks_outside_the_loops_beyond_the_window_stop_with_a_message(capfd):
     capfd.readouterr()
     with pytest.raises(pto_runtime.PtoRuntimeError, match="code -5"):
         sim(wsp.schedule(loose, window=8))(rng.standard_normal((16 * 9, 64)).astype(np.float32))
-    assert "submits more than 7 tasks outside its wsp loops" in capfd.readouterr().err
+    assert "submits more than 7 tasks outside its loops' scopes" in capfd.readouterr().err
 
 
 CALLS = r'''

@@ -11,6 +11,7 @@ use crate::ods::pto;
 htp_dialects::op_kinds! {
     /// A `pto` op's kind.
     PtoOp in pto {
+    AllocTensor = AllocTensorOperation,
     AllocTile = AllocTileOperation,
     AvailableCores = AvailableCoresOperation,
     Barrier = BarrierOperation,
@@ -18,7 +19,12 @@ htp_dialects::op_kinds! {
     ClusterSend = ClusterSendOperation,
     CreateTensor = CreateTensorOperation,
     GlobalView = GlobalViewOperation,
+    Guard = GuardOperation,
     MGather = MGatherOperation,
+    OrderBarrier = OrderBarrierOperation,
+    Ordered = OrderedOperation,
+    Schedule = ScheduleOperation,
+    Scope = ScopeOperation,
     SetFlag = SetFlagOperation,
     Submit = SubmitOperation,
     TAbs = TAbsOperation,
@@ -69,6 +75,8 @@ htp_dialects::op_kinds! {
     TSub = TSubOperation,
     TSubS = TSubSOperation,
     TTrans = TTransOperation,
+    Task = TaskOperation,
+    TensorView = TensorViewOperation,
     TileView = TileViewOperation,
     WaitFlag = WaitFlagOperation
     }

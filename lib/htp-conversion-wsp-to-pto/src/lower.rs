@@ -15,8 +15,10 @@
 //!   integers).
 //!
 //! It records each tensor's direction (`pto.direction`, from the tasks'
-//! access modes) and the task window (`pto.runtime_env`). The kernels' own
-//! orchestration functions stay: each task calls its kernel's.
+//! access modes) and the task window (`pto.runtime_env`), then rewrites the
+//! wsp ops into the backend's orchestration IR (`convert.rs`: `pto.schedule`,
+//! `pto.scope`, `pto.ordered`, `pto.guard`, `pto.tensor_view`, `pto.task`, ...).
+//! The kernels' own orchestration functions stay: each task calls its kernel's.
 
 use std::collections::HashMap;
 
@@ -39,7 +41,7 @@ use htp_model_wsp::schedule::{Dispatch, Schedule};
 htp_pass::pass! {
     pub DEFINITION = Pass<"wsp-to-pto", "builtin.module"> {
         summary: "Make WSP workloads pto-runtime orchestrations (checks placement, views, guards and the task window; records directions and the window)",
-        dialects: [htp_model_wsp::handles::wsp],
+        dialects: [htp_model_wsp::handles::wsp, htp_backend_pto::handles::pto, scf, arith, memref],
         run: run,
     }
 }
@@ -189,7 +191,7 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
         function.set_attribute(htp_backend_pto::emit::package::RUNTIME_ENV_ATTRIBUTE, attribute(&format!("{{ring_task_window = {window} : i64}}"))?);
     }
     function.set_attribute("pto.orchestration", attribute("unit")?);
-    Ok(())
+    crate::convert::convert(context, workload, &schedule, window)
 }
 
 /// The ops named in `names` around `op`, innermost first.

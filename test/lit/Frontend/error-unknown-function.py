@@ -3,7 +3,7 @@ import htp
 
 @htp.kernel
 def f(x: htp.Tensor[htp.f32, 16, 16], y: htp.Out[htp.f32, 16, 16]):
-    y[:, :] = htp.softplus(x[:, :])
-# CHECK: error-unknown-function.py:[[# @LINE - 1]]:15: error: unknown function 'softplus'
-# CHECK-NEXT: y[:, :] = htp.softplus(x[:, :])
+    y[:, :] = htp.mish(x[:, :])
+# CHECK: error-unknown-function.py:[[# @LINE - 1]]:15: error: unknown function 'mish'
+# CHECK-NEXT: y[:, :] = htp.mish(x[:, :])
 # CHECK-NEXT: {{^}}              ^

@@ -17,6 +17,15 @@ func.func @k(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {pto.orchest
 // CHECK-SAME: %{{.*}}: memref<?x64xf32> {pto.direction = "in"}, %{{.*}}: memref<?x64xf32> {pto.direction = "inout"}, %{{.*}}: memref<?x64xf32> {pto.direction = "in"}, %{{.*}}: memref<8xi32> {pto.direction = "in"}, %{{.*}}: f32)
 // CHECK-SAME: pto.orchestration
 // CHECK-SAME: pto.runtime_env = {ring_task_window = 64 : i64}
+// The workload in the backend's orchestration IR: a schedule, the loop a scf.for whose
+// iterations are scopes, views and tasks at the user's lines.
+// CHECK-NEXT: pto.schedule window 64 lanes 0 dispatch "dynamic"
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: pto.scope "{{.*}}wsp-to-pto.mlir:{{[0-9]+}}:3" {
+// CHECK: %[[VX:.*]] = pto.tensor_view %{{.*}}[%{{.*}}, %{{.*}}] sizes[%{{.*}}, %{{.*}}] {at = "{{.*}}"} : memref<?x64xf32> -> memref<16x64xf32>
+// CHECK: %[[VY:.*]] = pto.tensor_view
+// CHECK: pto.task @k(%[[VX]], %[[VY]]) {access = ["in", "out"], at = "{{.*}}"} : memref<16x64xf32>, memref<16x64xf32>
+// CHECK-NOT: wsp.
 func.func @work(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %unused: memref<?x64xf32>, %lens: memref<8xi32>, %s: f32) attributes {htp.model = "wsp", htp.in_outs = array<i64: 1>, htp.outputs = array<i64: 1>, wsp.schedule = {dispatch = "dynamic", window = 64 : i64, workers = 0 : i64}} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index

@@ -34,7 +34,7 @@ const GENERATED: &[&str] = &[
 /// for their prelude and preamble ([`reserve_identifiers`]).
 fn reserved() -> &'static std::sync::RwLock<HashSet<String>> {
     static RESERVED: std::sync::OnceLock<std::sync::RwLock<HashSet<String>>> = std::sync::OnceLock::new();
-    RESERVED.get_or_init(|| std::sync::RwLock::new(["htp_direct", "htp_submitter"].into_iter().map(String::from).collect()))
+    RESERVED.get_or_init(|| std::sync::RwLock::new(["htp_direct", "htp_submitter", "htp_schedule"].into_iter().map(String::from).collect()))
 }
 
 /// Reserves `names`: identifiers an extension's orchestration C++ declares

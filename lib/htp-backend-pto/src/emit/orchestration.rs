@@ -3,10 +3,7 @@
 //! callable's tensors and scalars and submits one task per `pto.submit`
 //! (dependencies come from the tensors each task reads and writes).
 
-use std::{
-    collections::HashMap,
-    sync::{OnceLock, RwLock},
-};
+use std::{collections::HashMap, sync::OnceLock};
 
 use melior::ir::{
     block::BlockLike,
@@ -208,6 +205,16 @@ impl<'a> Orchestration<'a> {
         true
     }
 
+    /// The shapes of the tensor parameters of the module's function `name`
+    /// (empty for a scalar; `ShapedType::kDynamic`, negative, where dynamic).
+    pub fn parameter_shapes(&self, name: &str) -> Vec<Vec<i64>> {
+        let Some(block) = self.module.and_then(|m| function_named(m, name)).and_then(|f| f.region(0).ok()).and_then(|r| r.first_block()) else { return Vec::new() };
+        (0..block.argument_count())
+            .filter_map(|i| block.argument(i).ok())
+            .map(|a| if htp_ir::builder::is_memref(a.r#type()) { htp_ir::builder::shape_of(a.r#type()) } else { Vec::new() })
+            .collect()
+    }
+
     /// Whether the op being written is in a called orchestration function
     /// (its tasks go through the caller's submitter).
     pub fn in_called_function(&self) -> bool {
@@ -321,37 +328,37 @@ impl<'a> Orchestration<'a> {
 /// Writes the orchestration C++ of one op (its results bound in the writer).
 pub type OpEmitter = fn(&mut Orchestration, &mut Writer, OperationRef) -> Result<(), String>;
 
-fn emitters() -> &'static RwLock<HashMap<String, OpEmitter>> {
-    static EMITTERS: OnceLock<RwLock<HashMap<String, OpEmitter>>> = OnceLock::new();
+/// The orchestration writer's ops: the backend's own (`pto` ops, keyed by
+/// their ODS names) and the upstream ops an orchestration reads tensors
+/// with. A programming model reaches the orchestration by producing these
+/// ops (its conversion), not by writing C++ (D70).
+fn emitters() -> &'static HashMap<String, OpEmitter> {
+    static EMITTERS: OnceLock<HashMap<String, OpEmitter>> = OnceLock::new();
     EMITTERS.get_or_init(|| {
-        let own: [(PtoOp, OpEmitter); 3] =
-            [(PtoOp::AvailableCores, available_cores), (PtoOp::Submit, submit), (PtoOp::CreateTensor, create_tensor)];
+        use super::schedule;
+        let own: [(PtoOp, OpEmitter); 11] = [
+            (PtoOp::AvailableCores, available_cores),
+            (PtoOp::Submit, submit),
+            (PtoOp::CreateTensor, create_tensor),
+            (PtoOp::Schedule, schedule::schedule),
+            (PtoOp::Scope, schedule::scope),
+            (PtoOp::Ordered, schedule::ordered),
+            (PtoOp::OrderBarrier, schedule::order_barrier),
+            (PtoOp::Guard, schedule::guard),
+            (PtoOp::AllocTensor, schedule::alloc_tensor),
+            (PtoOp::TensorView, schedule::tensor_view),
+            (PtoOp::Task, schedule::task),
+        ];
         let mut table: HashMap<String, OpEmitter> = own.into_iter().map(|(kind, emitter)| (kind.name().to_string(), emitter)).collect();
         table.insert("memref.load".to_string(), load);
         table.insert("memref.expand_shape".to_string(), expand_shape);
-        RwLock::new(table)
+        table
     })
 }
 
-/// Registers the orchestration emitter of the op named `name` (a full op
-/// name, `dialect.op`): the orchestration writer calls it for each such op.
-/// Registering the same emitter again is a no-op; another one for a name
-/// already taken is an error.
-pub fn register_op_emitter(name: &str, emitter: OpEmitter) -> Result<(), String> {
-    let mut emitters = emitters().write().map_err(|_| "the orchestration emitter registry is poisoned".to_string())?;
-    match emitters.get(name) {
-        Some(existing) if std::ptr::fn_addr_eq(*existing, emitter) => Ok(()),
-        Some(_) => Err(format!("an orchestration emitter for '{name}' is already registered")),
-        None => {
-            emitters.insert(name.to_string(), emitter);
-            Ok(())
-        }
-    }
-}
-
-/// The orchestration emitter registered for the op named `name`.
-pub fn op_emitter(name: &str) -> Option<OpEmitter> {
-    emitters().read().ok()?.get(name).copied()
+/// The orchestration emitter of the op named `name`.
+fn op_emitter(name: &str) -> Option<OpEmitter> {
+    emitters().get(name).copied()
 }
 
 impl Ops for Orchestration<'_> {
@@ -522,33 +529,42 @@ fn submit(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result
 mod tests {
     use super::*;
 
-    fn test_op(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), String> {
-        w.line(&format!("test_op_called({});", op.operand_count()));
-        Ok(())
+    fn orchestration(context: &melior::Context, text: &str) -> Result<String, String> {
+        let module = melior::ir::Module::parse(context, text).expect("parses");
+        let function = module.body().first_operation().expect("a function");
+        let lines = |_: &str, _: u32| None;
+        emit(function, &["n".to_string()], &HashMap::new(), &lines, "// test")
     }
 
     #[test]
-    fn a_registered_op_emitter_writes_its_cpp() {
+    fn an_op_without_an_emitter_is_an_error_naming_it() {
         let context = crate::new_context().expect("the PTO backend registers");
         context.set_allow_unregistered_dialects(true);
-        let module = melior::ir::Module::parse(
+        let error = orchestration(&context, "func.func @k(%n: index) attributes {pto.orchestration} {\n  \"test.orchestration_op\"(%n) : (index) -> ()\n  return\n}").expect_err("no emitter");
+        assert!(error.contains("test.orchestration_op"), "{error}");
+    }
+
+    #[test]
+    fn a_schedule_declares_its_submitter_and_scopes_use_it() {
+        let context = crate::new_context().expect("the PTO backend registers");
+        let cpp = orchestration(
             &context,
             r#"
 func.func @k(%n: index) attributes {pto.orchestration} {
-  "test.orchestration_op"(%n) : (index) -> ()
+  pto.schedule window 64 lanes -1 dispatch "round_robin"
+  pto.scope "w.py:3:5" {
+    pto.ordered {
+      pto.order_barrier
+    }
+  }
   return
 }"#,
         )
-        .expect("parses");
-        let function = module.body().first_operation().expect("a function");
-        let lines = |_: &str, _: u32| None;
-        let func_ids = HashMap::new();
-        let without = emit(function, &["n".to_string()], &func_ids, &lines, "// test").expect_err("no emitter yet");
-        assert!(without.contains("test.orchestration_op"), "{without}");
-        register_op_emitter("test.orchestration_op", test_op).expect("registers");
-        register_op_emitter("test.orchestration_op", test_op).expect("the same emitter again");
-        let cpp = emit(function, &["n".to_string()], &func_ids, &lines, "// test").expect("emits");
-        assert!(cpp.contains("test_op_called(1);"), "{cpp}");
-        assert!(register_op_emitter(PtoOp::Submit.name(), test_op).is_err());
+        .expect("emits");
+        assert!(cpp.contains("htp_schedule::Schedule htp_schedule(64, std::max<int64_t>(1, rt_available_cluster_count()));  // the schedule: round_robin"), "{cpp}");
+        assert!(cpp.contains("namespace htp_schedule {"), "{cpp}");
+        for line in ["htp_schedule.open_scope(\"w.py:3:5\");", "htp_schedule.begin_order();", "htp_schedule.next_iteration();", "htp_schedule.end_order();", "htp_schedule.close_scope();"] {
+            assert!(cpp.contains(line), "{line}\n{cpp}");
+        }
     }
 }

@@ -1910,3 +1910,275 @@ func.func @k() attributes {pto.core = "aic", pto.cluster = "p"} {
 func.func @o() attributes {pto.orchestration, pto.runtime_env = {ring_task_window = "big"}} {
   return
 }
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{a task window holds at least 1 task, got 0}}
+  pto.schedule window 0 lanes 0 dispatch "dynamic"
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{lanes is a cluster count, 0 (none) or -1 (one per available cluster), got -2}}
+  pto.schedule window 8 lanes -2 dispatch "dynamic"
+  return
+}
+
+// -----
+
+func.func @s() {
+  // expected-error @+1 {{belongs in an orchestration function (one with 'pto.orchestration')}}
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{is the second of its function: a function has one schedule}}
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  return
+}
+
+// -----
+
+func.func @s(%n: index) attributes {pto.orchestration} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{belongs at the top of its function's body}}
+    pto.schedule window 8 lanes 0 dispatch "dynamic"
+  }
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{needs a 'pto.schedule' in its function: it is submitted through the schedule's submitter}}
+  pto.scope "w.py:1:1" {
+  }
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  pto.scope "w.py:1:1" {
+    // expected-error @+1 {{is inside another scope: scopes do not nest here}}
+    pto.scope "w.py:2:1" {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{needs a 'pto.schedule' in its function}}
+  pto.ordered {
+  }
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{is outside a 'pto.ordered': it ends one of its iterations}}
+  pto.order_barrier
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<8xi32>, %b: index) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{needs 1 indices for a rank-1 tensor, got 0}}
+  pto.guard %t[] "ne" %b : memref<8xi32>, index {
+  }
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<8xf32>, %i: index, %b: index) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{compares elements of an integer tensor, got 'f32'}}
+  pto.guard %t[%i] "ne" %b : memref<8xf32>, index {
+  }
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<8xi32>, %i: index, %b: index) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{predicate must be eq, ne, lt, le, gt or ge, got "neq"}}
+  pto.guard %t[%i] "neq" %b : memref<8xi32>, index {
+  }
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<?x64xf32>, %i: index) attributes {pto.orchestration} {
+  // expected-error @+1 {{needs 2 offsets for a rank-2 tensor, got 1}}
+  %v = pto.tensor_view %t[%i] sizes [%i, %i] {at = ""} : memref<?x64xf32> -> memref<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<?x64xf32>, %i: index) attributes {pto.orchestration} {
+  // expected-error @+1 {{needs 2 sizes for a rank-2 view, got 1}}
+  %v = pto.tensor_view %t[%i, %i] sizes [%i] {at = ""} : memref<?x64xf32> -> memref<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<?x64xf32>, %i: index) attributes {pto.orchestration} {
+  // expected-error @+1 {{a view has 1 to 2 dimensions (its tensor's), got 3}}
+  %v = pto.tensor_view %t[%i, %i] sizes [%i, %i, %i] {at = ""} : memref<?x64xf32> -> memref<1x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<?x64xf32>, %i: index) attributes {pto.orchestration} {
+  // expected-error @+1 {{views 'f32' elements as 'f16'}}
+  %v = pto.tensor_view %t[%i, %i] sizes [%i, %i] {at = ""} : memref<?x64xf32> -> memref<16x64xf16>
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<?x64xf32>, %i: index) {
+  // expected-error @+1 {{belongs in an orchestration function (one with 'pto.orchestration')}}
+  %v = pto.tensor_view %t[%i, %i] sizes [%i, %i] {at = ""} : memref<?x64xf32> -> memref<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{a pto-runtime tensor has 1 to 5 dimensions, got 6}}
+  %r = pto.alloc_tensor : memref<1x1x1x1x1x2xf32>
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  // expected-error @+1 {{element type 'f64' is not a PTO element type}}
+  %r = pto.alloc_tensor : memref<2x16xf64>
+  return
+}
+
+// -----
+
+func.func @s() attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  pto.scope "w.py:1:1" {
+    // expected-error @+1 {{is inside a scope: it is allocated once for the run}}
+    %r = pto.alloc_tensor : memref<2x16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  // expected-error @+1 {{needs a 'pto.schedule' in its function}}
+  pto.task @o(%a) {access = ["in"], at = ""} : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{needs one access per argument (1), got 2}}
+  pto.task @o(%a) {access = ["in", "out"], at = ""} : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>, %s: f32) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>, %s: f32) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{argument 0 is a tensor: its access is in, out or inout, got "none"}}
+  pto.task @o(%a, %s) {access = ["none", "none"], at = ""} : memref<16xf32>, f32
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>, %s: f32) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>, %s: f32) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{argument 1 is a scalar: its access is none, got "in"}}
+  pto.task @o(%a, %s) {access = ["in", "in"], at = ""} : memref<16xf32>, f32
+  return
+}
+
+// -----
+
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{'missing' does not name a function}}
+  pto.task @missing(%a) {access = ["in"], at = ""} : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @k(%a: memref<16xf32>) attributes {pto.core = "aiv"} {
+  return
+}
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{'k' is not an orchestration function: a task calls a kernel's orchestration}}
+  pto.task @k(%a) {access = ["in"], at = ""} : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>, %b: memref<16xf32>) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{'o' takes 2 arguments, the task passes 1}}
+  pto.task @o(%a) {access = ["in"], at = ""} : memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @o(%a: memref<16xf32>, %b: f32) attributes {pto.orchestration} {
+  return
+}
+func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
+  pto.schedule window 8 lanes 0 dispatch "dynamic"
+  // expected-error @+1 {{argument 1 of 'o' is 'f32', the task passes 'memref<16xf32>'}}
+  pto.task @o(%a, %a) {access = ["in", "in"], at = ""} : memref<16xf32>, memref<16xf32>
+  return
+}

@@ -616,3 +616,46 @@ func.func @cluster_vector() attributes {pto.core = "aiv", pto.cluster = "p"} {
 // CHECK-LABEL: func.func private @fifo_counts
 // CHECK-SAME: pto.fifo = array<i64: 0, 128, 64, 3, 1>
 func.func private @fifo_counts(memref<112xf32>) attributes {pto.core = "aiv", pto.fifo = array<i64: 0, 128, 64, 3, 1>}
+
+// Scheduled tasks (what a model's conversion produces: WSP workloads): a
+// schedule, a scope per outer iteration, an ordered loop with its barrier, a
+// guard, views, a ring allocated for the run, tasks with access modes and a stream.
+// CHECK-LABEL: func.func @scheduled
+// CHECK-NEXT: pto.schedule window 64 lanes -1 dispatch "round_robin"
+// CHECK-NEXT: %[[RING:.*]] = pto.alloc_tensor : memref<2x16x64xf32>
+// CHECK: pto.scope "w.py:3:5" {
+// CHECK-NEXT: %[[V:.*]] = pto.tensor_view %{{.*}}[%{{.*}}, %{{.*}}] sizes[%{{.*}}, %{{.*}}] {at = "w.py:4:9"} : memref<?x64xf32> -> memref<16x64xf32>
+// CHECK-NEXT: %[[S:.*]] = pto.tensor_view %[[RING]][%{{.*}}, %{{.*}}, %{{.*}}] sizes[%{{.*}}, %{{.*}}] {at = "w.py:5:9"} : memref<2x16x64xf32> -> memref<16x64xf32>
+// CHECK-NEXT: pto.task @orchestrated(%[[V]], %[[S]], %{{.*}}) stream(%{{.*}} : index) {access = ["in", "out", "none"], at = "w.py:6:9"} : memref<16x64xf32>, memref<16x64xf32>, f32
+// CHECK: pto.ordered {
+// CHECK: pto.guard %{{.*}}[%{{.*}}] "ne" %{{.*}} : memref<8xi32>, index {
+// CHECK: pto.order_barrier
+func.func @orchestrated(%a: memref<16x64xf32>, %b: memref<16x64xf32>, %s: f32) attributes {pto.orchestration} {
+  return
+}
+func.func @scheduled(%x: memref<?x64xf32>, %flags: memref<8xi32>, %s: f32) attributes {pto.orchestration} {
+  pto.schedule window 64 lanes -1 dispatch "round_robin"
+  %ring = pto.alloc_tensor : memref<2x16x64xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    pto.scope "w.py:3:5" {
+      %v = pto.tensor_view %x[%i, %c0] sizes [%c16, %c64] {at = "w.py:4:9"} : memref<?x64xf32> -> memref<16x64xf32>
+      %slot = pto.tensor_view %ring[%c1, %c0, %c0] sizes [%c16, %c64] {at = "w.py:5:9"} : memref<2x16x64xf32> -> memref<16x64xf32>
+      pto.task @orchestrated(%v, %slot, %s) stream(%i : index) {access = ["in", "out", "none"], at = "w.py:6:9"} : memref<16x64xf32>, memref<16x64xf32>, f32
+    }
+  }
+  pto.ordered {
+    scf.for %i = %c0 to %c4 step %c1 {
+      pto.guard %flags[%i] "ne" %c0 : memref<8xi32>, index {
+        %v = pto.tensor_view %x[%i, %c0] sizes [%c16, %c64] {at = "w.py:9:9"} : memref<?x64xf32> -> memref<16x64xf32>
+        pto.task @orchestrated(%v, %v, %s) {access = ["in", "out", "none"], at = "w.py:10:9"} : memref<16x64xf32>, memref<16x64xf32>, f32
+      }
+      pto.order_barrier
+    }
+  }
+  return
+}

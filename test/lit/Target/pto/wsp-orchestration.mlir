@@ -1,7 +1,7 @@
 // A WSP workload as the package's orchestration (htp-conversion-wsp-to-pto;
 // docs/wsp.md, "WSP on PTO"): loops on AICPU, a ragged axis read with get_tensor_data,
 // each outermost iteration a scope, views of the tensors, each task a call
-// of its kernel's orchestration through wsp::Run, a sequential loop's
+// of its kernel's orchestration through htp_schedule::Schedule, a sequential loop's
 // barrier, a select's dispatch predicate, a stream.
 // RUN: htp-opt %s --pass-pipeline='builtin.module(wsp-to-pto)' | htp-translate --pto-to-cpp | FileCheck %s
 
@@ -46,39 +46,43 @@ func.func @work(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8xi32>
 }
 
 // CHECK-LABEL: // ----- orchestration/work.cpp
-// CHECK:      namespace wsp {
-// CHECK:      struct Run final : HtpSubmitter {
+// CHECK:      namespace htp_schedule {
+// CHECK:      struct Schedule final : HtpSubmitter {
 // CHECK:      static void htp_orchestration_k(HtpSubmitter &htp_submitter, const ChipTensor &arg0, const ChipTensor &arg1, const float arg2) {
 // CHECK:          htp_submitter.submit(kernels, task);
 // CHECK:      void aicpu_orchestration_entry(const ChipTaskArgs &orch_args) {
-// CHECK:          wsp::Run wsp_run(64, 4);  // the schedule: round_robin
-// CHECK:          for (int64_t b = 0; b < 8; b++) {
-// CHECK-NEXT:         const uint32_t at[1] = {static_cast<uint32_t>(b)};
-// CHECK-NEXT:         const int64_t length = std::max<int64_t>(0, static_cast<int64_t>(get_tensor_data<int32_t>(arg2, 1, at)));
-// CHECK-NEXT:         for (int64_t c = 0; c < length; c++) {
-// CHECK-NEXT:             wsp_run.open_scope(
+// CHECK:          htp_schedule::Schedule htp_schedule(64, 4);  // the schedule: round_robin
+// CHECK:          for (int64_t [[B:.*]] = 0; [[B]] < 8; [[B]] += 1) {
+// CHECK-NEXT:         const uint32_t at[1] = {static_cast<uint32_t>([[B]])};
+// CHECK-NEXT:         const int32_t element = get_tensor_data<int32_t>(arg2, 1, at);
+// CHECK-NEXT:         const int64_t [[LEN:.*]] = static_cast<int64_t>(element);
+// CHECK-NEXT:         const int64_t [[N:.*]] = std::max<int64_t>([[LEN]], 0);
+// CHECK:              for (int64_t [[C:.*]] = 0; [[C]] < [[N]]; [[C]] += 1) {
+// CHECK-NEXT:             htp_schedule.open_scope(
+// CHECK:                  htp_schedule.starts_within(arg0, 0,
 // CHECK:                  const ChipTensor view = arg0.view(view_shape, view_offset);
-// CHECK:                  wsp_run.begin_task(
-// CHECK-NEXT:             wsp_run.tensor(view, true, false);
-// CHECK-NEXT:             wsp_run.tensor(view_1, false, true);
-// CHECK-NEXT:             wsp_run.has_stream = true;
-// CHECK-NEXT:             wsp_run.stream = b;
-// CHECK-NEXT:             htp_orchestration_k(wsp_run, view, view_1, 2.0f);
-// CHECK-NEXT:             wsp_run.close_scope();
-// CHECK:          wsp_run.begin_order();
-// CHECK-NEXT:     for (int64_t i = 0; i < 3; i++) {
-// CHECK-NEXT:         wsp_run.open_scope(
-// CHECK:              for (int64_t e = 0; e < 8; e++) {
-// CHECK-NEXT:             const uint32_t at_1[1] = {static_cast<uint32_t>(e)};
-// CHECK-NEXT:             wsp_run.guard(arg3, 1, at_1, PredicateOp::NE, 0);
-// CHECK:                  htp_orchestration_k(wsp_run, view_2, view_2, 2.0f);
-// CHECK-NEXT:             wsp_run.unguard();
+// CHECK:                  htp_schedule.begin_task(
+// CHECK-NEXT:             htp_schedule.tensor(view, true, false);
+// CHECK-NEXT:             htp_schedule.tensor(view_1, false, true);
+// CHECK-NEXT:             htp_schedule.has_stream = true;
+// CHECK-NEXT:             htp_schedule.stream = [[B]];
+// CHECK-NEXT:             htp_orchestration_k(htp_schedule, view, view_1, 2.0f);
+// CHECK-NEXT:             htp_schedule.close_scope();
+// CHECK:          htp_schedule.begin_order();
+// CHECK:          for (int64_t [[I:.*]] = 0; [[I]] < 3; [[I]] += 1) {
+// CHECK-NEXT:         htp_schedule.open_scope(
+// CHECK:              for (int64_t [[E:.*]] = 0; [[E]] < 8; [[E]] += 1) {
+// CHECK:                  const uint32_t at_1[1] = {static_cast<uint32_t>([[E]])};
+// CHECK-NEXT:             htp_schedule.guard(arg3, 1, at_1, PredicateOp::NE, static_cast<int64_t>(0));
+// CHECK:                  htp_orchestration_k(htp_schedule, view_2, view_2, 2.0f);
+// CHECK-NEXT:             htp_schedule.unguard();
 // CHECK-NEXT:         }
-// The order barrier is in the iteration's scope (outside it, barriers would fill the task window).
-// CHECK-NEXT:         wsp_run.next_iteration();
-// CHECK-NEXT:         wsp_run.close_scope();
 // CHECK-NEXT:     }
-// CHECK-NEXT:     wsp_run.end_order();
+// The order barrier is in the iteration's scope (outside it, barriers would fill the task window).
+// CHECK-NEXT:     htp_schedule.next_iteration();
+// CHECK-NEXT:     htp_schedule.close_scope();
+// CHECK-NEXT: }
+// CHECK-NEXT: htp_schedule.end_order();
 // CHECK-LABEL: // ----- manifest.json
 // CHECK:        {"name": "arg1", "kind": "tensor", "dtype": "float32", "shape": ["?", 64], "direction": "inout"},
 // CHECK:        "runtime_env": {"ring_task_window": 64},
