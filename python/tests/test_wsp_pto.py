@@ -803,3 +803,19 @@ def test_a_dense_by_ragged_loop_on_a2a3sim_as_on_the_cpu(lens):
             expected[h, b * 64:b * 64 + 16 * n] = (3.0 + h) * x[h, b * 64:b * 64 + 16 * n]
     np.testing.assert_allclose(outputs["cpu"], expected, rtol=1e-6)
     np.testing.assert_allclose(outputs["pto-a2a3sim"], expected, rtol=1e-6)
+
+
+def test_static_metrics_of_a_workload_count_its_tasks_and_barriers():
+    # steps: three ordered iterations of N / 16 tasks, each iteration ending with a barrier task.
+    compiled = steps.compile(target="pto-a2a3sim")
+    y = np.zeros((64, 64), np.float32)
+    metrics = compiled.metrics(y)
+    assert metrics["tasks"] == 3 * 4 + 3, metrics
+    assert metrics["read_bytes.y"] == metrics["write_bytes.y"] == 3 * y.nbytes, metrics
+
+
+def test_static_metrics_refuse_a_workload_whose_tasks_depend_on_data():
+    compiled = ragged.compile(target="pto-a2a3sim")
+    with pytest.raises(Exception) as info:
+        compiled.metrics(np.zeros((64, 64), np.float32), np.zeros(4, np.int32), np.zeros((64, 64), np.float32))
+    assert "its tasks depend on the data, which static metrics do not have" in str(info.value), str(info.value)

@@ -106,16 +106,30 @@ pub fn run(module: OperationRef, shapes: &[Vec<i64>], scalars: &[f64], cores: Co
     Ok(machine.metrics)
 }
 
+/// The entry orchestration: the `pto.orchestration` function no task or
+/// call of the module names (a WSP workload calls its kernels' own).
 fn orchestration<'c>(module: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let mut called = Vec::new();
+    module.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        if matches!(name(op).as_str(), "func.call" | "pto.task") {
+            if let Some(callee) = symbol(op, "callee") {
+                called.push(callee);
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
     let body = module.region(0).ok()?.first_block()?;
     let mut op = body.first_operation();
+    let mut entry = None;
     while let Some(current) = op {
-        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() {
-            return Some(unsafe { OperationRef::from_raw(current.to_raw()) });
+        let symbol_name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).unwrap_or_default();
+        if current.name().as_string_ref().as_str() == Ok("func.func") && current.attribute(ORCHESTRATION_ATTRIBUTE).is_ok() && !called.contains(&symbol_name) {
+            entry = Some(unsafe { OperationRef::from_raw(current.to_raw()) });
         }
         op = current.next_in_block();
     }
-    None
+    entry
 }
 
 fn name(op: OperationRef) -> String {
@@ -158,6 +172,9 @@ impl<'c, 'a> Machine<'c, 'a> {
                     let value = scalar::evaluate(current, &n, &operands).map_err(|e| format!("metrics: {e}"))?;
                     let result = current.result(0).map_err(|e| e.to_string())?;
                     frame.values.insert(key(result.into()), value);
+                }
+                "memref.load" if !kernel => {
+                    return Err("metrics: the orchestration reads tensor elements (a ragged or sparse axis, wsp.read, a guard's data): its tasks depend on the data, which static metrics do not have".into())
                 }
                 _ => {
                     let kind = PtoOp::of(current).ok_or_else(|| format!("metrics: unsupported op {n} in {}", if kernel { "a kernel" } else { "an orchestration" }))?;
@@ -230,6 +247,43 @@ impl<'c, 'a> Machine<'c, 'a> {
                 self.submit(frame, op)?;
                 None
             }
+            // Scheduled tasks (D70): the schedule adds dependencies, not work.
+            PtoOp::Schedule => None,
+            // Every guarded task is counted as dispatched (its predicate reads data).
+            PtoOp::Scope | PtoOp::Ordered | PtoOp::Guard => {
+                let body = op.region(0).map_err(|e| e.to_string())?.first_block().ok_or_else(|| format!("{} without a body", kind.name()))?;
+                self.block(frame, unsafe { BlockRef::from_raw(body.to_raw()) }, false)?;
+                None
+            }
+            // The barrier is a (dummy) task of its own.
+            PtoOp::OrderBarrier => {
+                self.metrics.tasks += 1;
+                None
+            }
+            PtoOp::AllocTensor => {
+                let ty = op.result(0).map_err(|e| e.to_string())?.r#type();
+                Some(Value::Tensor(Tensor { gm: Gm::Created, shape: htp_ir::builder::shape_of(ty) }))
+            }
+            PtoOp::TensorView => {
+                let operands = frame.operands(op)?;
+                let Some(Value::Tensor(source)) = operands.first() else { return Err(format!("{} of a non-tensor", kind.name())) };
+                let rank = htp_ir::builder::shape_of(op.result(0).map_err(|e| e.to_string())?.r#type()).len();
+                let sizes = operands[operands.len() - rank..]
+                    .iter()
+                    .map(|v| match v {
+                        Value::Int(n) => Ok((*n).max(0)),
+                        _ => Err(format!("{} with a non-integer size", kind.name())),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Some(Value::Tensor(Tensor { gm: source.gm, shape: sizes }))
+            }
+            PtoOp::Task => {
+                let arguments = frame.operands(op)?;
+                let callee = symbol(op, "callee").ok_or_else(|| format!("{} without a callee", kind.name()))?;
+                let count = op.attribute("operandSegmentSizes").ok().and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok()).and_then(|a| a.element(0).ok()).unwrap_or(0) as usize;
+                self.call_orchestration(&callee, &arguments[..count.min(arguments.len())])?;
+                None
+            }
             other => return Err(format!("metrics: unsupported op {} in an orchestration", other.name())),
         };
         if let Some(value) = result {
@@ -250,6 +304,21 @@ impl<'c, 'a> Machine<'c, 'a> {
             }
             None => self.call(&callee, &arguments, false)?,
         }
+        Ok(())
+    }
+
+    /// A `pto.task`: the callee orchestration run on the task's arguments.
+    fn call_orchestration(&mut self, callee: &str, arguments: &[Value]) -> Result<(), String> {
+        let function = function(self.module, callee).ok_or_else(|| format!("metrics: no orchestration named {callee}"))?;
+        let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
+        if body.argument_count() != arguments.len() {
+            return Err(format!("metrics: {callee} takes {} arguments, the task passes {}", body.argument_count(), arguments.len()));
+        }
+        let mut frame = Frame { values: HashMap::new(), skip_stores: false };
+        for (i, value) in arguments.iter().enumerate() {
+            frame.values.insert(key(body.argument(i).map_err(|e| e.to_string())?.into()), value.clone());
+        }
+        self.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, false)?;
         Ok(())
     }
 
