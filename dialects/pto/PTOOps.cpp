@@ -337,16 +337,18 @@ LogicalResult GlobalViewOp::verify() {
   return success();
 }
 
-LogicalResult CreateTensorOp::verify() {
-  MemRefType type = getType();
+/// A tensor pto-runtime allocates: 1 to 5 dimensions of a PTO element type.
+static LogicalResult verifyRuntimeTensor(Operation *op, MemRefType type) {
   if (type.getRank() < 1 || type.getRank() > 5)
-    return emitOpError() << "a pto-runtime tensor has 1 to 5 dimensions, got "
-                         << type.getRank();
+    return op->emitOpError() << "a pto-runtime tensor has 1 to 5 dimensions, got "
+                             << type.getRank();
   if (!isPTOElementType(type.getElementType()))
-    return emitOpError() << "element type " << type.getElementType()
-                         << " is not a PTO element type";
+    return op->emitOpError() << "element type " << type.getElementType()
+                             << " is not a PTO element type";
   return success();
 }
+
+LogicalResult CreateTensorOp::verify() { return verifyRuntimeTensor(*this, getType()); }
 
 //===----------------------------------------------------------------------===//
 // tload / tstore / mgather / tmov / textract
@@ -1290,13 +1292,8 @@ LogicalResult TensorViewOp::verify() {
 }
 
 LogicalResult AllocTensorOp::verify() {
-  MemRefType type = getType();
-  if (type.getRank() < 1 || type.getRank() > 5)
-    return emitOpError() << "a pto-runtime tensor has 1 to 5 dimensions, got "
-                         << type.getRank();
-  if (!isPTOElementType(type.getElementType()))
-    return emitOpError() << "element type " << type.getElementType()
-                         << " is not a PTO element type";
+  if (failed(verifyRuntimeTensor(*this, getType())))
+    return failure();
   if ((*this)->getParentOfType<ScopeOp>())
     return emitOpError("is inside a scope: it is allocated once for the run");
   return success();

@@ -10,7 +10,7 @@
 //! (`htp_backend_aie::finish`).
 
 use htp_backend_aie::architecture::Device;
-use htp_model_csp::ir::{is_program, name_of, string_attribute};
+use htp_model_csp::ir::{name_of, string_attribute};
 use htp_pass::Failure;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike},
@@ -31,15 +31,7 @@ htp_pass::pass! {
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options) -> Result<(), Failure<'c>> {
     let device = Device::from_name(&options.device).map_err(|e| (module.location(), e))?;
-    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-    let mut programs = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        if name_of(current) == "func.func" && is_program(current) {
-            programs.push(unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) });
-        }
-    }
+    let programs = htp_model_csp::ir::programs(module);
     let [program] = programs.as_slice() else {
         if programs.is_empty() {
             return Ok(());

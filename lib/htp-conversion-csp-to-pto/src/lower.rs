@@ -27,7 +27,7 @@ use htp_backend_pto::conversion::Core;
 use htp_backend_pto::ops::{TileOp, CLUSTER_ATTRIBUTE, CLUSTER_SLOTS_ATTRIBUTE, CORE_ATTRIBUTE};
 use htp_ir::builder::{detach, Builder, Emitter, V};
 use htp_ir::query::{key, ops_named};
-use htp_model_csp::ir::{integer_attribute, is_program, name_of, position, string_attribute, ChannelType};
+use htp_model_csp::ir::{integer_attribute, name_of, position, string_attribute, ChannelType};
 use htp_pass::Failure;
 use melior::{
     ir::{
@@ -48,16 +48,7 @@ htp_pass::pass! {
 }
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
-    let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-    let mut programs = Vec::new();
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        if name_of(current) == "func.func" && is_program(current) {
-            programs.push(unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) });
-        }
-    }
-    for program in programs {
+    for program in htp_model_csp::ir::programs(module) {
         convert(context, program)?;
     }
     Ok(())

@@ -103,3 +103,17 @@ pub fn parts<'c>(program: OperationRef<'c, '_>) -> (Vec<OperationRef<'c, 'c>>, V
     }
     (channels, processes)
 }
+
+/// The `@csp.program`s of `module`, in order.
+pub fn programs<'c>(module: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    use melior::ir::{block::BlockLike, RegionLike};
+    let mut programs = Vec::new();
+    let mut op = module.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    while let Some(current) = op {
+        op = current.next_in_block();
+        if name_of(current) == "func.func" && is_program(current) {
+            programs.push(unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) });
+        }
+    }
+    programs
+}
