@@ -17,7 +17,7 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
 /// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56).
-const OPS: [&str; 16] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast"];
+const OPS: [&str; 28] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp", "select", "col_reduce", "transpose", "iota", "pad"];
 
 pub struct AieTarget {
     pub name: &'static str,
@@ -94,7 +94,7 @@ impl Target for AieTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:i32", "dtype:i8", "layout:row_major"]
+        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:f16", "dtype:i32", "dtype:i16", "dtype:i8", "dtype:i1", "layout:row_major"]
             .into_iter()
             .map(String::from)
             .chain(OPS.iter().map(|op| format!("op:tile.{op}")))

@@ -1,0 +1,112 @@
+"""The kernel language on AIE (issue 28, part 1): the tile ops and element types a row-block kernel
+uses, run in HTP's AIE simulator (aie-sim) and compared with numpy and the cpu target. The cores'
+block functions are lowered by the same tile -> linalg -> loops passes for every op, so each op is
+listed in the AIE targets' capabilities once a case here runs it; what the hardware forbids stays a
+refusal at the user's line (test_aie.py)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import htp
+from sources import kernel_from
+
+try:
+    import ml_dtypes
+except ImportError:  # pragma: no cover - numpy's own dtypes only
+    ml_dtypes = None
+
+RNG = np.random.default_rng(28)
+ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+ROWS = '''
+import htp
+from htp import f32, f16, bf16, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, 64, 32], z: htp.Tensor[{T}, 64, 32], y: htp.Out[{T}, 64, 32]):
+    for i in range(0, 64, 8):
+        t = x[i:i + 8, :]
+        u = z[i:i + 8, :]
+        y[i:i + 8, :] = {EXPR}
+'''
+
+# expression: numpy on one 8-row block (float64)
+FLOAT = {
+    "htp.maximum(t, u)": lambda t, u: np.maximum(t, u),
+    "htp.minimum(t, u) * 2.0": lambda t, u: np.minimum(t, u) * 2.0,
+    "htp.log(htp.abs(t) + 1.0)": lambda t, u: np.log(np.abs(t) + 1.0),
+    "htp.sqrt(htp.abs(t))": lambda t, u: np.sqrt(np.abs(t)),
+    "htp.relu(t) - u": lambda t, u: np.maximum(t, 0.0) - u,
+    "htp.where(t > u, t, u * 2.0)": lambda t, u: np.where(t > u, t, u * 2.0),
+    "htp.where(t <= 0.5, -t, t)": lambda t, u: np.where(t <= 0.5, -t, t),
+    "t - htp.col_max(t)": lambda t, u: t - t.max(axis=0, keepdims=True),
+    "u + htp.col_sum(t) * 0.5": lambda t, u: u + t.sum(axis=0, keepdims=True) * 0.5,
+    "t + htp.row_min(u)": lambda t, u: t + u.min(axis=1, keepdims=True),
+    "htp.sigmoid(t)": lambda t, u: 1.0 / (1.0 + np.exp(-t)),
+    "htp.gelu(t)": lambda t, u: 0.5 * t * (1.0 + ERF(t / math.sqrt(2.0))),
+    "htp.tanh(t) * u": lambda t, u: np.tanh(t) * u,
+    "htp.softplus(t)": lambda t, u: np.logaddexp(t, 0.0),
+    "t + htp.iota((8, 32), 1, dtype=htp.f32)": lambda t, u: t + np.arange(32)[None, :],
+}
+
+
+def block_reference(reference, x, z):
+    expected = np.zeros(x.shape, np.float64)
+    for i in range(0, x.shape[0], 8):
+        expected[i:i + 8] = reference(x[i:i + 8].astype(np.float64), z[i:i + 8].astype(np.float64))
+    return expected
+
+
+@pytest.mark.parametrize("expr", sorted(FLOAT))
+def test_float_ops_on_aie_sim(expr):
+    kernel = kernel_from(ROWS.format(T="f32", EXPR=expr), "k")
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    z = RNG.standard_normal((64, 32), dtype=np.float32)
+    y = kernel.compile(target="aie-sim")(x, z)
+    np.testing.assert_allclose(y, block_reference(FLOAT[expr], x, z), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y, kernel(x, z), rtol=1e-6, atol=1e-6)
+
+
+def numpy_type(dtype):
+    if dtype == "bf16":
+        if ml_dtypes is None:
+            pytest.skip("ml_dtypes is not installed")
+        return ml_dtypes.bfloat16
+    return {"f16": np.float16, "i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "i32", "i16", "i8"])
+@pytest.mark.parametrize("expr", ["t + u", "t * u - u", "htp.maximum(t, u) - u", "htp.where(t > u, t, u)", "htp.minimum(t, u)"])
+def test_element_types_on_aie_sim_match_the_cpu(dtype, expr):
+    kernel = kernel_from(ROWS.format(T=dtype, EXPR=expr), "k")
+    scale = 4 if dtype.startswith("i") else 1
+    x = (RNG.standard_normal((64, 32)) * scale).astype(numpy_type(dtype))
+    z = (RNG.standard_normal((64, 32)) * scale).astype(numpy_type(dtype))
+    simulated = kernel.compile(target="aie-sim")(x, z)
+    assert simulated.dtype == x.dtype
+    np.testing.assert_array_equal(simulated.astype(np.float64), kernel(x, z).astype(np.float64))
+
+
+SQUARE = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 64, 32]):
+    for i in range(0, 64, 32):
+        t = x[i:i + 32, :]
+        y[i:i + 32, :] = {EXPR}
+'''
+
+
+@pytest.mark.parametrize("expr, reference", [("htp.transpose(t)", lambda t: t.T), ("t.T * 2.0 + t", lambda t: t.T * 2.0 + t)])
+def test_transposes_on_aie_sim(expr, reference):
+    kernel = kernel_from(SQUARE.format(EXPR=expr), "k")
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    expected = np.concatenate([reference(x[0:32]), reference(x[32:64])])
+    np.testing.assert_allclose(kernel.compile(target="aie-sim")(x), expected, rtol=1e-6)
+
+
+def test_targets_tell_the_truth_about_the_ops():
+    kernel = kernel_from(ROWS.format(T="f32", EXPR="htp.where(t > u, htp.log(htp.abs(t) + 1.0), htp.relu(u))"), "k")
+    assert {"aie-sim", "aie-npu1", "aie-npu2"} <= set(kernel.targets())
