@@ -192,6 +192,36 @@ def p(x: htp.Tensor[f32, 64, 32], w: htp.Tensor[f32, 1, 32], y: htp.Out[f32, 64,
     np.testing.assert_allclose(p.compile(target="aie-sim")(x, w), np.exp(x) + w, rtol=1e-5, atol=1e-6)
 
 
+NEST = '''
+@csp.program
+def p(x: htp.Tensor[f32, 64, 128], y: htp.Out[f32, 64, 128]):
+    a = csp.channel(f32, (16, 32), depth=2, name="a")
+    b = csp.channel(f32, (16, 32), depth=2, name="b")
+    with csp.process(name="load"):
+        for i in range(0, 64, 16):
+            for j in range(0, 128, 32):
+                csp.send(a, x[i:i + 16, j:j + 32])
+    with csp.process(name="work"):
+        for i in range(0, 64, 16):
+            for j in range({first}, 128, 32):
+                csp.send(b, csp.recv(a) * 2.0 + htp.f32(j))
+    with csp.process(name="store"):
+        for i in range(0, 64, 16):
+            for j in range(0, 128, 32):
+                y[i:i + 16, j:j + 32] = csp.recv(b)
+'''
+
+
+def test_loop_nests_walk_blocks_in_two_dimensions():
+    p = program(NEST.format(first=0))
+    x = RNG.standard_normal((64, 128), dtype=np.float32)
+    expected = x * 2.0 + (np.arange(128) // 32 * 32)[None, :]
+    np.testing.assert_allclose(p.compile(target="aie-sim")(x), expected, rtol=1e-6)
+    text = p.compile(target="aie-npu1").ir["aie"]
+    # Four row blocks (2048 elements apart) of four column blocks (32 apart), each 16 rows of 32.
+    assert "[0, 0, 0, 0][4, 4, 16, 32][2048, 32, 128, 1]" in text, text
+
+
 def test_replicas_spill_over_columns_on_npu2():
     source = '''
 @csp.program
@@ -277,6 +307,14 @@ def p(x: htp.Tensor[f32, 32, 64], y: htp.Out[f32, 32, 32]):
                 acc = acc + x[i:i + 8, k:k + 32]
             y[i:i + 8, :] = acc
 ''', "acc = acc + x[i:i + 8, k:k + 32]", "reads a tensor at places that change with its loop under a branch or an inner loop"),
+    "a nest whose inner bounds change": ('''
+@csp.program
+def p(x: htp.Tensor[f32, 32, 32], y: htp.Out[f32, 32, 32]):
+    for w in csp.processes(1, name="only"):
+        for i in range(0, 32, 8):
+            for j in range(i // 8, 4, 4):
+                y[i:i + 8, :] = x[i:i + 8, :] * 2.0
+''', "for j in range(i // 8, 4, 4):", "this loop's bounds change with the loops around it: on the AIE targets a core runs a rectangular loop nest"),
     "two channels from a copy": ('''
 @csp.program
 def p(x: htp.Tensor[f32, 32, 32], y: htp.Out[f32, 32, 32]):

@@ -2,12 +2,12 @@
 //! iteration, in tile IR (the AIE backend lowers it as it lowers a
 //! kernel's block function):
 //!
-//! `func.func @<program>__<process>(objects..., wholes..., %iv, %replica)`
+//! `func.func @<program>__<process>(objects..., wholes..., %ivs..., %replica)`
 //!
 //! one object (`memref<R x C>`) per channel operation of the body, in
 //! order, then each tensor the process reads whole and each scalar it uses
-//! (a `memref<1x1>`), then the loop's induction variable and the replica's
-//! index. A receive becomes a load of its object, a consume its body with
+//! (a `memref<1x1>`), then the loop nest's induction variables (outermost
+//! first) and the replica's index. A receive becomes a load of its object, a consume its body with
 //! the object's tile as the slot, a send a store into its object; the
 //! process's code before its loop runs first (recomputed each iteration:
 //! constants, and loads of what it reads whole).
@@ -34,7 +34,7 @@ use crate::plan::{Argument, CoreProcess, Plan};
 pub fn parameter_types(plan: &Plan, process: &CoreProcess) -> Vec<String> {
     let mut types: Vec<String> = process.operations.iter().map(|o| plan.channels[o.channel].object_type()).collect();
     types.extend(process.wholes.iter().map(|&a| plan.arguments[a].object_type()));
-    types.push("index".into());
+    types.extend(process.nest.loops.iter().map(|_| "index".to_string()));
     types.push("index".into());
     types
 }
@@ -58,30 +58,31 @@ pub fn outline<'c>(context: &'c Context, program: OperationRef<'c, 'c>, plan: &P
     let operations = process.operations.len();
     let wholes = process.wholes.len();
 
-    // The process's code before its loop, then the loop's body.
+    // The process's code before its loop nest, the scalar code of each
+    // loop around the innermost, then the innermost loop's body.
     let process_body = process.op.region(0).ok().and_then(|r| r.first_block()).ok_or(fail("a process without a body".into()))?;
-    let loop_body = process.the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or(fail("a loop without a body".into()))?;
-    let mut op = process_body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        if current.to_raw().ptr == process.the_loop.to_raw().ptr {
-            break;
+    let move_all_but = |block: BlockRef<'c, 'c>, skip: Option<OperationRef<'c, 'c>>| {
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let skipped = skip.is_some_and(|s| s.to_raw().ptr == current.to_raw().ptr);
+            if !skipped && !matches!(name_of(current).as_str(), "csp.yield" | "scf.yield") {
+                unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
+            }
         }
-        if name_of(current) != "csp.yield" {
-            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
-        }
+    };
+    let loops = &process.nest.loops;
+    move_all_but(unsafe { BlockRef::from_raw(process_body.to_raw()) }, Some(loops[0]));
+    for (depth, the_loop) in loops.iter().enumerate() {
+        let body = the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or(fail("a loop without a body".into()))?;
+        move_all_but(unsafe { BlockRef::from_raw(body.to_raw()) }, loops.get(depth + 1).copied());
     }
-    let mut op = loop_body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        if name_of(current) != "scf.yield" {
-            unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
-        }
+    let levels = loops.len();
+    for (depth, iv) in process.nest.ivs.iter().enumerate() {
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(iv.to_raw(), parameter(operations + wholes + depth)?.to_raw()) };
     }
-    let iv = loop_body.argument(0).map_err(|e| fail(e.to_string()))?;
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(iv.to_raw(), parameter(operations + wholes)?.to_raw()) };
     if let Ok(replica) = process_body.argument(0) {
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(replica.to_raw(), parameter(operations + wholes + 1)?.to_raw()) };
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(replica.to_raw(), parameter(operations + wholes + levels)?.to_raw()) };
     }
 
     // What the function reads whole: tensors as their objects, scalars loaded from theirs.

@@ -153,10 +153,7 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
         let at = loc(process.op.location());
         s += &format!("    %core_{number} = aie.core({}) {{\n", tile(place(number)));
         s += "      %c0 = arith.constant 0 : index\n      %c1 = arith.constant 1 : index\n";
-        s += &format!(
-            "      %trips = arith.constant {} : index\n      %lower = arith.constant {} : index\n      %step = arith.constant {} : index\n      %replica = arith.constant {} : index\n",
-            core.trips, core.lower, core.step, core.replica
-        );
+        s += &format!("      %replica = arith.constant {} : index\n", core.replica);
         let mut values = Vec::new();
         let mut types = Vec::new();
         let mut wholes = String::new();
@@ -167,7 +164,19 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
             s += &format!("      %w{k} = aie.objectfifo.subview.access %w{k}_s[0] : !aie.objectfifosubview<{ty}> -> {ty} {at}\n");
             wholes += &format!("      aie.objectfifo.release @{fifo}(Consume, 1) {at}\n");
         }
-        s += &format!("      scf.for %j = %c0 to %trips step %c1 {{\n        %s = arith.muli %j, %step : index\n        %iv = arith.addi %lower, %s : index\n");
+        // The nest, level by level: `%ivN = lower + jN * step`.
+        let mut indent = String::from("      ");
+        let mut ivs = Vec::new();
+        for (depth, level) in core.levels.iter().enumerate() {
+            s += &format!(
+                "{indent}%trips{depth} = arith.constant {} : index\n{indent}%lower{depth} = arith.constant {} : index\n{indent}%step{depth} = arith.constant {} : index\n",
+                level.trips, level.lower, level.step
+            );
+            s += &format!("{indent}scf.for %j{depth} = %c0 to %trips{depth} step %c1 {{\n");
+            indent.push_str("  ");
+            s += &format!("{indent}%s{depth} = arith.muli %j{depth}, %step{depth} : index\n{indent}%iv{depth} = arith.addi %lower{depth}, %s{depth} : index\n");
+            ivs.push(format!("%iv{depth}"));
+        }
         let mut releases = String::new();
         for (k, (operation, index)) in process.operations.iter().zip(&core.elements).enumerate() {
             let channel = &plan.channels[operation.channel];
@@ -175,9 +184,9 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
             let fifo = &fifo_of[&(operation.channel, *index)];
             let port = if operation.sends { "Produce" } else { "Consume" };
             let here = loc(operation.op.location());
-            s += &format!("        %o{k}_s = aie.objectfifo.acquire @{fifo}({port}, 1) : !aie.objectfifosubview<{ty}> {here}\n");
-            s += &format!("        %o{k} = aie.objectfifo.subview.access %o{k}_s[0] : !aie.objectfifosubview<{ty}> -> {ty} {here}\n");
-            releases += &format!("        aie.objectfifo.release @{fifo}({port}, 1) {here}\n");
+            s += &format!("{indent}%o{k}_s = aie.objectfifo.acquire @{fifo}({port}, 1) : !aie.objectfifosubview<{ty}> {here}\n");
+            s += &format!("{indent}%o{k} = aie.objectfifo.subview.access %o{k}_s[0] : !aie.objectfifosubview<{ty}> -> {ty} {here}\n");
+            releases += &format!("{indent}aie.objectfifo.release @{fifo}({port}, 1) {here}\n");
             values.push(format!("%o{k}"));
             types.push(ty);
         }
@@ -185,15 +194,20 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
             values.push(format!("%w{k}"));
             types.push(plan.arguments[argument].object_type());
         }
+        let index_types = vec!["index"; ivs.len() + 1].join(", ");
         s += &format!(
-            "        func.call @{}({}, %iv, %replica) : ({}, index, index) -> () {}\n",
+            "{indent}func.call @{}({}, {}, %replica) : ({}, {index_types}) -> () {}\n",
             symbols[core.process],
             values.join(", "),
+            ivs.join(", "),
             types.join(", "),
-            loc(process.the_loop.location())
+            loc(process.nest.loops[0].location())
         );
         s += &releases;
-        s += "      }\n";
+        for _ in &core.levels {
+            indent.truncate(indent.len() - 2);
+            s += &format!("{indent}}}\n");
+        }
         s += &wholes;
         s += "      aie.end\n    }\n";
     }

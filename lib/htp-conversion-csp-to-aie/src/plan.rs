@@ -130,7 +130,7 @@ pub struct Operation<'c> {
 pub struct CoreProcess<'c> {
     pub op: OperationRef<'c, 'c>,
     pub name: String,
-    pub the_loop: OperationRef<'c, 'c>,
+    pub nest: Nest<'c>,
     pub operations: Vec<Operation<'c>>,
     /// Arguments read whole (tensors, scalars), in argument order.
     pub wholes: Vec<usize>,
@@ -140,10 +140,8 @@ pub struct CoreProcess<'c> {
 pub struct Core {
     pub process: usize,
     pub replica: i64,
-    /// Its loop: `trips` iterations from `lower` by `step`.
-    pub lower: i64,
-    pub step: i64,
-    pub trips: i64,
+    /// Its loop nest, outermost first.
+    pub levels: Vec<Level>,
     /// Per operation of its process, the channel element it names.
     pub elements: Vec<i64>,
 }
@@ -164,8 +162,27 @@ fn refuse<'c, T>(location: Location<'c>, message: impl Into<String>) -> Result<T
     Err((location, message.into()))
 }
 
-/// The single loop at the top of a process's body and the block it runs.
-fn the_loop<'c>(process: OperationRef<'c, 'c>, name: &str) -> Result<(OperationRef<'c, 'c>, BlockRef<'c, 'c>), Failure<'c>> {
+/// A process's loop nest: the loop at the top of its body and the loops
+/// each holds alone (besides scalar code), outermost first.
+#[derive(Clone)]
+pub struct Nest<'c> {
+    pub loops: Vec<OperationRef<'c, 'c>>,
+    /// The innermost loop's body: one iteration of the process.
+    pub body: BlockRef<'c, 'c>,
+    /// The loops' induction variables, outermost first.
+    pub ivs: Vec<V<'c>>,
+}
+
+/// One level of a core's (rectangular) loop nest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub lower: i64,
+    pub step: i64,
+    pub trips: i64,
+}
+
+/// The loop nest at the top of a process's body.
+fn the_nest<'c>(process: OperationRef<'c, 'c>, name: &str) -> Result<Nest<'c>, Failure<'c>> {
     let body = process.region(0).ok().and_then(|r| r.first_block()).ok_or((process.location(), "a process without a body".to_string()))?;
     let mut found = None;
     let mut op = body.first_operation();
@@ -174,22 +191,106 @@ fn the_loop<'c>(process: OperationRef<'c, 'c>, name: &str) -> Result<(OperationR
         let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
         match name_of(current).as_str() {
             "scf.for" if found.is_none() => found = Some(current),
-            "scf.for" => return refuse(current.location(), format!("the process '{name}' has a second loop: on the AIE targets a process is one loop whose iterations each take the same channel objects")),
+            "scf.for" => return refuse(current.location(), format!("the process '{name}' has a second loop: on the AIE targets a process is one loop nest whose iterations each take the same channel objects")),
             "csp.send" | "csp.recv" | "csp.consume" => {
-                return refuse(current.location(), format!("this channel operation of the process '{name}' is outside its loop: on the AIE targets a process is one loop whose iterations each take the same channel objects"))
+                return refuse(current.location(), format!("this channel operation of the process '{name}' is outside its loop: on the AIE targets a process is one loop nest whose iterations each take the same channel objects"))
             }
             other if current.region_count() > 0 && other != "csp.yield" => {
-                return refuse(current.location(), format!("'{other}' outside the process's loop: on the AIE targets a process is one loop over its blocks"))
+                return refuse(current.location(), format!("'{other}' outside the process's loop: on the AIE targets a process is one loop nest over its blocks"))
             }
             _ => {}
         }
     }
-    let the_loop = found.ok_or((process.location(), format!("the process '{name}' has no loop: on the AIE targets a process is one loop over its blocks")))?;
-    if the_loop.result_count() > 0 {
-        return refuse(the_loop.location(), "this loop carries values from one iteration to the next: on the AIE targets each iteration of a process's loop stands alone");
+    let mut the_loop = found.ok_or((process.location(), format!("the process '{name}' has no loop: on the AIE targets a process is one loop nest over its blocks")))?;
+    let mut nest = Nest { loops: Vec::new(), body: unsafe { BlockRef::from_raw(body.to_raw()) }, ivs: Vec::new() };
+    loop {
+        if the_loop.result_count() > 0 {
+            return refuse(the_loop.location(), "this loop carries values from one iteration to the next: on the AIE targets each iteration of a process's loop stands alone");
+        }
+        let block = the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or((the_loop.location(), "a loop without a body".to_string()))?;
+        let block: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(block.to_raw()) };
+        nest.loops.push(the_loop);
+        nest.ivs.push(block.argument(0).map(|a| detach(a.into())).map_err(|e| (the_loop.location(), e.to_string()))?);
+        nest.body = block;
+        // The nest goes on while a body holds one loop and scalar code only.
+        let mut inner = None;
+        let mut alone = true;
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let current = unsafe { OperationRef::<'c, 'c>::from_raw(current.to_raw()) };
+            let name = name_of(current);
+            let scalar = current.region_count() == 0 && (name.starts_with("arith.") || name == "scf.yield" || name == "memref.dim");
+            match name.as_str() {
+                "scf.for" if inner.is_none() => inner = Some(current),
+                _ if scalar => {}
+                _ => alone = false,
+            }
+        }
+        match inner {
+            Some(next) if alone => the_loop = next,
+            _ => break,
+        }
     }
-    let block = the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or((the_loop.location(), "a loop without a body".to_string()))?;
-    Ok((the_loop, unsafe { BlockRef::from_raw(block.to_raw()) }))
+    Ok(nest)
+}
+
+/// The environments of the nest's iterations, in order (each binding every
+/// induction variable), under `env`; the bounds of each level known then.
+fn iterations<'c>(nest: &Nest<'c>, env: &Env) -> Result<Vec<Env>, Failure<'c>> {
+    fn level<'c>(nest: &Nest<'c>, depth: usize, env: &Env, out: &mut Vec<Env>) -> Result<(), Failure<'c>> {
+        if depth == nest.loops.len() {
+            out.push(env.clone());
+            return Ok(());
+        }
+        let (lower, upper, step) = bounds(nest.loops[depth], env)?;
+        let mut iv = lower;
+        while iv < upper {
+            level(nest, depth + 1, &env.with(nest.ivs[depth], iv), out)?;
+            iv += step;
+            if out.len() > 1 << 20 {
+                return refuse(nest.loops[0].location(), "this loop nest runs more than a million iterations: too many for a static AIE design");
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    level(nest, 0, env, &mut out)?;
+    Ok(out)
+}
+
+/// A loop's (lower, upper, step) under `env`.
+fn bounds<'c>(the_loop: OperationRef<'c, 'c>, env: &Env) -> Result<(i64, i64, i64), Failure<'c>> {
+    let bound = |i: usize, what: &str| {
+        the_loop
+            .operand(i)
+            .ok()
+            .and_then(|v| eval(detach(v), env))
+            .ok_or((the_loop.location(), format!("the loop's {what} must be known when the design is built on the AIE targets (give shapes and counts as htp.Const)")))
+    };
+    let (lower, upper, step) = (bound(0, "start")?, bound(1, "end")?, bound(2, "step")?);
+    if step <= 0 {
+        return refuse(the_loop.location(), format!("the loop steps by {step}; the AIE targets run loops with a positive step"));
+    }
+    Ok((lower, upper, step))
+}
+
+/// A core's nest levels: each loop's bounds, the same on every iteration
+/// of the loops around it (a core runs a rectangular nest).
+fn levels<'c>(nest: &Nest<'c>, env: &Env, iterations: &[Env]) -> Result<Vec<Level>, Failure<'c>> {
+    let mut levels = Vec::new();
+    for (depth, &the_loop) in nest.loops.iter().enumerate() {
+        let first = iterations.first().cloned().unwrap_or_else(|| env.clone());
+        let (lower, upper, step) = bounds(the_loop, &first)?;
+        for other in iterations {
+            if bounds(the_loop, other)? != (lower, upper, step) {
+                return refuse(the_loop.location(), "this loop's bounds change with the loops around it: on the AIE targets a core runs a rectangular loop nest");
+            }
+        }
+        let _ = depth;
+        levels.push(Level { lower, step, trips: if upper > lower { (upper - lower + step - 1) / step } else { 0 } });
+    }
+    Ok(levels)
 }
 
 /// A tile's rows and columns, for a tile type.
@@ -283,47 +384,36 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
     for process in process_ops {
         let name = string_attribute(process, "name").unwrap_or_default();
         let replicas = integer_attribute(process, "replicas").unwrap_or(1).max(1);
-        let (the_loop, loop_body) = the_loop(process, &name)?;
+        let nest = the_nest(process, &name)?;
         let replica_argument = process.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.argument(0).ok()).map(|a| detach(a.into()));
-        let iv = loop_body.argument(0).map(|a| detach(a.into())).map_err(|e| (the_loop.location(), e.to_string()))?;
-        let mover = moves_only(loop_body);
+        let mover = moves_only(nest.body);
         let core_process = plan.processes.len();
         if !mover {
-            let operations = core_operations(&mut plan, &channel_of, &argument_of, process, the_loop, loop_body, iv, &name, replicas)?;
+            let operations = core_operations(&mut plan, &channel_of, &argument_of, process, &nest, &name, replicas)?;
             let wholes = whole_arguments(&plan, &argument_of, process, &operations);
-            plan.processes.push(CoreProcess { op: process, name: name.clone(), the_loop, operations, wholes });
+            plan.processes.push(CoreProcess { op: process, name: name.clone(), nest: nest.clone(), operations, wholes });
         }
         for replica in 0..replicas {
             let env = match replica_argument {
                 Some(argument) => Env::default().with(argument, replica),
                 None => Env::default(),
             };
-            let bound = |i: usize, what: &str| {
-                the_loop
-                    .operand(i)
-                    .ok()
-                    .and_then(|v| eval(detach(v), &env))
-                    .ok_or((the_loop.location(), format!("the loop's {what} must be known when the design is built on the AIE targets (give shapes and counts as htp.Const)")))
-            };
-            let (lower, upper, step) = (bound(0, "start")?, bound(1, "end")?, bound(2, "step")?);
-            if step <= 0 {
-                return refuse(the_loop.location(), format!("the loop steps by {step}; the AIE targets run loops with a positive step"));
-            }
-            let trips = if upper > lower { (upper - lower + step - 1) / step } else { 0 };
+            let iterations = iterations(&nest, &env)?;
             if mover {
-                let sites = mover_sites(&channel_of, &argument_of, loop_body)?;
-                let visits = visit(&plan, &sites, &env, iv, replica, lower, step, trips)?;
+                let sites = mover_sites(&channel_of, &argument_of, nest.body)?;
+                let visits = visit(&plan, &sites, &iterations, replica)?;
                 add_transfers(&mut plan, visits, &mut senders, &mut receivers)?;
                 continue;
             }
             // A replica with nothing to do takes no core (and no FIFO ends).
-            if trips == 0 {
+            if iterations.is_empty() {
                 continue;
             }
+            let levels = levels(&nest, &env, &iterations)?;
             let core = plan.cores.len();
             let mut elements = Vec::new();
             let implicit: Vec<Site<'c>> = plan.processes[core_process].operations.iter().filter_map(implicit_site).collect();
-            let visits = visit(&plan, &implicit, &env, iv, replica, lower, step, trips)?;
+            let visits = visit(&plan, &implicit, &iterations, replica)?;
             // The core's end of its implicit channels; the shim's end is each visit's transfer.
             for site in &implicit {
                 let slot = if site.into_array { &mut receivers } else { &mut senders };
@@ -339,7 +429,7 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
                     None => 0,
                     Some(value) => {
                         let value = detach(value);
-                        if depends_on(value, iv) {
+                        if nest.ivs.iter().any(|iv| depends_on(value, *iv)) {
                             return refuse(operation.op.location(), "on the AIE targets a core takes the same channel every iteration (its replica's own, `at=w`): this index changes with the loop");
                         }
                         eval(value, &env).ok_or((operation.op.location(), "this channel index must be known when the design is built on the AIE targets".to_string()))?
@@ -360,7 +450,7 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
                 slot.insert((operation.channel, index), (End::Core(core), operation.op.location()));
                 elements.push(index);
             }
-            plan.cores.push(Core { process: core_process, replica, lower, step, trips, elements });
+            plan.cores.push(Core { process: core_process, replica, levels, elements });
         }
     }
 
@@ -408,12 +498,12 @@ fn core_operations<'c>(
     channel_of: &HashMap<usize, usize>,
     argument_of: &HashMap<usize, usize>,
     process: OperationRef<'c, 'c>,
-    the_loop: OperationRef<'c, 'c>,
-    loop_body: BlockRef<'c, 'c>,
-    iv: V<'c>,
+    nest: &Nest<'c>,
     name: &str,
     replicas: i64,
 ) -> Result<Vec<Operation<'c>>, Failure<'c>> {
+    let (the_loop, loop_body) = (nest.loops[0], nest.body);
+    let varies = |v: V<'c>| nest.ivs.iter().any(|iv| depends_on(v, *iv));
     let mut found: Vec<(OperationRef<'c, 'c>, Option<usize>, Option<usize>, bool)> = Vec::new();
     let mut problem: Option<Failure<'c>> = None;
     process.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -441,7 +531,7 @@ fn core_operations<'c>(
                 }
             }
             "tile.load" => {
-                let rows_change = (1..op.operand_count()).any(|i| op.operand(i).is_ok_and(|v| depends_on(detach(v), iv)));
+                let rows_change = (1..op.operand_count()).any(|i| op.operand(i).is_ok_and(|v| varies(detach(v))));
                 if let Some(&argument) = op.operand(0).ok().and_then(|m| argument_of.get(&key(m))).filter(|_| rows_change) {
                     if top {
                         found.push((op, None, Some(argument), false));
@@ -677,13 +767,11 @@ struct Visits<'c> {
 }
 
 /// The blocks `sites` visit over one replica's iterations.
-#[allow(clippy::too_many_arguments)]
-fn visit<'c>(plan: &Plan<'c>, sites: &[Site<'c>], env: &Env, iv: V<'c>, replica: i64, lower: i64, step: i64, trips: i64) -> Result<Vec<Visits<'c>>, Failure<'c>> {
+fn visit<'c>(plan: &Plan<'c>, sites: &[Site<'c>], iterations: &[Env], replica: i64) -> Result<Vec<Visits<'c>>, Failure<'c>> {
     let mut visits: Vec<Visits<'c>> = Vec::new();
-    for trip in 0..trips {
-        let env = env.with(iv, lower + trip * step);
+    for env in iterations {
         for site in sites {
-            let known = |v: V<'c>| eval(v, &env).ok_or((site.op.location(), "on the AIE targets the rows and columns a transfer moves must be known when the design is built (give shapes as htp.Const)".to_string()));
+            let known = |v: V<'c>| eval(v, env).ok_or((site.op.location(), "on the AIE targets the rows and columns a transfer moves must be known when the design is built (give shapes as htp.Const)".to_string()));
             let index = match site.index {
                 SiteIndex::Single => 0,
                 SiteIndex::At(v) => known(v)?,
@@ -740,7 +828,9 @@ fn add_transfers<'c>(
 }
 
 /// The shim DMA window visiting `places` (each a block's top-left corner)
-/// of `argument` in order, one channel object per place.
+/// of `argument` in order, one channel object per place: blocks a constant
+/// step apart, or groups of them a constant step apart (a loop nest's
+/// blocks: `sizes [groups, blocks, rows, columns]`).
 fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Result<Window, String> {
     let Argument::Tensor { rows, cols, element, name } = argument else { return Err("a transfer of a scalar".into()) };
     let (b, w, c) = (channel.rows, channel.cols, *cols);
@@ -753,17 +843,34 @@ fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Resu
     }
     let k = places.len() as i64;
     let (r0, c0) = places[0];
-    let (dr, dc) = if k > 1 { (places[1].0 - r0, places[1].1 - c0) } else { (b, 0) };
-    if places.iter().enumerate().any(|(i, &(r, col))| r != r0 + i as i64 * dr || col != c0 + i as i64 * dc) {
-        return Err(format!("the blocks of '{name}' this channel carries are not evenly spaced: the AIE targets move them with one shim transfer, which steps evenly"));
-    }
-    let step = dr * c + dc;
-    if step < 0 {
-        return Err(format!("the blocks of '{name}' this channel carries go backwards: a shim transfer steps forwards"));
-    }
     let base = r0 * c + c0;
+    // Each block's first element, from the first block's.
+    let d: Vec<i64> = places.iter().map(|&(r, col)| (r - r0) * c + (col - c0)).collect();
+    let step = if k > 1 { d[1] } else { b * c };
+    let uneven = || format!("the blocks of '{name}' this channel carries are not evenly spaced (nor groups of them): the AIE targets move them with one shim transfer, which steps evenly");
+    let backwards = || format!("the blocks of '{name}' this channel carries go backwards: a shim transfer steps forwards");
     let divisor = htp_backend_aie::lower::divisor_at_most;
-    let window = if w == c && step == b * c {
+    let (groups, group_step, blocks) = match (1..k as usize).find(|&i| d[i] != i as i64 * step) {
+        None => (1, 0, k),
+        Some(j) => {
+            let j = j as i64;
+            if k % j != 0 {
+                return Err(uneven());
+            }
+            let group_step = d[j as usize];
+            if d.iter().enumerate().any(|(i, &x)| x != (i as i64 / j) * group_step + (i as i64 % j) * step) {
+                return Err(uneven());
+            }
+            if group_step < 0 {
+                return Err(backwards());
+            }
+            (k / j, group_step, j)
+        }
+    };
+    if step < 0 {
+        return Err(backwards());
+    }
+    let window = if groups == 1 && w == c && step == b * c {
         // Contiguous blocks: the whole span in 32-bit-word chunks.
         let elements = k * b * c;
         let inner = divisor(elements, 1023 * per_word);
@@ -773,14 +880,14 @@ fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Resu
     } else if w == c {
         // Whole rows, blocks apart: each object contiguous.
         let inner = divisor(b * c, 1023 * per_word);
-        Window { offsets: [0, 0, 0, base], sizes: [1, k, b * c / inner, inner], strides: [0, step, inner, 1] }
+        Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b * c / inner, inner], strides: [group_step, step, inner, 1] }
     } else {
-        Window { offsets: [0, 0, 0, base], sizes: [1, k, b, w], strides: [0, step, c, 1] }
+        Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b, w], strides: [group_step, step, c, 1] }
     };
-    let [_, outer, middle, inner] = window.sizes;
-    if (inner * bits) % 32 != 0 || inner / per_word > 1023 || middle > 1023 || outer > 1023 {
+    let [repeat, outer, middle, inner] = window.sizes;
+    if (inner * bits) % 32 != 0 || inner / per_word > 1023 || middle > 1023 || outer > 1023 || repeat > 64 {
         return Err(format!(
-            "a shim transfer cannot visit these blocks of '{name}' ({k} blocks of {b} x {w}): its dimensions hold at most 1023 32-bit words innermost and 1023 steps outside, whole words; take blocks of whole rows or fewer blocks"
+            "a shim transfer cannot visit these blocks of '{name}' ({k} blocks of {b} x {w}): its dimensions hold at most 1023 32-bit words innermost, 1023 steps in the next two and 64 repeats outermost, whole words; take blocks of whole rows or fewer blocks"
         ));
     }
     Ok(window)

@@ -127,9 +127,54 @@ func.func @fan(%x: memref<32x64xf32>, %y: memref<32x64xf32>) attributes {htp.mod
 
 // -----
 
+// A loop nest: blocks of 16 x 32 walked row-block by column-block; each
+// transfer visits groups of blocks (sizes [groups, blocks, rows, columns]),
+// the core runs the same nest and passes both induction variables.
+// CHECK-LABEL: aie.device(npu1)
+// CHECK: func.func private @nest__work(%{{.*}}: memref<16x32xf32>, %{{.*}}: memref<16x32xf32>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index)
+// CHECK: aie.core
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: func.call @nest__work(
+// CHECK-DAG: aiex.npu.dma_memcpy_nd(%arg1[0, 0, 0, 0][4, 4, 16, 32][2048, 32, 128, 1]) {{.*}}metadata = @arg1_work
+// CHECK-DAG: aiex.npu.dma_memcpy_nd(%arg0[0, 0, 0, 0][4, 4, 16, 32][2048, 32, 128, 1]) {{.*}}metadata = @a
+func.func @nest(%x: memref<64x128xf32>, %y: memref<64x128xf32>) attributes {htp.model = "csp", htp.outputs = array<i64: 1>} {
+  %a = csp.channel "a" depth 2 : !csp.channel<!tile.tile<16x32xf32>>
+  csp.process "load" {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    scf.for %i = %c0 to %c64 step %c16 {
+      scf.for %j = %c0 to %c128 step %c32 {
+        %t = tile.load %x[%i, %j] : memref<64x128xf32> -> !tile.tile<16x32xf32>
+        csp.send %a, %t : !csp.channel<!tile.tile<16x32xf32>>, !tile.tile<16x32xf32>
+      }
+    }
+  }
+  csp.process "work" {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    scf.for %i = %c0 to %c64 step %c16 {
+      scf.for %j = %c0 to %c128 step %c32 {
+        %t = csp.recv %a : !csp.channel<!tile.tile<16x32xf32>> -> !tile.tile<16x32xf32>
+        %e = tile.exp %t : !tile.tile<16x32xf32>
+        tile.store %e, %y[%i, %j] : !tile.tile<16x32xf32>, memref<64x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @no_loop(%x: memref<8x64xf32>, %y: memref<8x64xf32>) attributes {htp.model = "csp"} {
   %a = csp.channel "a" depth 1 : !csp.channel<!tile.tile<8x64xf32>>
-  // expected-error @+1 {{the process 'p' has no loop: on the AIE targets a process is one loop over its blocks}}
+  // expected-error @+1 {{the process 'p' has no loop: on the AIE targets a process is one loop nest over its blocks}}
   csp.process "p" {
     %c0 = arith.constant 0 : index
     %t = tile.load %x[%c0, %c0] : memref<8x64xf32> -> !tile.tile<8x64xf32>
