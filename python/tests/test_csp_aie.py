@@ -222,6 +222,32 @@ def test_loop_nests_walk_blocks_in_two_dimensions():
     assert "[0, 0, 0, 0][4, 4, 16, 32][2048, 32, 128, 1]" in text, text
 
 
+PAIRS = '''
+@csp.program
+def p(x: htp.Tensor[f32, 64, 32], y: htp.Out[f32, 32, 32]):
+    a = csp.channel(f32, (8, 32), depth={depth}, name="a")
+    with csp.process(name="load"):
+        for i in range(0, 64, 8):
+            csp.send(a, x[i:i + 8, :])
+    with csp.process(name="add"):
+        for i in range(0, 32, 8):
+            first = csp.recv(a)
+            second = csp.recv(a)
+            y[i:i + 8, :] = first + second * 10.0
+'''
+
+
+def test_a_core_takes_several_objects_of_a_fifo_per_iteration():
+    p = program(PAIRS.format(depth=2))
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    expected = np.concatenate([x[16 * k:16 * k + 8] + x[16 * k + 8:16 * k + 16] * 10.0 for k in range(4)])
+    np.testing.assert_allclose(p.compile(target="aie-sim")(x), expected, rtol=1e-6)
+    assert "aie.objectfifo.acquire @a(Consume, 2)" in p.compile(target="aie-npu1").ir["aie"]
+    with pytest.raises(htp.CompileError) as info:
+        program(PAIRS.format(depth=1)).compile(target="aie-sim")
+    assert "this is object 2 of 'a' a core takes per iteration, more than its depth 1" in str(info.value), str(info.value)
+
+
 def test_replicas_spill_over_columns_on_npu2():
     source = '''
 @csp.program

@@ -177,16 +177,33 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
             s += &format!("{indent}%s{depth} = arith.muli %j{depth}, %step{depth} : index\n{indent}%iv{depth} = arith.addi %lower{depth}, %s{depth} : index\n");
             ivs.push(format!("%iv{depth}"));
         }
+        // One acquire per FIFO end, of every object the iteration takes there (in the order the
+        // process first names each), each operation its own object of the subview.
         let mut releases = String::new();
+        let mut taken: Vec<((String, &str), usize, usize)> = Vec::new();
+        let counts = |fifo: &str, port: &str| {
+            process.operations.iter().zip(&core.elements).filter(|(o, e)| fifo_of[&(o.channel, **e)] == fifo && (if o.sends { "Produce" } else { "Consume" }) == port).count()
+        };
         for (k, (operation, index)) in process.operations.iter().zip(&core.elements).enumerate() {
             let channel = &plan.channels[operation.channel];
             let ty = channel.object_type();
-            let fifo = &fifo_of[&(operation.channel, *index)];
+            let fifo = fifo_of[&(operation.channel, *index)].clone();
             let port = if operation.sends { "Produce" } else { "Consume" };
             let here = loc(operation.op.location());
-            s += &format!("{indent}%o{k}_s = aie.objectfifo.acquire @{fifo}({port}, 1) : !aie.objectfifosubview<{ty}> {here}\n");
-            s += &format!("{indent}%o{k} = aie.objectfifo.subview.access %o{k}_s[0] : !aie.objectfifosubview<{ty}> -> {ty} {here}\n");
-            releases += &format!("{indent}aie.objectfifo.release @{fifo}({port}, 1) {here}\n");
+            let (subview, object) = match taken.iter_mut().find(|(key, _, _)| key.0 == fifo && key.1 == port) {
+                Some((_, subview, next)) => {
+                    *next += 1;
+                    (*subview, *next)
+                }
+                None => {
+                    let n = counts(&fifo, port);
+                    s += &format!("{indent}%o{k}_s = aie.objectfifo.acquire @{fifo}({port}, {n}) : !aie.objectfifosubview<{ty}> {here}\n");
+                    releases += &format!("{indent}aie.objectfifo.release @{fifo}({port}, {n}) {here}\n");
+                    taken.push(((fifo.clone(), port), k, 0));
+                    (k, 0)
+                }
+            };
+            s += &format!("{indent}%o{k} = aie.objectfifo.subview.access %o{subview}_s[{object}] : !aie.objectfifosubview<{ty}> -> {ty} {here}\n");
             values.push(format!("%o{k}"));
             types.push(ty);
         }

@@ -440,12 +440,20 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
                     return refuse(operation.op.location(), format!("replica {replica} names element {index} of '{}', which has {}", channel.name, channel.count));
                 }
                 let slot = if operation.sends { &mut senders } else { &mut receivers };
-                if let Some((_, other)) = slot.get(&(operation.channel, index)) {
-                    if slot.get(&(operation.channel, index)).is_some_and(|(end, _)| *end != End::Core(core)) {
+                if let Some((end, other)) = slot.get(&(operation.channel, index)) {
+                    if *end != End::Core(core) {
                         let role = if operation.sends { "sends on" } else { "receives from" };
                         return refuse(operation.op.location(), format!("a second process {role} '{}' (the first at {}): a FIFO has one producer and one consumer", channel_label(channel, index), at(*other)));
                     }
-                    return refuse(operation.op.location(), format!("on the AIE targets a core takes one object of '{}' per iteration, and this is a second", channel_label(channel, index)));
+                }
+                // A core may take several objects of one FIFO per iteration (all acquired
+                // together): the channel's depth must hold them.
+                let taken = 1 + elements.iter().zip(&plan.processes[core_process].operations).filter(|(e, o)| **e == index && o.channel == operation.channel && o.sends == operation.sends).count() as i64;
+                if taken > channel.depth {
+                    return refuse(
+                        operation.op.location(),
+                        format!("this is object {taken} of '{}' a core takes per iteration, more than its depth {}: on the AIE targets a core holds an iteration's objects together; declare depth={taken} or more", channel_label(channel, index), channel.depth),
+                    );
                 }
                 slot.insert((operation.channel, index), (End::Core(core), operation.op.location()));
                 elements.push(index);
