@@ -711,17 +711,9 @@ fn mover_sites<'c>(channel_of: &HashMap<usize, usize>, argument_of: &HashMap<usi
                 let Some(&channel) = op.operand(0).ok().and_then(|c| channel_of.get(&key(c))) else { return melior::ir::operation::WalkResult::Advance };
                 let value = op.operand(op.operand_count() - 1).map(detach).ok();
                 let load = value.map(through_padding).and_then(htp_ir::query::defining_op).filter(|l| name_of(*l) == "tile.load");
-                match load.and_then(|l| Some((l, *argument_of.get(&key(l.operand(0).ok()?))?))) {
-                    Some((load, argument)) if top => sites.push(Site {
-                        op,
-                        channel,
-                        index: index_of(op),
-                        argument,
-                        row: detach(load.operand(1).unwrap()),
-                        column: detach(load.operand(2).unwrap()),
-                        into_array: true,
-                        valid: valid_extents(load, true),
-                    }),
+                let place = load.and_then(|l| Some((l, *argument_of.get(&key(l.operand(0).ok()?))?, detach(l.operand(1).ok()?), detach(l.operand(2).ok()?))));
+                match place {
+                    Some((load, argument, row, column)) if top => sites.push(Site { op, channel, index: index_of(op), argument, row, column, into_array: true, valid: valid_extents(load, true) }),
                     _ => problem = Some((op.location(), "on the AIE targets a process that only moves data sends tiles loaded from the program's tensors, each once per iteration of its loop".to_string())),
                 }
             }
@@ -737,19 +729,11 @@ fn mover_sites<'c>(channel_of: &HashMap<usize, usize>, argument_of: &HashMap<usi
                     let owner = argument.owner().parent_operation()?;
                     (name_of(owner) == "csp.consume" && argument.argument_number() == 0).then(|| unsafe { OperationRef::<'c, 'c>::from_raw(owner.to_raw()) })
                 });
-                match (source, argument) {
-                    (Some(source), Some(argument)) if top => {
+                let place = op.operand(2).ok().zip(op.operand(3).ok()).map(|(r, c)| (detach(r), detach(c)));
+                match (source, argument, place) {
+                    (Some(source), Some(argument), Some((row, column))) if top => {
                         let Some(&channel) = source.operand(0).ok().and_then(|c| channel_of.get(&key(c))) else { return melior::ir::operation::WalkResult::Advance };
-                        sites.push(Site {
-                            op,
-                            channel,
-                            index: index_of(source),
-                            argument,
-                            row: detach(op.operand(2).unwrap()),
-                            column: detach(op.operand(3).unwrap()),
-                            into_array: false,
-                            valid: valid_extents(op, false),
-                        });
+                        sites.push(Site { op, channel, index: index_of(source), argument, row, column, into_array: false, valid: valid_extents(op, false) });
                     }
                     _ => problem = Some((op.location(), "on the AIE targets a process that only moves data stores received tiles into the program's tensors, each once per iteration of its loop".to_string())),
                 }

@@ -123,11 +123,7 @@ impl<'c> Converter<'c> {
             Some(yield_op) => unsafe { OperationRef::from_raw(yield_op.to_raw()) },
             None => {
                 let index = Type::index(self.context);
-                let marker = OperationBuilder::new("arith.constant", location)
-                    .add_attributes(&[(melior::ir::Identifier::new(self.context, "value"), IntegerAttribute::new(index, 0).into())])
-                    .add_results(&[index])
-                    .build()
-                    .expect("an index constant");
+                let marker = melior::dialect::arith::constant(self.context, IntegerAttribute::new(index, 0).into(), location);
                 let marker = unsafe { OperationRef::from_raw(block.append_operation(marker).to_raw()) };
                 self.placeholders.borrow_mut().push(marker);
                 marker
