@@ -110,3 +110,19 @@ def test_transposes_on_aie_sim(expr, reference):
 def test_targets_tell_the_truth_about_the_ops():
     kernel = kernel_from(ROWS.format(T="f32", EXPR="htp.where(t > u, htp.log(htp.abs(t) + 1.0), htp.relu(u))"), "k")
     assert {"aie-sim", "aie-npu1", "aie-npu2"} <= set(kernel.targets())
+
+
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("expr", ["htp.where(t > u, htp.log(htp.abs(t) + 1.0), htp.relu(u))", "t - htp.col_max(t)", "htp.gelu(t)"])
+def test_designs_with_the_new_ops_verify_in_mlir_aie(tmp_path, target, expr):
+    import os
+    import pathlib
+    import subprocess
+
+    tool = os.environ.get("HTP_AIE_OPT")
+    if not tool:
+        pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
+    kernel = kernel_from(ROWS.format(T="f32", EXPR=expr), "k")
+    root = pathlib.Path(kernel.compile(target=target).write_package(tmp_path / "k"))
+    result = subprocess.run([tool, str(root / "aie.mlir")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
