@@ -20,7 +20,12 @@ tasks, the pipe's ring (its footprint, and the bytes that go through it)
 and the GM bytes; for the task-level pipe (examples/python/wsp/megakernel.py)
 the tasks per block and its channels' rings.
 
-Run: python3 benches/csp.py [--rows N] [--runs R] [--trace docs/images/csp-rmsnorm-pipeline.png] [--pto]
+With --aie it prints the static metrics of the AIE designs of
+examples/python/csp/dataflow_on_aie.py (cores, FIFOs core to core and in
+shared memory, FIFO objects, the worst core's memory, locks and DMA buffer
+descriptors) for aie-npu1 and aie-npu2.
+
+Run: python3 benches/csp.py [--rows N] [--runs R] [--trace docs/images/csp-rmsnorm-pipeline.png] [--pto] [--aie]
 The channel hand-over against crossbeam: cargo bench -p htp-runtime --bench csp_channel
 """
 
@@ -121,15 +126,36 @@ def pto_numbers():
               f"{through} | {3 * block} (x and r read, out written) |")
 
 
+def aie_numbers():
+    print("| design | target | cores | FIFOs (core to core, shared memory) | FIFO objects | worst core's memory (bytes of 65536) | locks | DMA descriptors | shim bytes in / out |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    dataflow = load("csp", "dataflow_on_aie")
+    a, b = np.zeros((256, 64), np.float32), np.zeros((64, 64), np.float32)
+    x = np.zeros((512, 128), np.float32)
+    for label, program, arguments in [
+        ("gemm_silu [256 x 64] @ [64 x 64]: loader -> GEMM tile -> SiLU tile -> storer", dataflow.gemm_silu, (a, b)),
+        ("gelu_workers [512 x 128]: scatter -> 4 workers -> gather", dataflow.gelu_workers, (x,)),
+    ]:
+        for target in ("aie-npu1", "aie-npu2"):
+            m = program.compile(target=target).metrics(*arguments)
+            print(f"| {label} | {target} | {m['cores']:.0f} | {m['fifos']:.0f} ({m['core_to_core_fifos']:.0f}, {m['shared_memory_fifos']:.0f}) | "
+                  f"{m['fifo_objects']:.0f} | {m['core_memory_bytes']:.0f} | {m['core_locks']:.0f} | {m['core_dma_descriptors']:.0f} | "
+                  f"{m['shim_bytes_in']:.0f} / {m['shim_bytes_out']:.0f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=65536)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--trace", default=None, help="draw the pipeline's timeline to this PNG")
     parser.add_argument("--pto", action="store_true", help="print what the PTO realisations cost per item instead")
+    parser.add_argument("--aie", action="store_true", help="print the static metrics of the AIE designs instead")
     args = parser.parse_args()
     if args.pto:
         pto_numbers()
+        return
+    if args.aie:
+        aie_numbers()
         return
     m = load_example()
     rng = np.random.default_rng(0)
