@@ -401,3 +401,27 @@ def test_designs_verify_in_mlir_aie(tmp_path, target, name):
     result = subprocess.run([tool, str(root / "aie.mlir")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "aie.runtime_sequence(" in result.stdout
+
+
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("name", ["gemm_silu", "gelu_workers"])
+def test_designs_lower_through_mlir_aie_to_npu_instructions(tmp_path, target, name):
+    """aiecc's physical passes (object FIFOs -> locks, buffers, DMAs; routing), then the runtime
+    sequence to NPU instructions, and each core to LLVM: core-to-core and shim FIFOs alike."""
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+
+    tool = os.environ.get("HTP_AIE_OPT")
+    if not tool:
+        pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
+    root = pathlib.Path(getattr(DATAFLOW, name).compile(target=target).write_package(tmp_path / name))
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = tmp_path / "physical.mlir"
+    result = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", "-o", str(physical), str(root / "aie.mlir")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    text = physical.read_text()
+    assert "aie.lock(" in text and "aie.switchbox(" in text, text[:2000]
+    result = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}", str(physical)], capture_output=True, text=True)
+    assert result.returncode == 0 and "aiex.npu.address_patch" in result.stdout, result.stderr
+    for column, row in sorted(set(re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", text))):
+        result = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}", str(physical)], capture_output=True, text=True)
+        assert result.returncode == 0 and "llvm.func @core_" in result.stdout, result.stderr[:2000]
