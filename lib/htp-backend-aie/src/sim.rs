@@ -275,7 +275,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
             let end = constant(block, acquire, end_for(acquire) as i64);
             let size = constant(block, acquire, int(acquire.attribute("size").unwrap()));
             let site = constant(block, acquire, sites.len() as i64);
-            let place = htp_dialects::diagnostics::source_position(acquire.location()).map(|p| format!("{}:{}:{}", p.file, p.line, p.column)).unwrap_or_else(|| "?".into());
+            let place = htp_dialects::diagnostics::source_position(acquire.location()).map(|p| p.to_string()).unwrap_or_else(|| "?".into());
             sites.push(format!("the core of ({col}, {row}) acquiring {} object(s) of @{} ({place})", int(acquire.attribute("size").unwrap()), symbol_text(acquire.attribute("objFifo_name").unwrap())));
             block.insert_operation_before(acquire, call(context, "htp_aie_sim_acquire", &[end, size, site], &[], acquire.location()));
             unsafe { mlir_sys::mlirOperationDestroy(acquire.to_raw()) };

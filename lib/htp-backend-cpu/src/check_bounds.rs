@@ -149,10 +149,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
 
 /// A site's message: "file:line:col: error: <message>" at `op`'s location.
 fn site_message(op: OperationRef, message: &str) -> String {
-    let at = htp_dialects::diagnostics::source_position(op.location())
-        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-        .unwrap_or_else(|| "<unknown>".into());
-    format!("{at}: error: {message}")
+    format!("{}: error: {message}", htp_dialects::diagnostics::position_text(op.location()))
 }
 
 /// What a `tile.load` or `tile.store` on a view accesses, read through the

@@ -279,7 +279,7 @@ fn bounds<'c>(the_loop: OperationRef<'c, 'c>, env: &Env) -> Result<(i64, i64, i6
 /// of the loops around it (a core runs a rectangular nest).
 fn levels<'c>(nest: &Nest<'c>, env: &Env, iterations: &[Env]) -> Result<Vec<Level>, Failure<'c>> {
     let mut levels = Vec::new();
-    for (depth, &the_loop) in nest.loops.iter().enumerate() {
+    for &the_loop in &nest.loops {
         let first = iterations.first().cloned().unwrap_or_else(|| env.clone());
         let (lower, upper, step) = bounds(the_loop, &first)?;
         for other in iterations {
@@ -287,7 +287,6 @@ fn levels<'c>(nest: &Nest<'c>, env: &Env, iterations: &[Env]) -> Result<Vec<Leve
                 return refuse(the_loop.location(), "this loop's bounds change with the loops around it: on the AIE targets a core runs a rectangular loop nest");
             }
         }
-        let _ = depth;
         levels.push(Level { lower, step, trips: if upper > lower { (upper - lower + step - 1) / step } else { 0 } });
     }
     Ok(levels)
@@ -443,7 +442,7 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
                 if let Some((end, other)) = slot.get(&(operation.channel, index)) {
                     if *end != End::Core(core) {
                         let role = if operation.sends { "sends on" } else { "receives from" };
-                        return refuse(operation.op.location(), format!("a second process {role} '{}' (the first at {}): a FIFO has one producer and one consumer", channel_label(channel, index), at(*other)));
+                        return refuse(operation.op.location(), format!("a second process {role} '{}' (the first at {}): a FIFO has one producer and one consumer", channel_label(channel, index), htp_dialects::diagnostics::position_text(*other)));
                     }
                 }
                 // A core may take several objects of one FIFO per iteration (all acquired
@@ -480,11 +479,6 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
     }
     acyclic(&plan)?;
     Ok(plan)
-}
-
-/// "file:line:col" of a location in the user's program.
-fn at(location: Location) -> String {
-    htp_dialects::diagnostics::source_position(location).map(|p| format!("{}:{}:{}", p.file, p.line, p.column)).unwrap_or_else(|| "<unknown>".into())
 }
 
 /// `name` or `name[i]` for an element of an array.

@@ -21,6 +21,18 @@ pub struct SourcePosition {
     pub column: u32,
 }
 
+impl fmt::Display for SourcePosition {
+    /// `file:line:col`.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// `file:line:col` of `location`, or `<unknown>` when it has no file position.
+pub fn position_text(location: Location) -> String {
+    source_position(location).map(|p| p.to_string()).unwrap_or_else(|| "<unknown>".into())
+}
+
 /// One MLIR error (warnings and remarks are not collected).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MlirError {
@@ -31,7 +43,7 @@ pub struct MlirError {
 impl fmt::Display for MlirError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match &self.position {
-            Some(p) => write!(f, "{}:{}:{}: error: {}", p.file, p.line, p.column, self.message),
+            Some(p) => write!(f, "{p}: error: {}", self.message),
             None => write!(f, "error: {}", self.message),
         }
     }

@@ -65,9 +65,7 @@ pub fn is_program(function: OperationRef) -> bool {
 
 /// "file:line:col" of an op (the user's Python line).
 pub fn position(op: OperationRef) -> String {
-    htp_dialects::diagnostics::source_position(op.location())
-        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-        .unwrap_or_else(|| "<unknown>".into())
+    htp_dialects::diagnostics::position_text(op.location())
 }
 
 /// The index operand of a channel operation (`csp.send %c[%i], ...`), if it has one.

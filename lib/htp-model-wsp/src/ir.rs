@@ -68,7 +68,5 @@ pub fn access(task: OperationRef) -> Option<Vec<String>> {
 
 /// "file:line:col" of `location` (the user's Python line).
 pub fn position(location: Location) -> String {
-    htp_dialects::diagnostics::source_position(location)
-        .map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
-        .unwrap_or_else(|| "<unknown>".into())
+    htp_dialects::diagnostics::position_text(location)
 }
