@@ -12,7 +12,7 @@ use htp_api::{KernelSignature, ParamKind};
 use htp_dialects::diagnostics::MlirError;
 use melior::{
     ir::{
-        attribute::{FlatSymbolRefAttribute, IntegerAttribute},
+        attribute::{FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
         r#type::{IntegerType, MemRefType, ShapedTypeLike},
@@ -96,7 +96,7 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature) 
         return Err(if errors.is_empty() { fail("the AIE design does not verify") } else { errors });
     }
     let device = device_of(module).ok_or_else(|| fail("internal error: no aie.device"))?;
-    let metrics = metrics(device, stack);
+    let metrics = metrics(context, device, stack);
     let columns = metric(&metrics, "columns") as u32;
     let core_count = metric(&metrics, "cores") as u32;
     let tensors = host_tensors(device, kernel)?;
@@ -144,7 +144,7 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
 /// (stack, then objects at 32-byte alignment, as the verifier places them),
 /// locks (a producer and a consumer lock per FIFO end) and DMA buffer
 /// descriptors (one per object of each FIFO end that does not share memory).
-fn metrics(device: OperationRef, stack: i64) -> Vec<(String, f64)> {
+fn metrics(context: &Context, device: OperationRef, stack: i64) -> Vec<(String, f64)> {
     #[derive(Default)]
     struct Tile {
         memory: i64,
@@ -160,7 +160,9 @@ fn metrics(device: OperationRef, stack: i64) -> Vec<(String, f64)> {
     let mut columns: Vec<i64> = Vec::new();
     let int = |op: OperationRef, name: &str| op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value()).unwrap_or(0);
     let tile_of = |coordinates: &HashMap<usize, (i64, i64)>, op: OperationRef, i: usize| op.operand(i).ok().and_then(|v| coordinates.get(&(v.to_raw().ptr as usize)).copied());
-    let mut fifo_bytes: HashMap<String, i64> = HashMap::new();
+    // Per FIFO: whether a shim produces it (its transfers move host bytes into the array).
+    let mut from_shim: HashMap<String, bool> = HashMap::new();
+    let mut sequence = None;
     let mut op = body.and_then(|b| b.first_operation());
     while let Some(current) = op {
         op = current.next_in_block();
@@ -181,18 +183,12 @@ fn metrics(device: OperationRef, stack: i64) -> Vec<(String, f64)> {
             "aie.objectfifo" => {
                 fifos += 1;
                 let depth = int(current, "elemNumber");
-                let element = current
-                    .attribute("elemType")
-                    .ok()
-                    .map(|a| a.to_string())
-                    .and_then(|t| t.strip_prefix("!aie.objectfifo<").and_then(|t| t.strip_suffix('>')).map(str::to_string))
-                    .unwrap_or_default();
-                let bytes = element_bytes(&element);
-                if let Ok(name) = current.attribute("sym_name") {
-                    fifo_bytes.insert(name.to_string().trim_matches('"').to_string(), bytes);
-                }
+                let bytes = fifo_object(context, current).map(|m| htp_ir::builder::shape_of(m.into()).iter().product::<i64>() * element_bytes(m)).unwrap_or(0);
                 objects += depth;
                 let Some(producer) = tile_of(&coordinates, current, 0) else { continue };
+                if let Some(name) = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+                    from_shim.insert(name.value().to_string(), producer.1 == 0);
+                }
                 let consumers: Vec<(i64, i64)> = (1..current.operand_count()).filter_map(|i| tile_of(&coordinates, current, i)).collect();
                 let compute = |t: (i64, i64)| t.1 >= 2;
                 if compute(producer) && consumers.iter().all(|c| compute(*c)) {
@@ -220,35 +216,31 @@ fn metrics(device: OperationRef, stack: i64) -> Vec<(String, f64)> {
                     }
                 }
             }
-            "aie.runtime_sequence" => {
-                current.walk(WalkOrder::PreOrder, |inner| {
-                    if op_name(inner) == "aiex.npu.dma_memcpy_nd" {
-                        let sizes = inner.attribute("static_sizes").ok().and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok());
-                        let elements: i64 = sizes.map(|s| (0..s.len()).filter_map(|i| s.element(i).ok()).product()).unwrap_or(0);
-                        let element_size = inner
-                            .operand(0)
-                            .ok()
-                            .and_then(|v| MemRefType::try_from(v.r#type()).ok())
-                            .map(|m| (htp_ir::builder::bit_width(m.element()) as i64 + 7) / 8)
-                            .unwrap_or(4);
-                        let into_array = inner
-                            .attribute("metadata")
-                            .ok()
-                            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-                            .map(|s| s.value().to_string())
-                            .and_then(|name| fifo_direction(device, &coordinates, &name))
-                            .unwrap_or(true);
-                        if into_array {
-                            bytes_in += elements * element_size;
-                        } else {
-                            bytes_out += elements * element_size;
-                        }
-                    }
-                    WalkResult::Advance
-                });
-            }
+            "aie.runtime_sequence" => sequence = Some(current),
             _ => {}
         }
+    }
+    // Host bytes each way, from the transfers' windows and their FIFOs' direction.
+    if let Some(sequence) = sequence {
+        sequence.walk(WalkOrder::PreOrder, |inner| {
+            if op_name(inner) == "aiex.npu.dma_memcpy_nd" {
+                let sizes = inner.attribute("static_sizes").ok().and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok());
+                let elements: i64 = sizes.map(|s| (0..s.len()).filter_map(|i| s.element(i).ok()).product()).unwrap_or(0);
+                let element_size = inner.operand(0).ok().and_then(|v| MemRefType::try_from(v.r#type()).ok()).map(element_bytes).unwrap_or(4);
+                let into_array = inner
+                    .attribute("metadata")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                    .and_then(|s| from_shim.get(s.value()).copied())
+                    .unwrap_or(true);
+                if into_array {
+                    bytes_in += elements * element_size;
+                } else {
+                    bytes_out += elements * element_size;
+                }
+            }
+            WalkResult::Advance
+        });
     }
     let compute: Vec<&Tile> = tiles.iter().filter(|(t, _)| t.1 >= 2).map(|(_, v)| v).collect();
     let worst = |f: fn(&Tile) -> i64| compute.iter().map(|t| f(t)).max().unwrap_or(0) as f64;
@@ -271,31 +263,14 @@ fn metrics(device: OperationRef, stack: i64) -> Vec<(String, f64)> {
     ]
 }
 
-/// Bytes of one object of a FIFO whose element is the memref type
-/// `element` (`memref<16x128xf32>`).
-fn element_bytes(element: &str) -> i64 {
-    let Some(inner) = element.strip_prefix("memref<").and_then(|t| t.strip_suffix('>')) else { return 0 };
-    let parts: Vec<&str> = inner.split('x').collect();
-    let Some((ty, dims)) = parts.split_last() else { return 0 };
-    let bytes = match *ty {
-        "f32" | "i32" => 4,
-        "f16" | "bf16" | "i16" => 2,
-        _ => 1,
-    };
-    dims.iter().map(|d| d.parse::<i64>().unwrap_or(0)).product::<i64>() * bytes
+/// Bytes of one element of `memref`.
+fn element_bytes(memref: MemRefType) -> i64 {
+    (htp_ir::builder::bit_width(memref.element()) as u64).div_ceil(8) as i64
 }
 
-/// Whether the FIFO `name` goes from a shim into the array (true) or out
-/// of it (false).
-fn fifo_direction(device: OperationRef, coordinates: &HashMap<usize, (i64, i64)>, name: &str) -> Option<bool> {
-    let body = device.region(0).ok().and_then(|r| r.first_block())?;
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        if op_name(current) == "aie.objectfifo" && current.attribute("sym_name").ok().is_some_and(|a| a.to_string().trim_matches('"') == name) {
-            let producer = current.operand(0).ok().and_then(|v| coordinates.get(&(v.to_raw().ptr as usize)).copied())?;
-            return Some(producer.1 == 0);
-        }
-    }
-    None
+/// The object type of an `aie.objectfifo` (its `!aie.objectfifo<memref<...>>`'s memref).
+pub(crate) fn fifo_object<'c>(context: &'c Context, fifo: OperationRef) -> Option<MemRefType<'c>> {
+    let element = melior::ir::attribute::TypeAttribute::try_from(fifo.attribute("elemType").ok()?).ok()?.value().to_string();
+    let inner = element.strip_prefix("!aie.objectfifo<")?.strip_suffix('>')?;
+    MemRefType::try_from(htp_ir::builder::parse_type(context, inner)).ok()
 }

@@ -27,7 +27,7 @@ use melior::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
-        r#type::{IntegerType, MemRefType, ShapedTypeLike},
+        r#type::{IntegerType, ShapedTypeLike},
         Attribute, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context, ExecutionEngine,
@@ -160,9 +160,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
             }
             "aie.objectfifo" => {
                 let name = StringAttribute::try_from(current.attribute("sym_name").unwrap()).unwrap().value().to_string();
-                let element = TypeAttribute::try_from(current.attribute("elemType").unwrap()).unwrap().value().to_string();
-                let inner = element.strip_prefix("!aie.objectfifo<").and_then(|t| t.strip_suffix('>')).ok_or_else(|| fail("internal error: a FIFO element type"))?;
-                let memref = MemRefType::try_from(htp_ir::builder::parse_type(context, inner)).map_err(|_| fail("internal error: a FIFO element"))?;
+                let memref = crate::finish::fifo_object(context, current).ok_or_else(|| fail("internal error: a FIFO element type"))?;
                 let dims = htp_ir::builder::shape_of(memref.into());
                 let elements = dims.iter().product::<i64>() as usize;
                 let shape = if dims.len() == 2 { (dims[0], dims[1]) } else { (1, elements as i64) };
