@@ -415,14 +415,21 @@ fn load(_: &mut Orchestration, w: &mut Writer, op: OperationRef) -> Result<(), S
     if matches!(c, "half" | "bfloat16_t") {
         return Err("an orchestration reads integer and f32 elements, not 16-bit floats".into());
     }
-    let at = w.fresh("at");
+    let at = index_array(w, &indices);
     let rank = indices.len().max(1);
-    let cast: Vec<String> = if indices.is_empty() { vec!["0".into()] } else { indices.iter().map(|i| format!("static_cast<uint32_t>({i})")).collect() };
-    w.line(&format!("const uint32_t {at}[{rank}] = {{{}}};", cast.join(", ")));
     let name = w.fresh("element");
     w.line(&format!("const {c} {name} = get_tensor_data<{c}>({tensor}, {rank}, {at});"));
     w.bind(result.into(), name);
     Ok(())
+}
+
+/// The C++ array of an element's `indices` (as `uint32_t`; `{0}` for none),
+/// declared; its name (`get_tensor_data`, a guard's element).
+pub(crate) fn index_array(w: &mut Writer, indices: &[String]) -> String {
+    let at = w.fresh("at");
+    let cast: Vec<String> = indices.iter().map(|i| format!("static_cast<uint32_t>({i})")).collect();
+    w.line(&format!("const uint32_t {at}[{}] = {{{}}};", indices.len().max(1), if cast.is_empty() { "0".to_string() } else { cast.join(", ") }));
+    at
 }
 
 /// `pto.available_cores`: the cores (clusters) the runtime offers, at least one.

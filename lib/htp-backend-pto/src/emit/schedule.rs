@@ -22,7 +22,7 @@
 
 use melior::ir::{attribute::StringAttribute, operation::OperationLike, r#type::ShapedTypeLike, OperationRef, RegionLike, TypeLike, Value, ValueLike};
 
-use crate::emit::orchestration::{data_type, Orchestration, SUBMITTER_PRELUDE};
+use crate::emit::orchestration::{data_type, index_array, Orchestration, SUBMITTER_PRELUDE};
 use crate::emit::writer::{comment, Writer};
 use crate::ods::pto;
 
@@ -297,14 +297,6 @@ pub fn ordered(state: &mut Orchestration, w: &mut Writer, op: OperationRef) -> R
 pub fn order_barrier(_: &mut Orchestration, w: &mut Writer, _: OperationRef) -> Result<(), String> {
     w.line(&format!("{SCHEDULE}.next_iteration();"));
     Ok(())
-}
-
-/// The C++ array of `indices` (as `uint32_t`), declared; its name.
-fn index_array(w: &mut Writer, indices: &[String]) -> String {
-    let at = w.fresh("at");
-    let cast: Vec<String> = indices.iter().map(|i| format!("static_cast<uint32_t>({i})")).collect();
-    w.line(&format!("const uint32_t {at}[{}] = {{{}}};", indices.len().max(1), if cast.is_empty() { "0".to_string() } else { cast.join(", ") }));
-    at
 }
 
 /// `pto.guard`: the tasks inside carry the dispatch predicate.

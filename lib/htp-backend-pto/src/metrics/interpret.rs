@@ -281,7 +281,7 @@ impl<'c, 'a> Machine<'c, 'a> {
                 let arguments = frame.operands(op)?;
                 let callee = symbol(op, "callee").ok_or_else(|| format!("{} without a callee", kind.name()))?;
                 let count = op.attribute("operandSegmentSizes").ok().and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok()).and_then(|a| a.element(0).ok()).unwrap_or(0) as usize;
-                self.call_orchestration(&callee, &arguments[..count.min(arguments.len())])?;
+                self.call(&callee, &arguments[..count.min(arguments.len())], false, false)?;
                 None
             }
             other => return Err(format!("metrics: unsupported op {} in an orchestration", other.name())),
@@ -298,33 +298,20 @@ impl<'c, 'a> Machine<'c, 'a> {
         self.metrics.tasks += 1;
         match symbol(op, "aiv_callee") {
             Some(vector) => {
-                self.call(&callee, &arguments, false)?;
-                self.call(&vector, &arguments, false)?;
-                self.call(&vector, &arguments, true)?;
+                self.call(&callee, &arguments, false, true)?;
+                self.call(&vector, &arguments, false, true)?;
+                self.call(&vector, &arguments, true, true)?;
             }
-            None => self.call(&callee, &arguments, false)?,
+            None => self.call(&callee, &arguments, false, true)?,
         }
         Ok(())
     }
 
-    /// A `pto.task`: the callee orchestration run on the task's arguments.
-    fn call_orchestration(&mut self, callee: &str, arguments: &[Value]) -> Result<(), String> {
-        let function = function(self.module, callee).ok_or_else(|| format!("metrics: no orchestration named {callee}"))?;
-        let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
-        if body.argument_count() != arguments.len() {
-            return Err(format!("metrics: {callee} takes {} arguments, the task passes {}", body.argument_count(), arguments.len()));
-        }
-        let mut frame = Frame { values: HashMap::new(), skip_stores: false };
-        for (i, value) in arguments.iter().enumerate() {
-            frame.values.insert(key(body.argument(i).map_err(|e| e.to_string())?.into()), value.clone());
-        }
-        self.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, false)?;
-        Ok(())
-    }
-
-    fn call(&mut self, callee: &str, arguments: &[Value], skip_stores: bool) -> Result<(), String> {
-        let kernel = function(self.module, callee).ok_or_else(|| format!("metrics: no kernel named {callee}"))?;
-        let body = kernel.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a kernel without a body")?;
+    /// A kernel run by a task (`kernel`: its instructions are counted), or
+    /// an orchestration a `pto.task` calls: `callee` on `arguments`.
+    fn call(&mut self, callee: &str, arguments: &[Value], skip_stores: bool, kernel: bool) -> Result<(), String> {
+        let function = function(self.module, callee).ok_or_else(|| format!("metrics: no function named {callee}"))?;
+        let body = function.region(0).map_err(|e| e.to_string())?.first_block().ok_or_else(|| format!("{callee} without a body"))?;
         if body.argument_count() != arguments.len() {
             return Err(format!("metrics: {callee} takes {} arguments, the task passes {}", body.argument_count(), arguments.len()));
         }
@@ -332,7 +319,7 @@ impl<'c, 'a> Machine<'c, 'a> {
         for (i, value) in arguments.iter().enumerate() {
             frame.values.insert(key(body.argument(i).map_err(|e| e.to_string())?.into()), value.clone());
         }
-        self.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, true)?;
+        self.block(&mut frame, unsafe { BlockRef::from_raw(body.to_raw()) }, kernel)?;
         Ok(())
     }
 
