@@ -2182,3 +2182,21 @@ func.func @s(%a: memref<16xf32>) attributes {pto.orchestration} {
   pto.task @o(%a, %a) {access = ["in", "in"], at = ""} : memref<16xf32>, memref<16xf32>
   return
 }
+
+// -----
+
+func.func @s() {
+  // expected-error @+1 {{belongs in an orchestration function (one with 'pto.orchestration')}}
+  pto.scope "w.py:1:1" {
+  }
+  return
+}
+
+// -----
+
+func.func @s(%t: memref<8xi32>, %i: index, %b: index) attributes {pto.orchestration} {
+  // expected-error @+1 {{needs a 'pto.schedule' in its function}}
+  pto.guard %t[%i] "ne" %b : memref<8xi32>, index {
+  }
+  return
+}
