@@ -142,10 +142,10 @@ fn compare(op: Compare, a: f64, b: f64) -> bool {
     match op {
         Compare::Eq => a == b,
         Compare::Ne => a != b,
-        Compare::Lt | Compare::ULt => a < b,
-        Compare::Le | Compare::ULe => a <= b,
-        Compare::Gt | Compare::UGt => a > b,
-        Compare::Ge | Compare::UGe => a >= b,
+        Compare::Slt | Compare::Ult => a < b,
+        Compare::Sle | Compare::Ule => a <= b,
+        Compare::Sgt | Compare::Ugt => a > b,
+        Compare::Sge | Compare::Uge => a >= b,
     }
 }
 
@@ -326,19 +326,7 @@ impl Evaluator<'_, '_> {
                 let holds = if *float {
                     compare(*op, self.float(frame, *a), self.float(frame, *b))
                 } else {
-                    let (x, y) = (self.int(frame, *a), self.int(frame, *b));
-                    match op {
-                        Compare::ULt => (x as u64) < (y as u64),
-                        Compare::ULe => (x as u64) <= (y as u64),
-                        Compare::UGt => (x as u64) > (y as u64),
-                        Compare::UGe => (x as u64) >= (y as u64),
-                        Compare::Eq => x == y,
-                        Compare::Ne => x != y,
-                        Compare::Lt => x < y,
-                        Compare::Le => x <= y,
-                        Compare::Gt => x > y,
-                        Compare::Ge => x >= y,
-                    }
+                    op.eval(self.int(frame, *a), self.int(frame, *b))
                 };
                 frame[*dst] = Value::Int(holds as i64);
             }

@@ -382,11 +382,10 @@ fn binary_of(name: &str) -> Option<Binary> {
 /// unordered alike: NaN never reaches workload control) predicates.
 fn compare_of(float: bool, predicate: i64) -> Option<Compare> {
     use Compare::*;
-    let table: &[Option<Compare>] = if float {
-        &[None, Some(Eq), Some(Gt), Some(Ge), Some(Lt), Some(Le), Some(Ne), None, Some(Eq), Some(Gt), Some(Ge), Some(Lt), Some(Le), Some(Ne)]
-    } else {
-        &[Some(Eq), Some(Ne), Some(Lt), Some(Le), Some(Gt), Some(Ge), Some(ULt), Some(ULe), Some(UGt), Some(UGe)]
-    };
+    if !float {
+        return Compare::of(predicate);
+    }
+    let table: &[Option<Compare>] = &[None, Some(Eq), Some(Sgt), Some(Sge), Some(Slt), Some(Sle), Some(Ne), None, Some(Eq), Some(Sgt), Some(Sge), Some(Slt), Some(Sle), Some(Ne)];
     table.get(usize::try_from(predicate).ok()?).copied().flatten()
 }
 
@@ -395,10 +394,10 @@ pub fn compare_named(name: &str) -> Option<Compare> {
     Some(match name {
         "eq" => Compare::Eq,
         "ne" => Compare::Ne,
-        "lt" => Compare::Lt,
-        "le" => Compare::Le,
-        "gt" => Compare::Gt,
-        "ge" => Compare::Ge,
+        "lt" => Compare::Slt,
+        "le" => Compare::Sle,
+        "gt" => Compare::Sgt,
+        "ge" => Compare::Sge,
         _ => return None,
     })
 }

@@ -39,19 +39,9 @@ pub enum Binary {
     MaxF,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compare {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    ULt,
-    ULe,
-    UGt,
-    UGe,
-}
+/// A comparison: `arith.cmpi`'s predicates (a float comparison reads the
+/// signed and unsigned ones alike).
+pub use htp_ir::arith::IntPredicate as Compare;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LoopKind {
