@@ -6,6 +6,10 @@ blocks, and a gather process collects them in order into y.
 Replicas are `for w in csp.processes(WORKERS)` (a compile-time count): one process per index, each with
 its own channel of each array (`at=w`); the protocol check proves before
 the call that every block dealt is collected, whatever N.
+
+On PTO (`gelu_fan_out.compile(target="pto-a2a3sim", WORKERS=4)(x, y)`) the
+scatter and the gather only move blocks, so they dissolve: each worker
+finds its own blocks of x (and their places in y) and is one task.
 """
 
 import numpy as np

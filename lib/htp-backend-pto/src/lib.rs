@@ -7,13 +7,16 @@
 //!
 //! Layout: `build.rs` builds the `pto` dialect (`dialects/pto/`), which
 //! `register()` registers with the core; `ods.rs` (its typed ops),
-//! `dialect.rs` (typed access to the `pto` dialect's types),
+//! `dialect.rs` (typed access to the `pto` dialect's types), `arrays.rs`
+//! (kernel-local scalar arrays: what the conversion, writer and metrics
+//! accept as one),
 //! `conversion/` (tile -> pto), `transforms/` (placement, synchronisation),
 //! `emit/` (C++ writer, package, `htp-translate --pto-to-cpp`), `metrics/`
 //! (static traffic, sync and memory counts of a lowered program for one
 //! call), `target.rs` (the registered targets).
 
 pub mod architecture;
+pub mod arrays;
 pub mod conversion;
 pub mod dialect;
 pub mod emit;

@@ -1,21 +1,29 @@
 //! CSP on the PTO targets (`pto-a2a3sim`, `pto-a2a3`), added from outside
 //! both the model and the backend (docs/csp.md, "CSP on PTO"): a target
 //! extension per PTO target (capabilities `model:csp`, `dialect:csp`; the
-//! stage `csp-to-pto` at `before-lowering`). A program becomes one
-//! pto-runtime cluster task: its cube process (the one that multiplies
-//! matrices) an `aic` kernel, its vector process an `aiv` kernel, each
-//! channel a direction of the cluster's pipe (`pto.cluster_send` /
-//! `pto.cluster_recv`, which the backend's `convert-tile-to-pto` makes
-//! TPUSH / TPOP / TFREE), the pipe's slots the channels' depths.
+//! stages `csp-to-pto` at `before-lowering`, `csp-tasks-to-pto` at
+//! `before-emit`). Its loaders and storers dissolve into the processes they
+//! serve (`htp_model_csp::dissolve`: the cores move their own blocks).
+//! What is left is either one pto-runtime cluster task — its cube process
+//! (the one that multiplies matrices) an `aic` kernel, its vector process an
+//! `aiv` kernel, each channel a direction of the cluster's pipe
+//! (`pto.cluster_send` / `pto.cluster_recv`, which the backend's
+//! `convert-tile-to-pto` makes TPUSH / TPOP / TFREE), the pipe's slots the
+//! channels' depths — or, when no channel is left between processes
+//! (replicated workers, independent processes), one task per process
+//! replica, each its own kernel, under an orchestration of their calls.
 //!
 //! A conversion crate (as CIRCT's `lib/Conversion/<A>To<B>/`): it depends on
 //! the model (`htp-model-csp`) and the backend (`htp-backend-pto`), so that
 //! neither depends on the other. It is named in one line of `htp-all`.
 //!
 //! - `lower.rs`: the pass `csp-to-pto` (what a cluster can run, checked at
-//!   the user's lines; the processes outlined into the cluster's kernels).
+//!   the user's lines; the processes outlined into the cluster's kernels);
+//! - `tasks.rs`: a program split into tasks, and the pass `csp-tasks-to-pto`
+//!   making its calls `pto.task`s of the package's orchestration.
 
 pub mod lower;
+pub mod tasks;
 
 /// The PTO targets (the backend's names).
 pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
@@ -24,9 +32,13 @@ pub const TARGETS: [&str; 2] = ["pto-a2a3sim", "pto-a2a3"];
 /// the CSP model (both idempotent), so it works alone. Idempotent.
 pub fn register() -> Result<(), String> {
     htp_backend_pto::register()?;
-    htp_pass::register_passes(&[lower::DEFINITION])?;
+    htp_pass::register_passes(&[lower::DEFINITION, tasks::DEFINITION])?;
     let capabilities = [format!("model:{}", htp_model_csp::MODEL_NAME), "dialect:csp".to_string()];
-    htp_backend_pto::extend_targets("csp-cluster", &capabilities, &[(htp_api::BEFORE_LOWERING.name, lower::DEFINITION.argument)])
+    htp_backend_pto::extend_targets(
+        "csp-cluster",
+        &capabilities,
+        &[(htp_api::BEFORE_LOWERING.name, lower::DEFINITION.argument), ("before-emit", tasks::DEFINITION.argument)],
+    )
 }
 
 #[cfg(test)]

@@ -1,4 +1,8 @@
-//! `csp-to-pto`: each `@csp.program` of a module lowered for PTO becomes
+//! `csp-to-pto`: each `@csp.program` of a module lowered for PTO first
+//! loses its loaders and storers (`htp_model_csp::dissolve`: the processes
+//! they serve move their own blocks). When no channel is left between the
+//! remaining processes and there are several of them or replicas, each
+//! replica is a task of its own (`tasks.rs`). Otherwise the program becomes
 //! the kernels of one cluster task. An A2/A3 cluster is one cube core and
 //! (as HTP uses it) one vector core program, joined by two one-way pipes
 //! (cube → vector, vector → cube), so a program runs there when:
@@ -42,7 +46,7 @@ use melior::{
 htp_pass::pass! {
     pub DEFINITION = Pass<"csp-to-pto", "builtin.module"> {
         summary: "Make each CSP program one PTO cluster task: its cube and vector processes as kernels of one core each, its channels the cluster's pipes",
-        dialects: [htp_model_csp::handles::csp, htp_backend_pto::handles::pto, tile, func, scf, arith],
+        dialects: [htp_model_csp::handles::csp, htp_backend_pto::handles::pto, tile, func, scf, arith, memref],
         run: run,
     }
 }
@@ -70,13 +74,24 @@ struct Channel<'c> {
 
 fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<(), Failure<'c>> {
     let program_name = string_attribute(program, "sym_name").unwrap_or_default();
+    // Loaders and storers: the cores move their own blocks.
+    htp_model_csp::dissolve::dissolve_movers(context, program)?;
     let (channel_ops, process_ops) = htp_model_csp::ir::parts(program);
+    let replicated = process_ops.iter().any(|p| integer_attribute(*p, "replicas").unwrap_or(1) > 1);
+    if channel_ops.is_empty() && (replicated || process_ops.len() > 1) {
+        return crate::tasks::split(context, program, &process_ops);
+    }
     let mut channels: HashMap<usize, Channel<'c>> = HashMap::new();
     for current in channel_ops {
         let value = current.result(0).map(|r| detach(r.into())).map_err(|e| (current.location(), e.to_string()))?;
         let count = ChannelType::of(value.r#type()).map_or(1, |t| t.count());
         if count > 1 {
-            return Err((current.location(), format!("an array of {count} channels joins replicated processes, and a PTO cluster runs one cube and one vector process: declare single channels")));
+            return Err((
+                current.location(),
+                format!(
+                    "an array of {count} channels joins replicated processes to a process that computes, and a PTO cluster runs one cube and one vector process: on PTO replicas are tasks of their own, which exchange tiles only with loaders and storers (processes that just move blocks of the program's tensors)"
+                ),
+            ));
         }
         let name = string_attribute(current, "name").unwrap_or_default();
         channels.insert(key(value), Channel { op: current, name, depth: integer_attribute(current, "depth").unwrap_or(1).max(1), sender: None });
@@ -86,7 +101,10 @@ fn convert<'c>(context: &'c Context, program: OperationRef<'c, 'c>) -> Result<()
         let name = string_attribute(current, "name").unwrap_or_default();
         let replicas = integer_attribute(current, "replicas").unwrap_or(1);
         if replicas > 1 {
-            return Err((current.location(), format!("the process '{name}' runs {replicas} replicas, and a PTO cluster runs each process once (one cube core, one vector core)")));
+            return Err((
+                current.location(),
+                format!("the process '{name}' runs {replicas} replicas and talks to a process that computes, and a PTO cluster runs each process once (one cube core, one vector core): on PTO replicas are tasks of their own, which exchange tiles only with loaders and storers"),
+            ));
         }
         let core = core_of(current)?;
         if let Some(other) = processes.iter().find(|p| p.core == core) {

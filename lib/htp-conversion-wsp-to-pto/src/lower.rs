@@ -25,11 +25,10 @@ use std::collections::HashMap;
 use htp_ir::query::{constant_int, key, ops_named};
 use melior::{
     ir::{
-        attribute::ArrayAttribute,
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder, WalkResult},
         r#type::{DimSize, MemRefType, ShapedTypeLike},
-        Attribute, OperationRef, RegionLike, TypeLike, Value, ValueLike,
+        OperationRef, RegionLike, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -157,40 +156,30 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
     }
 
     // Directions, the window, the marker.
-    let mut argument_attributes = Vec::new();
     use htp_api::signature::{declared_arguments, IN_OUTS_ATTRIBUTE, OUTPUTS_ATTRIBUTE};
     let (outputs, in_outs) = (declared_arguments(workload, OUTPUTS_ATTRIBUTE), declared_arguments(workload, IN_OUTS_ATTRIBUTE));
-    let existing = workload.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    let mut directions = Vec::new();
     for (index, argument) in arguments.iter().enumerate() {
-        let old = existing.as_ref().and_then(|a| a.element(index).ok()).map(|d| d.to_string()).unwrap_or_else(|| "{}".into());
-        let inner = old.trim().trim_start_matches('{').trim_end_matches('}').trim().to_string();
-        let mut entries = if inner.is_empty() { vec![] } else { vec![inner] };
-        if argument.r#type().is_mem_ref() {
-            // The parameter's declaration first (an in-out keeps what no task writes), then the tasks'.
-            let (read, written) = modes.get(&key(*argument)).copied().unwrap_or((true, false));
-            let (read, written) = if in_outs.contains(&(index as i64)) {
-                (true, true)
-            } else if outputs.contains(&(index as i64)) {
-                (read, true)
-            } else {
-                (read || !written, written)
-            };
-            let direction = match (read, written) {
-                (_, false) => "in",
-                (false, true) => "out",
-                (true, true) => "inout",
-            };
-            entries.push(format!("{} = \"{direction}\"", htp_backend_pto::emit::package::DIRECTION_ATTRIBUTE));
+        if !argument.r#type().is_mem_ref() {
+            directions.push(None);
+            continue;
         }
-        argument_attributes.push(format!("{{{}}}", entries.join(", ")));
+        // The parameter's declaration first (an in-out keeps what no task writes), then the tasks'.
+        let (read, written) = modes.get(&key(*argument)).copied().unwrap_or((true, false));
+        let (read, written) = if in_outs.contains(&(index as i64)) {
+            (true, true)
+        } else if outputs.contains(&(index as i64)) {
+            (read, true)
+        } else {
+            (read || !written, written)
+        };
+        directions.push(Some(match (read, written) {
+            (_, false) => "in",
+            (false, true) => "out",
+            (true, true) => "inout",
+        }));
     }
-    let attribute = |text: &str| Attribute::parse(context, text).ok_or_else(|| (at, format!("internal error: cannot parse {text}")));
-    let mut function = unsafe { OperationRefMut::from_raw(workload.to_raw()) };
-    function.set_attribute("arg_attrs", attribute(&format!("[{}]", argument_attributes.join(", ")))?);
-    if schedule.window != 0 {
-        function.set_attribute(htp_backend_pto::emit::package::RUNTIME_ENV_ATTRIBUTE, attribute(&format!("{{ring_task_window = {window} : i64}}"))?);
-    }
-    function.set_attribute("pto.orchestration", attribute("unit")?);
+    htp_backend_pto::emit::package::mark_entry(context, workload, &directions, (schedule.window != 0).then_some(window)).map_err(|e| (at, e))?;
     crate::convert::convert(context, workload, &schedule, window)
 }
 

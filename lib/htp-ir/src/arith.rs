@@ -117,6 +117,11 @@ impl IntPredicate {
         [Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge].get(usize::try_from(code).ok()?).copied()
     }
 
+    /// Its number in `arith.cmpi`'s `predicate` attribute.
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+
     pub fn eval(self, x: i64, y: i64) -> bool {
         let (ux, uy) = (x as u64, y as u64);
         match self {

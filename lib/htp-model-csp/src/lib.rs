@@ -27,6 +27,7 @@
 
 pub mod ir;
 pub mod model;
+pub mod dissolve;
 pub mod outline;
 pub mod protocol;
 pub mod verify_protocol;

@@ -69,7 +69,12 @@ pub fn outline_process<'c>(
 
     // The process's body moves into the function (its yield stays).
     let Some(block) = process.region(0).ok().and_then(|r| r.first_block()) else { return Ok(Outlined { function, added }) };
-    if let (Ok(old), Some(new)) = (block.argument(0), replica.and_then(|r| added.get(r))) {
+    if let Ok(old) = block.argument(0) {
+        // A process of one replica (`csp.processes(1)`) without a replica argument: its index is 0.
+        let new = match replica.and_then(|r| added.get(r)) {
+            Some(new) => *new,
+            None => htp_ir::builder::Emitter { context, block: entry, anchor: ret, location }.index(0),
+        };
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
     }
     let mut op = block.first_operation();

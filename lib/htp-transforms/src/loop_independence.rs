@@ -1,6 +1,9 @@
 //! The proof that a kernel's outer loop has independent iterations: the
 //! PTO backend splits such a loop into tasks, the CPU backend runs it on
-//! every core. Target-neutral: it reads only `tile` loads and stores.
+//! every core. Target-neutral: it reads `tile` loads and stores, and is
+//! conservative about scalar state (a kernel-local `memref.alloca` array
+//! written with `memref.store`, an `scf.while` search): state carried from
+//! one iteration to the next makes them dependent, whatever the tiles do.
 
 use htp_dialects::ods::{tile, view, TileOp};
 use htp_ir::builder::{detach, shape_of};
@@ -13,6 +16,11 @@ use melior::ir::{
 
 /// The function body's one top-level loop, when nothing but it (and scalar
 /// code) is at the top level and its iterations are independent.
+///
+/// A kernel-local array made at the top level keeps the loop whole: a split
+/// replays the code before the loop (in each CPU chunk; in PTO's
+/// orchestration, which computes the tasks' bounds from it and cannot hold
+/// a kernel's scalar state), and the iterations would share the array.
 pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut loops = Vec::new();
     let mut op = entry.first_operation();
@@ -21,7 +29,7 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
         let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
         if name == "scf.for" {
             loops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
-        } else if name != "func.return" && (TileOp::of(current).is_some() || current.region_count() > 0) {
+        } else if name != "func.return" && (TileOp::of(current).is_some() || current.region_count() > 0 || is_scalar_state(&name)) {
             return None;
         }
         op = current.next_in_block();
@@ -34,7 +42,9 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
 /// run in any order or at once: every store writes the slice the
 /// iteration's index selects (the index is the loop variable along a dim
 /// the stored tile spans at most `step` of), no tensor it stores is also
-/// loaded, and it stores something.
+/// loaded, it stores something, and it keeps no scalar state (no
+/// `memref.store`, no `scf.while`: what one iteration writes to an array
+/// or searches from, the next may read; proving otherwise is not worth it).
 pub fn iterations_independent(outer: OperationRef) -> bool {
     // scf.for's verifier: one region with one block whose first argument is
     // the induction variable, and lower bound, upper bound, step operands.
@@ -46,6 +56,10 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
     let mut loaded = Vec::new();
     let mut independent = true;
     outer.walk(WalkOrder::PreOrder, |op| {
+        if is_scalar_state(op.name().as_string_ref().as_str().unwrap_or("")) {
+            independent = false;
+            return WalkResult::Interrupt;
+        }
         if let Some(store) = view::<tile::StoreOperation>(op) {
             let (Ok(value), Ok(dest)) = (store.value(), store.dest()) else {
                 independent = false;
@@ -72,3 +86,10 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
     independent && !stored.is_empty() && stored.iter().all(|s| !loaded.contains(s))
 }
 
+/// Ops that make or change scalar state a loop's iterations could share: a
+/// kernel-local array (`memref.alloca`, written by `memref.store`) and a
+/// `scf.while` (a search whose trips depend on that state). Tensors are
+/// written only by `tile.store`, so any `memref.store` is such state.
+fn is_scalar_state(name: &str) -> bool {
+    matches!(name, "memref.alloca" | "memref.store" | "scf.while")
+}

@@ -90,3 +90,96 @@ func.func @inner(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.ker
   }
   return
 }
+
+// -----
+
+// Scalar state passed between iterations (a cursor kept in a kernel-local
+// array, read, searched from with scf.while and written back) makes them
+// dependent, although each stores its own rows; a grain on such a loop is
+// an error at the loop.
+func.func @cursor(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %y, %c0 : memref<?x64xf32>
+  %cur = memref.alloca() : memref<1xindex>
+  memref.store %c0, %cur[%c0] : memref<1xindex>
+  // expected-error @+1 {{htp.range(..., grain=...) asks to distribute this loop over cores, but its iterations are not independent}}
+  scf.for %i = %c0 to %n step %c16 {
+    %start = memref.load %cur[%c0] : memref<1xindex>
+    %t = scf.while (%k = %start) : (index) -> index {
+      %odd = arith.andi %k, %c1 : index
+      %even = arith.cmpi eq, %odd, %c0 : index
+      scf.condition(%even) %k : index
+    } do {
+    ^bb0(%k: index):
+      %next = arith.addi %k, %c1 : index
+      scf.yield %next : index
+    }
+    %row = arith.muli %t, %c16 : index
+    %tile = tile.load %x[%row, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %tile, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+    %after = arith.addi %t, %c1 : index
+    memref.store %after, %cur[%c0] : memref<1xindex>
+  } {htp.grain = 2 : i64}
+  return
+}
+
+// -----
+
+// One store to a kernel-local array in the loop is enough; so is a
+// scf.while alone (what it searches may depend on earlier iterations).
+// CHECK-LABEL: func.func @store_only
+// CHECK-NOT: htp.distribution
+// CHECK-LABEL: func.func @while_only
+// CHECK-NOT: htp.distribution
+func.func @store_only(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %seen = memref.alloca() : memref<1xindex>
+    memref.store %i, %seen[%c0] : memref<1xindex>
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+func.func @while_only(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = scf.while (%k = %i) : (index) -> index {
+      %more = arith.cmpi slt, %k, %c0 : index
+      scf.condition(%more) %k : index
+    } do {
+    ^bb0(%k: index):
+      scf.yield %k : index
+    }
+    %tile = tile.load %x[%t, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %tile, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A kernel-local array made outside the loop keeps it whole too: a split
+// replays the code before the loop (PTO computes the tasks' bounds from it).
+// CHECK-LABEL: func.func @array_outside
+// CHECK-NOT: htp.distribution
+func.func @array_outside(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %base = memref.alloca() : memref<1xindex>
+  memref.store %c0, %base[%c0] : memref<1xindex>
+  scf.for %i = %c0 to %n step %c16 {
+    %b = memref.load %base[%c0] : memref<1xindex>
+    %row = arith.addi %i, %b : index
+    %t = tile.load %x[%row, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}

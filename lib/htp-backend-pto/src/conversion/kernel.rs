@@ -230,7 +230,7 @@ impl<'c> Kernel<'c> {
     /// for the block's tile arguments (after the scalar ones). Returns the
     /// new values of the terminator's non-tile operands and the old tile
     /// operands (the caller finishes scf.yield).
-    fn convert_block(&mut self, old: BlockRef<'c, '_>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, Failure<'c>> {
+    pub(super) fn convert_block(&mut self, old: BlockRef<'c, '_>, new: BlockRef<'c, 'c>, carried: &[Buffer<'c>]) -> Result<Vec<V<'c>>, Failure<'c>> {
         let mut op = old.first_operation();
         while let Some(current) = op {
             let current: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(current.to_raw()) };
@@ -255,6 +255,7 @@ impl<'c> Kernel<'c> {
                     }
                 }
                 "scf.if" => self.convert_if(current, new)?,
+                "scf.while" => self.convert_while(current, new)?,
                 _ if PtoOp::of(current).is_some_and(|kind| kind.is_cluster_transfer()) => {
                     let at = self.at(new, location);
                     self.transfer(&at, current).map_err(fail)?;
@@ -284,7 +285,8 @@ impl<'c> Kernel<'c> {
         Ok(vec![])
     }
 
-    /// Copies a region-free scalar op (arith, math, memref.dim, ...).
+    /// Copies a region-free scalar op (arith, math, memref.dim, a kernel-local
+    /// array's alloca, load and store, a `while` loop's scf.condition, ...).
     fn copy(&mut self, op: OperationRef<'c, 'c>, new: BlockRef<'c, 'c>) -> Result<(), String> {
         if op.region_count() > 0 {
             return Err(format!("'{}' with regions cannot be lowered to PTO", op.name().as_string_ref().as_str().unwrap_or("?")));

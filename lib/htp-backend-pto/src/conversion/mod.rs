@@ -15,7 +15,7 @@
 //! (control flow and buffers), `memory.rs` (GM views, loads, stores),
 //! `relayout.rs` (rows <-> columns, transposes), `reductions.rs` (i16/i32 column reductions through rows), `masks.rs`
 //! (broadcast masks rewritten as comparisons of broadcast values),
-//! `vector.rs` and `cube.rs` (per-op lowering), `instructions.rs` (the PTO instruction of each op kind, named from the dialect's ODS), `split.rs` (cube/vector split of
+//! `vector.rs` and `cube.rs` (per-op lowering), `scalars.rs` (kernel-local arrays and `scf.while`: checked, copied), `instructions.rs` (the PTO instruction of each op kind, named from the dialect's ODS), `split.rs` (cube/vector split of
 //! mixed kernels), `tasks.rs` (core choice, task split, orchestration), `attrs.rs` (enum attribute spellings),
 //! `widen.rs` (bf16 arithmetic rewritten to f32 first).
 
@@ -31,6 +31,7 @@ pub mod layouts;
 mod masks;
 mod memory;
 mod relayout;
+mod scalars;
 mod split;
 mod state;
 mod tasks;
@@ -66,6 +67,7 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         let name = melior::ir::attribute::StringAttribute::try_from(function.attribute("sym_name").map_err(|e| (function.location(), e.to_string()))?)
             .map(|s| s.value().to_string())
             .unwrap_or_default();
+        scalars::check(function)?;
         widen::bf16_arithmetic(context, function)?;
         masks::broadcast_compares_first(context, function)?;
         let plan = tasks::plan(context, function, &name)?;
@@ -105,6 +107,7 @@ fn convert_clusters<'c>(context: &'c Context, body: melior::ir::BlockRef<'c, '_>
         let slots_of = |f: OperationRef<'c, 'c>| f.attribute(crate::ops::CLUSTER_SLOTS_ATTRIBUTE).ok().and_then(|a| DenseI64ArrayAttribute::try_from(a).ok());
         let slots = kernels.iter().find_map(|(f, _)| slots_of(*f)).map(|a| [a.element(0).unwrap_or(2), a.element(1).unwrap_or(2)]).unwrap_or([2, 2]);
         for (function, _) in &kernels {
+            scalars::check(*function)?;
             widen::bf16_arithmetic(context, *function)?;
             masks::broadcast_compares_first(context, *function)?;
         }

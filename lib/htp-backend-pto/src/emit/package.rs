@@ -104,6 +104,34 @@ pub const RUNTIME_ENV_ATTRIBUTE: &str = "pto.runtime_env";
 /// it, which the package cannot read off the entry's own `pto.submit`s.
 pub const DIRECTION_ATTRIBUTE: &str = "pto.direction";
 
+/// Makes `function` an entry orchestration a conversion built (WSP's
+/// workloads, CSP's task programs): marks it `pto.orchestration`, adds
+/// each tensor argument's [`DIRECTION_ATTRIBUTE`] (`directions[i]`, `None`
+/// for a scalar) to the argument attributes it has, and records a task
+/// window other than the runtime's default in [`RUNTIME_ENV_ATTRIBUTE`].
+pub fn mark_entry(context: &melior::Context, function: OperationRef, directions: &[Option<&str>], window: Option<i64>) -> Result<(), String> {
+    use melior::ir::operation::OperationMutLike;
+    let existing = function.attribute("arg_attrs").ok().and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok());
+    let mut argument_attributes = Vec::new();
+    for (index, direction) in directions.iter().enumerate() {
+        let old = existing.as_ref().and_then(|a| a.element(index).ok()).map(|d| d.to_string()).unwrap_or_else(|| "{}".into());
+        let inner = old.trim().trim_start_matches('{').trim_end_matches('}').trim().to_string();
+        let mut entries = if inner.is_empty() { vec![] } else { vec![inner] };
+        if let Some(direction) = direction {
+            entries.push(format!("{DIRECTION_ATTRIBUTE} = \"{direction}\""));
+        }
+        argument_attributes.push(format!("{{{}}}", entries.join(", ")));
+    }
+    let attribute = |text: &str| melior::ir::Attribute::parse(context, text).ok_or_else(|| format!("internal error: cannot parse {text}"));
+    let mut function = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
+    function.set_attribute("arg_attrs", attribute(&format!("[{}]", argument_attributes.join(", ")))?);
+    if let Some(window) = window {
+        function.set_attribute(RUNTIME_ENV_ATTRIBUTE, attribute(&format!("{{ring_task_window = {window} : i64}}"))?);
+    }
+    function.set_attribute(ORCHESTRATION_ATTRIBUTE, attribute("unit")?);
+    Ok(())
+}
+
 fn ordered_map<S: serde::Serializer>(entries: &[(String, String)], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_map(entries.iter().map(|(k, v)| (k, v)))
 }

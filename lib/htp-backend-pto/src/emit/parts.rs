@@ -19,6 +19,12 @@
 //! order (calls keep it). A part never cuts a loop or condition in two; a
 //! loop too large for one part stays where it is and its body is split the
 //! same way (the parts take its index and carried values).
+//!
+//! Kernel-local arrays (`crate::arrays`) are declared in the function that
+//! holds their block and passed to parts as pointers. Their loads and
+//! stores, and `scf.while` searches (scalar code that reads them), stay in
+//! that function in program order: the part gathered so far is written
+//! first, since a part may read or write the same array.
 
 use std::collections::HashSet;
 
@@ -83,6 +89,10 @@ fn emit_block(w: &mut Writer, body: BlockRef, ops: &mut dyn Ops, entry: &Entry, 
             w.for_loop_with(op, ops, &mut |w, inner, ops| emit_block(w, inner, ops, entry, functions, count))?;
         } else if stays_in_place(op) {
             w.op(op, ops)?;
+        } else if ordered_in_place(op) {
+            flush(w, ops, &mut part, functions, count)?;
+            part_weight = 0;
+            w.op(op, ops)?;
         } else {
             part.push(op);
             part_weight += weight;
@@ -119,10 +129,21 @@ fn weight(op: OperationRef) -> usize {
     n
 }
 
-/// Pure scalar arithmetic (the writer's `scalar`: arith, memref.dim) and the
-/// return: emitted in the function that holds the block, in order.
+/// Pure scalar arithmetic (the writer's `scalar`: arith, memref.dim), the
+/// declaration of a kernel-local array and the return: emitted in the
+/// function that holds the block, in order. (They read no memory, so
+/// emitting them before the ops of a part still gathering is safe.)
 fn stays_in_place(op: OperationRef) -> bool {
-    op_name(op) == "func.return" || (op.region_count() == 0 && PtoOp::of(op).is_none() && op.results().all(|r| c_type(r.r#type()).is_ok()))
+    let name = op_name(op);
+    name == "func.return"
+        || name == crate::arrays::ALLOCA
+        || (op.region_count() == 0 && !ordered_in_place(op) && PtoOp::of(op).is_none() && op.results().all(|r| c_type(r.r#type()).is_ok()))
+}
+
+/// Scalar code that reads or writes kernel-local arrays: emitted in the
+/// function that holds the block, after the parts before it.
+fn ordered_in_place(op: OperationRef) -> bool {
+    matches!(op_name(op).as_str(), crate::arrays::LOAD | crate::arrays::STORE | "scf.while")
 }
 
 /// Whether every value a part could need from outside it is one a part can
@@ -131,6 +152,7 @@ fn stays_in_place(op: OperationRef) -> bool {
 fn outlinable(top: &[(OperationRef, usize)]) -> bool {
     top.iter().all(|&(op, weight)| {
         stays_in_place(op)
+            || ordered_in_place(op)
             || replayable(op)
             || large_loop(op, weight)
             || op.results().all(|r| unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()) }.ptr.is_null())
@@ -199,6 +221,11 @@ fn emit_part(w: &mut Writer, part: &[OperationRef], ops: &mut dyn Ops, entry: &E
         let name = w.name(value)?;
         match htp_ir::query::defining_op(value) {
             Some(op) if op_name(op) == "arith.constant" => {} // a literal
+            // A kernel-local array: the part reads and writes the caller's.
+            Some(op) if op_name(op) == crate::arrays::ALLOCA => {
+                let (element, _) = crate::arrays::element_and_length(value.r#type())?;
+                parameters.push((format!("{} *{name}", c_type(element)?), name.clone()));
+            }
             Some(op) if replayable(op) => {
                 // Its own operands first (valid sizes, offsets, the tensor): a view's source tile is not one.
                 let skip = usize::from(PtoOp::of(op) == Some(PtoOp::TileView));

@@ -1,6 +1,7 @@
 //! Writes C++ from MLIR: names for values, one statement per op, scalar
-//! arithmetic and structured control flow. The kernel and orchestration
-//! emitters add their own ops through [`Ops`].
+//! arithmetic, kernel-local scalar arrays (`crate::arrays`) and structured
+//! control flow (`scf.for`, `scf.if`, `scf.while`). The kernel and
+//! orchestration emitters add their own ops through [`Ops`].
 
 use std::collections::HashMap;
 
@@ -168,11 +169,12 @@ impl<'s> Writer<'s> {
         self.last_comment = Some(here);
     }
 
-    /// Emits a block's ops (its terminator's operands are returned).
+    /// Emits a block's ops (its terminator's operands are returned: what
+    /// `scf.yield` yields, or `scf.condition`'s condition then its values).
     pub fn block(&mut self, block: BlockRef, ops: &mut dyn Ops) -> Result<Vec<String>, String> {
         let mut op = block.first_operation();
         while let Some(current) = op {
-            if op_name(current) == "scf.yield" {
+            if matches!(op_name(current).as_str(), "scf.yield" | "scf.condition") {
                 return current.operands().map(|v| self.name(v)).collect();
             }
             self.op(current, ops)?;
@@ -189,6 +191,9 @@ impl<'s> Writer<'s> {
         match op_name(op).as_str() {
             "scf.for" => self.for_loop(op, ops),
             "scf.if" => self.if_else(op, ops),
+            "scf.while" => self.while_loop(op, ops),
+            crate::arrays::ALLOCA => self.local_array(op),
+            crate::arrays::LOAD | crate::arrays::STORE => self.array_access(op),
             _ => self.scalar(op, ops),
         }
     }
@@ -241,12 +246,107 @@ impl<'s> Writer<'s> {
         self.source_comment(op);
         self.open(&format!("for (int64_t {iv} = {lower}; {iv} < {upper}; {iv} += {step}) {{"));
         let yielded = write_body(self, body, ops)?;
-        for (name, value) in carried.iter().zip(yielded) {
-            if *name != value {
-                self.line(&format!("{name} = {value};"));
+        self.assign_all(&carried, &yielded)?;
+        self.close("}");
+        Ok(())
+    }
+
+    /// `names[k] = values[k]` for every k at once, as a loop's carried
+    /// values are updated: a value that is one of the names assigned (a
+    /// swap, `scf.yield %b, %a`) is first copied to a temporary, or the
+    /// assignment before it would have overwritten it.
+    fn assign_all(&mut self, names: &[String], values: &[String]) -> Result<(), String> {
+        if names.len() != values.len() {
+            return Err(format!("{} carried values updated with {} values", names.len(), values.len()));
+        }
+        let changed: Vec<(&String, &String)> = names.iter().zip(values).filter(|(name, value)| name != value).collect();
+        let overwritten = |value: &String| changed.iter().any(|(name, _)| *name == value);
+        let mut reads = Vec::new();
+        for (_, value) in &changed {
+            if overwritten(value) {
+                let copy = self.fresh("next");
+                self.line(&format!("const auto {copy} = {value};"));
+                reads.push(copy);
+            } else {
+                reads.push((*value).clone());
             }
         }
+        for ((name, _), value) in changed.iter().zip(reads) {
+            self.line(&format!("{name} = {value};"));
+        }
+        Ok(())
+    }
+
+    /// `scf.while` (scalar code: the conversion refuses tiles in it). Its
+    /// carried values (the before region's arguments) and results are
+    /// declared first; each trip runs the before region, sets the results
+    /// to the values `scf.condition` forwards, leaves when the condition is
+    /// false, else runs the after region (which reads the forwarded values
+    /// under the results' names) and updates the carried values.
+    fn while_loop(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {
+        let region = |i: usize| op.region(i).map_err(|e| e.to_string())?.first_block().ok_or("scf.while without its two regions".to_string());
+        let (before, after) = (region(0)?, region(1)?);
+        let mut carried = Vec::new();
+        for k in 0..before.argument_count() {
+            let argument = before.argument(k).map_err(|e| e.to_string())?;
+            let init = self.name(op.operand(k).map_err(|e| e.to_string())?)?;
+            let name = self.fresh("carried");
+            self.line(&format!("{} {name} = {init};", c_type(argument.r#type())?));
+            self.bind(argument.into(), name.clone());
+            carried.push(name);
+        }
+        let results = self.declare_results(op, "found")?;
+        if after.argument_count() != results.len() {
+            return Err("scf.while whose after region does not take its results".into());
+        }
+        for (k, name) in results.iter().enumerate() {
+            self.bind(after.argument(k).map_err(|e| e.to_string())?.into(), name.clone());
+        }
+        self.source_comment(op);
+        self.open("while (true) {");
+        let forwarded = self.block(before, ops)?;
+        let (condition, values) = forwarded.split_first().ok_or("scf.while's before region without scf.condition")?;
+        self.assign_all(&results, values)?;
+        self.line(&format!("if (!({condition})) break;"));
+        let yielded = self.block(after, ops)?;
+        self.assign_all(&carried, &yielded)?;
         self.close("}");
+        Ok(())
+    }
+
+    /// A kernel-local array (`crate::arrays`): `int64_t array[N] = {};`.
+    /// Zeroed: MLIR leaves an alloca's contents undefined, and zeros make a
+    /// read before the first write the same on every run (and what the
+    /// metrics interpreter assumes).
+    fn local_array(&mut self, op: OperationRef) -> Result<(), String> {
+        let result = op.result(0).map_err(|e| e.to_string())?;
+        let (element, length) = crate::arrays::element_and_length(result.r#type())?;
+        let name = self.fresh("array");
+        self.line(&format!("{} {name}[{length}] = {{}};", c_type(element)?));
+        self.bind(result.into(), name);
+        Ok(())
+    }
+
+    /// `memref.load` / `memref.store` of a kernel-local array: `array[i]`.
+    fn array_access(&mut self, op: OperationRef) -> Result<(), String> {
+        let name = op_name(op);
+        let store = name == crate::arrays::STORE;
+        // load: array, index; store: value, array, index.
+        let array = op.operand(usize::from(store)).map_err(|e| e.to_string())?;
+        if !crate::arrays::is_local_array(array) {
+            return Err(format!("'{name}' of {}: a kernel moves tensor data with tile loads and stores, and reads and writes only kernel-local arrays (memref.alloca) element by element", array.r#type()));
+        }
+        let index = op.operand(usize::from(store) + 1).map_err(|_| format!("'{name}' without its index"))?;
+        let element = format!("{}[{}]", self.name(array)?, self.name(index)?);
+        if store {
+            let value = self.name(op.operand(0).map_err(|e| e.to_string())?)?;
+            self.line(&format!("{element} = {value};"));
+        } else {
+            let result = op.result(0).map_err(|e| e.to_string())?;
+            let variable = self.fresh("v");
+            self.line(&format!("const {} {variable} = {element};", c_type(result.r#type())?));
+            self.bind(result.into(), variable);
+        }
         Ok(())
     }
 
@@ -338,7 +438,85 @@ impl<'s> Writer<'s> {
 
 #[cfg(test)]
 mod tests {
-    use super::comment;
+    use super::{comment, Ops, Writer};
+    use melior::ir::{block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike};
+
+    /// The writer writes everything but the return (as the emitters, which end functions themselves).
+    struct Plain;
+
+    impl Ops for Plain {
+        fn op(&mut self, _: &mut Writer, op: OperationRef) -> Result<bool, String> {
+            Ok(super::op_name(op) == "func.return")
+        }
+        fn dim(&self, tensor: &str, dim: i64) -> String {
+            format!("{tensor}.shape[{dim}]")
+        }
+    }
+
+    /// The C++ of the body of `@f(%a: index, %b: index)` in `text`, without
+    /// its source comments (the test module's locations).
+    fn body_of(text: &str) -> String {
+        let context = crate::new_context().unwrap();
+        let module = Module::parse(&context, text).expect("the test module parses");
+        let function = module.body().first_operation().expect("a function");
+        let body = function.region(0).unwrap().first_block().unwrap();
+        let lines = |_: &str, _: u32| None;
+        let mut w = Writer::new(&lines);
+        for (i, name) in ["a", "b"].into_iter().enumerate() {
+            w.reserve(name);
+            w.bind(body.argument(i).unwrap().into(), name.to_string());
+        }
+        w.block(body, &mut Plain).unwrap();
+        w.out.lines().filter(|line| !line.trim_start().starts_with("//")).map(|line| format!("{line}\n")).collect()
+    }
+
+    #[test]
+    fn carried_values_are_updated_at_once() {
+        // A swap: each new value is the other's old one.
+        let out = body_of(
+            "func.func @f(%a: index, %b: index) {
+               %c0 = arith.constant 0 : index
+               %c1 = arith.constant 1 : index
+               %r:2 = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %a, %y = %b) -> (index, index) {
+                 scf.yield %y, %x : index, index
+               }
+               return
+             }",
+        );
+        let update = "    const auto next = carried_1;\n    const auto next_1 = carried;\n    carried = next;\n    carried_1 = next_1;\n}";
+        assert!(out.contains(update), "{out}");
+    }
+
+    #[test]
+    fn a_while_loop_binds_its_results_to_what_its_condition_forwards() {
+        let out = body_of(
+            "func.func @f(%a: index, %b: index) {
+               %r = scf.while (%k = %a) : (index) -> index {
+                 %more = arith.cmpi slt, %k, %b : index
+                 scf.condition(%more) %k : index
+               } do {
+               ^bb0(%k: index):
+                 %c2 = arith.constant 2 : index
+                 %next = arith.muli %k, %c2 : index
+                 scf.yield %next : index
+               }
+               %s = arith.addi %r, %b : index
+               return
+             }",
+        );
+        let expected = "int64_t carried = a;
+int64_t found;
+while (true) {
+    const bool v = carried < b;
+    found = carried;
+    if (!(v)) break;
+    const int64_t v_1 = found * 2;
+    carried = v_1;
+}
+const int64_t v_2 = found + b;
+";
+        assert_eq!(out, expected);
+    }
 
     #[test]
     fn user_text_stays_inside_its_comment() {

@@ -1,9 +1,10 @@
 //! Walks a lowered PTO program as it would execute: the orchestration
 //! function (`pto.orchestration`) with the call's arguments, and for each
 //! `pto.submit` the kernel it names with the task's arguments, counting
-//! what [`Metrics`] reports. Control flow (`scf.for`, `scf.if`) and scalar
-//! code are evaluated; tile instructions only move or compute on-chip
-//! data, so only their operands' extents are tracked.
+//! what [`Metrics`] reports. Control flow (`scf.for`, `scf.if`,
+//! `scf.while`), scalar code and kernel-local arrays (`crate::arrays`) are
+//! evaluated; tile instructions only move or compute on-chip data, so only
+//! their operands' extents are tracked.
 //!
 //! A cluster task runs its cube kernel once and its vector kernel on both
 //! vector cores of the cluster; both take part in every hand-over but only
@@ -50,12 +51,19 @@ pub enum Value {
     Tile { rows: i64, cols: i64, element_bytes: i64 },
 }
 
-/// One function activation: its values, and whether its GM stores are
+/// One function activation: its values, its kernel-local arrays (by the
+/// key of the `memref.alloca` result), and whether its GM stores are
 /// skipped (the second vector core of a cluster).
+#[derive(Default)]
 struct Frame {
     values: HashMap<usize, Value>,
+    arrays: HashMap<usize, Vec<i64>>,
     skip_stores: bool,
 }
+
+/// The most trips a `scf.while` may run before the interpreter calls it
+/// endless (a search over a nest's iterations runs far fewer).
+const MAX_WHILE_TRIPS: u64 = 100_000_000;
 
 impl Frame {
     fn get(&self, value: melior::ir::Value) -> Result<&Value, String> {
@@ -65,6 +73,61 @@ impl Frame {
     fn operands(&self, op: OperationRef) -> Result<Vec<Value>, String> {
         op.operands().map(|v| self.get(v).cloned()).collect()
     }
+
+    /// Binds `block`'s arguments to `values`, in order.
+    fn bind_arguments(&mut self, block: BlockRef, values: Vec<Value>) -> Result<(), String> {
+        if block.argument_count() != values.len() {
+            return Err(format!("metrics: a block of {} arguments given {} values", block.argument_count(), values.len()));
+        }
+        for (i, value) in values.into_iter().enumerate() {
+            self.values.insert(key(block.argument(i).map_err(|e| e.to_string())?.into()), value);
+        }
+        Ok(())
+    }
+
+    /// `memref.alloca` of a kernel-local array: zeros, as the emitted C++
+    /// declares it. (In a loop, each trip gets a fresh one.)
+    fn allocate(&mut self, op: OperationRef) -> Result<(), String> {
+        let result = op.result(0).map_err(|e| e.to_string())?;
+        let (_, length) = crate::arrays::element_and_length(result.r#type()).map_err(|e| format!("metrics: {e}"))?;
+        self.arrays.insert(key(result.into()), vec![0; length as usize]);
+        Ok(())
+    }
+
+    /// `memref.load` or (`store`) `memref.store` of an element of a kernel-local array.
+    fn access(&mut self, op: OperationRef, store: bool) -> Result<(), String> {
+        let operand = |i: usize| op.operand(i).map_err(|e| e.to_string());
+        // load: array, index; store: value, array, index.
+        let array = key(operand(usize::from(store))?);
+        let index = match self.get(operand(usize::from(store) + 1)?)? {
+            Value::Int(index) => *index,
+            _ => return Err("metrics: an array element at a non-integer index".into()),
+        };
+        let stored = if store {
+            match self.get(operand(0)?)? {
+                Value::Int(value) => Some(*value),
+                _ => return Err("metrics: a non-integer stored to an integer array".into()),
+            }
+        } else {
+            None
+        };
+        let elements = self.arrays.get_mut(&array).ok_or("metrics: an array element read before its memref.alloca ran")?;
+        let length = elements.len();
+        let element = usize::try_from(index).ok().and_then(|i| elements.get_mut(i)).ok_or_else(|| format!("metrics: element {index} of a kernel-local array of {length}"))?;
+        match stored {
+            Some(value) => *element = value,
+            None => {
+                let loaded = Value::Int(*element);
+                self.values.insert(key(op.result(0).map_err(|e| e.to_string())?.into()), loaded);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `op` (a `memref.load` or `memref.store`) reads or writes a kernel-local array.
+fn accesses_local_array(op: OperationRef, store: bool) -> bool {
+    htp_ir::query::operand_at(op, usize::from(store)).is_some_and(crate::arrays::is_local_array)
 }
 
 struct Machine<'c, 'a> {
@@ -77,7 +140,7 @@ struct Machine<'c, 'a> {
 pub fn run(module: OperationRef, shapes: &[Vec<i64>], scalars: &[f64], cores: Cores) -> Result<Metrics, String> {
     let orchestration = orchestration(module).ok_or("no pto.orchestration function in the module")?;
     let body = orchestration.region(0).map_err(|e| e.to_string())?.first_block().ok_or("an orchestration without a body")?;
-    let mut frame = Frame { values: HashMap::new(), skip_stores: false };
+    let mut frame = Frame::default();
     let (mut tensors, mut numbers) = (shapes.iter().enumerate(), scalars.iter());
     for index in 0..body.argument_count() {
         let argument = body.argument(index).map_err(|e| e.to_string())?;
@@ -163,10 +226,15 @@ impl<'c, 'a> Machine<'c, 'a> {
             let current: OperationRef = unsafe { OperationRef::from_raw(current.to_raw()) };
             let n = name(current);
             match n.as_str() {
-                "scf.yield" => return frame.operands(current),
+                // A `while` loop's before region ends in its condition, then the values it forwards.
+                "scf.yield" | "scf.condition" => return frame.operands(current),
                 "func.return" => return Ok(vec![]),
                 "scf.for" => self.for_loop(frame, current, kernel)?,
                 "scf.if" => self.if_else(frame, current, kernel)?,
+                "scf.while" => self.while_loop(frame, current, kernel)?,
+                crate::arrays::ALLOCA => frame.allocate(current)?,
+                crate::arrays::LOAD if accesses_local_array(current, false) => frame.access(current, false)?,
+                crate::arrays::STORE if accesses_local_array(current, true) => frame.access(current, true)?,
                 _ if scalar::handles(&n) => {
                     let operands = frame.operands(current)?;
                     let value = scalar::evaluate(current, &n, &operands).map_err(|e| format!("metrics: {e}"))?;
@@ -215,6 +283,37 @@ impl<'c, 'a> Machine<'c, 'a> {
             frame.values.insert(key(op.result(i).map_err(|e| e.to_string())?.into()), value);
         }
         Ok(())
+    }
+
+    /// Runs `scf.while`: the before region on the carried values; while the
+    /// condition it ends in holds, the after region on the values it
+    /// forwards, whose yield is carried to the next trip. The forwarded
+    /// values of the last trip are the results.
+    fn while_loop(&mut self, frame: &mut Frame, op: OperationRef, kernel: bool) -> Result<(), String> {
+        let region = |i: usize| -> Result<BlockRef, String> {
+            let block = op.region(i).map_err(|e| e.to_string())?.first_block().ok_or("metrics: scf.while without its two regions")?;
+            Ok(unsafe { BlockRef::from_raw(block.to_raw()) })
+        };
+        let (before, after) = (region(0)?, region(1)?);
+        let mut carried = frame.operands(op)?;
+        for _ in 0..MAX_WHILE_TRIPS {
+            frame.bind_arguments(before, carried)?;
+            let mut forwarded = self.block(frame, before, kernel)?;
+            let go_on = match forwarded.first() {
+                Some(Value::Int(condition)) => *condition != 0,
+                _ => return Err("metrics: scf.while whose condition is not an integer".into()),
+            };
+            forwarded.remove(0);
+            if !go_on {
+                for (i, value) in forwarded.into_iter().enumerate() {
+                    frame.values.insert(key(op.result(i).map_err(|e| e.to_string())?.into()), value);
+                }
+                return Ok(());
+            }
+            frame.bind_arguments(after, forwarded)?;
+            carried = self.block(frame, after, kernel)?;
+        }
+        Err(format!("metrics: a `while` loop ran {MAX_WHILE_TRIPS} trips without ending"))
     }
 
     fn if_else(&mut self, frame: &mut Frame, op: OperationRef, kernel: bool) -> Result<(), String> {
@@ -315,7 +414,7 @@ impl<'c, 'a> Machine<'c, 'a> {
         if body.argument_count() != arguments.len() {
             return Err(format!("metrics: {callee} takes {} arguments, the task passes {}", body.argument_count(), arguments.len()));
         }
-        let mut frame = Frame { values: HashMap::new(), skip_stores };
+        let mut frame = Frame { skip_stores, ..Frame::default() };
         for (i, value) in arguments.iter().enumerate() {
             frame.values.insert(key(body.argument(i).map_err(|e| e.to_string())?.into()), value.clone());
         }

@@ -97,3 +97,42 @@ fn wrong_arguments_and_unknown_ops_are_errors() {
     let error = evaluate(module.as_operation(), &[vec![20, 64], vec![20, 64]], &[], A2A3_CORES).unwrap_err();
     assert!(error.contains("unsupported op index.add"), "{error}");
 }
+
+/// The tile kernel of `test/lit/Target/pto/scalar-state.mlir`: a cursor in a
+/// kernel-local array and a `scf.while` search from it, per block of y.
+fn scalar_state_kernel() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/lit/Target/pto/scalar-state.mlir");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn lowered<'c>(context: &'c melior::Context, text: &str) -> Module<'c> {
+    let mut module = parse(context, text);
+    crate::lower(context, &mut module).unwrap_or_else(|e| panic!("{e:?}"));
+    module
+}
+
+#[test]
+fn follows_kernel_local_arrays_and_while_loops() {
+    let context = crate::new_context().unwrap();
+    let module = lowered(&context, &scalar_state_kernel());
+    // x: 12 whole blocks and 8 rows; y: 5 blocks. The search finds blocks
+    // 1, 4, 7 and 10, then stops at block 12, the first that does not fit
+    // whole in x (a bound it reads from the array), with 8 valid rows: only
+    // a cursor carried between iterations, the bound and the search itself
+    // give these bytes.
+    let metrics = evaluate(module.as_operation(), &[vec![200, 64], vec![80, 64]], &[], A2A3_CORES).unwrap();
+    let row = 64 * 4;
+    let bytes = 4 * 16 * row + 8 * row;
+    assert_eq!((metrics.tasks, metrics.tloads, metrics.tstores), (1, 5, 5));
+    assert_eq!(metrics.read_bytes, vec![bytes, 0]);
+    assert_eq!(metrics.write_bytes, vec![0, bytes]);
+}
+
+#[test]
+fn an_array_element_out_of_range_is_an_error() {
+    let context = crate::new_context().unwrap();
+    let text = scalar_state_kernel().replace("memref.store %rows, %cur[%c1]", "memref.store %rows, %cur[%c3]");
+    let module = lowered(&context, &text);
+    let error = evaluate(module.as_operation(), &[vec![200, 64], vec![80, 64]], &[], A2A3_CORES).unwrap_err();
+    assert!(error.contains("element 3 of a kernel-local array of 2"), "{error}");
+}
