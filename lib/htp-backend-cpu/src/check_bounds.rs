@@ -44,7 +44,7 @@ impl SiteKind {
     /// Its message (after "file:line:col: error: ").
     pub fn message(self) -> &'static str {
         match self {
-            SiteKind::OutOfBounds => "index out of bounds: this tile access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)",
+            SiteKind::OutOfBounds => "index out of bounds: this access reaches outside its tensor at run time (HTP skipped the out-of-bounds part; the outputs are incomplete)",
             SiteKind::DivisionByZero => "integer division or modulo by zero at run time (or i64's smallest value divided by -1)",
             SiteKind::NonPositiveStep => "range() step must be positive, and this run-time step is not (HTP ran the loop zero times)",
         }
@@ -106,6 +106,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
     let mut accesses = Vec::new();
     let mut divisions = Vec::new();
     let mut loops = Vec::new();
+    let mut elements = Vec::new();
     module.walk(WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         if name == "scf.for" && op.operand(2).is_ok_and(|step| htp_ir::query::defining_op(detach(step)).is_none_or(|d| d.name().as_string_ref().as_str() != Ok("arith.constant"))) {
@@ -120,15 +121,24 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         if view.is_some_and(|v| htp_ir::builder::is_memref(v.r#type())) {
             accesses.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }
+        // A scalar read of a tensor's element (`lens[b]`); a kernel-local array (alloca) is HTP's own.
+        if name == "memref.load" && op.operand(0).is_ok_and(|m| htp_ir::query::defining_op(detach(m)).is_none_or(|d| d.name().as_string_ref().as_str() != Ok("memref.alloca"))) {
+            elements.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
         WalkResult::Advance
     });
-    if accesses.is_empty() && divisions.is_empty() && loops.is_empty() {
+    if accesses.is_empty() && divisions.is_empty() && loops.is_empty() && elements.is_empty() {
         return Ok(());
     }
     let mut sites = Vec::new();
     for op in accesses {
         htp_pass::processing(op.location());
         check(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
+        sites.push(site_attribute(context, op, SiteKind::OutOfBounds));
+    }
+    for op in elements {
+        htp_pass::processing(op.location());
+        check_element(context, op, sites.len() as i64).map_err(|message| (op.location(), message))?;
         sites.push(site_attribute(context, op, SiteKind::OutOfBounds));
     }
     for op in divisions {
@@ -262,6 +272,40 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
         let guard = block.insert_operation_before(op, guard);
         let then = guard.region(0).expect("scf.if has a then region").first_block().expect("with a block");
         unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), then.first_operation().expect("scf.yield").to_raw()) };
+    }
+    Ok(())
+}
+
+/// Guards a scalar read of a tensor element (site `id`): an index outside
+/// its dimension reports the site and reads element 0 of that dimension.
+fn check_element<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<(), String> {
+    let block = op.block().ok_or("a read outside a block")?;
+    let e = Emitter { context, block, anchor: op, location: op.location() };
+    let tensor = detach(op.operand(0).map_err(|e| e.to_string())?);
+    let (index, i1, i64_type) = (Type::index(context), Type::from(IntegerType::new(context, 1)), Type::from(IntegerType::new(context, 64)));
+    let cmp = |predicate: i64, a: V<'c>, b: V<'c>| e.value_with("arith.cmpi", &[a, b], i1, &[("predicate", IntegerAttribute::new(i64_type, predicate).into())]);
+    let zero = e.index(0);
+    let mut ok: Option<V> = None;
+    let mut indices = Vec::new();
+    for d in 1..op.operand_count() {
+        let at = detach(op.operand(d).map_err(|e| e.to_string())?);
+        let size = e.value("memref.dim", &[tensor, e.index(d as i64 - 1)], index);
+        // arith.cmpi predicates: 2 = slt, 5 = sge.
+        let inside = e.value("arith.andi", &[cmp(5, at, zero), cmp(2, at, size)], i1);
+        ok = Some(match ok {
+            Some(previous) => e.value("arith.andi", &[previous, inside], i1),
+            None => inside,
+        });
+        indices.push((d, at));
+    }
+    let Some(ok) = ok else { return Ok(()) };
+    let truth = e.value_with("arith.constant", &[], i1, &[("value", IntegerAttribute::new(i1, 1).into())]);
+    let outside = e.value("arith.xori", &[ok, truth], i1);
+    let id = e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]);
+    block.insert_operation_before(op, guarded(context, e.location, outside, |then| report(context, e.location, then, id)));
+    for (d, at) in indices {
+        let safe = e.value("arith.select", &[ok, at, zero], index);
+        unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), d as isize, safe.to_raw()) };
     }
     Ok(())
 }

@@ -47,15 +47,58 @@ pub fn check<'c>(function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
     failure.map_or(Ok(()), Err)
 }
 
-/// Why a `memref.load`/`memref.store` is not an element of a kernel-local array, if it is not.
+/// Why a `memref.load`/`memref.store` is neither an element of a
+/// kernel-local array nor a read of an element of one of the kernel's
+/// input tensors, if it is not.
 fn array_access_problem(op: OperationRef, name: &str) -> Option<String> {
     // load: array, index; store: value, array, index.
     let array = htp_ir::query::operand_at(op, usize::from(name == STORE))?;
+    if name == LOAD && !is_local_array(array) {
+        return tensor_read_problem(op, array);
+    }
     if !is_local_array(array) {
         return Some(format!(
             "'{name}' of {}: a PTO kernel moves tensor data with tile loads and stores; element by element it reads and writes only kernel-local arrays (memref.alloca)",
             array.r#type()
         ));
+    }
+    None
+}
+
+/// A scalar read of a tensor element (`lens[b]`): of a kernel parameter
+/// that no tile store of the kernel writes (the vector and cube pipes'
+/// stores would have to reach GM before the scalar unit reads it).
+fn tensor_read_problem(op: OperationRef, tensor: V) -> Option<String> {
+    if melior::ir::block::BlockArgument::try_from(tensor).is_err() {
+        return Some(format!("a scalar read of {}: a PTO kernel reads elements of its tensor parameters only", tensor.r#type()));
+    }
+    let function = function_of(op)?;
+    let mut written = false;
+    function.walk(WalkOrder::PreOrder, |inner| {
+        // A store into the tensor, or into its 1xN view (a 1-D tensor).
+        let stores_into = |d: melior::ir::Value| {
+            let d = detach(d);
+            key(d) == key(tensor) || htp_ir::query::defining_op(d).is_some_and(|view| view.operand(0).is_ok_and(|base| key(detach(base)) == key(tensor)))
+        };
+        if htp_dialects::ods::view::<htp_dialects::ods::tile::StoreOperation>(inner).is_some_and(|s| s.dest().is_ok_and(stores_into)) {
+            written = true;
+            return WalkResult::Interrupt;
+        }
+        WalkResult::Advance
+    });
+    written.then(|| {
+        "this kernel reads an element of a tensor it also writes: on PTO the scalar unit reads GM, and the tile stores of this kernel are not ordered before it (read elements of input tensors, or pass the value as a scalar)".to_string()
+    })
+}
+
+/// The `func.func` around `op`.
+fn function_of<'c>(op: OperationRef<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if parent.name().as_string_ref().as_str() == Ok("func.func") {
+            return Some(unsafe { OperationRef::from_raw(parent.to_raw()) });
+        }
+        current = parent.parent_operation();
     }
     None
 }

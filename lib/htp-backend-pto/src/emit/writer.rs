@@ -334,7 +334,10 @@ impl<'s> Writer<'s> {
         // load: array, index; store: value, array, index.
         let array = op.operand(usize::from(store)).map_err(|e| e.to_string())?;
         if !crate::arrays::is_local_array(array) {
-            return Err(format!("'{name}' of {}: a kernel moves tensor data with tile loads and stores, and reads and writes only kernel-local arrays (memref.alloca) element by element", array.r#type()));
+            if !store && htp_ir::builder::is_memref(array.r#type()) {
+                return self.tensor_element(op);
+            }
+            return Err(format!("'{name}' of {}: a kernel moves tensor data with tile loads and stores, and writes only kernel-local arrays (memref.alloca) element by element", array.r#type()));
         }
         let index = op.operand(usize::from(store) + 1).map_err(|_| format!("'{name}' without its index"))?;
         let element = format!("{}[{}]", self.name(array)?, self.name(index)?);
@@ -347,6 +350,42 @@ impl<'s> Writer<'s> {
             self.line(&format!("const {} {variable} = {element};", c_type(result.r#type())?));
             self.bind(result.into(), variable);
         }
+        Ok(())
+    }
+
+    /// `memref.load` of a kernel's tensor (`lens[b]` in the user's kernel):
+    /// the element at its row-major offset, read by the scalar unit from GM
+    /// after invalidating its cache line (`dcci`: AI Core data caches are not
+    /// coherent with what other cores and DMA wrote; a no-op on a2a3sim).
+    fn tensor_element(&mut self, op: OperationRef) -> Result<(), String> {
+        let tensor = op.operand(0).map_err(|e| e.to_string())?;
+        let shape = htp_ir::builder::shape_of(tensor.r#type());
+        let element_type = htp_ir::builder::element_of(tensor.r#type());
+        let base = self.name(tensor)?;
+        let rank = shape.len();
+        let indices: Vec<String> = (0..rank).map(|d| op.operand(1 + d).map_err(|e| e.to_string()).and_then(|v| self.name(v))).collect::<Result<_, _>>()?;
+        let extent = |k: usize| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({base}_desc->shapes[{k}])") };
+        let terms: Vec<String> = (0..rank)
+            .map(|d| {
+                let inner: Vec<String> = (d + 1..rank).map(extent).collect();
+                let index = format!("static_cast<int64_t>({})", indices[d]);
+                if inner.is_empty() { index } else { format!("{index} * {}", inner.join(" * ")) }
+            })
+            .collect();
+        let offset = self.fresh("offset");
+        self.line(&format!("const int64_t {offset} = {};", if terms.is_empty() { "0".to_string() } else { terms.join(" + ") }));
+        // A bool tensor holds one byte per element.
+        let (pointer, read) = if htp_ir::builder::int_width(element_type) == Some(1) {
+            let bytes = format!("reinterpret_cast<__gm__ uint8_t *>({base})");
+            (format!("{bytes} + {offset}"), format!("({bytes}[{offset}] != 0)"))
+        } else {
+            (format!("{base} + {offset}"), format!("{base}[{offset}]"))
+        };
+        self.line(&format!("dcci(reinterpret_cast<__gm__ void *>({pointer}), cache_line_t::SINGLE_CACHE_LINE);"));
+        let result = op.result(0).map_err(|e| e.to_string())?;
+        let variable = self.fresh("element");
+        self.line(&format!("const {} {variable} = {read};", c_type(result.r#type())?));
+        self.bind(result.into(), variable);
         Ok(())
     }
 

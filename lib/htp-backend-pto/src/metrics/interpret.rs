@@ -244,6 +244,9 @@ impl<'c, 'a> Machine<'c, 'a> {
                 "memref.load" if !kernel => {
                     return Err("metrics: the orchestration reads tensor elements (a ragged or sparse axis, wsp.read, a guard's data): its tasks depend on the data, which static metrics do not have".into())
                 }
+                "memref.load" => {
+                    return Err("metrics: the kernel reads tensor elements (`lens[b]`): its work depends on the data, which static metrics do not have".into())
+                }
                 _ => {
                     let kind = PtoOp::of(current).ok_or_else(|| format!("metrics: unsupported op {n} in {}", if kernel { "a kernel" } else { "an orchestration" }))?;
                     if kernel {

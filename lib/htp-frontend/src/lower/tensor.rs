@@ -27,6 +27,9 @@ pub struct Access {
     pub valid: [Valid; 2],
     /// The run-time valid sizes, in order (rows, then columns).
     pub valid_values: Vec<MlirValue>,
+    /// Every dimension indexed by a single value (`lens[b]`, `table[b, i]`):
+    /// one element.
+    pub element: bool,
 }
 
 impl Access {
@@ -94,6 +97,7 @@ impl<'c> Lowerer<'c, '_> {
                 "{} indices for the rank-{} tensor '{}'", items.len(), tensor.user_rank, tensor.name
             )));
         }
+        let element = items.len() == tensor.user_rank && !items.iter().any(|item| matches!(item, Expr::Slice(_)));
         let view_rank = tensor.dims.len();
         let mut indices = Vec::new();
         let mut shape = [1i64; 2];
@@ -146,7 +150,7 @@ impl<'c> Lowerer<'c, '_> {
                 }
             }
         }
-        Ok(Access { indices, shape, valid, valid_values })
+        Ok(Access { indices, shape, valid, valid_values, element })
     }
 
     /// Start (as index), start if constant, and size of `lower:upper`.
@@ -247,9 +251,32 @@ impl<'c> Lowerer<'c, '_> {
         Ok(Valid::Dynamic)
     }
 
-    /// `tensor[slice]` as a value: a `tile.load`.
+    /// `tensor[slice]` as a value: a `tile.load`; one element
+    /// (`lens[b]`, every dimension indexed by a value) a scalar read, as in
+    /// numpy: a `memref.load` (bounds-checked on the cpu), usable as a loop
+    /// bound, an offset or an operand.
     pub fn load(&mut self, tensor: &TensorV, slice: &Expr, range: TextRange) -> LResult<Val> {
         let access = self.access(tensor, slice)?;
+        if access.element && unsafe { mlir_sys::mlirTypeIsAMemRef(mlir_sys::mlirValueGetType(tensor.value)) } {
+            let ty = ScalarTy::Elem(tensor.elem);
+            let element = self.scalar_ty(range, ty)?;
+            // A 1-D tensor is read through its parameter, not its 1xN view.
+            use melior::ir::{operation::OperationLike, ValueLike};
+            let view = unsafe { melior::ir::Value::from_raw(tensor.value) };
+            let source = melior::ir::operation::OperationResult::try_from(view)
+                .ok()
+                .map(|result| result.owner())
+                .filter(|owner| tensor.user_rank == 1 && owner.name().as_string_ref().as_str() == Ok("memref.expand_shape"))
+                .and_then(|owner| owner.operand(0).ok().map(|base| base.to_raw()));
+            let (source, indices) = match source {
+                Some(base) => (base, &access.indices[1..]),
+                None => (tensor.value, &access.indices[..]),
+            };
+            let mut operands = vec![source];
+            operands.extend(indices);
+            let v = self.emit1(range, OpSpec::new("memref.load", &operands, &[element]))?;
+            return Ok(Val::Scalar(v, ty));
+        }
         let tile = access.tile_ty(tensor.elem);
         let ty = self.tile_ty(range, &tile)?;
         let op = tile::LoadOperationBuilder::new(self.ctx, self.loc(range))
