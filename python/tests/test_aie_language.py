@@ -5,6 +5,7 @@ listed in the AIE targets' capabilities once a case here runs it; what the hardw
 refusal at the user's line (test_aie.py)."""
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -126,3 +127,89 @@ def test_designs_with_the_new_ops_verify_in_mlir_aie(tmp_path, target, expr):
     root = pathlib.Path(kernel.compile(target=target).write_package(tmp_path / "k"))
     result = subprocess.run([tool, str(root / "aie.mlir")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+# ------------------------------------------------------------------ broadcasts sharing a FIFO (issue 28, part 2)
+
+LAYERNORM = '''
+import htp
+from htp import f32
+@htp.kernel
+def layernorm(x: htp.Tensor[f32, {R}, {C}], w: htp.Tensor[f32, 1, {C}], b: htp.Tensor[f32, 1, {C}], y: htp.Out[f32, {R}, {C}]):
+    for i in range(0, {R}, 8):
+        t = x[i:i + 8, :]
+        mean = htp.row_sum(t) * (1.0 / {C})
+        d = t - mean
+        var = htp.row_sum(d * d) * (1.0 / {C})
+        y[i:i + 8, :] = d * htp.rsqrt(var + 1e-5) * w[0:1, :] + b[0:1, :]
+'''
+
+
+def layernorm_reference(x, w, b):
+    x = x.astype(np.float64)
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-5) * w + b
+
+
+@pytest.mark.parametrize("rows, cols", [(64, 64), (32, 128), (128, 32)])
+def test_layernorm_with_weight_and_bias_on_aie_sim(rows, cols):
+    # x streamed, w and b read whole: w and b share one broadcast FIFO (two objects), so the kernel
+    # fits the shim's and each core's two input DMA channels.
+    kernel = kernel_from(LAYERNORM.format(R=rows, C=cols), "layernorm")
+    x = RNG.standard_normal((rows, cols), dtype=np.float32)
+    w = RNG.standard_normal((1, cols), dtype=np.float32)
+    b = RNG.standard_normal((1, cols), dtype=np.float32)
+    y = kernel.compile(target="aie-sim")(x, w, b)
+    np.testing.assert_allclose(y, layernorm_reference(x, w, b), rtol=1e-4, atol=1e-4)
+
+
+def test_broadcasts_of_one_type_share_a_fifo_in_the_design(tmp_path):
+    kernel = kernel_from(LAYERNORM.format(R=64, C=64), "layernorm")
+    root = kernel.compile(target="aie-npu1").write_package(str(tmp_path / "ln"))
+    design = open(os.path.join(root, "aie.mlir")).read()
+    assert "aie.objectfifo @w(" in design and "aie.objectfifo @b(" not in design, design
+    assert "aie.objectfifo.acquire @w(Consume, 2)" in design, design
+    assert design.count("metadata = @w}") == 2, design
+    metrics = kernel.compile(target="aie-npu1").metrics(np.zeros((64, 64), np.float32), np.zeros((1, 64), np.float32), np.zeros((1, 64), np.float32))
+    assert metrics, metrics
+
+
+THREE_ROWS = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 64, 32], s: htp.Tensor[f32, 1, 32], t: htp.Tensor[f32, 1, 32], u: htp.Tensor[f32, 1, 32],
+      y: htp.Out[f32, 64, 32], z: htp.Out[f32, 64, 32]):
+    for i in range(0, 64, 8):
+        v = x[i:i + 8, :]
+        y[i:i + 8, :] = v * s[0:1, :] + t[0:1, :]
+        z[i:i + 8, :] = v - u[0:1, :]
+'''
+
+
+def test_three_broadcasts_and_two_outputs_on_aie_sim():
+    kernel = kernel_from(THREE_ROWS, "k")
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    s, t, u = (RNG.standard_normal((1, 32), dtype=np.float32) for _ in range(3))
+    y, z = kernel.compile(target="aie-sim")(x, s, t, u)
+    np.testing.assert_allclose(y, x * s + t, rtol=1e-6)
+    np.testing.assert_allclose(z, x - u, rtol=1e-6)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+def test_shared_broadcast_fifos_verify_in_mlir_aie(tmp_path, target):
+    import subprocess
+    for source, name in ((LAYERNORM.format(R=64, C=64), "layernorm"), (THREE_ROWS, "k")):
+        root = kernel_from(source, name).compile(target=target).write_package(str(tmp_path / f"{name}-{target}"))
+        design = os.path.join(root, "aie.mlir")
+        # aiecc's physical passes (the shared FIFO's objects become buffers, locks and DMAs; routing),
+        # then the runtime sequence (both transfers on one shim channel) to NPU instructions.
+        from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_physical
+        arch = "aie2p" if target == "aie-npu2" else "aie2"
+        physical = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+        assert physical.returncode == 0, physical.stderr
+        assert "aie.buffer" in physical.stdout and "aie.lock" in physical.stdout
+        lowered = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+        assert lowered.returncode == 0, lowered.stderr

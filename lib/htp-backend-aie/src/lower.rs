@@ -122,6 +122,37 @@ struct Param {
     scalar: bool,
     /// The parameter's place in the user's source.
     position: Option<htp_dialects::diagnostics::SourcePosition>,
+    /// A broadcast's FIFO (its own name, or the first of the broadcasts of
+    /// the same type it shares one with) and its object's index in it.
+    packed: Option<(String, usize)>,
+}
+
+/// Broadcasts of one type (rows, columns, element) travel in one FIFO, an
+/// object each (the runtime sequence moves them one after the other on
+/// one shim channel, each core acquires them together): a layernorm's
+/// weight and bias take one of the shim's and the core's two input DMA
+/// channels, not two. Returns the number of broadcast FIFOs.
+fn pack_broadcasts(params: &mut [Param]) -> usize {
+    let mut fifos: Vec<((i64, i64, String), String, usize)> = Vec::new();
+    for p in params.iter_mut().filter(|p| p.role == Role::Whole && !p.output) {
+        let key = (p.rows, p.cols, p.element.clone());
+        match fifos.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, fifo, count)) => {
+                p.packed = Some((fifo.clone(), *count));
+                *count += 1;
+            }
+            None => {
+                p.packed = Some((p.name.clone(), 0));
+                fifos.push((key, p.name.clone(), 1));
+            }
+        }
+    }
+    fifos.len()
+}
+
+/// How many broadcasts travel in the FIFO `fifo` (1 for one of its own).
+fn packed_count(params: &[Param], fifo: &str) -> usize {
+    params.iter().filter(|p| p.packed.as_ref().is_some_and(|(f, _)| f == fifo)).count().max(1)
 }
 
 /// The name a `NameLoc` gives (the front end names each argument after its
@@ -344,7 +375,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let Ok(memref) = MemRefType::try_from(ty) else {
             // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location) });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -417,11 +448,11 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
         }
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location) });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None });
     }
     let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
-    let whole = params.iter().filter(|p| p.role == Role::Whole).count() as u32;
+    let whole = pack_broadcasts(&mut params) as u32;
     if outs == 0 {
         return Err(error(Some(kernel.location()), "the kernel writes no output"));
     }
@@ -429,7 +460,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     if inputs + whole > 2 || outs > 2 {
         return Err(error(
             Some(kernel.location()),
-            format!("the kernel moves {} tensors into the array and {outs} out of it; one column's shim tile has 2 DMA channels each way (several columns are not lowered yet, issue 20)", inputs + whole),
+            format!("the kernel moves {} tensors into the array and {outs} out of it (tensors read whole count once per shape and element type: they share a FIFO); one column's shim tile has 2 DMA channels each way (several columns are not lowered yet, issue 20)", inputs + whole),
         ));
     }
     // Cores: the most (up to 4) that divide the blocks and fit the memtile's
@@ -799,9 +830,10 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     let src = if cores > 1 { offsets.join(", ") } else { String::new() };
                     s += &format!("    aie.objectfifo.link [{}] -> [@{f}] ([{src}] []) {loc}\n", ins.join(", "));
                 }
-                // Broadcasts leave from column 0's shim to every core.
-                (Role::Whole, _) if c == 0 => {
-                    s += &format!("    aie.objectfifo @{0}(%shim{1}, {{{consumers}}}, 1 : i32) : !aie.objectfifo<memref<{2}x{3}x{4}>> {loc}\n", p.name, col(0), p.rows, p.cols, p.element);
+                // Broadcasts leave from column 0's shim to every core, one FIFO per type (its first's).
+                (Role::Whole, _) if c == 0 && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0) => {
+                    let depth = packed_count(params, &p.name);
+                    s += &format!("    aie.objectfifo @{0}(%shim{1}, {{{consumers}}}, {depth} : i32) : !aie.objectfifo<memref<{2}x{3}x{4}>> {loc}\n", p.name, col(0), p.rows, p.cols, p.element);
                 }
                 (Role::Whole, _) => {}
             }
@@ -825,8 +857,12 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             let mut args = Vec::new();
             for p in params.iter().filter(|p| p.role == Role::Whole) {
                 let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
-                s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-                s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                let (fifo, slot) = p.packed.clone().unwrap_or_else(|| (p.name.clone(), 0));
+                if slot == 0 {
+                    let count = packed_count(params, &fifo);
+                    s += &format!("      %{fifo}_s = aie.objectfifo.acquire @{fifo}(Consume, {count}) : !aie.objectfifosubview<{ty}> {0}\n", p.location);
+                }
+                s += &format!("      %{0}_o = aie.objectfifo.subview.access %{fifo}_s[{slot}] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
             }
             s += "      scf.for %j = %zero to %trips step %one {\n";
             s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
@@ -848,8 +884,8 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 s += &format!("        aie.objectfifo.release @{0}({port}, 1) {1}\n", fifo(p), p.location);
             }
             s += "      }\n";
-            for p in params.iter().filter(|p| p.role == Role::Whole) {
-                s += &format!("      aie.objectfifo.release @{0}(Consume, 1) {1}\n", p.name, p.location);
+            for p in params.iter().filter(|p| p.role == Role::Whole && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0)) {
+                s += &format!("      aie.objectfifo.release @{0}(Consume, {2}) {1}\n", p.name, p.location, packed_count(params, &p.name));
             }
             s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
@@ -875,7 +911,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
                 format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
             };
-            let f = if p.role == Role::Rows { format!("{}{}", p.name, col(c)) } else { p.name.clone() };
+            let f = if p.role == Role::Rows { format!("{}{}", p.name, col(c)) } else { p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()) };
             s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
             id += 1;
         }

@@ -538,7 +538,13 @@ impl Simulation {
                     consumed: vec![0; f.consumers.len()],
                 })
                 .collect(),
-            workers: self.cores.len() + self.transfers.len(),
+            // A thread per core and per shim channel (its transfers in order).
+            workers: self.cores.len() + {
+                let mut fifos: Vec<usize> = self.transfers.iter().map(|t| t.fifo).collect();
+                fifos.sort_unstable();
+                fifos.dedup();
+                fifos.len()
+            },
             daemons: self.links.len(),
             blocked: 0,
             blocked_sites: Vec::new(),
@@ -565,12 +571,24 @@ impl Simulation {
                     run.finish(false);
                 });
             }
+            // Transfers on one FIFO (one shim channel) run one after the other in
+            // the runtime sequence's order, as the channel's buffer descriptors do:
+            // broadcasts sharing a FIFO fill its objects in their order.
+            let mut channels: Vec<(usize, Vec<&Transfer>)> = Vec::new();
             for transfer in &self.transfers {
+                match channels.iter_mut().find(|(fifo, _)| *fifo == transfer.fifo) {
+                    Some((_, queue)) => queue.push(transfer),
+                    None => channels.push((transfer.fifo, vec![transfer])),
+                }
+            }
+            for (_, queue) in channels {
                 let run = run.clone();
-                let buffer = buffers.get(transfer.argument).copied();
+                let buffers = &buffers;
                 scope.spawn(move || {
-                    if let Some(buffer) = buffer {
-                        self.transfer(&run, transfer, buffer as *mut u8);
+                    for transfer in &queue {
+                        if let Some(buffer) = buffers.get(transfer.argument).copied() {
+                            self.transfer(&run, transfer, buffer as *mut u8);
+                        }
                     }
                     run.finish(true);
                 });
