@@ -154,3 +154,26 @@ def test_the_pto_kernel_reads_the_element_after_invalidating_its_cache_line(tmp_
     root = kernel_from(PRELUDE + PAGED, "paged").compile(target="pto-a2a3sim").write_package(str(tmp_path / "p"))
     sources = [open(os.path.join(d, f)).read() for d, _, fs in os.walk(os.path.join(root, "kernels")) for f in fs if f.endswith(".cpp")]
     assert any("dcci(" in s and "cache_line_t::SINGLE_CACHE_LINE" in s for s in sources), sources
+
+
+AIE_ELEMENTS = '''
+@htp.kernel
+def k(x: htp.Tensor[f32, 64, 32], s: htp.Tensor[f32, 2, 4], y: htp.Out[f32, 64, 32]):
+    for i in range(0, 64, 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * s[1, 2] + s[0, 3]
+'''
+
+
+def test_aie_reads_elements_of_a_tensor_it_broadcasts():
+    x = np.random.default_rng(3).standard_normal((64, 32), dtype=np.float32)
+    s = np.arange(8, dtype=np.float32).reshape(2, 4)
+    y = kernel_from(PRELUDE + AIE_ELEMENTS, "k").compile(target="aie-sim")(x, s)
+    np.testing.assert_allclose(y, x * s[1, 2] + s[0, 3], rtol=1e-6)
+
+
+def test_aie_refuses_an_element_of_a_streamed_tensor_at_its_line():
+    source = PRELUDE + AIE_ELEMENTS.replace("s[1, 2] + s[0, 3]", "x[i, 3]")
+    with pytest.raises(htp.CompileError) as error:
+        kernel_from(source, "k").compile(target="aie-sim")
+    line = source.splitlines().index("        y[i:i + 8, :] = x[i:i + 8, :] * x[i, 3]") + 1
+    assert f":{line}:" in str(error.value) and "a core holds only its block's rows" in str(error.value), error.value

@@ -393,6 +393,15 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let mut problem = None;
         let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
         for user in &uses {
+            // One element read (`s[0, 2]`): the tensor travels whole, as a broadcast.
+            if op_name(*user) == "memref.load" && user.operand(0).is_ok_and(|v| same(v, argument.into())) {
+                if by_rows == Some(true) {
+                    problem = Some((user.location(), format!("{parameter} is streamed by row block, and a core holds only its block's rows: read its elements from a tensor read whole (not at the block's rows)")));
+                    break;
+                }
+                by_rows = Some(false);
+                continue;
+            }
             let (row_index, rows) = match op_name(*user).as_str() {
                 "tile.load" if user.operand(0).is_ok_and(|v| same(v, argument.into())) => {
                     let tile = user.result(0).map(|r| r.r#type()).ok();
@@ -408,6 +417,10 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
                 }
             };
             let at_iv = row_index.is_some_and(|v| same(v, iv.into()));
+            if at_iv && by_rows == Some(false) && uses.iter().any(|u| op_name(*u) == "memref.load") {
+                problem = Some((user.location(), format!("{parameter} is read element by element and by row block: a core holds only its block's rows of a streamed tensor, so read its elements from a tensor read whole")));
+                break;
+            }
             // Read whole: at rows that do not depend on the block (row 0,
             // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`).
             if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv.into(), 0))) {
