@@ -190,6 +190,8 @@ class CompiledKernel:
     def _call(self, bound: Dict[str, Any], caller):
         """Check the arguments against the signature, run, return the outputs."""
         arguments, outputs, copy_back = self._arguments(bound, caller)
+        # What the target checks before anything runs (a CSP program's protocol on these shapes).
+        self._compiled.check_call(arguments)
         try:
             if self.files:
                 self._run_package(arguments)

@@ -256,3 +256,31 @@ def test_what_tasks_cannot_run_is_refused_at_its_line(case):
     message = str(error.value)
     line = (PRELUDE + source).splitlines().index(next(l for l in (PRELUDE + source).splitlines() if mark in l)) + 1
     assert f":{line}:" in message and text in message, message
+
+
+UNBALANCED_AT_THE_CALL = '''
+@csp.program
+def p(x: htp.Tensor[f32, "N", 32], y: htp.Out[f32, "N", 32]):
+    work = csp.channel(f32, (16, 32), depth=2, count=2, name="work", pad=0.0)
+    blocks = (x.shape[0] + 15) // 16
+    with csp.process(name="scatter"):
+        for b in range(blocks):
+            csp.send(work, x[b * 16:b * 16 + 16, :], at=b % 2)
+    for w in csp.processes(2, name="worker"):
+        for b in range(w, blocks + 2, 2):
+            y[b * 16:b * 16 + 16, :] = csp.recv(work, at=w) * 2.0
+'''
+
+
+@pytest.mark.parametrize("target", ["pto-a2a3sim", "pto-a2a3"])
+def test_a_protocol_broken_only_by_the_calls_shapes_stops_before_the_package_runs(target):
+    # Balanced or not depends on N: csp-verify-protocol says "later", and each call plays it first
+    # (before any runtime is needed), as the cpu does: nothing runs, the outputs are untouched.
+    program = kernel_from(PRELUDE + UNBALANCED_AT_THE_CALL, "p")
+    x = np.ones((64, 32), np.float32)
+    y = np.full_like(x, 7.0)
+    with pytest.raises(RuntimeError) as error:
+        program.compile(target=target)(x, y)
+    line = (PRELUDE + UNBALANCED_AT_THE_CALL).splitlines().index("            y[b * 16:b * 16 + 16, :] = csp.recv(work, at=w) * 2.0") + 1
+    assert f":{line}:" in str(error.value) and "unbalanced protocol: channel 'work[0]'" in str(error.value), error.value
+    assert (y == 7.0).all()

@@ -30,4 +30,4 @@ pub use source::SourceText;
 pub use extensions::{register_target_extension, ExtensionPoint, TargetExtension, BEFORE_LOWERING};
 pub use layers::{register_artifact_layer, ArtifactLayer, ArtifactWrapper};
 pub use registry::{find_target, register_target, targets};
-pub use target::{source_line, Artifact, FileContents, PackageFile, RunError, RunErrorKind, Target};
+pub use target::{source_line, Artifact, CallArgument, FileContents, PackageFile, RunError, RunErrorKind, Target};

@@ -95,6 +95,17 @@ impl std::fmt::Display for RunError {
 }
 
 /// Runs a compiled kernel.
+/// What [`Artifact::check_call`] knows of one argument of a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallArgument {
+    /// A tensor of these extents.
+    Tensor(Vec<i64>),
+    /// An integer scalar.
+    Integer(i64),
+    /// Any other scalar (a float).
+    Other,
+}
+
 pub trait Artifact {
     /// Runs the kernel on `arguments` (the MLIR function's arguments in
     /// order; the binding has checked them against the signature).
@@ -121,6 +132,15 @@ pub trait Artifact {
     /// device. `None` when the target computes none.
     fn static_metrics(&self, _shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
         None
+    }
+
+    /// Checks a call before anything runs, on what the arguments tell
+    /// without their data: per argument in order, a tensor's shape or an
+    /// integer scalar's value (`None` otherwise). Layers of a model use it
+    /// on targets whose packages another runtime runs (a CSP program's
+    /// protocol, played on the call's shapes). `Err` is the message.
+    fn check_call(&self, _arguments: &[CallArgument]) -> Result<(), String> {
+        Ok(())
     }
 
     /// Whether [`Artifact::run`] may be called from several threads at

@@ -12,8 +12,7 @@ use htp_runtime::csp::{ChannelSpec, Network, Role, Stopped};
 
 use super::outline::ProcessFunction;
 use htp_model_csp::protocol::eval::Inputs;
-use htp_model_csp::protocol::simulate::{self, Outcome};
-use htp_model_csp::protocol::{report, Protocol};
+use htp_model_csp::protocol::Protocol;
 
 pub struct ProgramArtifact {
     inner: Box<dyn Artifact>,
@@ -52,11 +51,6 @@ impl ProgramArtifact {
         inputs
     }
 
-    fn error(&self, site: usize, message: &str) -> RunError {
-        let at = self.protocol.sites.get(site).cloned().unwrap_or_else(|| "<unknown>".into());
-        RunError::new(RunErrorKind::Failed, format!("{at}: error: {message}"))
-    }
-
     fn specs(&self) -> Vec<ChannelSpec> {
         self.protocol.channels.iter().map(|c| ChannelSpec { name: c.name.clone(), depth: c.depth, bytes: c.bytes, count: c.count }).collect()
     }
@@ -77,14 +71,7 @@ impl ProgramArtifact {
     }
 
     unsafe fn run_program(&self, arguments: &[Argument]) -> Result<(), RunError> {
-        match simulate::check(&self.protocol, &Self::inputs(arguments)) {
-            Ok(Outcome::Proven { .. }) | Ok(Outcome::TooLong) => {}
-            Ok(Outcome::Later) => return Err(RunError::from(format!("error: the protocol of {} could not be played on the call's arguments", self.name))),
-            Err(problem) => {
-                let (site, message) = report::describe(&self.protocol, &problem);
-                return Err(self.error(site, &message));
-            }
-        }
+        htp_model_csp::protocol::check_call(&self.protocol, &Self::inputs(arguments), &self.name).map_err(|message| RunError::new(RunErrorKind::Failed, message))?;
         if !self.inner.concurrent_runs() {
             return Err(RunError::from("error: a CSP program runs its processes at once; this target's code cannot".to_string()));
         }

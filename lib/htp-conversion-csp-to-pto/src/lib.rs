@@ -20,8 +20,11 @@
 //! - `lower.rs`: the pass `csp-to-pto` (what a cluster can run, checked at
 //!   the user's lines; the processes outlined into the cluster's kernels);
 //! - `tasks.rs`: a program split into tasks, and the pass `csp-tasks-to-pto`
-//!   making its calls `pto.task`s of the package's orchestration.
+//!   making its calls `pto.task`s of the package's orchestration;
+//! - `checked.rs`: an artifact layer playing the program's protocol on each
+//!   call's shapes and scalars before the package runs.
 
+mod checked;
 pub mod lower;
 pub mod tasks;
 
@@ -38,7 +41,11 @@ pub fn register() -> Result<(), String> {
         "csp-cluster",
         &capabilities,
         &[(htp_api::BEFORE_LOWERING.name, lower::DEFINITION.argument), ("before-emit", tasks::DEFINITION.argument)],
-    )
+    )?;
+    for target in TARGETS {
+        htp_api::register_artifact_layer(htp_api::layers::ArtifactLayer { target, name: "csp-protocol", prepare: checked::prepare })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

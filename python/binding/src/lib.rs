@@ -112,6 +112,27 @@ impl Compiled {
         }
     }
 
+    /// Checks a call before it runs (`Artifact::check_call`): `arguments`
+    /// are the compiled function's arguments in order (numpy arrays,
+    /// numbers); a problem raises RuntimeError with its message.
+    fn check_call(&self, arguments: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let described: Vec<htp_api::CallArgument> = arguments
+            .iter()
+            .map(|a| {
+                if let Ok(shape) = a.getattr("shape").and_then(|s| s.extract::<Vec<i64>>()) {
+                    htp_api::CallArgument::Tensor(shape)
+                } else if a.is_instance_of::<pyo3::types::PyBool>() {
+                    htp_api::CallArgument::Other
+                } else if let Ok(value) = a.extract::<i64>() {
+                    htp_api::CallArgument::Integer(value)
+                } else {
+                    htp_api::CallArgument::Other
+                }
+            })
+            .collect();
+        self.kernel.artifact.check_call(&described).map_err(pyo3::exceptions::PyRuntimeError::new_err)
+    }
+
     /// (stage, MLIR text) for each stage of the pipeline.
     fn stages(&self) -> Vec<(String, String)> {
         self.kernel.stages.clone()

@@ -22,6 +22,26 @@ pub mod extract;
 pub mod report;
 pub mod simulate;
 
+/// Plays `protocol` on a call's arguments (`inputs`: every shape and
+/// integer scalar) before anything runs, for any target: `Ok(true)` when
+/// the network is proven to finish, `Ok(false)` when it is too long to play
+/// (the target's own run-time detection is then all there is), and the
+/// problem (unbalanced channels, a deadlock) as "file:line:col: error: ..."
+/// otherwise. `program` names the program for a protocol that cannot be
+/// played on these arguments.
+pub fn check_call(protocol: &Protocol, inputs: &eval::Inputs, program: &str) -> Result<bool, String> {
+    match simulate::check(protocol, inputs) {
+        Ok(simulate::Outcome::Proven { .. }) => Ok(true),
+        Ok(simulate::Outcome::TooLong) => Ok(false),
+        Ok(simulate::Outcome::Later) => Err(format!("error: the protocol of {program} could not be played on the call's arguments")),
+        Err(problem) => {
+            let (site, message) = report::describe(protocol, &problem);
+            let at = protocol.sites.get(site).cloned().unwrap_or_else(|| "<unknown>".into());
+            Err(format!("{at}: error: {message}"))
+        }
+    }
+}
+
 /// A register of the protocol program (one per integer value of the IR).
 pub type Reg = usize;
 
