@@ -213,3 +213,45 @@ def test_shared_broadcast_fifos_verify_in_mlir_aie(tmp_path, target):
         assert "aie.buffer" in physical.stdout and "aie.lock" in physical.stdout
         lowered = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
         assert lowered.returncode == 0, lowered.stderr
+
+
+# ------------------------------------------------------------------ in-out tensors (issue 28, part 1)
+
+INOUT = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 64, 32], y: htp.InOut[f32, 64, 32]):
+    for i in range(0, 64, 8):
+        y[i:i + 8, {cols}] = y[i:i + 8, {cols}] * 2.0 + x[i:i + 8, {cols}]
+'''
+
+
+@pytest.mark.parametrize("cols", ["0:32", "0:16", "8:24"])
+def test_an_in_out_tensor_keeps_what_its_blocks_do_not_write_on_aie_sim(cols):
+    # y's block comes in on a FIFO of its own and is copied into the output object first, so the
+    # columns a block does not write come back as they were.
+    kernel = kernel_from(INOUT.format(cols=cols), "k")
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    y0 = RNG.standard_normal((64, 32), dtype=np.float32)
+    y = y0.copy()
+    kernel.compile(target="aie-sim")(x, y)
+    lo, hi = (int(v) for v in cols.split(":"))
+    expected = y0.copy()
+    expected[:, lo:hi] = y0[:, lo:hi] * 2.0 + x[:, lo:hi]
+    np.testing.assert_array_equal(y, expected)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+def test_an_in_out_design_lowers_in_mlir_aie(tmp_path, target):
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_physical
+    root = kernel_from(INOUT.format(cols="0:16"), "k").compile(target=target).write_package(str(tmp_path / target))
+    design = os.path.join(root, "aie.mlir")
+    assert "@y_in" in open(design).read()
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr

@@ -125,6 +125,8 @@ struct Param {
     /// A broadcast's FIFO (its own name, or the first of the broadcasts of
     /// the same type it shares one with) and its object's index in it.
     packed: Option<(String, usize)>,
+    /// An output the block also reads: it comes in on `<name>_in` too.
+    read_too: bool,
 }
 
 /// Broadcasts of one type (rows, columns, element) travel in one FIFO, an
@@ -375,7 +377,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let Ok(memref) = MemRefType::try_from(ty) else {
             // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -447,23 +449,24 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         } else if shape[0] * shape[1] > 1023 * 64 {
             return Err(error(Some(location), format!("{parameter} is read whole by every block and too large to broadcast to the cores ({} elements)", shape[0] * shape[1])));
         }
+        // An output the block also reads (an in-out tensor) travels both ways: its block comes in
+        // on a FIFO of its own and is copied into the output object before the block runs.
+        let read_too = output && uses.iter().any(|u| op_name(*u) == "tile.load");
         // Each block's output object goes back to the host whole: a block must write all of its rows,
         // or the elements it leaves would come back as the object's stale contents, where every
-        // other target keeps the caller's values (docs/language.md, "Outputs").
-        if output && !writes_whole_block(&uses, loop_body, shape[1]) {
+        // other target keeps the caller's values (docs/language.md, "Outputs"). An in-out block
+        // starts as the tensor's own rows, so it keeps what it does not write.
+        if output && !read_too && !writes_whole_block(&uses, loop_body, shape[1]) {
             let at = uses.iter().find(|u| op_name(**u) == "tile.store").map(|u| u.location()).unwrap_or(location);
             return Err(error(
                 Some(at),
                 format!("{parameter} is an htp.Out that a block does not write whole (all {} columns of its {rows_per_block} rows, unconditionally, in the row-block loop itself): the aie targets send each block's rows back whole, so elements left unwritten would not keep their values. Write the whole block", shape[1]),
             ));
         }
-        if output && uses.iter().any(|u| op_name(*u) == "tile.load") {
-            return Err(error(Some(location), format!("{parameter} is both read and written; the aie targets take inputs and outputs apart so far")));
-        }
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too });
     }
-    let inputs = params.iter().filter(|p| p.role == Role::Rows && !p.output).count() as u32;
+    let inputs = params.iter().filter(|p| p.role == Role::Rows && (!p.output || p.read_too)).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
     let whole = pack_broadcasts(&mut params) as u32;
     if outs == 0 {
@@ -491,7 +494,8 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             "f16" | "bf16" | "i16" => 2,
             _ => 1,
         };
-        if p.role == Role::Rows { DEPTH as i64 * rows_per_block * p.cols * bits } else { p.rows * p.cols * bits }
+        let ways = if p.read_too { 2 } else { 1 };
+        if p.role == Role::Rows { ways * DEPTH as i64 * rows_per_block * p.cols * bits } else { p.rows * p.cols * bits }
     };
     let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
@@ -832,6 +836,20 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     s += &format!("    aie.objectfifo.link [@{f}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
                 }
                 (Role::Rows, true) => {
+                    if p.read_too {
+                        // The block's own rows in, as for an input.
+                        let fin = format!("{}_in{}", p.name, col(c));
+                        s += &format!("    aie.objectfifo @{fin}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                        let mut outs = Vec::new();
+                        let mut offsets = Vec::new();
+                        for k in 0..cores {
+                            s += &format!("    aie.objectfifo @{fin}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                            outs.push(format!("@{fin}_{k}"));
+                            offsets.push((k as i64 * block_elements).to_string());
+                        }
+                        let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
+                        s += &format!("    aie.objectfifo.link [@{fin}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
+                    }
                     let mut ins = Vec::new();
                     let mut offsets = Vec::new();
                     for k in 0..cores {
@@ -885,6 +903,16 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
                     s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
                     s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                    if p.read_too {
+                        // The block's rows as they are, into the output object, element by element.
+                        let fin = format!("{}_in{}_{k}", p.name, col(c));
+                        s += &format!("        %{0}_is = aie.objectfifo.acquire @{fin}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+                        s += &format!("        %{0}_i = aie.objectfifo.subview.access %{0}_is[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                        s += &format!("        %{0}_rows = arith.constant {rows_per_block} : index\n        %{0}_cols = arith.constant {1} : index\n", p.name, p.cols);
+                        s += &format!("        scf.for %{0}_r = %zero to %{0}_rows step %one {{\n          scf.for %{0}_c = %zero to %{0}_cols step %one {{\n", p.name);
+                        s += &format!("            %{0}_v = memref.load %{0}_i[%{0}_r, %{0}_c] : {ty}\n            memref.store %{0}_v, %{0}_o[%{0}_r, %{0}_c] : {ty}\n          }}\n        }}\n", p.name);
+                        s += &format!("        aie.objectfifo.release @{fin}(Consume, 1) {0}\n", p.location);
+                    }
                 }
                 let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
                 args.push((format!("%{}_o", p.name), ty));
@@ -908,10 +936,11 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     let mut id = 0;
     // Outputs first (their shim channels wait for data), then inputs, as
     // mlir-aie's examples order them.
-    let ordered: Vec<&Param> = params.iter().filter(|p| p.output).chain(params.iter().filter(|p| !p.output)).collect();
-    for p in &ordered {
+    let ordered: Vec<(&Param, bool)> =
+        params.iter().filter(|p| p.output).map(|p| (p, true)).chain(params.iter().filter(|p| !p.output || p.read_too).map(|p| (p, false))).collect();
+    for (p, out) in ordered {
         let bits = bits_of(&p.element);
-        let token = if p.output { ", issue_token = true" } else { "" };
+        let token = if out { ", issue_token = true" } else { "" };
         let streamed_columns = if p.role == Role::Rows { columns } else { 1 };
         for c in 0..streamed_columns {
             let window = if p.role == Role::Whole || columns == 1 {
@@ -924,7 +953,11 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
                 format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
             };
-            let f = if p.role == Role::Rows { format!("{}{}", p.name, col(c)) } else { p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()) };
+            let f = match (&p.role, out, p.read_too) {
+                (Role::Rows, false, true) => format!("{}_in{}", p.name, col(c)),
+                (Role::Rows, _, _) => format!("{}{}", p.name, col(c)),
+                _ => p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()),
+            };
             s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
             id += 1;
         }
