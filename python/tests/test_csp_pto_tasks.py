@@ -5,30 +5,23 @@ workers, independent processes — run as tasks of their own, one per replica. E
 compared with the cpu run of the same program (threads and channels) and with numpy, on a2a3sim
 where it is set up; the packages' structure and the refusals are checked everywhere."""
 
-import importlib.util
 import json
 import os
 
 import numpy as np
 import pytest
 
-from htp.pto import runtime as pto_runtime
+import simulators
+from simulators import on_a2a3sim
 from sources import kernel_from
 
 PRELUDE = "import htp\nimport numpy as np\nfrom htp import f32, f16, i32\ncsp = htp.model('csp')\n"
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python", "csp")
 
-on_sim = pytest.mark.skipif(
-    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
-    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
-)
+on_sim = on_a2a3sim
 
 
 def example(name):
-    spec = importlib.util.spec_from_file_location(f"csp_pto_tasks_{name}", os.path.join(EXAMPLES, f"{name}.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return simulators.example(f"csp/{name}", "csp_pto_tasks")
 
 
 def gelu(x):

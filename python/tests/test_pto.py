@@ -13,6 +13,7 @@ import pytest
 import htp
 from htp import _htp
 from htp.pto import runtime as pto_runtime
+from simulators import on_a2a3sim
 from test_errors import assert_points_at
 
 rng = np.random.default_rng(7)
@@ -150,10 +151,7 @@ def test_running_without_pto_runtime_says_what_is_missing(example, monkeypatch):
         m.vector_add.compile(target="pto-a2a3sim")(a, a)
 
 
-needs_runtime = pytest.mark.skipif(
-    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
-    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
-)
+needs_runtime = on_a2a3sim
 
 
 @needs_runtime

@@ -9,15 +9,12 @@ import numpy as np
 import pytest
 
 import htp
-from htp.pto import runtime as pto_runtime
+from simulators import on_a2a3sim
 from sources import kernel_from
 
 PRELUDE = "import htp\nimport numpy as np\nfrom htp import f32, f16, bf16, i32\n"
 
-on_sim = pytest.mark.skipif(
-    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
-    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
-)
+on_sim = on_a2a3sim
 
 TARGETS = ["cpu", pytest.param("pto-a2a3sim", marks=on_sim)]
 

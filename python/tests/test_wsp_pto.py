@@ -16,16 +16,14 @@ import pytest
 import htp
 from htp import f32, i32
 from htp.pto import runtime as pto_runtime
+from simulators import on_a2a3sim
 from test_errors import assert_points_at
 
 wsp = htp.model("wsp")
 TARGETS = ["pto-a2a3sim", "pto-a2a3"]
 rng = np.random.default_rng(19)
 
-needs_runtime = pytest.mark.skipif(
-    not os.environ.get("HTP_PTO_ISA_ROOT") or pto_runtime.find_runtime() is not None,
-    reason="pto-runtime a2a3sim not available (set HTP_PTO_ISA_ROOT, install simpler, g++-15 on PATH)",
-)
+needs_runtime = on_a2a3sim
 
 
 @htp.kernel
