@@ -3,14 +3,27 @@
 // Scalar state a PTO kernel cannot hold is refused at its op
 // (conversion/scalars.rs); what it can hold: test/lit/Target/pto/scalar-state.mlir.
 
-// A tensor element read one by one: tensors move with tile loads and stores.
+// An element read of a tensor the kernel also writes: the vector pipe's
+// stores are not ordered before the scalar unit's read of GM.
 func.func @tensor_element(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'memref.load' of memref<?x64xf32>: a PTO kernel moves tensor data with tile loads and stores}}
-  %v = memref.load %x[%c0, %c0] : memref<?x64xf32>
   %t = tile.load %x[%c0, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  tile.store %t, %y[%c0, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  // expected-error @+1 {{this kernel reads an element of a tensor it also writes: on PTO the scalar unit reads GM, and the tile stores of this kernel are not ordered before it}}
+  %v = memref.load %y[%c0, %c0] : memref<?x64xf32>
   %s = tile.mul %t, %v : !tile.tile<16x64xf32>, f32
   tile.store %s, %y[%c0, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  return
+}
+
+// -----
+
+// A memref.store into a tensor: tensors are written with tile stores.
+func.func @tensor_store(%x: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  // expected-error @+1 {{'memref.store' of memref<?x64xf32>: a PTO kernel moves tensor data with tile loads and stores}}
+  memref.store %f, %x[%c0, %c0] : memref<?x64xf32>
   return
 }
 
