@@ -822,33 +822,25 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         let block_elements = rows_per_block * p.cols;
         for c in 0..columns {
             let (f, shim, mem) = (format!("{}{}", p.name, col(c)), format!("%shim{}", col(c)), format!("%mem{}", col(c)));
-            match (&p.role, p.output) {
-                (Role::Rows, false) => {
-                    s += &format!("    aie.objectfifo @{f}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
-                    let mut outs = Vec::new();
-                    let mut offsets = Vec::new();
-                    for k in 0..cores {
-                        s += &format!("    aie.objectfifo @{f}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
-                        outs.push(format!("@{f}_{k}"));
-                        offsets.push((k as i64 * block_elements).to_string());
-                    }
-                    let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
-                    s += &format!("    aie.objectfifo.link [@{f}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
+            // A streamed tensor into the array: shim -> memtile `fifo`, split by the link into one FIFO per core.
+            let split_in = |fifo: &str| {
+                let mut text = format!("    aie.objectfifo @{fifo}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
+                let mut outs = Vec::new();
+                let mut offsets = Vec::new();
+                for k in 0..cores {
+                    text += &format!("    aie.objectfifo @{fifo}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
+                    outs.push(format!("@{fifo}_{k}"));
+                    offsets.push((k as i64 * block_elements).to_string());
                 }
+                let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
+                text + &format!("    aie.objectfifo.link [@{fifo}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "))
+            };
+            match (&p.role, p.output) {
+                (Role::Rows, false) => s += &split_in(&f),
                 (Role::Rows, true) => {
                     if p.read_too {
                         // The block's own rows in, as for an input.
-                        let fin = format!("{}_in{}", p.name, col(c));
-                        s += &format!("    aie.objectfifo @{fin}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<memref<{0}x{1}>> {loc}\n", block_elements * n, p.element);
-                        let mut outs = Vec::new();
-                        let mut offsets = Vec::new();
-                        for k in 0..cores {
-                            s += &format!("    aie.objectfifo @{fin}_{k}({mem}, {{{}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n", core(c, k));
-                            outs.push(format!("@{fin}_{k}"));
-                            offsets.push((k as i64 * block_elements).to_string());
-                        }
-                        let dst = if cores > 1 { offsets.join(", ") } else { String::new() };
-                        s += &format!("    aie.objectfifo.link [@{fin}] -> [{}] ([] [{dst}]) {loc}\n", outs.join(", "));
+                        s += &split_in(&format!("{}_in{}", p.name, col(c)));
                     }
                     let mut ins = Vec::new();
                     let mut offsets = Vec::new();
