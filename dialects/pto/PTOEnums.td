@@ -119,4 +119,16 @@ def PTO_ExpandKind : I32EnumAttr<"ExpandKind",
   let cppNamespace = "::htp::pto";
 }
 
+def PTO_MaskPattern : I32EnumAttr<"MaskPattern",
+    "which elements of each group TGATHER keeps (PTO-ISA MaskPattern::P*)", [
+    I32EnumAttrCase<"p0101", 1>, // the first of every 2
+    I32EnumAttrCase<"p1010", 2>, // the second of every 2
+    I32EnumAttrCase<"p0001", 3>, // the first of every 4
+    I32EnumAttrCase<"p0010", 4>, // the second of every 4
+    I32EnumAttrCase<"p0100", 5>, // the third of every 4
+    I32EnumAttrCase<"p1000", 6>  // the fourth of every 4
+  ]> {
+  let cppNamespace = "::htp::pto";
+}
+
 #endif // HTP_PTO_ENUMS

@@ -322,6 +322,9 @@ LogicalResult GlobalViewOp::verify() {
     return emitOpError() << "an nd view needs the columns to be the innermost "
                             "source dimension ("
                          << rank - 1 << "), got " << colDim;
+  if (getRowStep() && (result.getLayout() != GTLayout::nd || rowDim < 0))
+    return emitOpError("takes a row step in an nd view of source rows only "
+                       "(its columns are contiguous, its rows a stride apart)");
   // A dn view walks its rows with stride 1: along the innermost dimension,
   // or along the one before it when the innermost has size 1 (the rows of
   // an [N, 1] tensor are contiguous).
@@ -536,8 +539,77 @@ LogicalResult TMovOp::verify() {
   return checkSameElement(*this, src, "src", dst, "dst");
 }
 
+/// The element types A2/A3's vec -> vec TEXTRACT and TINSERT move (A3's
+/// `CheckTExtractVecToVecCommon` / `CheckTInsertVecToVecCommon`).
+static constexpr StringLiteral kVecMoveTypes =
+    "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32";
+
+/// The rules A2/A3's ND vec -> vec TEXTRACT (`block` = dst) and TINSERT
+/// (`block` = src) share, `whole` the other tile: both ND vec tiles of one
+/// element type; a column offset whose bytes are a multiple of 32 (A3's
+/// limitation) unless the block's valid region is 1x1 (a scalar copy); the
+/// block's valid columns a whole number of 2-byte units; the block inside
+/// `whole` where the offsets are constants.
+static LogicalResult verifyVecBlockMove(Operation *op, TileType block,
+                                        StringRef blockRole, TileType whole,
+                                        StringRef wholeRole, Value row,
+                                        Value col) {
+  if (failed(requireVecND(op, block, blockRole)) ||
+      failed(requireVecND(op, whole, wholeRole)) ||
+      failed(checkSameElement(op, whole, wholeRole, block, blockRole)) ||
+      failed(checkElement(op, block, kVecMoveTypes)))
+    return failure();
+  if (block.getRows() > whole.getRows() || block.getCols() > whole.getCols())
+    return op->emitOpError() << "a " << block.getRows() << "x"
+                             << block.getCols() << " block does not fit in the "
+                             << whole.getRows() << "x" << whole.getCols()
+                             << " '" << wholeRole << "'";
+  bool scalar = block.getValidDim(0) == 1 && block.getValidDim(1) == 1;
+  int64_t bytes = block.getElementBytes();
+  int64_t validCols = block.getValidDim(1);
+  if (!scalar && !ShapedType::isDynamic(validCols) && (validCols * bytes) % 2)
+    return op->emitOpError() << "moves rows of " << validCols << " "
+                             << block.getElementType()
+                             << " elements: A2/A3 copies whole 2-byte units";
+  // The block's extent at the offsets: its valid size where static (what
+  // pto-isa asserts: `idxRow + ValidRow <= Rows`), else its size.
+  auto extent = [&](unsigned dim) {
+    int64_t valid = block.getValidDim(dim);
+    return ShapedType::isDynamic(valid) ? block.getShape()[dim] : valid;
+  };
+  APInt offset;
+  if (matchPattern(row, m_ConstantInt(&offset)) &&
+      offset.getSExtValue() + extent(0) > whole.getRows())
+    return op->emitOpError() << "rows [" << offset.getSExtValue() << ", "
+                             << offset.getSExtValue() + extent(0)
+                             << ") lie outside the " << whole.getRows()
+                             << " rows of '" << wholeRole << "'";
+  if (matchPattern(col, m_ConstantInt(&offset))) {
+    int64_t at = offset.getSExtValue();
+    if (at + extent(1) > whole.getCols())
+      return op->emitOpError() << "columns [" << at << ", " << at + extent(1)
+                               << ") lie outside the " << whole.getCols()
+                               << " columns of '" << wholeRole << "'";
+    if (!scalar && (at * bytes) % 32)
+      return op->emitOpError()
+             << "column offset " << at << " is " << at * bytes
+             << " bytes: A2/A3 moves vec blocks from 32-byte-aligned columns "
+                "(a multiple of "
+             << 32 / bytes << " " << block.getElementType()
+             << " elements) unless the block is one element";
+  } else if (!scalar) {
+    return op->emitOpError("needs a constant column offset (A2/A3 moves vec "
+                           "blocks from 32-byte-aligned columns)");
+  }
+  return success();
+}
+
 LogicalResult TExtractOp::verify() {
   TileType dst = getDst().getType(), src = getSrc().getType();
+  if (src.getLocation() == TileLocation::vec &&
+      dst.getLocation() == TileLocation::vec)
+    return verifyVecBlockMove(*this, dst, "dst", src, "src", getRow(),
+                              getCol());
   if (src.getLocation() != TileLocation::mat)
     return emitOpError() << "extracts from a mat tile, not "
                          << locationName(src);
@@ -564,6 +636,37 @@ LogicalResult TExtractOp::verify() {
                          << offset.getSExtValue() + dst.getCols()
                          << ") lie outside the source's " << src.getCols()
                          << " columns";
+  return success();
+}
+
+LogicalResult TInsertOp::verify() {
+  return verifyVecBlockMove(*this, getSrc().getType(), "src",
+                            getDst().getType(), "dst", getRow(), getCol());
+}
+
+LogicalResult TConcatOp::verify() {
+  TileType dst = getDst().getType(), src0 = getSrc0().getType(),
+           src1 = getSrc1().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(requireVecND(*this, src0, "src0")) ||
+      failed(requireVecND(*this, src1, "src1")) ||
+      failed(checkSameElement(*this, dst, "dst", src0, "src0")) ||
+      failed(checkSameElement(*this, dst, "dst", src1, "src1")) ||
+      failed(checkElement(*this, dst, kVecMoveTypes)) ||
+      failed(checkValidDim(*this, dst, "dst", 0, src0, "src0", 0)) ||
+      failed(checkValidDim(*this, dst, "dst", 0, src1, "src1", 0)))
+    return failure();
+  int64_t a = src0.getValidDim(1), b = src1.getValidDim(1),
+          joined = dst.getValidDim(1);
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return success();
+  if (a + b > dst.getCols())
+    return emitOpError() << "joins " << a << " + " << b
+                         << " columns, more than the " << dst.getCols()
+                         << " of 'dst'";
+  if (!ShapedType::isDynamic(joined) && joined != a + b)
+    return emitOpError() << "valid columns of 'dst' (" << joined
+                         << ") must be the sources' " << a << " + " << b;
   return success();
 }
 
@@ -656,12 +759,15 @@ LogicalResult TExpandSOp::verify() {
 // Reductions and broadcasts
 //===----------------------------------------------------------------------===//
 
-template <typename RowReduceOp>
-static LogicalResult verifyRowReduce(RowReduceOp op) {
+/// What every row reduction (to a value or to a column index) needs: a vec
+/// `src` of `elements`, an Rx1 `dst` with `src`'s valid rows, and a `tmp`
+/// of `src`'s shape and element type.
+template <typename Op>
+static LogicalResult verifyRowToColumn(Op op, llvm::StringRef elements) {
   TileType dst = op.getDst().getType(), src = op.getSrc().getType();
   TileType tmp = op.getTmp().getType();
   if (failed(requireVecND(op, src, "src")) ||
-      failed(checkElement(op, src, "f16, f32, i32, i16")))
+      failed(checkElement(op, src, elements)))
     return failure();
   bool dn = dst.isDN() && dst.getCols() == 1;
   bool nd = dst.isND() && dst.getValidDim(1) == 1;
@@ -669,10 +775,8 @@ static LogicalResult verifyRowReduce(RowReduceOp op) {
     return op.emitOpError() << "'dst' must be an Rx1 col_major vec tile or a "
                                "row_major vec tile with valid columns 1, got "
                             << Type(dst);
-  if (failed(checkSameElement(op, src, "src", dst, "dst")) ||
-      failed(checkValidDim(op, src, "src", 0, dst, "dst", 0)))
-    return failure();
-  if (failed(requireVecND(op, tmp, "tmp")))
+  if (failed(checkValidDim(op, src, "src", 0, dst, "dst", 0)) ||
+      failed(requireVecND(op, tmp, "tmp")))
     return failure();
   if (tmp.getShape() != src.getShape() ||
       tmp.getElementType() != src.getElementType())
@@ -682,9 +786,31 @@ static LogicalResult verifyRowReduce(RowReduceOp op) {
   return success();
 }
 
+template <typename RowReduceOp>
+static LogicalResult verifyRowReduce(RowReduceOp op) {
+  if (failed(verifyRowToColumn(op, "f16, f32, i32, i16")))
+    return failure();
+  return checkSameElement(op, op.getSrc().getType(), "src",
+                          op.getDst().getType(), "dst");
+}
+
 LogicalResult TRowSumOp::verify() { return verifyRowReduce(*this); }
 LogicalResult TRowMaxOp::verify() { return verifyRowReduce(*this); }
 LogicalResult TRowMinOp::verify() { return verifyRowReduce(*this); }
+
+template <typename RowArgReduceOp>
+static LogicalResult verifyRowArgReduce(RowArgReduceOp op) {
+  if (failed(verifyRowToColumn(op, "f16, f32, i32, i16")))
+    return failure();
+  Type index = op.getDst().getType().getElementType();
+  if (!index.isInteger(32))
+    return op.emitOpError() << "'dst' holds column indices: i32 or ui32, got "
+                            << index;
+  return success();
+}
+
+LogicalResult TRowArgMaxOp::verify() { return verifyRowArgReduce(*this); }
+LogicalResult TRowArgMinOp::verify() { return verifyRowArgReduce(*this); }
 
 template <typename ColReduceOp>
 static LogicalResult verifyColReduce(ColReduceOp op) {
@@ -970,6 +1096,136 @@ LogicalResult TTransOp::verify() {
                            << dimString(from);
   }
   return success();
+}
+
+LogicalResult TSort32Op::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  TileType idx = getIdx().getType();
+  if (failed(requireVecND(*this, src, "src")) ||
+      failed(requireVecND(*this, idx, "idx")) ||
+      failed(requireVecND(*this, dst, "dst")) ||
+      failed(checkElement(*this, src, "f16, f32")) ||
+      failed(checkSameElement(*this, src, "src", dst, "dst")))
+    return failure();
+  int64_t validCols = src.getValidDim(1);
+  if (!ShapedType::isDynamic(validCols) && validCols % 32 != 0)
+    return emitOpError() << "sorts whole blocks of 32: the valid columns of "
+                            "'src' must be a multiple of 32, got "
+                         << validCols;
+  if (!idx.getElementType().isUnsignedInteger(32))
+    return emitOpError() << "'idx' must be a ui32 tile, got " << Type(idx);
+  if (failed(checkSameTile(*this, src, "src", idx, "idx",
+                           /*sameElement=*/false)))
+    return failure();
+  int64_t factor = 8 / src.getElementBytes();
+  if (dst.getRows() != src.getRows() ||
+      dst.getCols() != src.getCols() * factor)
+    return emitOpError() << "'dst' holds 8-byte (value, index) pairs: it must "
+                            "be "
+                         << src.getRows() << "x" << src.getCols() * factor
+                         << ", got " << dst.getRows() << "x" << dst.getCols();
+  return checkValidDim(*this, src, "src", 0, dst, "dst", 0);
+}
+
+LogicalResult TMrgSortOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(requireVecND(*this, src, "src")) ||
+      failed(checkElement(*this, src, "f16, f32")) ||
+      failed(checkSameElement(*this, src, "src", dst, "dst")))
+    return failure();
+  if (dst.getRows() != 1 || src.getRows() != 1)
+    return emitOpError() << "merges one-row tiles, got " << dst.getRows()
+                         << " and " << src.getRows() << " rows";
+  if (dst.getCols() != src.getCols())
+    return emitOpError() << "'dst' has " << dst.getCols()
+                         << " columns but 'src' has " << src.getCols();
+  int64_t blockLen = getBlockLen();
+  if (blockLen % 64 != 0)
+    return emitOpError() << "block_len must be a multiple of 64, got "
+                         << blockLen;
+  int64_t validCols = src.getValidDim(1);
+  if (!ShapedType::isDynamic(validCols)) {
+    if (validCols % (4 * blockLen) != 0)
+      return emitOpError() << "merges groups of 4 runs: the valid columns of "
+                              "'src' ("
+                           << validCols << ") must be a multiple of 4 x "
+                           << blockLen;
+    if (validCols / (4 * blockLen) > 255)
+      return emitOpError() << "merges at most 255 groups of 4 runs at once, got "
+                           << validCols / (4 * blockLen);
+  }
+  int64_t bytes = dst.getSizeInBytes() + src.getSizeInBytes();
+  if (bytes > 196608)
+    return emitOpError() << "'src' and 'dst' take " << bytes
+                         << " bytes together; A2/A3's TMRGSORT needs them in "
+                            "196608 (its UB)";
+  return success();
+}
+
+LogicalResult TGatherOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  TileType indices = getIndices().getType(), tmp = getTmp().getType();
+  if (dst.getLocation() != TileLocation::vec ||
+      src.getLocation() != TileLocation::vec)
+    return emitOpError("gathers between vec tiles");
+  if (failed(checkSameElement(*this, dst, "dst", src, "src")))
+    return failure();
+  int64_t bytes = dst.getElementBytes();
+  if (bytes != 2 && bytes != 4)
+    return emitOpError() << "gathers 16- or 32-bit elements, got "
+                         << dst.getElementType();
+  if (indices.getLocation() != TileLocation::vec ||
+      !indices.getElementType().isInteger(32))
+    return emitOpError() << "'indices' must be a vec i32 or ui32 tile, got "
+                         << Type(indices);
+  for (unsigned dim = 0; dim < 2; ++dim)
+    if (failed(checkValidDim(*this, dst, "dst", dim, indices, "indices", dim)))
+      return failure();
+  // A2/A3 writes each row's byte offsets into tmp with dst's row stride.
+  if (tmp.getLocation() != TileLocation::vec ||
+      tmp.getElementType() != indices.getElementType() ||
+      tmp.getRows() < dst.getRows() || tmp.getCols() < dst.getCols())
+    return emitOpError() << "'tmp' must be a vec tile of the element type of "
+                            "'indices' with at least the rows and columns of "
+                            "'dst', got "
+                         << Type(tmp);
+  for (unsigned dim = 0; dim < 2; ++dim)
+    if (failed(checkValidDim(*this, indices, "indices", dim, tmp, "tmp", dim)))
+      return failure();
+  return success();
+}
+
+LogicalResult TGatherMaskOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  if (failed(requireVecND(*this, dst, "dst")) ||
+      failed(requireVecND(*this, src, "src")))
+    return failure();
+  int64_t bytes = src.getElementBytes();
+  if (bytes != 2 && bytes != 4)
+    return emitOpError() << "gathers 16- or 32-bit elements, got "
+                         << src.getElementType();
+  if (dst.getElementBytes() != bytes)
+    return emitOpError() << "'dst' elements (" << dst.getElementType()
+                         << ") must have the size of 'src' elements ("
+                         << src.getElementType() << ")";
+  if (dst.getRows() != src.getRows())
+    return emitOpError() << "'dst' has " << dst.getRows()
+                         << " rows but 'src' has " << src.getRows();
+  if (dst.getValidDim(1) != dst.getCols())
+    return emitOpError() << "writes 'dst' as one stream: all of its "
+                         << dst.getCols() << " columns must be valid";
+  int64_t step = getPattern() == MaskPattern::p0101 ||
+                         getPattern() == MaskPattern::p1010
+                     ? 2
+                     : 4;
+  int64_t validCols = src.getValidDim(1);
+  if (!ShapedType::isDynamic(validCols) && validCols != dst.getCols() * step)
+    return emitOpError() << "keeps 1 of every " << step
+                         << " elements: each row of 'src' must fill a row of "
+                            "'dst', so src's valid columns must be "
+                         << dst.getCols() * step << ", got " << validCols;
+  return checkValidDim(*this, src, "src", 0, dst, "dst", 0);
 }
 
 LogicalResult TReshapeOp::verify() {

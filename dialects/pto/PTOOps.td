@@ -110,7 +110,10 @@ def PTO_GlobalViewOp : PTO_Op<"global_view", [Pure, AttrSizedOperandSegments]> {
 
     Layout `nd` needs the columns to be the source's innermost dimension;
     `dn` needs the rows innermost. Static sizes may not exceed static source
-    dimensions.
+    dimensions. `row_step S` (an `nd` view with source rows) takes every
+    S-th row: the GlobalTensor's row stride is S rows of the source (TLOAD
+    and TSTORE move each row as one burst, at any stride, on A2/A3; the
+    columns of a row are contiguous).
 
     ```mlir
     %g = pto.global_view %A[%i, %c0] dims [0, 1] : memref<128x256xf32> -> !pto.gtensor<16x256xf32>
@@ -119,11 +122,12 @@ def PTO_GlobalViewOp : PTO_Op<"global_view", [Pure, AttrSizedOperandSegments]> {
     ```
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
-                       Variadic<Index>:$sizes, DenseI64ArrayAttr:$dims);
+                       Variadic<Index>:$sizes, DenseI64ArrayAttr:$dims,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$row_step);
   let results = (outs PTO_GTensor:$result);
   let assemblyFormat = [{
     $source `[` $offsets `]` (`sizes` ` ` `[` $sizes^ `]`)? `dims` $dims
-    attr-dict `:` type($source) `->` qualified(type($result))
+    (`row_step` $row_step^)? attr-dict `:` type($source) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -236,21 +240,73 @@ def PTO_TMovOp : PTO_Op<"tmov"> {
 }
 
 def PTO_TExtractOp : PTO_Op<"textract"> {
-  let summary = "TEXTRACT: a sub-block of a mat tile into left/right";
+  let summary = "TEXTRACT: a sub-block of a mat tile into left/right, or of a vec tile";
   let description = [{
     `TEXTRACT(dst, src, row, col)`: the block of `dst`'s shape whose top-left
-    element is `src[row, col]`. `src` is `mat`, `dst` is `left` or `right`,
-    same element type (i8, f16, bf16 or f32); the block lies inside `src`
-    (checked when `row`/`col` are constants).
+    element is `src[row, col]`. `src` is `mat` and `dst` `left` or `right`
+    (same element type: i8, f16, bf16 or f32), or both are ND `vec` tiles
+    (A2/A3's vec -> vec form: i8, i16, i32, f16, bf16 or f32, ui of those
+    widths; the column offset's bytes a multiple of 32 unless `dst`'s valid
+    region is 1x1, and `dst`'s valid columns a whole number of 2-byte
+    units; `dst` is no larger than `src`); the block lies inside `src`
+    (checked when `row`/`col` are constants, with `dst`'s valid size where
+    it is static, as pto-isa asserts `row + dst ValidRow <= src Rows`).
 
     ```mlir
     pto.textract %l, %a[%c0, %k] : !pto.tile<left, 64x32xf16>, !pto.tile<mat, 64x128xf16, blayout = col_major, slayout = row_major>
+    pto.textract %h, %x[%c0, %c32] : !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x64xf32>
     ```
   }];
   let arguments = (ins PTO_Dst:$dst, PTO_Src:$src, Index:$row, Index:$col);
   let assemblyFormat = [{
     $dst `,` $src `[` $row `,` $col `]` attr-dict `:` qualified(type($dst))
     `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TInsertOp : PTO_Op<"tinsert"> {
+  let summary = "TINSERT: a vec tile written into a block of another";
+  let description = [{
+    `TINSERT(dst, src, row, col)`: `src`'s valid region written into `dst`
+    with its top-left element at `dst[row, col]`, the rest of `dst` kept.
+    A2/A3's vec -> vec form: both ND `vec` tiles of one element type (i8,
+    i16, i32, f16, bf16, f32 or their ui widths); the column offset's bytes a
+    multiple of 32 unless `src`'s valid region is 1x1; `src`'s valid columns
+    a whole number of 2-byte units; `src` is no larger than `dst`; the
+    block (`src`'s valid size where static) lies inside `dst` (checked when
+    `row`/`col` are constants).
+
+    ```mlir
+    pto.tinsert %d, %x[%c16, %c0] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTO_Tile, "destination tile", [MemRead, MemWrite]>:$dst,
+                       PTO_Src:$src, Index:$row, Index:$col);
+  let assemblyFormat = [{
+    $dst `,` $src `[` $row `,` $col `]` attr-dict `:` qualified(type($dst))
+    `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TConcatOp : PTO_Op<"tconcat", [PTO_VectorArithmetic]> {
+  let summary = "TCONCAT: two vec tiles side by side, row by row";
+  let description = [{
+    `TCONCAT(dst, src0, src1)`: each valid row of `dst` is the valid columns
+    of `src0`'s row followed by those of `src1`'s. ND `vec` tiles of one
+    element type (i8, i16, i32, f16, bf16, f32 or their ui widths); the three
+    have the same valid rows, `dst`'s valid columns are the sum of the
+    sources' and fit its columns.
+
+    ```mlir
+    pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x32xf32>
+    ```
+  }];
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src0, PTO_Src:$src1);
+  let assemblyFormat = [{
+    $dst `,` $src0 `,` $src1 attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src0)) `,` qualified(type($src1))
   }];
   let hasVerifier = 1;
 }
@@ -428,6 +484,30 @@ class PTO_ColReduceOp<string mnemonic, string isa>
 def PTO_TColSumOp : PTO_ColReduceOp<"tcolsum", "TCOLSUM">;
 def PTO_TColMaxOp : PTO_ColReduceOp<"tcolmax", "TCOLMAX">;
 def PTO_TColMinOp : PTO_ColReduceOp<"tcolmin", "TCOLMIN">;
+
+class PTO_RowArgReduceOp<string mnemonic, string isa, string what>
+    : PTO_Op<mnemonic, [PTO_VectorArithmetic]> {
+  let summary = isa # ": the column of each row's " # what;
+  let description = "`" # isa # "(dst, src, tmp)`: `dst[r]` is the column of "
+      # "the " # what # " of row `r` of `src`'s valid region (the first of "
+      # "equal ones in PTO-ISA's CPU model). `src` is a vec ND tile (f16, "
+      # "f32, i32, i16); `dst` is an i32 or ui32 tile with one column: an `Rx1` "
+      # "col_major vec tile or a row_major vec tile with valid columns 1; its "
+      # "valid rows are src's. `tmp` (scratch on A2/A3) is a vec ND tile of "
+      # "src's shape and element type.\n\n"
+      # "```mlir\npto." # mnemonic # " %i, %x, %tmp : !pto.tile<vec, 16x1xi32, "
+      # "blayout = col_major>, !pto.tile<vec, 16x64xf32>, "
+      # "!pto.tile<vec, 16x64xf32>\n```";
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src, PTO_Tmp:$tmp);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $tmp attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src)) `,` qualified(type($tmp))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TRowArgMaxOp : PTO_RowArgReduceOp<"trowargmax", "TROWARGMAX", "maximum">;
+def PTO_TRowArgMinOp : PTO_RowArgReduceOp<"trowargmin", "TROWARGMIN", "minimum">;
 
 def PTO_TRowExpandOp : PTO_Op<"trowexpand", [PTO_VectorArithmetic]> {
   let summary = "TROWEXPAND: fill each row with src[i, 0]";
@@ -656,6 +736,106 @@ def PTO_TTransOp : PTO_Op<"ttrans", [PTO_VectorArithmetic]> {
   let assemblyFormat = [{
     $dst `,` $src `,` $tmp attr-dict `:` qualified(type($dst)) `,`
     qualified(type($src)) `,` qualified(type($tmp))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TSort32Op : PTO_Op<"tsort32", [PTO_VectorArithmetic]> {
+  let summary = "TSORT32: sort each row in blocks of 32, as (value, index) pairs";
+  let description = [{
+    `TSORT32(dst, src, idx)`: each block of 32 elements of a row of `src` is
+    sorted descending, each element paired with its entry of `idx` (equal
+    values: the lower index first), and written to `dst` as pairs of 8
+    bytes (f32: the value, then the index as ui32; f16: the value, a zero
+    half, the index). `src` is a vec ND tile of f16 or f32 whose valid
+    columns are a multiple of 32 (this form, without a scratch tile, sorts
+    whole blocks only); `idx` is a vec ND ui32 tile of src's shape and valid
+    region; `dst` is a vec ND tile of src's element type, src's rows and
+    valid rows, and 2 (f32) or 4 (f16) times src's columns.
+
+    ```mlir
+    pto.tsort32 %pairs, %x, %idx : !pto.tile<vec, 16x128xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xui32>
+    ```
+  }];
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src, PTO_Src:$idx);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $idx attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src)) `,` qualified(type($idx))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TMrgSortOp : PTO_Op<"tmrgsort", [PTO_VectorArithmetic]> {
+  let summary = "TMRGSORT: merge sorted runs of (value, index) pairs, four at a time";
+  let description = [{
+    `TMRGSORT(dst, src, blockLen)`: `src` holds runs of `block_len` elements
+    (`block_len / 2` f32 pairs as TSORT32 writes them), each sorted
+    descending; every group of 4 neighbouring runs is merged into one
+    descending run of `4 x block_len` elements in `dst` (equal values: the
+    earlier run first, in PTO-ISA's CPU model). `dst` and `src` are one-row
+    vec ND tiles of f16 or f32 with the same element type and columns;
+    `block_len` is a multiple of 64; src's valid columns are a multiple of
+    `4 x block_len`, at most 255 groups; the two tiles together take at most
+    196608 bytes (A2/A3's UB).
+
+    ```mlir
+    pto.tmrgsort %out, %runs block 64 : !pto.tile<vec, 1x2048xf32>, !pto.tile<vec, 1x2048xf32>
+    ```
+  }];
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$block_len);
+  let assemblyFormat = [{
+    $dst `,` $src `block` $block_len attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TGatherOp : PTO_Op<"tgather", [PTO_VectorArithmetic]> {
+  let summary = "TGATHER: elements of a tile at the offsets an index tile holds";
+  let description = [{
+    `TGATHER(dst, src, indices, tmp)`: each valid element of `dst` is the
+    element of `src` at the flat offset (in elements, row-major over src's
+    buffer: row `offset / columns`, column `offset % columns`) that the same
+    element of `indices` holds. `dst` and `src`: vec tiles of one 16- or
+    32-bit element type; `indices`: a vec i32 or ui32 tile of dst's valid
+    region; `tmp` (scratch on A2/A3, which walks it with dst's row
+    stride): a vec tile of indices' element type and valid region, with at
+    least dst's rows and columns.
+
+    ```mlir
+    pto.tgather %d, %x, %offsets, %tmp : !pto.tile<vec, 16x8xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x8xi32>, !pto.tile<vec, 16x8xi32>
+    ```
+  }];
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src, PTO_Src:$indices,
+                       PTO_Tmp:$tmp);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $indices `,` $tmp attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src)) `,` qualified(type($indices)) `,` qualified(type($tmp))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_TGatherMaskOp : PTO_Op<"tgather_mask", [PTO_VectorArithmetic]> {
+  let summary = "TGATHER by a mask pattern: every 2nd or 4th element of each row";
+  let description = [{
+    `TGATHER<DstT, SrcT, MaskPattern::P>(dst, src)`: the elements of each
+    valid row of `src` that the pattern keeps (`p0101`/`p1010`: the first or
+    second of every 2; `p0001` ... `p1000`: one of every 4), written one
+    after the other into `dst`, as bits (the element types may differ in
+    kind, not in size: an f32 pair's index read as i32). Vec ND tiles of 16-
+    or 32-bit elements with the same rows; dst's valid columns are all its
+    columns; src's valid columns, when static, are dst's columns times the
+    pattern's step (2 or 4), so that each row of src fills one row of dst.
+
+    ```mlir
+    pto.tgather_mask p1010 %i, %pairs : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x128xf32>
+    ```
+  }];
+  let arguments = (ins PTO_MaskPattern:$pattern, PTO_Dst:$dst, PTO_Src:$src);
+  let assemblyFormat = [{
+    $pattern $dst `,` $src attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src))
   }];
   let hasVerifier = 1;
 }

@@ -13,6 +13,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -47,10 +48,35 @@ static LogicalResult verifyStaticValidRegion(Operation *op, TileType tile) {
 
 static bool isArithmeticElement(Type type) { return !type.isInteger(1); }
 
-/// Checks a memref/tensor view accessed by a tile at `numIndices` indices.
+/// The strides of a `strides [SR, SC]` attribute (1, 1 without one), or
+/// an error when it is not two positive numbers.
+static FailureOr<std::array<int64_t, 2>>
+verifyStrides(Operation *op, std::optional<ArrayRef<int64_t>> strides) {
+  std::array<int64_t, 2> result = {1, 1};
+  if (!strides)
+    return result;
+  if (strides->size() != 2) {
+    op->emitOpError() << "needs 2 strides (rows, columns), got "
+                      << strides->size();
+    return failure();
+  }
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    if ((*strides)[dim] < 1) {
+      op->emitOpError() << "stride " << (*strides)[dim] << " of dimension "
+                        << dim << " must be positive";
+      return failure();
+    }
+    result[dim] = (*strides)[dim];
+  }
+  return result;
+}
+
+/// Checks a memref/tensor view accessed by a tile at `numIndices` indices,
+/// every `strides[d]`-th element along the view's last two dimensions.
 static LogicalResult verifyViewAccess(Operation *op, Type viewType,
                                       size_t numIndices, TileType tile,
-                                      StringRef viewName) {
+                                      StringRef viewName,
+                                      std::array<int64_t, 2> strides = {1, 1}) {
   auto view = cast<ShapedType>(viewType);
   int64_t rank = view.getRank();
   if (rank < 2)
@@ -69,10 +95,16 @@ static LogicalResult verifyViewAccess(Operation *op, Type viewType,
     int64_t viewDim = view.getDimSize(rank - 2 + dim);
     if (ShapedType::isDynamic(extent) || ShapedType::isDynamic(viewDim))
       continue;
-    if (extent > viewDim)
+    // The elements a strided access spans: the first, then a stride each.
+    int64_t span = (extent - 1) * strides[dim] + 1;
+    if (span > viewDim)
       return op->emitOpError()
-             << "tile extent " << extent << " along dimension " << dim
-             << " exceeds the " << viewName << " size " << viewDim;
+             << "tile extent " << extent
+             << (strides[dim] == 1 ? std::string()
+                                   : " at stride " + std::to_string(strides[dim]) +
+                                         " (" + std::to_string(span) + " elements)")
+             << " along dimension " << dim << " exceeds the " << viewName
+             << " size " << viewDim;
   }
   return success();
 }
@@ -142,8 +174,10 @@ static void addMemoryEffect(
 
 LogicalResult LoadOp::verify() {
   TileType tile = getResult().getType();
-  if (failed(verifyViewAccess(*this, getSource().getType(),
-                              getIndices().size(), tile, "source")))
+  auto strides = verifyStrides(*this, getStrides());
+  if (failed(strides) ||
+      failed(verifyViewAccess(*this, getSource().getType(),
+                              getIndices().size(), tile, "source", *strides)))
     return failure();
   return verifyValidSizeOperands(*this, tile, getValidSizes().size());
 }
@@ -154,8 +188,10 @@ void LoadOp::getEffects(
 }
 
 LogicalResult StoreOp::verify() {
-  if (failed(verifyViewAccess(*this, getDest().getType(), getIndices().size(),
-                              getValue().getType(), "destination")))
+  auto strides = verifyStrides(*this, getStrides());
+  if (failed(strides) ||
+      failed(verifyViewAccess(*this, getDest().getType(), getIndices().size(),
+                              getValue().getType(), "destination", *strides)))
     return failure();
   bool isTensor = isa<RankedTensorType>(getDest().getType());
   if (isTensor && !getResult())
@@ -630,6 +666,81 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// row_arg_reduce / sort / take
+//===----------------------------------------------------------------------===//
+
+LogicalResult RowArgReduceOp::verify() {
+  TileType input = getInput().getType();
+  TileType result = getType();
+  if (getKind() == ReductionKind::sum)
+    return emitOpError("finds the column of a row's max or min; a sum has none");
+  if (!isArithmeticElement(input.getElementType()))
+    return emitOpError("needs numeric elements, got i1");
+  SmallVector<int64_t, 2> valid;
+  if (!input.isFullyValid())
+    valid = {input.getValidDim(0), 1};
+  TileType expected = makeTile(getContext(), {input.getRows(), 1},
+                               IntegerType::get(getContext(), 32), valid);
+  if (result != expected)
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << result;
+  return success();
+}
+
+LogicalResult SortOp::verify() {
+  TileType input = getInput().getType();
+  TileType values = getValues().getType();
+  TileType indices = getIndices().getType();
+  if (!isArithmeticElement(input.getElementType()))
+    return emitOpError("needs numeric elements, got i1");
+  if (input.getValidDim(1) != input.getCols())
+    return emitOpError() << "sorts whole rows: every column of " << input
+                         << " must be valid";
+  int64_t keep = values.getCols();
+  if (keep < 1 || keep > input.getCols())
+    return emitOpError() << "keeps " << keep << " elements of rows of "
+                         << input.getCols() << " (1 to " << input.getCols()
+                         << ")";
+  SmallVector<int64_t, 2> valid;
+  if (!input.isFullyValid())
+    valid = {input.getValidDim(0), keep};
+  TileType expectedValues =
+      makeTile(getContext(), {input.getRows(), keep}, input.getElementType(), valid);
+  if (values != expectedValues)
+    return emitOpError() << "values must be " << expectedValues << ", got "
+                         << values;
+  TileType expectedIndices = makeTile(getContext(), {input.getRows(), keep},
+                                      IntegerType::get(getContext(), 32), valid);
+  if (indices != expectedIndices)
+    return emitOpError() << "indices must be " << expectedIndices << ", got "
+                         << indices;
+  return success();
+}
+
+LogicalResult TakeOp::verify() {
+  TileType input = getInput().getType();
+  TileType indices = getIndices().getType();
+  TileType result = getType();
+  auto indexType = dyn_cast<IntegerType>(indices.getElementType());
+  if (!indexType || indexType.getWidth() < 32)
+    return emitOpError() << "column indices must be i32 or i64, got "
+                         << indices.getElementType();
+  if (indices.getRows() != input.getRows())
+    return emitOpError() << "takes from " << input.getRows()
+                         << " rows by indices of " << indices.getRows();
+  if (indices.getValidDim(0) != input.getValidDim(0))
+    return emitOpError() << "valid rows of the input ("
+                         << dimString(input.getValidDim(0))
+                         << ") and of the indices ("
+                         << dimString(indices.getValidDim(0)) << ") differ";
+  TileType expected = indices.withElementType(input.getElementType());
+  if (result != expected)
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // pad / set_valid
 //===----------------------------------------------------------------------===//
 
@@ -778,6 +889,155 @@ OpFoldResult RelayoutOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();
   if (auto inner = getInput().getDefiningOp<RelayoutOp>()) {
+    if (inner.getInput().getType() == getType())
+      return inner.getInput();
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// slice / concat / reshape
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::verify() {
+  TileType input = getInput().getType(), result = getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError() << "element type changes from "
+                         << input.getElementType() << " to "
+                         << result.getElementType();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.size() != 2)
+    return emitOpError() << "needs 2 offsets (row, column), got "
+                         << offsets.size();
+  auto strides = verifyStrides(*this, getStrides());
+  if (failed(strides))
+    return failure();
+  SmallVector<int64_t, 2> valid;
+  for (unsigned dim = 0; dim < 2; ++dim) {
+    int64_t offset = offsets[dim], stride = (*strides)[dim];
+    int64_t size = result.getShape()[dim], extent = input.getShape()[dim];
+    if (offset < 0)
+      return emitOpError() << "offset " << offset << " of dimension " << dim
+                           << " is negative";
+    int64_t last = offset + (size - 1) * stride;
+    if (last >= extent)
+      return emitOpError() << "takes element " << last << " of dimension "
+                           << dim << ", outside the input's " << extent;
+    int64_t from = input.getValidDim(dim);
+    if (ShapedType::isDynamic(from)) {
+      if (offset != 0 || stride != 1 || size != extent)
+        return emitOpError()
+               << "slices part of dimension " << dim
+               << ", whose valid size is only known at run time: take it "
+                  "whole (offset 0, stride 1, size "
+               << extent << ") or pad the input first";
+      valid.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (from <= offset)
+      return emitOpError() << "starts at " << offset << " of dimension " << dim
+                           << ", past the input's valid size " << from
+                           << ": it would hold no valid element";
+    valid.push_back(std::min(size, (from - offset + stride - 1) / stride));
+  }
+  TileType expected =
+      makeTile(getContext(), result.getShape(), input.getElementType(), valid);
+  if (result != expected)
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << result;
+  return success();
+}
+
+/// A slice of the whole tile is the tile.
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  auto strides = getStrides();
+  bool unit = !strides || llvm::all_of(*strides, [](int64_t s) { return s == 1; });
+  if (unit && getType() == getInput().getType() &&
+      llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; }))
+    return getInput();
+  return {};
+}
+
+LogicalResult ConcatOp::verify() {
+  OperandRange inputs = getInputs();
+  TileType result = getType();
+  if (inputs.empty())
+    return emitOpError("needs at least one input");
+  unsigned axis = getAxis(), other = 1 - axis;
+  int64_t total = 0;
+  for (auto [index, value] : llvm::enumerate(inputs)) {
+    auto input = cast<TileType>(value.getType());
+    if (input.getElementType() != result.getElementType())
+      return emitOpError() << "input " << index << " has element type "
+                           << input.getElementType() << ", the result "
+                           << result.getElementType();
+    if (input.getShape()[other] != result.getShape()[other])
+      return emitOpError() << "input " << index << " has size "
+                           << input.getShape()[other] << " along dimension "
+                           << other << ", the result "
+                           << result.getShape()[other];
+    if (input.getValidDim(other) != result.getValidDim(other))
+      return emitOpError() << "input " << index << " has valid size "
+                           << dimString(input.getValidDim(other))
+                           << " along dimension " << other << ", the result "
+                           << dimString(result.getValidDim(other));
+    if (input.getValidDim(axis) != input.getShape()[axis])
+      return emitOpError() << "input " << index << " is not fully valid along "
+                           << "the joined dimension " << axis << " (valid "
+                           << dimString(input.getValidDim(axis)) << " of "
+                           << input.getShape()[axis] << "): pad it first";
+    total += input.getShape()[axis];
+  }
+  if (result.getShape()[axis] != total)
+    return emitOpError() << "result size along dimension " << axis << " must "
+                         << "be the inputs' total " << total << ", got "
+                         << result.getShape()[axis];
+  if (result.getValidDim(axis) != total)
+    return emitOpError() << "result must be fully valid along dimension "
+                         << axis;
+  return success();
+}
+
+/// Joining one tile is the tile.
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  TileType input = getInput().getType(), result = getType();
+  if (input.getElementType() != result.getElementType())
+    return emitOpError() << "element type changes from "
+                         << input.getElementType() << " to "
+                         << result.getElementType();
+  int64_t from = input.getRows() * input.getCols();
+  int64_t to = result.getRows() * result.getCols();
+  if (from != to)
+    return emitOpError() << "changes the element count from " << from
+                         << " (" << input.getRows() << "x" << input.getCols()
+                         << ") to " << to << " (" << result.getRows() << "x"
+                         << result.getCols() << ")";
+  auto full = [](TileType tile) {
+    return tile.getValidDim(0) == tile.getRows() &&
+           tile.getValidDim(1) == tile.getCols();
+  };
+  if (!full(input))
+    return emitOpError() << "input " << input
+                         << " must be fully valid: pad it first";
+  if (!full(result))
+    return emitOpError() << "result " << result << " must be fully valid";
+  return success();
+}
+
+/// Reshaping to the same type changes nothing; reshape(reshape(x)) is one
+/// reshape of x.
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
     if (inner.getInput().getType() == getType())
       return inner.getInput();
     getInputMutable().assign(inner.getInput());

@@ -74,17 +74,24 @@ def Tile_LoadOp : Tile_Op<"load", [
     tile whose valid region has `?` sizes takes them as `valid [...]` operands,
     in order (rows, then columns).
 
+    With `strides [SR, SC]` (positive, along the view's last two dimensions)
+    element `[r, c]` of the tile is `source[..., i + r * SR, j + c * SC]`:
+    every SR-th row and SC-th column (a slice with a step, `x[:, 0::2]`).
+    Without it both strides are 1.
+
     ```mlir
     %t = tile.load %A[%i, %j] : memref<128x256xf32> -> !tile.tile<16x64xf32>
     %u = tile.load %A[%i, %j] valid [%n] : memref<?x256xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+    %e = tile.load %A[%i, %c1] strides [1, 2] : memref<128x256xf32> -> !tile.tile<16x128xf32>
     ```
   }];
   let arguments = (ins Tile_View:$source, Variadic<Index>:$indices,
-                       Variadic<Index>:$validSizes);
+                       Variadic<Index>:$validSizes,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`valid` ` ` `[` $validSizes^ `]`)? attr-dict `:`
-    type($source) `->` qualified(type($result))
+    $source `[` $indices `]` (`strides` $strides^)? (`valid` ` ` `[` $validSizes^ `]`)?
+    attr-dict `:` type($source) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -95,19 +102,23 @@ def Tile_StoreOp : Tile_Op<"store", [
   let description = [{
     Writes the valid region of `value` to `dest` with its top-left element at
     `dest[indices...]`. Storing into a memref writes memory and has no
-    result; storing into a tensor yields the updated tensor.
+    result; storing into a tensor yields the updated tensor. `strides [SR, SC]`
+    spreads the tile's rows and columns as `tile.load`'s do: element `[r, c]`
+    goes to `dest[..., i + r * SR, j + c * SC]`.
 
     ```mlir
     tile.store %t, %B[%i, %j] : !tile.tile<16x64xf32>, memref<128x256xf32>
+    tile.store %t, %B[%i, %c0] strides [2, 1] : !tile.tile<16x64xf32>, memref<128x256xf32>
     %T2 = tile.store %t, %T[%i, %j] : !tile.tile<16x64xf32>, tensor<128x256xf32> -> tensor<128x256xf32>
     ```
   }];
   let arguments = (ins Tile_AnyTile:$value, Tile_View:$dest,
-                       Variadic<Index>:$indices);
+                       Variadic<Index>:$indices,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs Optional<AnyRankedTensor>:$result);
   let assemblyFormat = [{
-    $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($value)) `,`
-    type($dest) (`->` type($result)^)?
+    $value `,` $dest `[` $indices `]` (`strides` $strides^)? attr-dict `:`
+    qualified(type($value)) `,` type($dest) (`->` type($result)^)?
   }];
   let hasVerifier = 1;
 }
@@ -314,6 +325,81 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Selection: arg reductions, sort, take
+//===----------------------------------------------------------------------===//
+
+def Tile_RowArgReduceOp : Tile_Op<"row_arg_reduce", [Pure]> {
+  let summary = "The column of each row's maximum or minimum";
+  let description = [{
+    For each valid row, the column index (an `i32`) of its largest (`max`)
+    or smallest (`min`) valid element; ties give the first such column. A
+    float NaN counts as both the largest and the smallest value (the first
+    NaN's column), as `tile.max`/`tile.min` and numpy's `argmax`/`argmin`
+    let NaN win. An `RxC` tile becomes an `Rx1` `i32` tile with the input's
+    valid rows.
+
+    ```mlir
+    %i = tile.row_arg_reduce max %x : !tile.tile<16x64xf32> -> !tile.tile<16x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_ReductionKind:$kind, Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_SortOp : Tile_Op<"sort", [Pure]> {
+  let summary = "Sort each row; keep its first K elements and their columns";
+  let description = [{
+    Sorts each valid row of the input, ascending (or `descending`), and
+    gives the first `K` elements of the sorted row (`values`, the input's
+    element type) and the columns they came from (`indices`, `i32`): `K`
+    equal to the input's columns is a full sort, a smaller `K` the top-`K`
+    (with `descending`) or bottom-`K`. The sort is stable: equal elements
+    keep their column order, so ties go to the lower column in both
+    directions. A float NaN sorts above +inf (last ascending, first
+    descending); -0.0 and +0.0 are equal. The row's columns must all be
+    valid; its valid rows carry over to both results.
+
+    ```mlir
+    %v, %i = tile.sort %x descending : !tile.tile<16x64xf32> -> !tile.tile<16x8xf32>, !tile.tile<16x8xi32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, UnitAttr:$descending);
+  let results = (outs Tile_AnyTile:$values, Tile_AnyTile:$indices);
+  let assemblyFormat = [{
+    $input (`descending` $descending^)? attr-dict `:` qualified(type($input)) `->`
+    qualified(type($values)) `,` qualified(type($indices))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TakeOp : Tile_Op<"take", [Pure]> {
+  let summary = "Pick elements of each row by column index";
+  let description = [{
+    `result[r, j] = input[r, indices[r, j]]` (numpy's `take_along_axis` on
+    axis 1, PyTorch's `gather` on dim 1): `indices` is an `RxK` tile of
+    `i32` or `i64` columns of the input, and the result has its shape and
+    valid region and the input's element type. The input and the indices
+    have the same rows and valid rows. An index outside the input's valid
+    columns is the program's error (the CPU target reports it).
+
+    ```mlir
+    %g = tile.take %x[%i] : !tile.tile<16x64xf32>, !tile.tile<16x8xi32> -> !tile.tile<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, Tile_AnyTile:$indices);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `[` $indices `]` attr-dict `:` qualified(type($input)) `,`
+    qualified(type($indices)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Valid regions: pad, set_valid
 //===----------------------------------------------------------------------===//
 
@@ -489,6 +575,84 @@ def Tile_RelayoutOp : Tile_Op<"relayout", [Pure]> {
     (its `layout`, a layout facet) changes, or is dropped so that the target
     chooses. A target that cannot hold the result's layout refuses the
     program in the capability check.
+  }];
+  let arguments = (ins Tile_AnyTile:$input);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes: slice, concat, reshape
+//===----------------------------------------------------------------------===//
+
+def Tile_SliceOp : Tile_Op<"slice", [Pure]> {
+  let summary = "A block of a tile (every element, or every n-th)";
+  let description = [{
+    Element `[r, c]` of the result is `input[R0 + r * SR, C0 + c * SC]`:
+    the block of the result's shape starting at `offsets [R0, C0]`, taking
+    every `SR`-th row and `SC`-th column with `strides [SR, SC]` (1 without
+    it). The block lies inside the input tile. Its valid region is the part
+    of the input's it covers: along a dimension whose valid size `V` is
+    static, `min(size, ceil((V - offset) / stride))`, at least 1; along a
+    dimension whose valid size is `?` (a ragged tail), the slice takes the
+    whole dimension (offset 0, stride 1) and keeps the `?`. The element type
+    is the input's.
+
+    ```mlir
+    %h = tile.slice %x [0, 32] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x32xf32, valid = ?x32>
+    %e = tile.slice %x [0, 1] strides [1, 2] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, DenseI64ArrayAttr:$offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input $offsets (`strides` $strides^)? attr-dict `:` qualified(type($input))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ConcatOp : Tile_Op<"concat", [Pure]> {
+  let summary = "Tiles joined along one dimension";
+  let description = [{
+    The inputs one after the other along `axis` (0: their rows stacked, 1:
+    their columns side by side), as numpy's `concatenate`. They have the
+    result's element type and the same size and valid size along the other
+    dimension, which the result keeps; along `axis` each input is fully
+    valid (a ragged tile is padded first), and the result's size is the sum
+    of theirs.
+
+    ```mlir
+    %r = tile.concat %a, %b axis 1 : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32, valid = ?x32> -> !tile.tile<16x64xf32, valid = ?x64>
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$inputs,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<1>]>:$axis);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $inputs `axis` $axis attr-dict `:` qualified(type($inputs)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "The same elements in another shape, in row-major order";
+  let description = [{
+    The input's elements read row by row fill the result row by row
+    (numpy's `reshape` in C order): the element count and type stay. Both
+    tiles are fully valid (a ragged tile is padded first).
+
+    ```mlir
+    %r = tile.reshape %x : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32>
+    ```
   }];
   let arguments = (ins Tile_AnyTile:$input);
   let results = (outs Tile_AnyTile:$result);

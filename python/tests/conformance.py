@@ -502,6 +502,7 @@ A2A3_TYPES = {
     "tcolmin": ["f16", "f32", "i16", "i32"],
     "texpands": ["i8", "i16", "i32", "f16", "bf16", "f32"],
     "tcmp": ["f32", "f16", "i32", "i16"],  # TCMP i32/f16/f32, TCMPS also i16 (section 2.9)
+    "trowargmax": ["f16", "f32", "i32", "i16"],
     "tci": ["i32", "i16", "f32", "f16"],
 }
 SECTION = {
@@ -509,7 +510,7 @@ SECTION = {
     "tadds": "2.3", "tmuls": "2.3", "tdivs": "2.3", "tmaxs": "2.3", "tmins": "2.3", "texpands": "2.3",
     "texp": "2.4", "tlog": "2.4", "tsqrt": "2.4", "trsqrt": "2.4", "trecip": "2.4", "tabs": "2.4",
     "tneg": "2.4", "trelu": "2.4", "trowsum": "2.5", "trowmax": "2.5", "trowmin": "2.5",
-    "tcolsum": "2.5", "tcolmax": "2.5", "tcolmin": "2.5", "tcmp": "2.9",
+    "tcolsum": "2.5", "tcolmax": "2.5", "tcolmin": "2.5", "tcmp": "2.9", "trowargmax": "2.14",
 }
 
 def vector_limit(op: str, dtype: str):
@@ -722,6 +723,45 @@ case("reduce/col_sum over ragged rows, carried/f32", sim=True)
 case("reduce/row_max over ragged columns, carried/f32", sim=True)
 case("reduce/col_max over ragged rows, carried/f16")
 
+# --- selection along rows (docs/language.md, "Selection"): argmax, sort, top-k, gather by column
+
+#: PTO sorts in f32 (TSORT32 + TMRGSORT sort f16/f32): the types that convert to f32 exactly.
+_SORT_LIMIT = Limit("PTO sorts f32, f16, bf16, i16 and i8 tiles, not {T}",
+                    "A2/A3 TSORT32 and TMRGSORT sort f16 and f32 only (pto-contract.md 2.14); i32 and i64 do not convert to f32 exactly")
+_GATHER_LIMIT = Limit("PTO gathers 16- and 32-bit elements (A2/A3's TGATHER), not {T}",
+                      "A2/A3 TGATHER takes b16 and b32 elements (pto-contract.md 2.14)")
+for _t in DTYPES:
+    case(f"selection/htp.argmax(t, axis=1), htp.row_argmin(t)/{_t}", pto=lowered(["trowargmax"], _t),
+         sim=_t in {"f32", "i16"})
+    _sorts = _t not in ("i32", "i64")
+    for _construct, _sim in [("htp.topk(t, 8)", {"f32", "f16"}), ("htp.sort(t), htp.argsort(t)", {"i16"}),
+                             ("htp.sort(t, descending=True)", {"f32"})]:
+        case(f"selection/{_construct}/{_t}", pto=RUNS if _sorts else Limit(_SORT_LIMIT.message.format(T=_t), _SORT_LIMIT.why),
+             sim=_t in _sim)
+    _gathers = _t not in ("i8", "i64")
+    case(f"selection/htp.gather(t, index, axis=1)/{_t}",
+         pto=RUNS if _gathers else Limit(_GATHER_LIMIT.message.format(T=_t), _GATHER_LIMIT.why), sim=_t in {"f32", "bf16"})
+
+# --- shapes of tiles (docs/language.md, "Tile shapes"): blocks, steps, joins, reshapes, strided loads
+#: A2/A3 moves vec blocks of 8- to 32-bit elements (TEXTRACT, TINSERT, TCONCAT, TTRANS).
+_MOVE_LIMIT = Limit("'pto.textract' op element type 'i64' is not supported on A2/A3",
+                    "A2/A3 TEXTRACT/TINSERT/TCONCAT move i8, i16, i32, f16, bf16 and f32 blocks (pto-isa npu/a2a3 "
+                    "CheckTExtractVecToVecCommon)")
+#: TGATHER's mask patterns pick 16- and 32-bit elements.
+_PICK_LIMIT = Limit("PTO picks every n-th column with TGATHER, which moves 16- and 32-bit elements (A2/A3), not {T}",
+                    "A2/A3 TGATHER picks b16 and b32 elements (pto-isa npu/a2a3/TGather.hpp)")
+SHAPE_SIM = {("t[:, 32:64]", "i16"), ("t[:, 1::2]", "f16"), ("htp.concat([t[:, 32:64], t[:, 0:32]], axis=1)", "i8"),
+             ("x[i:i + 16, 0::2]", "i32"), ("htp.concat([t[8:16, :], t[0:8, :]])", "bf16"), ("t.reshape(32, 32)", "i16")}
+for _t in DTYPES:
+    for _construct, _limit in [("t[:, 32:64]", _t == "i64" and _MOVE_LIMIT),
+                               ("t[:, 1::2]", _t in ("i8", "i64") and _PICK_LIMIT),
+                               ("htp.concat([t[:, 32:64], t[:, 0:32]], axis=1)", _t == "i64" and _MOVE_LIMIT),
+                               ("x[i:i + 16, 0::2]", _t in ("i8", "i64") and _PICK_LIMIT),
+                               ("htp.concat([t[8:16, :], t[0:8, :]])", _t == "i64" and _MOVE_LIMIT),
+                               ("t.reshape(32, 32)", False)]:
+        _pto = Limit(_limit.message.format(T=_t), _limit.why) if _limit else RUNS
+        case(f"shape/{_construct}/{_t}", pto=_pto, sim=(_construct, _t) in SHAPE_SIM)
+
 # ===========================================================================
 # layouts: pad, ragged tails, 1-D, few rows, broadcasts, copies (test_conformance_layouts.py)
 
@@ -910,6 +950,8 @@ THEMES = {
     "nan": "NaN rules",
     "iota": "`htp.iota`",
     "reduce": "Reductions (test_conformance_reductions.py)",
+    "selection": "Selection along rows: argmax, sort, top-k, gather by column (test_conformance_reductions.py)",
+    "shape": "Tile shapes: blocks, steps, joins, reshapes; tensor slices with a step (test_conformance_shapes.py)",
     "pad": "`htp.pad` of a tile ragged in rows and columns (test_conformance_layouts.py)",
     "ragged": "Ragged tails: `a * b + a` over 16 x 64 tiles",
     "rows": "Tiles of few rows",

@@ -163,3 +163,72 @@ def test_row_reductions_of_few_rows(case, mode):
         NUMPY_REDUCE[kind](t, axis=1, keepdims=True)
     kernel = c.template(FEW_ROWS, T=dtype, KIND=kind, B=rows)
     check(case, mode, kernel, (x,), t - reduced, scale=scale_of(kind, dtype, 64) + 1, at=f"htp.row_{kind}(")
+
+
+# ---------------------------------------------------------------------------
+# Selection along rows (docs/language.md, "Selection"): the cases of every element type; the
+# shapes, ties, NaN and k are test_selection.py's.
+
+SELECTION = {
+    "htp.argmax(t, axis=1), htp.row_argmin(t)": """
+@htp.kernel
+def arg(x: htp.Tensor[{T}, "N", 64], hi: htp.Out[i32, "N", 1], lo: htp.Out[i32, "N", 1]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        hi[i:i + 16, :] = htp.argmax(t, axis=1)
+        lo[i:i + 16, :] = htp.row_argmin(t)
+""",
+    "htp.topk(t, 8)": """
+@htp.kernel
+def topk(x: htp.Tensor[{T}, "N", 64], v: htp.Out[{T}, "N", 8], ix: htp.Out[i32, "N", 8]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        values, indices = htp.topk(t, 8)
+        v[i:i + 16, :] = values
+        ix[i:i + 16, :] = indices
+""",
+    "htp.sort(t), htp.argsort(t)": """
+@htp.kernel
+def sort(x: htp.Tensor[{T}, "N", 64], v: htp.Out[{T}, "N", 64], ix: htp.Out[i32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        v[i:i + 16, :] = htp.sort(t)
+        ix[i:i + 16, :] = htp.argsort(t)
+""",
+    "htp.sort(t, descending=True)": """
+@htp.kernel
+def sort_down(x: htp.Tensor[{T}, "N", 64], v: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        v[i:i + 16, :] = htp.sort(t, descending=True)
+""",
+    "htp.gather(t, index, axis=1)": """
+@htp.kernel
+def take(x: htp.Tensor[{T}, "N", 64], index: htp.Tensor[i32, "N", 8], y: htp.Out[{T}, "N", 8]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = htp.gather(t, index[i:i + 16, :], axis=1)
+""",
+}
+
+
+@pytest.mark.parametrize("case, mode", c.params("selection/"))
+def test_selection(case, mode):
+    construct, dtype = parts(case)
+    x = inputs(case, dtype, (37, 64))  # three row blocks, the last valid for 5; integers with ties
+    t = c.as_float64(x)
+    # Stable orders: ties keep their column order, both ways.
+    up = np.argsort(t, axis=1, kind="stable")
+    down = np.argsort(-t, axis=1, kind="stable")
+    kernel = c.template(SELECTION[construct], T=dtype)
+    at = construct.split("(")[0] + "("
+    if construct.startswith("htp.argmax"):
+        return check(case, mode, kernel, (x,), (np.argmax(t, axis=1)[:, None], np.argmin(t, axis=1)[:, None]), at=at)
+    if construct == "htp.topk(t, 8)":
+        return check(case, mode, kernel, (x,), (np.take_along_axis(t, down[:, :8], 1), down[:, :8]), at=at)
+    if construct.startswith("htp.sort(t),"):
+        return check(case, mode, kernel, (x,), (np.take_along_axis(t, up, 1), up), at=at)
+    if construct.startswith("htp.sort(t, descending"):
+        return check(case, mode, kernel, (x,), np.take_along_axis(t, down, 1), at=at)
+    index = rng(case).integers(0, 64, size=(37, 8)).astype(np.int32)
+    check(case, mode, kernel, (x, index), np.take_along_axis(t, index, 1), at=at)

@@ -380,3 +380,25 @@ def test_schedule_controls_are_checked_in_python():
 def test_a_workload_on_a_target_without_wsp_is_refused_at_its_line():
     error = str(pytest.raises(htp.CompileError, rows_scaled.compile, "sample").value)
     assert "test_wsp.py:" in error and "wsp" in error
+
+
+@htp.kernel
+def sum_rows_of(pages: htp.Tensor[f32, "S", 16], out: htp.Out[f32, 1, 16]):
+    acc = htp.zeros((1, 16), f32)
+    for r in range(0, pages.shape[0], 8):
+        acc = acc + htp.col_sum(htp.pad(pages[r:r + 8, :], 0.0))
+    out[:, :] = acc
+
+
+@wsp.workload
+def per_layer_sums(cache: htp.Tensor[f32, "L", "S", 16], out: htp.Out[f32, "L", 16]):
+    for l in wsp.parallel(cache.shape[0]):
+        wsp.task(sum_rows_of, cache[l, :, :], out[l:l + 1, :])        # ':' over the symbolic S
+    wsp.task(sum_rows_of, cache[0], out[0:1, :])                       # missing items: whole dimensions
+
+
+@pytest.mark.parametrize("rows", [8, 13, 40])
+def test_a_task_view_takes_a_symbolic_dimension_whole(rows):
+    cache = np.random.default_rng(rows).standard_normal((3, rows, 16)).astype(np.float32)
+    out = per_layer_sums(cache)
+    np.testing.assert_allclose(out, cache.sum(axis=1), rtol=1e-5, atol=1e-5)

@@ -29,6 +29,10 @@ pub const ALL_DTYPES: &str = "dtype:*";
 pub const ALL_LAYOUTS: &str = "layout:*";
 /// The need of a tile layout no registered facet names.
 pub const UNNAMED_LAYOUT: &str = "layout:axe";
+/// The suffix of a strided access's need: `op:tile.load.strided` for a
+/// `tile.load` with `strides` (a slice with a step), which a target
+/// providing `op:tile.load` does not provide by that.
+pub const STRIDED: &str = ".strided";
 
 /// What the in-tree backends provide of the kernel language: the model,
 /// every tile op and every element type (their own passes report the
@@ -82,6 +86,8 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
             "tile.intrinsic" => view::<tile::IntrinsicOperation>(op)
                 .and_then(|intrinsic| intrinsic.callee().ok())
                 .map(|callee| format!("intrinsic:{}", callee.value())),
+            // A load or store with a step (`x[:, 0::2]`) is a capability of its own.
+            "tile.load" | "tile.store" if htp_dialects::tile::access_strides(op) != [1, 1] => Some(format!("op:{name}{STRIDED}")),
             tile if tile.starts_with("tile.") => Some(format!("op:{tile}")),
             _ => {
                 let dialect = name.split('.').next().unwrap_or("");
@@ -197,6 +203,9 @@ pub fn describe(capability: &str) -> String {
         return format!("the '{dialect}' dialect");
     }
     if let Some(op) = capability.strip_prefix("op:") {
+        if let Some(access) = op.strip_suffix(STRIDED) {
+            return format!("a strided '{access}' (a tensor slice with a step, x[:, 0::2])");
+        }
         return format!("the tile op '{op}'");
     }
     if let Some(element) = capability.strip_prefix("dtype:") {

@@ -16,8 +16,11 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// Tile ops the block lowering has been tested with on these targets
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
-/// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56).
-const OPS: [&str; 28] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp", "select", "col_reduce", "transpose", "iota", "pad"];
+/// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56);
+/// the shape ops of a core's block (python/tests/test_tile_shapes.py). A
+/// load or store with a step (`op:tile.load.strided`) is not listed: a
+/// block's DMA moves whole rows of its tensor.
+const OPS: [&str; 31] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp", "select", "col_reduce", "transpose", "iota", "pad", "slice", "concat", "reshape"];
 
 pub struct AieTarget {
     pub name: &'static str,

@@ -1,4 +1,5 @@
-//! `tile-check-bounds`: every `tile.load` and `tile.store` on a memref is
+//! `tile-check-bounds`: every `tile.load` and `tile.store` on a memref
+//! (a strided one over the span of its steps) is
 //! checked against the tensor's bounds at run time, so that no index, slice
 //! or loop a user writes makes a kernel read or write outside the numpy
 //! array it was given. An access outside calls `htpRuntimeError(site)` (the
@@ -214,6 +215,7 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
         Box::new(sizes.into_iter().map(|v| unsafe { melior::ir::Value::from_raw(v) }))
     };
     let index = Type::index(context);
+    let steps = htp_dialects::tile::access_strides(op);
     let mut extents = Vec::new();
     for d in 0..rank {
         let extent = if d + 2 < rank {
@@ -230,6 +232,20 @@ fn check<'c>(context: &'c Context, op: OperationRef<'c, '_>, id: i64) -> Result<
                     None => e.index(0),
                 },
             }
+        };
+        // A strided access spans its first element and a step per further
+        // one: `(n - 1) * step + 1` elements for n > 0 (n <= 0 as it is).
+        let step = if d + 2 < rank { 1 } else { steps[d + 2 - rank] };
+        let extent = if step == 1 {
+            extent
+        } else {
+            let one = e.index(1);
+            let span = e.value("arith.addi", &[e.value("arith.muli", &[e.value("arith.subi", &[extent, one], index), e.index(step)], index), one], index);
+            let i1 = Type::from(IntegerType::new(context, 1));
+            let i64_type = Type::from(IntegerType::new(context, 64));
+            // arith.cmpi predicate 4 = sgt.
+            let positive = e.value_with("arith.cmpi", &[extent, e.index(0)], i1, &[("predicate", IntegerAttribute::new(i64_type, 4).into())]);
+            e.value("arith.select", &[positive, span, extent], index)
         };
         extents.push(extent);
     }

@@ -57,8 +57,9 @@ macro_rules! ods_ops {
 ods_ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation, FillOperation, IotaOperation,
     AddOperation, SubOperation, MulOperation, DivOperation, MaxOperation, MinOperation, ExpOperation, LogOperation,
     SqrtOperation, RsqrtOperation, RecipOperation, AbsOperation, NegOperation, ReluOperation, RowReduceOperation,
-    ColReduceOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
-    CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, IntrinsicOperation);
+    ColReduceOperation, RowArgReduceOperation, SortOperation, TakeOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
+    CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, SliceOperation, ConcatOperation, ReshapeOperation,
+    IntrinsicOperation);
 
 /// An enum of a dialect's op kinds from its `dialect!` module, each named
 /// by its generated wrapper's `T::name()`: `op_kinds! { /// doc
@@ -135,6 +136,9 @@ op_kinds! {
     Relu = ReluOperation,
     RowReduce = RowReduceOperation,
     ColReduce = ColReduceOperation,
+    RowArgReduce = RowArgReduceOperation,
+    Sort = SortOperation,
+    Take = TakeOperation,
     Broadcast = BroadcastOperation,
     Pad = PadOperation,
     SetValid = SetValidOperation,
@@ -144,6 +148,9 @@ op_kinds! {
     Select = SelectOperation,
     Transpose = TransposeOperation,
     Relayout = RelayoutOperation,
+    Slice = SliceOperation,
+    Concat = ConcatOperation,
+    Reshape = ReshapeOperation,
     Intrinsic = IntrinsicOperation
     }
 }

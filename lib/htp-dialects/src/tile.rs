@@ -221,7 +221,7 @@ pub fn dynamic_valid_sizes(tile: mlir_sys::MlirValue) -> Option<Vec<mlir_sys::Ml
         let tile = unsafe { TileType::try_from(Type::from_raw(ty)) }.ok()?;
         Some((tile.rows(), tile.cols(), [0, 1].map(|d| tile.valid_size(d) == ValidSize::Dynamic)))
     };
-    let wanted = pattern(unsafe { mlirValueGetType(tile) })?;
+    let mut wanted = pattern(unsafe { mlirValueGetType(tile) })?;
     let mut current = tile;
     for _ in 0..256 {
         if !unsafe { mlirValueIsAOpResult(current) } {
@@ -239,6 +239,12 @@ pub fn dynamic_valid_sizes(tile: mlir_sys::MlirValue) -> Option<Vec<mlir_sys::Ml
                 return Some((1 + rank..operands).map(operand).collect());
             }
             "tile.set_valid" => return Some((1..operands).map(operand).collect()),
+            // A slice's `?` dims are its input's, taken whole; a concat's
+            // are its inputs' other dim: the same sizes, in the same order.
+            "tile.slice" | "tile.concat" if operands > 0 => {
+                current = operand(0);
+                wanted = pattern(unsafe { mlirValueGetType(current) })?;
+            }
             _ if name.starts_with("tile.") => {
                 current = (0..operands).map(operand).find(|&v| pattern(unsafe { mlirValueGetType(v) }) == Some(wanted))?;
             }
@@ -246,4 +252,15 @@ pub fn dynamic_valid_sizes(tile: mlir_sys::MlirValue) -> Option<Vec<mlir_sys::Ml
         }
     }
     None
+}
+
+/// The `strides [SR, SC]` of a `tile.load`, `tile.store` or `tile.slice`:
+/// the step along the tile's rows and columns, `[1, 1]` without the
+/// attribute.
+pub fn access_strides(op: melior::ir::OperationRef) -> [i64; 2] {
+    use melior::ir::operation::OperationLike;
+    let Some(strides) = op.attribute("strides").ok().and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok()) else {
+        return [1, 1];
+    };
+    [strides.element(0).unwrap_or(1), strides.element(1).unwrap_or(1)]
 }

@@ -69,9 +69,12 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
             stored.push(key(dest));
             let rank = shape_of(dest.r#type()).len();
             let tile = htp_dialects::tile::TileType::try_from(value.r#type()).ok();
+            // The elements a (strided) store spans along a dim: the first,
+            // then a step per further one.
+            let steps = htp_dialects::tile::access_strides(op);
             let spans = |dim: usize| match (tile, rank - dim) {
-                (Some(t), 2) => t.rows(),
-                (Some(t), 1) => t.cols(),
+                (Some(t), 2) => (t.rows() - 1) * steps[0] + 1,
+                (Some(t), 1) => (t.cols() - 1) * steps[1] + 1,
                 _ => 1,
             };
             let indices: Vec<_> = store.indices().map(detach).collect();

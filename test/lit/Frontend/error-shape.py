@@ -4,6 +4,7 @@
 # RUN: not htp-translate --import-python %s --htp-const CASE=1 2>&1 | FileCheck %s --check-prefix=MATMUL
 # RUN: not htp-translate --import-python %s --htp-const CASE=2 2>&1 | FileCheck %s --check-prefix=STORE
 # RUN: not htp-translate --import-python %s --htp-const CASE=3 2>&1 | FileCheck %s --check-prefix=GATHER
+# RUN: not htp-translate --import-python %s --htp-const CASE=4 2>&1 | FileCheck %s --check-prefix=WHOLE
 import htp
 
 @htp.kernel
@@ -22,3 +23,7 @@ def f(a: htp.Tensor[htp.f32, 16, 64], b: htp.Tensor[htp.f32, 16, 32], y: htp.Out
     if CASE == 3:
         g = htp.gather(a, htp.iota((8, 1), 0, htp.i32), 40, 32)
 # GATHER: error-shape.py:[[# @LINE - 1]]:57: error: gathers columns 40..72 of 'a', which has 64: the window must lie inside the tensor
+    if CASE == 4:
+        # A tile needs a static size: ':' over a symbolic dimension is for task views (wsp-whole-symbolic-view.py).
+        t = y[:, :]
+# WHOLE: error-shape.py:[[# @LINE - 1]]:15: error: an open-ended slice of dimension 0 of 'y' needs a static size and start: write [i:i + BLOCK]

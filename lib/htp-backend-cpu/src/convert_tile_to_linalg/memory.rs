@@ -16,14 +16,16 @@ fn dim_text(size: i64) -> String {
 }
 
 /// The type of a rank-reducing `memref.subview` of `source` whose last two
-/// sizes are `sizes` and whose offsets are all dynamic.
-fn subview_type<'c>(e: &Emitter<'c, '_>, source: Type<'c>, sizes: [i64; 2]) -> Result<Type<'c>, String> {
+/// sizes are `sizes`, taking every `steps[d]`-th element along them, and
+/// whose offsets are all dynamic.
+fn subview_type<'c>(e: &Emitter<'c, '_>, source: Type<'c>, sizes: [i64; 2], steps: [i64; 2]) -> Result<Type<'c>, String> {
     let memref = MemRefType::try_from(source).map_err(|_| "expected a memref".to_string())?;
     let (strides, _) = memref.strides_and_offset();
     if strides.len() < 2 {
         return Err(format!("memref {source} has no strided layout"));
     }
     let inner = &strides[strides.len() - 2..];
+    let stride = |d: usize| if inner[d] == DYNAMIC { DYNAMIC } else { inner[d] * steps[d] };
     Ok(parse_type(
         e.context,
         &format!(
@@ -31,15 +33,16 @@ fn subview_type<'c>(e: &Emitter<'c, '_>, source: Type<'c>, sizes: [i64; 2]) -> R
             dim_text(sizes[0]),
             dim_text(sizes[1]),
             element_of(source),
-            dim_text(inner[0]),
-            dim_text(inner[1])
+            dim_text(stride(0)),
+            dim_text(stride(1))
         ),
     ))
 }
 
 /// Offsets `indices`, sizes 1 for leading dims and `sizes` for the last two
-/// (static, or dynamic from `dynamic`), strides 1: the operands and
-/// attributes shared by subview / extract_slice / insert_slice.
+/// (static, or dynamic from `dynamic`), strides 1 but for the last two
+/// (`steps`): the operands and attributes shared by subview / extract_slice
+/// / insert_slice.
 struct Slice<'c> {
     offsets: Vec<V<'c>>,
     dynamic_sizes: Vec<V<'c>>,
@@ -48,17 +51,20 @@ struct Slice<'c> {
     static_strides: Vec<i64>,
 }
 
-fn slice<'c>(indices: Vec<V<'c>>, sizes: [i64; 2], dynamic: [Option<V<'c>>; 2]) -> Slice<'c> {
+fn slice<'c>(indices: Vec<V<'c>>, sizes: [i64; 2], dynamic: [Option<V<'c>>; 2], steps: [i64; 2]) -> Slice<'c> {
     let rank = indices.len();
     let mut static_sizes = vec![1; rank];
     static_sizes[rank - 2] = sizes[0];
     static_sizes[rank - 1] = sizes[1];
+    let mut static_strides = vec![1; rank];
+    static_strides[rank - 2] = steps[0];
+    static_strides[rank - 1] = steps[1];
     Slice {
         offsets: indices,
         dynamic_sizes: dynamic.into_iter().flatten().collect(),
         static_offsets: vec![DYNAMIC; rank],
         static_sizes,
-        static_strides: vec![1; rank],
+        static_strides,
     }
 }
 
@@ -82,7 +88,7 @@ impl<'c> Slice<'c> {
     }
 }
 
-/// tile.load %source[indices] valid [sizes]
+/// tile.load %source[indices] strides [steps] valid [sizes]
 pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, String> {
     let load = view::<tile::LoadOperation>(op).ok_or("not a tile.load")?;
     let source = detach(load.source().map_err(|e| e.to_string())?);
@@ -92,13 +98,14 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
     let result = tensor_type_of(tile);
     let sizes = [shape_of(result)[0], shape_of(result)[1]];
     let dynamic: [Option<V>; 2] = sizes.map(|s| if s == DYNAMIC { valid_operands.next() } else { None });
-    let slice = slice(indices, sizes, dynamic);
+    let steps = htp_dialects::tile::access_strides(op);
+    let slice = slice(indices, sizes, dynamic, steps);
 
     if !htp_ir::builder::is_memref(source.r#type()) {
         let attributes = slice.attributes(e, &[1]);
         return Ok(e.value_with("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
     }
-    let view_type = subview_type(e, source.r#type(), sizes)?;
+    let view_type = subview_type(e, source.r#type(), sizes, steps)?;
     let view = e.value_with("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1]));
     let aliased = e.value_with("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
     let empty = e.value("tensor.empty", &slice.dynamic_sizes, result);
@@ -115,13 +122,14 @@ pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option
     let shape = shape_of(value.r#type());
     let sizes = [shape[0], shape[1]];
     let run_time = run_time_sizes(e, value);
-    let slice = slice(indices, sizes, [run_time[0], run_time[1]]);
+    let steps = htp_dialects::tile::access_strides(op);
+    let slice = slice(indices, sizes, [run_time[0], run_time[1]], steps);
 
     if !htp_ir::builder::is_memref(dest.r#type()) {
         let attributes = slice.attributes(e, &[1, 1]);
         return Ok(Some(e.value_with("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
     }
-    let view_type = subview_type(e, dest.r#type(), sizes)?;
+    let view_type = subview_type(e, dest.r#type(), sizes, steps)?;
     let view = e.value_with("memref.subview", &slice.operands(&[dest]), view_type, &slice.attributes(e, &[1]));
     e.op(
         "bufferization.materialize_in_destination",

@@ -18,6 +18,8 @@ mod compute;
 
 mod memory;
 mod scalar;
+mod selection;
+mod shapes;
 
 use htp_dialects::tile::{TileType, ValidSize};
 use melior::{
@@ -82,11 +84,11 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
     for tile_op in &tile_ops {
         let op = unsafe { OperationRef::from_raw(tile_op.op) };
         htp_pass::processing(op.location());
-        let replacement = lower(context, op, tile_op).map_err(|message| (op.location(), message))?;
+        let replacements = lower(context, op, tile_op).map_err(|message| (op.location(), message))?;
         // Result-less ops (stores) are not asked for a result: melior builds
         // that error by printing the op, which made this loop quadratic.
-        if let Some(new) = replacement.filter(|_| op.result_count() > 0) {
-            let old = op.result(0).expect("checked above");
+        for (index, new) in replacements.into_iter().enumerate().take(op.result_count()) {
+            let old = op.result(index).expect("counted above");
             unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
         }
         unsafe { mlir_sys::mlirOperationDestroy(tile_op.op) };
@@ -125,7 +127,8 @@ fn retype_structure<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
 /// The tile op kinds (`htp_dialects::ods::TileOp`).
 use htp_dialects::ods::TileOp as Kind;
 
-fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -> Result<Option<V<'c>>, String> {
+/// The values replacing `op`'s results, in order (none for a store).
+fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -> Result<Vec<V<'c>>, String> {
     let block: BlockRef = op.block().ok_or("tile op outside a block")?;
     let e = Emitter { context, block, anchor: op, location: op.location() };
     let Some(kind) = Kind::of(op) else {
@@ -134,7 +137,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
     };
     let value = match kind {
         Kind::Load => memory::load(&e, op)?,
-        Kind::Store => return memory::store(&e, op),
+        Kind::Store => return Ok(memory::store(&e, op)?.into_iter().map(detach).collect()),
         Kind::Gather => memory::gather(&e, op)?,
         Kind::Add | Kind::Sub | Kind::Mul | Kind::Div | Kind::Max | Kind::Min => compute::binary(&e, op, kind.mnemonic()),
         Kind::Exp | Kind::Log | Kind::Sqrt | Kind::Rsqrt | Kind::Recip | Kind::Abs | Kind::Neg | Kind::Relu => compute::unary(&e, op, kind.mnemonic()),
@@ -143,12 +146,21 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
         Kind::Cast => compute::cast(&e, op),
         Kind::RowReduce => compute::reduce(&e, op, 1),
         Kind::ColReduce => compute::reduce(&e, op, 0),
+        Kind::RowArgReduce => selection::row_arg_reduce(&e, op),
+        Kind::Sort => {
+            let (values, indices) = selection::sort(&e, op);
+            return Ok(vec![detach(values), detach(indices)]);
+        }
+        Kind::Take => selection::take(&e, op),
         Kind::Broadcast => {
             let original = unsafe { Type::from_raw(tile_op.operand_types[0]) };
             let input = TileType::try_from(original).map_err(|_| "broadcast of a non-tile")?;
             compute::broadcast(&e, op, input)
         }
         Kind::Transpose => compute::transpose(&e, op),
+        Kind::Slice => shapes::slice(&e, op)?,
+        Kind::Concat => shapes::concat(&e, op)?,
+        Kind::Reshape => shapes::reshape(&e, op)?,
         // A layout does not change a CPU tile's value (a tensor).
         Kind::Relayout => compute::operand(op, 0),
         Kind::Pad => compute::pad(&e, op),
@@ -160,5 +172,5 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
         // Intrinsics are lowered by the targets that provide them.
         Kind::Intrinsic => return Err(format!("convert-tile-to-linalg does not lower '{}'", kind.name())),
     };
-    Ok(Some(detach(value)))
+    Ok(vec![detach(value)])
 }

@@ -31,3 +31,11 @@ pub fn cross_core<'c>(context: &'c Context, dir: &str) -> Attribute<'c> {
 pub fn cmp_mode<'c>(context: &'c Context, mode: &str) -> Attribute<'c> {
     case(context, &["eq", "ne", "lt", "le", "gt", "ge"], mode)
 }
+
+/// TGATHER's mask pattern (`p0101`, `p1010`, `p0001` ... `p1000`): PTO-ISA's
+/// `MaskPattern` numbers them from 1.
+pub fn mask_pattern<'c>(context: &'c Context, pattern: &str) -> Attribute<'c> {
+    let cases = ["p0101", "p1010", "p0001", "p0010", "p0100", "p1000"];
+    let value = cases.iter().position(|c| *c == pattern).unwrap_or_else(|| panic!("no pto mask pattern {pattern}")) + 1;
+    IntegerAttribute::new(IntegerType::new(context, 32).into(), value as i64).into()
+}

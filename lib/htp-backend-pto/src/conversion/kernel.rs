@@ -273,8 +273,10 @@ impl<'c> Kernel<'c> {
                         result.map_err(fail)?;
                     }
                     // `result_at`: asking melior for a result an op lacks prints the whole module.
-                    if let (1, Some(result)) = (current.result_count(), htp_ir::query::result_at(current, 0)) {
-                        self.cross(&at, result).map_err(fail)?;
+                    for index in 0..current.result_count() {
+                        if let Some(result) = htp_ir::query::result_at(current, index) {
+                            self.cross(&at, result).map_err(fail)?;
+                        }
                     }
                 }
                 // Addressed through its source instead (`gm_tensor`).

@@ -32,6 +32,8 @@ mod masks;
 mod memory;
 mod relayout;
 mod scalars;
+mod selection;
+mod shapes;
 mod split;
 mod state;
 mod tasks;

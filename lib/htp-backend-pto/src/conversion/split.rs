@@ -554,6 +554,13 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
             let rows = valid_sources(htp_ir::query::operand_at(op, 1)?)?[0];
             Some([statics(0).unwrap_or(rows), statics(1)?])
         }
+        // The input's rows; the columns (one, or K) are static.
+        Some(TileOp::RowArgReduce | TileOp::Sort) => {
+            let rows = valid_sources(htp_ir::query::operand_at(op, 0)?)?[0];
+            Some([statics(0).unwrap_or(rows), statics(1)?])
+        }
+        // The index tile's region.
+        Some(TileOp::Take) => valid_sources(htp_ir::query::operand_at(op, 1)?),
         Some(TileOp::Matmul) => {
             let rows = valid_sources(htp_ir::query::operand_at(op, 0)?)?[0];
             let cols = valid_sources(htp_ir::query::operand_at(op, 1)?)?[1];

@@ -41,15 +41,21 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         Transpose => transpose(k, at, op),
         Relayout => super::layouts::relayout(k, op),
         Gather => gather(k, at, op),
+        RowArgReduce => super::selection::row_arg_reduce(k, at, op),
+        Sort => super::selection::sort(k, at, op),
+        Take => super::selection::take(k, at, op),
+        Slice => super::shapes::slice(k, at, op),
+        Concat => super::shapes::concat(k, at, op),
+        Reshape => super::shapes::reshape(k, at, op),
         Matmul => Err("matmul runs on the cube core; this kernel was planned for the vector core".into()),
     }
 }
 
-fn operand<'c>(op: OperationRef<'c, 'c>, index: usize) -> V<'c> {
+pub(super) fn operand<'c>(op: OperationRef<'c, 'c>, index: usize) -> V<'c> {
     detach(op.operand(index).expect("verified op has this operand"))
 }
 
-fn result<'c>(op: OperationRef<'c, 'c>) -> V<'c> {
+pub(super) fn result<'c>(op: OperationRef<'c, 'c>) -> V<'c> {
     detach(op.result(0).expect("tile op with a result").into())
 }
 
@@ -58,7 +64,7 @@ pub fn result_tile<'c>(op: OperationRef<'c, 'c>) -> Result<TileType<'c>, String>
 }
 
 /// The UB buffer for `op`'s result, its run-time valid sizes taken from `like`.
-fn destination<'c>(k: &Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, like: &[Extent<'c>; 2]) -> Result<Buffer<'c>, String> {
+pub(super) fn destination<'c>(k: &Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, like: &[Extent<'c>; 2]) -> Result<Buffer<'c>, String> {
     let tile = result_tile(op)?;
     let shape = Shape::vec_for(tile, extents_like(tile, like)?);
     Ok(k.destination(at, result(op), shape))
@@ -195,7 +201,7 @@ fn intrinsic<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
 }
 
 /// The buffer of a tile, emitting a deferred broadcast if nothing fused it.
-fn materialise<'c>(k: &mut Kernel<'c>, at: &At<'c>, tile: V<'c>) -> Result<Buffer<'c>, String> {
+pub(super) fn materialise<'c>(k: &mut Kernel<'c>, at: &At<'c>, tile: V<'c>) -> Result<Buffer<'c>, String> {
     if let Some(per_line) = k.deferred.remove(&key(tile)) {
         let producer = defining_op(tile).ok_or("broadcast without an op")?;
         let dst = destination(k, at, producer, &per_line.shape.valid)?;
@@ -378,22 +384,32 @@ fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result
     let source = k.buffer(operand(op, 0))?;
     let tile = result_tile(op)?;
     let dst = destination(k, at, op, &source.shape.valid)?;
-    let (from, to) = (source.shape.element.to_string(), tile.element_type().to_string());
+    let valid = dst.shape.valid;
+    convert_chain(at, source, dst, |element| Ok(Shape::vec_of(tile, parse_element(at.context, element)?, valid)))?;
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `source` converted into `dst` by TCVTs along `conversion_path`, each
+/// intermediate step in a buffer `intermediate(element)` makes: a float
+/// truncates into an integer (numpy's astype), every other step rounds to
+/// nearest.
+pub(super) fn convert_chain<'c>(
+    at: &At<'c>,
+    source: Buffer<'c>,
+    dst: Buffer<'c>,
+    intermediate: impl Fn(&str) -> Result<Shape<'c>, String>,
+) -> Result<(), String> {
+    let (from, to) = (source.shape.element.to_string(), dst.shape.element.to_string());
     let path = conversion_path(&from, &to);
     let mut current = source;
     for (index, step) in path.iter().enumerate() {
-        let next = if index + 1 == path.len() {
-            dst
-        } else {
-            let element = parse_element(at.context, step)?;
-            at.alloc(Shape::vec_of(tile, element, dst.shape.valid))
-        };
+        let next = if index + 1 == path.len() { dst } else { at.alloc(intermediate(step)?) };
         let to_int = melior::ir::r#type::IntegerType::try_from(next.shape.element).is_ok();
         let mode = if to_int && htp_ir::builder::is_float(current.shape.element) { "trunc" } else { "rint" };
         at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(as_row(at, next).value).src(as_row(at, current).value).round(attrs::round_mode(at.context, mode)).build());
         current = next;
     }
-    k.bind(result(op), dst);
     Ok(())
 }
 

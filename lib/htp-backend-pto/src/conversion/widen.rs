@@ -1,5 +1,6 @@
 //! bf16 arithmetic on A2/A3, whose vector instructions take no bf16
-//! (TADD ... TCMP, the reductions, TCI: pto-contract.md 2.2-2.9) but convert
+//! (TADD ... TCMP, the reductions and arg reductions, TCI: pto-contract.md
+//! 2.2-2.9, 2.14) but convert
 //! it both ways (TCVT bf16 <-> f32): before a kernel is converted, each such
 //! tile op on bf16 is rewritten to the same op on f32 between `tile.cast`s
 //! — its bf16 operands widened (exactly), its bf16 result rounded back to
@@ -40,6 +41,7 @@ const WIDENED: &[TileOp] = &[
     TileOp::Relu,
     TileOp::RowReduce,
     TileOp::ColReduce,
+    TileOp::RowArgReduce,
     TileOp::Cmp,
     TileOp::Iota,
 ];

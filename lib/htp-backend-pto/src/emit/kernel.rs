@@ -241,6 +241,19 @@ impl Ops for KernelOps {
                     w.line(&format!("{}<Pipe{dir}, {tile}, {axis}>({pipe}, {});", instruction.to_uppercase(), operands[0]));
                 }
             }
+            // The merge's run length is a compile-time number of the instruction.
+            TMrgSort => {
+                let block = IntegerAttribute::try_from(op.attribute("block_len").map_err(|e| e.to_string())?).map_err(|_| "block_len")?.value();
+                w.line(&format!("TMRGSORT({}, {}, {block});", operands[0], operands[1]));
+            }
+            // The pattern form of TGATHER names its tile types and pattern as template arguments.
+            TGatherMask => {
+                let pattern = IntegerAttribute::try_from(op.attribute("pattern").map_err(|e| e.to_string())?).map_err(|_| "pattern")?.value();
+                let name = ["P0101", "P1010", "P0001", "P0010", "P0100", "P1000"].get((pattern - 1) as usize).ok_or("an unknown mask pattern")?;
+                let dst = tile_type_text(TileType::try_from(operand_type(0)?).map_err(|_| "tile")?)?;
+                let src = tile_type_text(TileType::try_from(operand_type(1)?).map_err(|_| "tile")?)?;
+                w.line(&format!("TGATHER<{dst}, {src}, MaskPattern::{name}>({}, {});", operands[0], operands[1]));
+            }
             // A larger destination: the mode that copies into its corner.
             TFillPad if expands(op) => w.line(&format!("TFILLPAD_EXPAND({});", operands.join(", "))),
             // Whole rows by index; the simulator's un-templated MGATHER
@@ -432,6 +445,13 @@ fn global_view(w: &mut Writer, op: OperationRef, existing: Option<String>) -> Re
         }
     }
     let row_stride = if row_dim >= 0 { stride(row_dim as usize) } else { "1".into() };
+    // Every `row_step`-th row (a slice with a step, `x[0:32:2, :]`).
+    let row_step = op.attribute("row_step").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(1, |a| a.value());
+    let row_stride = match row_stride.parse::<i64>() {
+        _ if row_step == 1 => row_stride,
+        Ok(n) => (n * row_step).to_string(),
+        Err(_) => format!("({row_stride}) * {row_step}"),
+    };
     let col_stride = stride(col_dim as usize);
     let static_strides = row_stride.parse::<i64>().is_ok() && col_stride.parse::<i64>().is_ok();
     let layout = if view.layout() == GTLayout::Dn { ", Layout::DN" } else { "" };

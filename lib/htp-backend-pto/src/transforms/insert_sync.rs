@@ -247,7 +247,7 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             // scratch (`tmp`, always last) of the ops that take one, which
             // the instruction writes.
             let pipe = if kind == TFillPad && location_of(operand(0)?)? == TileLocation::Mat { Pipe::Mte2 } else { Pipe::V };
-            let scratch = matches!(kind, TRowSum | TRowMax | TRowMin | TSel | TTrans);
+            let scratch = matches!(kind, TRowSum | TRowMax | TRowMin | TRowArgMax | TRowArgMin | TSel | TTrans | TGather);
             let tiles: Vec<usize> = (0..op.operand_count()).filter(|&i| operand(i).is_ok_and(|v| TileType::try_from(v.r#type()).is_ok())).collect();
             let mut list = Vec::new();
             for (position, &i) in tiles.iter().enumerate() {

@@ -28,6 +28,8 @@ pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
     "matmul", "dot", "cast", "transpose", "relayout", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
     "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool", "sigmoid", "silu", "gelu", "tanh", "erf", "softplus",
+    "row_argmax", "row_argmin", "argmax", "argmin", "sort", "argsort", "topk",
+    "concat", "concatenate", "reshape",
 ];
 
 impl<'c> Lowerer<'c, '_> {
@@ -136,6 +138,12 @@ impl<'c> Lowerer<'c, '_> {
                         let elem = self.dtype_arg(&s[0], range)?;
                         self.cast(&receiver, elem, range)
                     }
+                    // `t.reshape(rows, cols)` or `t.reshape((rows, cols))`, as numpy takes both.
+                    ("reshape", Val::Tile(..)) => match args.positional.as_slice() {
+                        [(Val::Tuple(shape), r)] if args.keywords.is_empty() => self.reshape(&receiver, shape, *r, range),
+                        [(rows, r0), (cols, r1)] if args.keywords.is_empty() => self.reshape(&receiver, &[rows.clone(), cols.clone()], r0.cover(*r1), range),
+                        _ => Err(self.error(range, DiagnosticKind::Invalid, "t.reshape() takes the new shape: t.reshape(rows, cols) or t.reshape((rows, cols))")),
+                    },
                     _ => Err(self.error(a.range, DiagnosticKind::UnknownName, format!("{} has no method '{attr}'", receiver.describe()))),
                 }
             }
@@ -170,6 +178,33 @@ impl<'c> Lowerer<'c, '_> {
                 "a tile shape is (rows, cols) with two positive compile-time integers, got {}", other.describe()
             ))),
             None => Err(self.internal(range, "missing shape")),
+        }
+    }
+
+    /// A selection along rows: `axis` must be given and be 1 (or -1).
+    fn row_axis(&self, fname: &str, slot: &Option<(Val, TextRange)>, range: TextRange) -> LResult<()> {
+        match slot {
+            Some((Val::Int(1 | -1), _)) => Ok(()),
+            Some((Val::Int(axis), r)) => Err(self.error(*r, DiagnosticKind::Invalid, format!(
+                "htp.{fname} works along each row: axis=1 (or -1), got axis={axis} (for columns, transpose first: htp.transpose(t))"
+            ))),
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Type, format!(
+                "htp.{fname}'s axis must be the compile-time integer 1 (or -1), got {}", other.describe()
+            ))),
+            None => Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "htp.{fname} needs axis=1 (along each row; a whole-tile, flattened selection is not in the language)"
+            ))),
+        }
+    }
+
+    /// A compile-time bool argument (`descending=True`), or `default`.
+    fn bool_arg(&self, slot: &Option<(Val, TextRange)>, fname: &str, what: &str, default: bool) -> LResult<bool> {
+        match slot {
+            None => Ok(default),
+            Some((Val::Bool(b), _)) => Ok(*b),
+            Some((other, r)) => Err(self.error(*r, DiagnosticKind::Type, format!(
+                "htp.{fname}()'s {what} must be the compile-time constant True or False, got {}", other.describe()
+            ))),
         }
     }
 
@@ -372,8 +407,76 @@ impl<'c> Lowerer<'c, '_> {
                 self.iota(shape[0], shape[1], dim, elem, range)
             }
             "gather" => {
+                // A tile first: each row's elements by column (`tile.take`);
+                // a tensor first: rows of the tensor (`tile.gather`).
+                let first = args.positional.first().map(|a| &a.0).or_else(|| args.keywords.iter().find(|k| k.0 == "x").map(|k| &k.1));
+                if let Some(Val::Tile(..)) = first {
+                    let s = self.bind(name, args, &["x", "index", "axis"], 2, range)?;
+                    self.row_axis("gather(t, index, axis=1)", &s[2], range)?;
+                    return match (&s[0], &s[1]) {
+                        (Some((t, _)), Some((index, index_range))) => self.take(t, index, *index_range, range),
+                        _ => Err(self.internal(range, "missing operands")),
+                    };
+                }
                 let s = self.bind(name, args, &["x", "rows", "col", "cols"], 4, range)?;
                 self.gather(&s, range)
+            }
+            "row_argmax" | "row_argmin" | "argmax" | "argmin" => {
+                let s = if name.starts_with("row_") {
+                    self.bind(name, args, &["x"], 1, range)?
+                } else {
+                    let s = self.bind(name, args, &["x", "axis"], 1, range)?;
+                    self.row_axis(name, &s[1], range)?;
+                    s
+                };
+                let kind = if name.ends_with("max") { ReduceKind::Max } else { ReduceKind::Min };
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                self.row_arg_reduce(name, kind, &v, range)
+            }
+            "sort" | "argsort" => {
+                let s = self.bind(name, args, &["x", "descending"], 1, range)?;
+                let descending = self.bool_arg(&s[1], name, "descending", false)?;
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                let (values, indices) = self.sort(name, &v, descending, None, range)?;
+                Ok(if name == "sort" { values } else { indices })
+            }
+            "topk" => {
+                let s = self.bind(name, args, &["x", "k", "largest"], 2, range)?;
+                let k = match &s[1] {
+                    Some((Val::Int(k), r)) => (*k, *r),
+                    Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                        "htp.topk()'s k must be a compile-time integer (a literal or an htp.Const[int]), got {}", other.describe()
+                    ))),
+                    None => return Err(self.internal(range, "missing k")),
+                };
+                let largest = self.bool_arg(&s[2], name, "largest", true)?;
+                let v = s[0].as_ref().map(|(v, _)| v.clone()).unwrap_or(Val::NoneV);
+                let (values, indices) = self.sort(name, &v, largest, Some(k), range)?;
+                Ok(Val::Tuple(vec![values, indices]))
+            }
+            "concat" | "concatenate" => {
+                let s = self.bind(name, args, &["tiles", "axis"], 1, range)?;
+                let axis = match &s[1] {
+                    None => (0, range),
+                    Some((Val::Int(axis), r)) => (*axis, *r),
+                    Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                        "htp.{name}()'s axis must be the compile-time integer 0 or 1, got {}", other.describe()
+                    ))),
+                };
+                match &s[0] {
+                    Some((tiles, r)) => self.concat(tiles, *r, axis, range),
+                    None => Err(self.internal(range, "missing tiles")),
+                }
+            }
+            "reshape" => {
+                let s = self.bind(name, args, &["x", "shape"], 2, range)?;
+                match (&s[0], &s[1]) {
+                    (Some((x, _)), Some((Val::Tuple(shape), r))) => self.reshape(x, shape, *r, range),
+                    (Some(_), Some((other, r))) => Err(self.error(*r, DiagnosticKind::Shape, format!(
+                        "htp.reshape()'s shape is (rows, cols), got {}", other.describe()
+                    ))),
+                    _ => Err(self.internal(range, "missing operands")),
+                }
             }
             "float" => {
                 let s = self.bind(name, args, &["x"], 1, range)?;

@@ -186,8 +186,7 @@ impl<'c> Lowerer<'c, '_> {
                         }
                         _ => Err(self.error(s.slice.range(), DiagnosticKind::Invalid, "a tuple index must be a constant integer")),
                     },
-                    Val::Tile(..) => Err(self.error(range, DiagnosticKind::Unsupported,
-                        "tiles cannot be subscripted; load the part you need from the tensor")),
+                    Val::Tile(v, ty) => self.subscript_tile(v, ty, &s.slice, range),
                     other => Err(self.error(range, DiagnosticKind::Type, format!("{} cannot be subscripted", other.describe()))),
                 }
             }

@@ -261,7 +261,7 @@ impl<'c> Lowerer<'c, '_> {
 
     /// A tensor's block as a construct's argument.
     fn model_view(&mut self, tensor: &super::value::TensorV, slice: &Expr) -> LResult<ModelValue<'c>> {
-        let access = self.access(tensor, slice)?;
+        let access = self.access_view(tensor, slice)?;
         // The leading dimensions of the front end's view that the tensor
         // does not have (a 1-D tensor is viewed as 1xN).
         let added = access.indices.len() - tensor.user_rank;

@@ -4,7 +4,9 @@
 //! `x[i, j]`. Slice sizes are compile-time constants. A slice that may run
 //! past the end of its dimension (a symbolic dimension, or a static one that
 //! the block does not divide) gets a run-time valid size
-//! `min(BM, dim - i)`: the ragged tail.
+//! `min(BM, dim - i)`: the ragged tail. A step (`x[:, 0::2]`, a positive
+//! constant) addresses every step-th element: the tile holds
+//! `ceil(span / step)` of them, the valid size `min(that, ceil((dim - i) / step))`.
 
 use mlir_sys::MlirValue;
 use ruff_python_ast::comparable::ComparableExpr;
@@ -17,6 +19,11 @@ use super::types::{Elem, ScalarTy, TileTy, Valid};
 use super::value::{DimV, TensorV, Val};
 use super::{LResult, Lowerer};
 use crate::diagnostics::DiagnosticKind;
+
+/// The static size a view taking a symbolic dimension whole records (its
+/// valid extent, the dimension at run time, is what a task receives): larger
+/// than any tensor's dimension, small enough for index arithmetic.
+const WHOLE_SYMBOLIC_SPAN: i64 = 1 << 40;
 use crate::signature::DimSig;
 
 /// The tile a subscript of a tensor addresses.
@@ -30,6 +37,8 @@ pub struct Access {
     /// Every dimension indexed by a single value (`lens[b]`, `table[b, i]`):
     /// one element.
     pub element: bool,
+    /// The step along the tile's rows and columns (1 without one).
+    pub strides: [i64; 2],
 }
 
 impl Access {
@@ -38,7 +47,26 @@ impl Access {
     }
 }
 
+/// A slice `lower:upper:step` of one tensor dimension.
+struct SliceBounds {
+    start: MlirValue,
+    start_const: Option<i64>,
+    /// `upper - lower`: the block a loop steps by.
+    span: i64,
+    step: i64,
+    /// The elements the tile holds: `ceil(span / step)`.
+    size: i64,
+}
+
 impl<'c> Lowerer<'c, '_> {
+    /// `strides [SR, SC]` of a strided access, none for unit strides.
+    pub fn strides_attr(&self, range: TextRange, strides: [i64; 2]) -> LResult<Option<melior::ir::Attribute<'c>>> {
+        if strides == [1, 1] {
+            return Ok(None);
+        }
+        Ok(Some(self.parse_attr(range, &format!("array<i64: {}, {}>", strides[0], strides[1]))?))
+    }
+
     /// Reads the sizes of a memref parameter and views a 1-D one as 1xN.
     pub fn bind_tensor(&mut self, range: TextRange, name: &str, arg: MlirValue, elem: Elem, shape: &[DimSig], is_output: bool) -> LResult<TensorV> {
         let index = self.ty(range, "index")?;
@@ -88,6 +116,19 @@ impl<'c> Lowerer<'c, '_> {
 
     /// The tile addressed by `tensor[slice]`.
     pub fn access(&mut self, tensor: &TensorV, slice: &Expr) -> LResult<Access> {
+        self.access_spanning(tensor, slice, false)
+    }
+
+    /// The block `tensor[slice]` names as a model construct's argument (a
+    /// WSP task's view): as [`Self::access`], except that `:` (or a missing
+    /// item) over a symbolic dimension takes the whole dimension, its
+    /// extent known at run time (`k_cache[l, :, :]`). A tile needs a static
+    /// size; a view is never materialised as one.
+    pub fn access_view(&mut self, tensor: &TensorV, slice: &Expr) -> LResult<Access> {
+        self.access_spanning(tensor, slice, true)
+    }
+
+    fn access_spanning(&mut self, tensor: &TensorV, slice: &Expr, whole_symbolic: bool) -> LResult<Access> {
         let items: Vec<&Expr> = match slice {
             Expr::Tuple(t) if !t.parenthesized || !t.elts.is_empty() => t.elts.iter().collect(),
             other => vec![other],
@@ -103,6 +144,7 @@ impl<'c> Lowerer<'c, '_> {
         let mut shape = [1i64; 2];
         let mut valid = [Valid::Static(1); 2];
         let mut valid_values = Vec::new();
+        let mut strides = [1i64; 2];
         for vd in 0..view_rank {
             let is_tile_dim = vd + 2 >= view_rank;
             let user_dim = (vd + tensor.user_rank).checked_sub(view_rank);
@@ -118,6 +160,11 @@ impl<'c> Lowerer<'c, '_> {
                         DimV::Static(v) => {
                             shape[t] = v;
                             valid[t] = Valid::Static(v);
+                        }
+                        DimV::Dynamic(extent) if whole_symbolic => {
+                            shape[t] = WHOLE_SYMBOLIC_SPAN;
+                            valid[t] = Valid::Dynamic;
+                            valid_values.push(extent);
                         }
                         DimV::Dynamic(_) => {
                             return Err(self.error(slice.range(), DiagnosticKind::Shape, format!(
@@ -139,10 +186,12 @@ impl<'c> Lowerer<'c, '_> {
                         )));
                     }
                     let t = vd + 2 - view_rank;
-                    let (start, start_const, size) = self.slice_bounds(tensor, user_dim, dim, s)?;
-                    indices.push(start);
-                    shape[t] = size;
-                    valid[t] = self.slice_valid(tensor, user_dim, dim, start, start_const, size, item.range(), &mut valid_values)?;
+                    let bounds = self.slice_bounds(tensor, user_dim, dim, s, whole_symbolic)?;
+                    indices.push(bounds.start);
+                    shape[t] = bounds.size;
+                    // A step along a dimension of one element is no step.
+                    strides[t] = if bounds.size == 1 { 1 } else { bounds.step };
+                    valid[t] = self.slice_valid(tensor, user_dim, dim, &bounds, item.range(), &mut valid_values)?;
                 }
                 _ => {
                     let v = self.lower_expr(item)?;
@@ -150,14 +199,27 @@ impl<'c> Lowerer<'c, '_> {
                 }
             }
         }
-        Ok(Access { indices, shape, valid, valid_values, element })
+        Ok(Access { indices, shape, valid, valid_values, element, strides })
     }
 
-    /// Start (as index), start if constant, and size of `lower:upper`.
-    fn slice_bounds(&mut self, tensor: &TensorV, user_dim: usize, dim: DimV, s: &ExprSlice) -> LResult<(MlirValue, Option<i64>, i64)> {
-        if let Some(step) = &s.step {
-            return Err(self.error(step.range(), DiagnosticKind::Unsupported, "slices with a step are not supported"));
-        }
+    /// Start (as index), start if constant, span, step and size of
+    /// `lower:upper:step`.
+    fn slice_bounds(&mut self, tensor: &TensorV, user_dim: usize, dim: DimV, s: &ExprSlice, whole_symbolic: bool) -> LResult<SliceBounds> {
+        let step = match &s.step {
+            None => 1,
+            Some(step) => match self.const_eval(step) {
+                Some(Val::Int(k)) if k > 0 => k,
+                Some(Val::Int(k)) => {
+                    return Err(self.error(step.range(), DiagnosticKind::Shape, format!(
+                        "a slice's step must be positive, got {k} (HTP takes elements forwards)"
+                    )))
+                }
+                _ => {
+                    return Err(self.error(step.range(), DiagnosticKind::Shape,
+                        "the step of a slice must be a compile-time integer (a literal or an htp.Const[int])"))
+                }
+            },
+        };
         let start_const = match &s.lower {
             None => Some(0),
             Some(l) => match self.const_eval(l) {
@@ -165,9 +227,12 @@ impl<'c> Lowerer<'c, '_> {
                 _ => None,
             },
         };
-        let size = match (&s.lower, &s.upper) {
+        let span = match (&s.lower, &s.upper) {
             (_, None) => match (dim, start_const) {
                 (DimV::Static(d), Some(st)) => d - st,
+                // A view to the end of a symbolic dimension: its run-time
+                // extent (`slice_valid`'s `dim - start`) is the view's.
+                (DimV::Dynamic(_), _) if whole_symbolic => WHOLE_SYMBOLIC_SPAN,
                 _ => {
                     return Err(self.error(s.range, DiagnosticKind::Shape, format!(
                         "an open-ended slice of dimension {user_dim} of '{}' needs a static size and start: write [i:i + BLOCK]",
@@ -180,9 +245,10 @@ impl<'c> Lowerer<'c, '_> {
                     "the size of a slice must be a compile-time constant: write [i:i + BLOCK] with BLOCK a constant")
             })?,
         };
-        if size <= 0 {
-            return Err(self.error(s.range, DiagnosticKind::Shape, format!("slice of size {size}: tiles need at least one row and column")));
+        if span <= 0 {
+            return Err(self.error(s.range, DiagnosticKind::Shape, format!("slice of size {span}: tiles need at least one row and column")));
         }
+        let size = (span + step - 1) / step;
         let start = match (&s.lower, start_const) {
             (_, Some(v)) => self.index_const(s.range, v)?,
             (Some(l), None) => {
@@ -191,11 +257,12 @@ impl<'c> Lowerer<'c, '_> {
             }
             (None, None) => self.index_const(s.range, 0)?,
         };
-        Ok((start, start_const, size))
+        Ok(SliceBounds { start, start_const, span, step, size })
     }
 
     /// `upper - lower` when it is a compile-time constant: `i:i + B`, `a:b`
-    /// with constant bounds, or `:B`.
+    /// with constant bounds, `:B`, or both bounds one expression plus
+    /// constants (`i + 1:i + 32`).
     fn slice_size(&self, lower: Option<&Expr>, upper: &Expr, start_const: Option<i64>) -> Option<i64> {
         if let (Some(st), Some(Val::Int(u))) = (start_const, self.const_eval(upper)) {
             return Some(u - st);
@@ -208,21 +275,37 @@ impl<'c> Lowerer<'c, '_> {
                 }
             }
         }
-        None
+        let (lower_base, lower_offset) = self.base_and_offset(lower)?;
+        let (upper_base, upper_offset) = self.base_and_offset(upper)?;
+        (ComparableExpr::from(lower_base) == ComparableExpr::from(upper_base)).then(|| upper_offset - lower_offset)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// `e + k` / `e - k` (k a compile-time integer) as (e, ±k); `e` as (e, 0).
+    fn base_and_offset<'e>(&self, expr: &'e Expr) -> Option<(&'e Expr, i64)> {
+        if let Expr::BinOp(b) = expr {
+            if let Some(Val::Int(k)) = self.const_eval(&b.right) {
+                match b.op {
+                    Operator::Add => return Some((&b.left, k)),
+                    Operator::Sub => return Some((&b.left, k.checked_neg()?)),
+                    _ => {}
+                }
+            }
+        }
+        Some((expr, 0))
+    }
+
+    /// The valid size of a slice along its dimension: `min(size, ceil((dim
+    /// - start) / step))`, static where it can be.
     fn slice_valid(
         &mut self,
         tensor: &TensorV,
         user_dim: usize,
         dim: DimV,
-        start: MlirValue,
-        start_const: Option<i64>,
-        size: i64,
+        bounds: &SliceBounds,
         range: TextRange,
         valid_values: &mut Vec<MlirValue>,
     ) -> LResult<Valid> {
+        let &SliceBounds { start, start_const, span, step, size } = bounds;
         let dim_value = match dim {
             // A block larger than the dimension is ragged like any tail
             // (`x[b, 0:16, :]` of 8 rows is valid for 8).
@@ -233,18 +316,26 @@ impl<'c> Lowerer<'c, '_> {
                             "slice start {st} is outside dimension {user_dim} of '{}' ({d})", tensor.name
                         )))
                     }
-                    Some(st) => return Ok(Valid::Static(size.min(d - st))),
+                    Some(st) => return Ok(Valid::Static(size.min((d - st + step - 1) / step))),
                     // A block that divides the dimension, at a run-time start:
                     // starts are assumed to be multiples of the block (as a
                     // `range(0, D, BLOCK)` loop gives), so the tile is full.
-                    None if d % size == 0 => return Ok(Valid::Static(size)),
+                    None if d % span == 0 => return Ok(Valid::Static(size)),
                     None => self.index_const(range, d)?,
                 }
             }
             DimV::Dynamic(v) => v,
         };
         let index = self.ty(range, "index")?;
-        let left = self.emit1(range, OpSpec::new("arith.subi", &[dim_value, start], &[index]))?;
+        let mut left = self.emit1(range, OpSpec::new("arith.subi", &[dim_value, start], &[index]))?;
+        if step > 1 {
+            // ceil(left / step), also for a start past the end (a negative
+            // `left`: the access is out of bounds, and the CPU says so).
+            let bias = self.index_const(range, step - 1)?;
+            let biased = self.emit1(range, OpSpec::new("arith.addi", &[left, bias], &[index]))?;
+            let divisor = self.index_const(range, step)?;
+            left = self.emit1(range, OpSpec::new("arith.floordivsi", &[biased, divisor], &[index]))?;
+        }
         let block = self.index_const(range, size)?;
         let valid = self.emit1(range, OpSpec::new("arith.minsi", &[left, block], &[index]))?;
         valid_values.push(valid);
@@ -279,12 +370,15 @@ impl<'c> Lowerer<'c, '_> {
         }
         let tile = access.tile_ty(tensor.elem);
         let ty = self.tile_ty(range, &tile)?;
-        let op = tile::LoadOperationBuilder::new(self.ctx, self.loc(range))
+        let mut op = tile::LoadOperationBuilder::new(self.ctx, self.loc(range))
             .source(self.value(tensor.value))
             .indices(&self.values(&access.indices))
             .valid_sizes(&self.values(&access.valid_values))
-            .result(ty)
-            .build();
+            .result(ty);
+        if let Some(strides) = self.strides_attr(range, access.strides)? {
+            op = op.strides(strides);
+        }
+        let op = op.build();
         let segments = [1, access.indices.len() as i32, access.valid_values.len() as i32];
         let v = self.place1(range, htp_dialects::ods::with_segments(op, &segments))?;
         Ok(Val::Tile(v, tile))
@@ -378,11 +472,14 @@ impl<'c> Lowerer<'c, '_> {
             )));
         }
         let (tile, _) = self.narrow_to_slice(tile, ty, &target, &access.valid_values, value_range)?;
-        let op = tile::StoreOperationBuilder::new(self.ctx, self.loc(range))
+        let mut op = tile::StoreOperationBuilder::new(self.ctx, self.loc(range))
             .value(self.value(tile))
             .dest(self.value(tensor.value))
-            .indices(&self.values(&access.indices))
-            .build();
+            .indices(&self.values(&access.indices));
+        if let Some(strides) = self.strides_attr(range, access.strides)? {
+            op = op.strides(strides);
+        }
+        let op = op.build();
         self.place(op);
         Ok(())
     }

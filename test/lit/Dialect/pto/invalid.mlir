@@ -2200,3 +2200,479 @@ func.func @s(%t: memref<8xi32>, %i: index, %b: index) attributes {pto.orchestrat
   }
   return
 }
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 32x1xi32, blayout = col_major>, %s: !pto.tile<vec, 32x32xi8>) {
+  // expected-error @+1 {{'pto.trowargmax' op element type 'i8' is not supported on A2/A3 (supported: f16, f32, i32, i16)}}
+  pto.trowargmax %d, %s, %s : !pto.tile<vec, 32x1xi32, blayout = col_major>, !pto.tile<vec, 32x32xi8>, !pto.tile<vec, 32x32xi8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x8xi32>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'pto.trowargmin' op 'dst' must be an Rx1 col_major vec tile or a row_major vec tile with valid columns 1, got '!pto.tile<vec, 16x8xi32>'}}
+  pto.trowargmin %d, %s, %s : !pto.tile<vec, 16x8xi32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>) {
+  // expected-error @+1 {{'pto.trowargmax' op 'dst' holds column indices: i32 or ui32, got 'f32'}}
+  pto.trowargmax %d, %s, %s : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xi32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32, valid = 8x64>) {
+  // expected-error @+1 {{'pto.trowargmax' op valid rows of 'src' (8) differ from valid rows of 'dst' (16)}}
+  pto.trowargmax %d, %s, %s : !pto.tile<vec, 16x1xi32, blayout = col_major>, !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32, valid = 8x64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xi32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>, %t: !pto.tile<vec, 16x64xf16>) {
+  // expected-error @+1 {{'pto.trowargmax' op 'tmp' must have the shape and element type of 'src', got '!pto.tile<vec, 16x64xf16>'}}
+  pto.trowargmax %d, %s, %t : !pto.tile<vec, 16x1xi32, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x1xi32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32, blayout = col_major>) {
+  // expected-error @+1 {{'pto.trowargmax' op 'src' must be row_major with slayout = none (ND)}}
+  pto.trowargmax %d, %s, %s : !pto.tile<vec, 16x1xi32, blayout = col_major>, !pto.tile<vec, 16x64xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xi32>, %s: !pto.tile<vec, 16x64xi32>, %i: !pto.tile<vec, 16x64xui32>) {
+  // expected-error @+1 {{'pto.tsort32' op element type 'i32' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xi32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf32>, %s: !pto.tile<vec, 16x64xf32, valid = 16x40>, %i: !pto.tile<vec, 16x64xui32, valid = 16x40>) {
+  // expected-error @+1 {{'pto.tsort32' op sorts whole blocks of 32: the valid columns of 'src' must be a multiple of 32, got 40}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xf32>, !pto.tile<vec, 16x64xf32, valid = 16x40>, !pto.tile<vec, 16x64xui32, valid = 16x40>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tsort32' op 'idx' must be a ui32 tile, got '!pto.tile<vec, 16x64xi32>'}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x32xui32>) {
+  // expected-error @+1 {{'pto.tsort32' op 'idx' is 16x32 but 'src' is 16x64}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xui32>) {
+  // expected-error @+1 {{'pto.tsort32' op 'dst' holds 8-byte (value, index) pairs: it must be 16x128, got 16x64}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf32, valid = 8x128>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xui32>) {
+  // expected-error @+1 {{'pto.tsort32' op valid rows of 'src' (16) differ from valid rows of 'dst' (8)}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xf32, valid = 8x128>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x128xf16>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xui32>) {
+  // expected-error @+1 {{'pto.tsort32' op element type of 'dst' ('f16') differs from 'src' ('f32')}}
+  pto.tsort32 %d, %s, %i : !pto.tile<vec, 16x128xf16>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xui32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 2x256xf32>, %s: !pto.tile<vec, 2x256xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op merges one-row tiles, got 2 and 2 rows}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 2x256xf32>, !pto.tile<vec, 2x256xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x256xi32>, %s: !pto.tile<vec, 1x256xi32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op element type 'i32' is not supported on A2/A3 (supported: f16, f32)}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 1x256xi32>, !pto.tile<vec, 1x256xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x512xf32>, %s: !pto.tile<vec, 1x256xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op 'dst' has 512 columns but 'src' has 256}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 1x512xf32>, !pto.tile<vec, 1x256xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x256xf32>, %s: !pto.tile<vec, 1x256xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op block_len must be a multiple of 64, got 32}}
+  pto.tmrgsort %d, %s block 32 : !pto.tile<vec, 1x256xf32>, !pto.tile<vec, 1x256xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x384xf32>, %s: !pto.tile<vec, 1x384xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op merges groups of 4 runs: the valid columns of 'src' (384) must be a multiple of 4 x 64}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 1x384xf32>, !pto.tile<vec, 1x384xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x65536xf16>, %s: !pto.tile<vec, 1x65536xf16>) {
+  // expected-error @+1 {{'pto.tmrgsort' op merges at most 255 groups of 4 runs at once, got 256}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 1x65536xf16>, !pto.tile<vec, 1x65536xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x32768xf32>, %s: !pto.tile<vec, 1x32768xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op 'src' and 'dst' take 262144 bytes together; A2/A3's TMRGSORT needs them in 196608 (its UB)}}
+  pto.tmrgsort %d, %s block 256 : !pto.tile<vec, 1x32768xf32>, !pto.tile<vec, 1x32768xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x256xf32, blayout = col_major>, %s: !pto.tile<vec, 1x256xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op 'dst' must be row_major with slayout = none (ND)}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 8x256xf32, blayout = col_major>, !pto.tile<vec, 1x256xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 1x256xf16>, %s: !pto.tile<vec, 1x256xf32>) {
+  // expected-error @+1 {{'pto.tmrgsort' op element type of 'dst' ('f16') differs from 'src' ('f32')}}
+  pto.tmrgsort %d, %s block 64 : !pto.tile<vec, 1x256xf16>, !pto.tile<vec, 1x256xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tgather' op gathers between vec tiles}}
+  pto.tgather %d, %s, %i, %i : !pto.tile<mat, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tgather' op element type of 'src' ('f32') differs from 'dst' ('f16')}}
+  pto.tgather %d, %s, %i, %i : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi8>, %s: !pto.tile<vec, 16x64xi8>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tgather' op gathers 16- or 32-bit elements, got 'i8'}}
+  pto.tgather %d, %s, %i, %i : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi16>) {
+  // expected-error @+1 {{'pto.tgather' op 'indices' must be a vec i32 or ui32 tile, got '!pto.tile<vec, 16x64xi16>'}}
+  pto.tgather %d, %s, %i, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi16>, !pto.tile<vec, 16x64xi16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, valid = 8x64>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tgather' op valid rows of 'dst' (8) differ from valid rows of 'indices' (16)}}
+  pto.tgather %d, %s, %i, %i : !pto.tile<vec, 16x64xf32, valid = 8x64>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>, %t: !pto.tile<vec, 16x32xi32>) {
+  // expected-error @+1 {{'pto.tgather' op 'tmp' must be a vec tile of the element type of 'indices' with at least the rows and columns of 'dst', got '!pto.tile<vec, 16x32xi32>'}}
+  pto.tgather %d, %s, %i, %t : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x32xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>, %t: !pto.tile<vec, 16x64xi32, valid = 16x8>) {
+  // expected-error @+1 {{'pto.tgather' op valid columns of 'indices' (64) differ from valid columns of 'tmp' (8)}}
+  pto.tgather %d, %s, %i, %t : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32, valid = 16x8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x32xi8>, %s: !pto.tile<vec, 16x64xi8>) {
+  // expected-error @+1 {{'pto.tgather_mask' op gathers 16- or 32-bit elements, got 'i8'}}
+  pto.tgather_mask p0101 %d, %s : !pto.tile<vec, 16x32xi8>, !pto.tile<vec, 16x64xi8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x128xf32>) {
+  // expected-error @+1 {{'pto.tgather_mask' op 'dst' elements ('f16') must have the size of 'src' elements ('f32')}}
+  pto.tgather_mask p0101 %d, %s : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x64xf32>, %s: !pto.tile<vec, 16x128xf32>) {
+  // expected-error @+1 {{'pto.tgather_mask' op 'dst' has 8 rows but 'src' has 16}}
+  pto.tgather_mask p1010 %d, %s : !pto.tile<vec, 8x64xf32>, !pto.tile<vec, 16x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32, valid = 16x8>, %s: !pto.tile<vec, 16x128xf32>) {
+  // expected-error @+1 {{'pto.tgather_mask' op writes 'dst' as one stream: all of its 64 columns must be valid}}
+  pto.tgather_mask p1010 %d, %s : !pto.tile<vec, 16x64xf32, valid = 16x8>, !pto.tile<vec, 16x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x128xf32>) {
+  // expected-error @+1 {{'pto.tgather_mask' op keeps 1 of every 4 elements: each row of 'src' must fill a row of 'dst', so src's valid columns must be 256, got 128}}
+  pto.tgather_mask p0001 %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x128xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x128xf32, valid = 8x128>) {
+  // expected-error @+1 {{'pto.tgather_mask' op valid rows of 'src' (8) differ from valid rows of 'dst' (16)}}
+  pto.tgather_mask p0101 %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x128xf32, valid = 8x128>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x128xf32>) {
+  // expected-error @+1 {{custom op 'pto.tgather_mask' expected string or keyword containing one of the following enum values for attribute 'pattern' [p0101, p1010, p0001, p0010, p0100, p1000]}}
+  pto.tgather_mask p1111 %d, %s : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x128xf32>
+  return
+}
+
+// -----
+
+// TEXTRACT / TINSERT between vec tiles (A2/A3's vec -> vec forms).
+func.func @f(%d: !pto.tile<vec, 16x1xf32, blayout = col_major>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op 'dst' must be row_major with slayout = none (ND), got blayout = col_major, slayout = none}}
+  pto.textract %d, %s[%c0, %c0] : !pto.tile<vec, 16x1xf32, blayout = col_major>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x32xf16>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op element type of 'dst' ('f16') differs from 'src' ('f32')}}
+  pto.textract %d, %s[%c0, %c0] : !pto.tile<vec, 16x32xf16>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x32xi64>, %s: !pto.tile<vec, 16x64xi64>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op element type 'i64' is not supported on A2/A3 (supported: i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32)}}
+  pto.textract %d, %s[%c0, %c0] : !pto.tile<vec, 16x32xi64>, !pto.tile<vec, 16x64xi64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 32x32xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op a 32x32 block does not fit in the 16x64 'src'}}
+  pto.textract %d, %s[%c0, %c0] : !pto.tile<vec, 32x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x32xi8, valid = 16x7>, %s: !pto.tile<vec, 16x64xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op moves rows of 7 'i8' elements: A2/A3 copies whole 2-byte units}}
+  pto.textract %d, %s[%c0, %c0] : !pto.tile<vec, 16x32xi8, valid = 16x7>, !pto.tile<vec, 16x64xi8>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x32xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  // expected-error @+1 {{'pto.textract' op rows [12, 20) lie outside the 16 rows of 'src'}}
+  pto.textract %d, %s[%c12, %c0] : !pto.tile<vec, 8x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x32xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  // expected-error @+1 {{'pto.textract' op columns [40, 72) lie outside the 64 columns of 'src'}}
+  pto.textract %d, %s[%c0, %c40] : !pto.tile<vec, 8x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x32xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'pto.textract' op column offset 4 is 16 bytes: A2/A3 moves vec blocks from 32-byte-aligned columns (a multiple of 8 'f32' elements) unless the block is one element}}
+  pto.textract %d, %s[%c0, %c4] : !pto.tile<vec, 8x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 8x32xf32>, %s: !pto.tile<vec, 16x64xf32>, %j: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.textract' op needs a constant column offset (A2/A3 moves vec blocks from 32-byte-aligned columns)}}
+  pto.textract %d, %s[%c0, %j] : !pto.tile<vec, 8x32xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 32x64xf32>, %s: !pto.tile<vec, 16x64xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'pto.tinsert' op element type of 'src' ('f16') differs from 'dst' ('f32')}}
+  pto.tinsert %d, %s[%c0, %c0] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 32x64xf32>, %s: !pto.tile<vec, 16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c24 = arith.constant 24 : index
+  // expected-error @+1 {{'pto.tinsert' op rows [24, 40) lie outside the 32 rows of 'dst'}}
+  pto.tinsert %d, %s[%c24, %c0] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x32xf16>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{'pto.tinsert' op column offset 8 is 16 bytes: A2/A3 moves vec blocks from 32-byte-aligned columns (a multiple of 16 'f16' elements) unless the block is one element}}
+  pto.tinsert %d, %s[%c0, %c8] : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x32xf16>
+  return
+}
+
+// -----
+
+// TCONCAT: ND vec tiles of one element type and valid rows.
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<mat, 16x32xf32>, %b: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'pto.tconcat' op 'src0' must be a vec tile, got mat}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<mat, 16x32xf32>, !pto.tile<vec, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x32xf32>, %b: !pto.tile<vec, 16x32xi32>) {
+  // expected-error @+1 {{'pto.tconcat' op element type of 'src1' ('i32') differs from 'dst' ('f32')}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x32xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xi64>, %a: !pto.tile<vec, 16x32xi64>, %b: !pto.tile<vec, 16x32xi64>) {
+  // expected-error @+1 {{'pto.tconcat' op element type 'i64' is not supported on A2/A3}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xi64>, !pto.tile<vec, 16x32xi64>, !pto.tile<vec, 16x32xi64>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x32xf32, valid = 8x32>, %b: !pto.tile<vec, 16x32xf32>) {
+  // expected-error @+1 {{'pto.tconcat' op valid rows of 'dst' (16) differ from valid rows of 'src0' (8)}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32, valid = 8x32>, !pto.tile<vec, 16x32xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x32xf32>, %b: !pto.tile<vec, 16x40xf32>) {
+  // expected-error @+1 {{'pto.tconcat' op joins 32 + 40 columns, more than the 64 of 'dst'}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x40xf32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %a: !pto.tile<vec, 16x32xf32>, %b: !pto.tile<vec, 16x24xf32>) {
+  // expected-error @+1 {{'pto.tconcat' op valid columns of 'dst' (64) must be the sources' 32 + 24}}
+  pto.tconcat %d, %a, %b : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x24xf32>
+  return
+}
+
+// -----
+
+// A row step: an nd view of source rows only.
+func.func @f(%A: memref<128x1xf32>, %i: index) {
+  // expected-error @+1 {{'pto.global_view' op takes a row step in an nd view of source rows only (its columns are contiguous, its rows a stride apart)}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] row_step 2 : memref<128x1xf32> -> !pto.gtensor<16x1xf32, layout = dn>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128xf32>, %i: index) {
+  // expected-error @+1 {{'pto.global_view' op takes a row step in an nd view of source rows only}}
+  %g = pto.global_view %A[%i] dims [-1, 0] row_step 2 : memref<128xf32> -> !pto.gtensor<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%A: memref<128x64xf32>, %i: index) {
+  // expected-error @+1 {{'pto.global_view' op attribute 'row_step' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %g = pto.global_view %A[%i, %i] dims [0, 1] row_step 0 : memref<128x64xf32> -> !pto.gtensor<16x64xf32>
+  return
+}

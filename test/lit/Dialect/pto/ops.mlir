@@ -418,6 +418,29 @@ func.func @tci(%d: !pto.tile<vec, 1x64xi32>, %s: i32, %u: !pto.tile<vec, 1x32xui
   return
 }
 
+// Selection: arg reductions, TSORT32 + TMRGSORT, TGATHER by offsets and by pattern.
+// CHECK-LABEL: func.func @selection(
+// CHECK-NEXT: pto.trowargmax %[[I:[a-zA-Z0-9_]+]], %[[X:[a-zA-Z0-9_]+]], %[[T:[a-zA-Z0-9_]+]] : !pto.tile<vec, 16x1xi32, blayout = col_major>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>
+// CHECK-NEXT: pto.trowargmin %[[I]], %[[H:[a-zA-Z0-9_]+]], %[[TH:[a-zA-Z0-9_]+]] : !pto.tile<vec, 16x1xi32, blayout = col_major>, !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xf16>
+// CHECK-NEXT: pto.tsort32 %[[P:[a-zA-Z0-9_]+]], %[[X]], %[[C:[a-zA-Z0-9_]+]] : !pto.tile<vec, 16x128xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xui32>
+// CHECK-NEXT: pto.tmrgsort %[[O:[a-zA-Z0-9_]+]], %[[F:[a-zA-Z0-9_]+]] block 64 : !pto.tile<vec, 1x2048xf32>, !pto.tile<vec, 1x2048xf32>
+// CHECK-NEXT: pto.tgather_mask p0101 %[[V:[a-zA-Z0-9_]+]], %[[P]] : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x128xf32>
+// CHECK-NEXT: pto.tgather_mask p1010 %[[J:[a-zA-Z0-9_]+]], %[[P]] : !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x128xf32>
+// CHECK-NEXT: pto.tgather %[[V]], %[[X]], %[[J]], %[[J]] : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
+// CHECK-NEXT: return
+func.func @selection(%i: !pto.tile<vec, 16x1xi32, blayout = col_major>, %x: !v, %t: !v, %h: !vh, %th: !vh,
+                     %p: !pto.tile<vec, 16x128xf32>, %c: !pto.tile<vec, 16x64xui32>, %o: !pto.tile<vec, 1x2048xf32>,
+                     %f: !pto.tile<vec, 1x2048xf32>, %v: !v, %j: !vi) {
+  pto.trowargmax %i, %x, %t : !pto.tile<vec, 16x1xi32, blayout = col_major>, !v, !v
+  pto.trowargmin %i, %h, %th : !pto.tile<vec, 16x1xi32, blayout = col_major>, !vh, !vh
+  pto.tsort32 %p, %x, %c : !pto.tile<vec, 16x128xf32>, !v, !pto.tile<vec, 16x64xui32>
+  pto.tmrgsort %o, %f block 64 : !pto.tile<vec, 1x2048xf32>, !pto.tile<vec, 1x2048xf32>
+  pto.tgather_mask p0101 %v, %p : !v, !pto.tile<vec, 16x128xf32>
+  pto.tgather_mask p1010 %j, %p : !vi, !pto.tile<vec, 16x128xf32>
+  pto.tgather %v, %x, %j, %j : !v, !v, !vi, !vi
+  return
+}
+
 // CHECK-LABEL: func.func @sync() {
 // CHECK-NEXT: pto.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: pto.wait_flag <mte2 -> v>, 0
@@ -657,5 +680,24 @@ func.func @scheduled(%x: memref<?x64xf32>, %flags: memref<8xi32>, %s: f32) attri
       pto.order_barrier
     }
   }
+  return
+}
+
+// Blocks of vec tiles: TEXTRACT and TINSERT (vec -> vec), TCONCAT, and a
+// GM view taking every 2nd row.
+// CHECK-LABEL: func.func @vec_blocks
+// CHECK: pto.textract %{{.*}}, %{{.*}}[%{{.*}}, %[[C32:.*]]] : !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x64xf32>
+// CHECK: pto.tinsert %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf32>
+// CHECK: pto.tconcat %{{.*}}, %{{.*}}, %{{.*}} : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x32xf32, valid = ?x32>, !pto.tile<vec, 16x32xf32, valid = ?x32>
+// CHECK: pto.global_view %{{.*}}[%{{.*}}, %{{.*}}] dims [0, 1] row_step 2 : memref<128x64xf32> -> !pto.gtensor<16x64xf32>
+func.func @vec_blocks(%h: !pto.tile<vec, 16x32xf32>, %x: !pto.tile<vec, 16x64xf32>, %d: !pto.tile<vec, 32x64xf32>,
+                      %j: !pto.tile<vec, 16x64xf32, valid = ?x64>, %a: !pto.tile<vec, 16x32xf32, valid = ?x32>, %A: memref<128x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  pto.textract %h, %x[%c0, %c32] : !pto.tile<vec, 16x32xf32>, !pto.tile<vec, 16x64xf32>
+  pto.tinsert %d, %x[%c16, %c0] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf32>
+  pto.tconcat %j, %a, %a : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x32xf32, valid = ?x32>, !pto.tile<vec, 16x32xf32, valid = ?x32>
+  %g = pto.global_view %A[%c16, %c0] dims [0, 1] row_step 2 : memref<128x64xf32> -> !pto.gtensor<16x64xf32>
   return
 }

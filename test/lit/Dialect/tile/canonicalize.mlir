@@ -620,3 +620,21 @@ func.func @relayouts(%x: !tile.tile<16x64xf32>) -> (!tile.tile<16x64xf32>, !tile
   %z = tile.relayout %d : !tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>
   return %same, %z : !tile.tile<16x64xf32>, !tile.tile<16x64xf32, layout = #layout.axe<[2@m:512, 8@m:8] x [8@m:64, 8@m:1]>>
 }
+
+// -----
+
+// A slice of the whole tile and a concat of one tile are the tile; a reshape
+// to the same shape is its input, two reshapes are one (and back again, none).
+// CHECK-LABEL: func.func @shape_folds
+// CHECK-SAME: (%[[X:.*]]: !tile.tile<16x64xf32, valid = ?x64>, %[[Y:.*]]: !tile.tile<16x64xf32>)
+// CHECK-NEXT: %[[R:.*]] = tile.reshape %[[Y]] : !tile.tile<16x64xf32> -> !tile.tile<64x16xf32>
+// CHECK-NEXT: return %[[X]], %[[X]], %[[Y]], %[[R]], %[[Y]]
+func.func @shape_folds(%x: !tile.tile<16x64xf32, valid = ?x64>, %y: !tile.tile<16x64xf32>) -> (!tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32>, !tile.tile<64x16xf32>, !tile.tile<16x64xf32>) {
+  %s = tile.slice %x [0, 0] strides [1, 1] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = ?x64>
+  %c = tile.concat %x axis 1 : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = ?x64>
+  %same = tile.reshape %y : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32>
+  %a = tile.reshape %y : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32>
+  %b = tile.reshape %a : !tile.tile<32x32xf32> -> !tile.tile<64x16xf32>
+  %back = tile.reshape %b : !tile.tile<64x16xf32> -> !tile.tile<16x64xf32>
+  return %s, %c, %same, %b, %back : !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x64xf32>, !tile.tile<64x16xf32>, !tile.tile<16x64xf32>
+}

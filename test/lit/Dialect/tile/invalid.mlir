@@ -951,6 +951,115 @@ func.func @col_reduce_valid(%a: !tile.tile<16x64xf32, valid = 8x32>) -> !tile.ti
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// tile.row_arg_reduce / tile.sort / tile.take
+//===----------------------------------------------------------------------===//
+
+func.func @row_arg_reduce_sum(%a: !tile.tile<16x64xf32>) -> !tile.tile<16x1xi32> {
+  // expected-error @+1 {{'tile.row_arg_reduce' op finds the column of a row's max or min; a sum has none}}
+  %r = tile.row_arg_reduce sum %a : !tile.tile<16x64xf32> -> !tile.tile<16x1xi32>
+  return %r : !tile.tile<16x1xi32>
+}
+
+// -----
+
+func.func @row_arg_reduce_i1(%a: !tile.tile<16x64xi1>) -> !tile.tile<16x1xi32> {
+  // expected-error @+1 {{'tile.row_arg_reduce' op needs numeric elements, got i1}}
+  %r = tile.row_arg_reduce max %a : !tile.tile<16x64xi1> -> !tile.tile<16x1xi32>
+  return %r : !tile.tile<16x1xi32>
+}
+
+// -----
+
+func.func @row_arg_reduce_element(%a: !tile.tile<16x64xf32>) -> !tile.tile<16x1xf32> {
+  // expected-error @+1 {{'tile.row_arg_reduce' op result type must be '!tile.tile<16x1xi32>', got '!tile.tile<16x1xf32>'}}
+  %r = tile.row_arg_reduce max %a : !tile.tile<16x64xf32> -> !tile.tile<16x1xf32>
+  return %r : !tile.tile<16x1xf32>
+}
+
+// -----
+
+// The valid rows carry over to the indices.
+func.func @row_arg_reduce_valid(%a: !tile.tile<16x64xf32, valid = ?x64>) -> !tile.tile<16x1xi32> {
+  // expected-error @+1 {{'tile.row_arg_reduce' op result type must be '!tile.tile<16x1xi32, valid = ?x1>', got '!tile.tile<16x1xi32>'}}
+  %r = tile.row_arg_reduce min %a : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x1xi32>
+  return %r : !tile.tile<16x1xi32>
+}
+
+// -----
+
+func.func @sort_i1(%a: !tile.tile<16x64xi1>) -> (!tile.tile<16x64xi1>, !tile.tile<16x64xi32>) {
+  // expected-error @+1 {{'tile.sort' op needs numeric elements, got i1}}
+  %v, %i = tile.sort %a : !tile.tile<16x64xi1> -> !tile.tile<16x64xi1>, !tile.tile<16x64xi32>
+  return %v, %i : !tile.tile<16x64xi1>, !tile.tile<16x64xi32>
+}
+
+// -----
+
+func.func @sort_ragged_columns(%a: !tile.tile<16x64xf32, valid = 16x?>) -> (!tile.tile<16x64xf32>, !tile.tile<16x64xi32>) {
+  // expected-error @+1 {{'tile.sort' op sorts whole rows: every column of '!tile.tile<16x64xf32, valid = 16x?>' must be valid}}
+  %v, %i = tile.sort %a : !tile.tile<16x64xf32, valid = 16x?> -> !tile.tile<16x64xf32>, !tile.tile<16x64xi32>
+  return %v, %i : !tile.tile<16x64xf32>, !tile.tile<16x64xi32>
+}
+
+// -----
+
+func.func @sort_keeps_too_many(%a: !tile.tile<16x8xf32>) -> (!tile.tile<16x16xf32>, !tile.tile<16x16xi32>) {
+  // expected-error @+1 {{'tile.sort' op keeps 16 elements of rows of 8 (1 to 8)}}
+  %v, %i = tile.sort %a : !tile.tile<16x8xf32> -> !tile.tile<16x16xf32>, !tile.tile<16x16xi32>
+  return %v, %i : !tile.tile<16x16xf32>, !tile.tile<16x16xi32>
+}
+
+// -----
+
+func.func @sort_values(%a: !tile.tile<16x64xf32, valid = ?x64>) -> (!tile.tile<16x8xf32>, !tile.tile<16x8xi32, valid = ?x8>) {
+  // expected-error @+1 {{'tile.sort' op values must be '!tile.tile<16x8xf32, valid = ?x8>', got '!tile.tile<16x8xf32>'}}
+  %v, %i = tile.sort %a descending : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x8xf32>, !tile.tile<16x8xi32, valid = ?x8>
+  return %v, %i : !tile.tile<16x8xf32>, !tile.tile<16x8xi32, valid = ?x8>
+}
+
+// -----
+
+func.func @sort_indices(%a: !tile.tile<16x64xf32>) -> (!tile.tile<16x8xf32>, !tile.tile<16x8xi64>) {
+  // expected-error @+1 {{'tile.sort' op indices must be '!tile.tile<16x8xi32>', got '!tile.tile<16x8xi64>'}}
+  %v, %i = tile.sort %a descending : !tile.tile<16x64xf32> -> !tile.tile<16x8xf32>, !tile.tile<16x8xi64>
+  return %v, %i : !tile.tile<16x8xf32>, !tile.tile<16x8xi64>
+}
+
+// -----
+
+func.func @take_index_type(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi16>) -> !tile.tile<16x8xf32> {
+  // expected-error @+1 {{'tile.take' op column indices must be i32 or i64, got 'i16'}}
+  %r = tile.take %a[%i] : !tile.tile<16x64xf32>, !tile.tile<16x8xi16> -> !tile.tile<16x8xf32>
+  return %r : !tile.tile<16x8xf32>
+}
+
+// -----
+
+func.func @take_rows(%a: !tile.tile<16x64xf32>, %i: !tile.tile<8x8xi32>) -> !tile.tile<8x8xf32> {
+  // expected-error @+1 {{'tile.take' op takes from 16 rows by indices of 8}}
+  %r = tile.take %a[%i] : !tile.tile<16x64xf32>, !tile.tile<8x8xi32> -> !tile.tile<8x8xf32>
+  return %r : !tile.tile<8x8xf32>
+}
+
+// -----
+
+func.func @take_valid_rows(%a: !tile.tile<16x64xf32, valid = ?x64>, %i: !tile.tile<16x8xi32>) -> !tile.tile<16x8xf32> {
+  // expected-error @+1 {{'tile.take' op valid rows of the input (?) and of the indices (16) differ}}
+  %r = tile.take %a[%i] : !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x8xi32> -> !tile.tile<16x8xf32>
+  return %r : !tile.tile<16x8xf32>
+}
+
+// -----
+
+func.func @take_result(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi32>) -> !tile.tile<16x8xf16> {
+  // expected-error @+1 {{'tile.take' op result type must be '!tile.tile<16x8xf32>', got '!tile.tile<16x8xf16>'}}
+  %r = tile.take %a[%i] : !tile.tile<16x64xf32>, !tile.tile<16x8xi32> -> !tile.tile<16x8xf16>
+  return %r : !tile.tile<16x8xf16>
+}
+
+// -----
+
 func.func @broadcast_element(%a: !tile.tile<16x1xf32>) -> !tile.tile<16x64xf16> {
   // expected-error @+1 {{'tile.broadcast' op element type changes from 'f32' to 'f16'}}
   %r = tile.broadcast %a : !tile.tile<16x1xf32> -> !tile.tile<16x64xf16>
@@ -1463,5 +1572,221 @@ func.func @intrinsic_on_a_memref(%m: memref<4xf32>) -> !tile.tile<16x64xf32> {
 func.func @relayout_changes_more(%x: !tile.tile<16x64xf32>) {
   // expected-error @+1 {{'tile.relayout' op changes only the layout: the result must be '!tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>', got '!tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>'}}
   %d = tile.relayout %x : !tile.tile<16x64xf32> -> !tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Strided tile.load / tile.store
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @load_three_strides(%m: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op needs 2 strides (rows, columns), got 3}}
+  %t = tile.load %m[%i, %i] strides [1, 2, 1] : memref<128x256xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @load_zero_stride(%m: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op stride 0 of dimension 1 must be positive}}
+  %t = tile.load %m[%i, %i] strides [1, 0] : memref<128x256xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @load_strided_past_the_source(%m: memref<16x256xf32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile extent 16 at stride 2 (31 elements) along dimension 0 exceeds the source size 16}}
+  %t = tile.load %m[%i, %i] strides [2, 1] : memref<16x256xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @store_negative_stride(%t: !tile.tile<16x64xf32>, %m: memref<128x256xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op stride -2 of dimension 0 must be positive}}
+  tile.store %t, %m[%i, %i] strides [-2, 1] : !tile.tile<16x64xf32>, memref<128x256xf32>
+  return
+}
+
+// -----
+
+func.func @store_strided_past_the_destination(%t: !tile.tile<16x64xf32>, %m: memref<128x100xf32>, %i: index) {
+  // expected-error @+1 {{'tile.store' op tile extent 64 at stride 2 (127 elements) along dimension 1 exceeds the destination size 100}}
+  tile.store %t, %m[%i, %i] strides [1, 2] : !tile.tile<16x64xf32>, memref<128x100xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.slice
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @slice_changes_element(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.slice' op element type changes from 'f32' to 'f16'}}
+  %s = tile.slice %x [0, 0] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf16>
+  return
+}
+
+// -----
+
+func.func @slice_one_offset(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.slice' op needs 2 offsets (row, column), got 1}}
+  %s = tile.slice %x [0] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_zero_stride(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.slice' op stride 0 of dimension 0 must be positive}}
+  %s = tile.slice %x [0, 0] strides [0, 1] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_negative_offset(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.slice' op offset -1 of dimension 1 is negative}}
+  %s = tile.slice %x [0, -1] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_past_the_tile(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.slice' op takes element 64 of dimension 1, outside the input's 64}}
+  %s = tile.slice %x [0, 2] strides [1, 2] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_part_of_a_ragged_dimension(%x: !tile.tile<16x64xf32, valid = ?x64>) {
+  // expected-error @+1 {{'tile.slice' op slices part of dimension 0, whose valid size is only known at run time: take it whole (offset 0, stride 1, size 16) or pad the input first}}
+  %s = tile.slice %x [0, 0] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<8x64xf32, valid = ?x64>
+  return
+}
+
+// -----
+
+func.func @slice_past_the_valid_region(%x: !tile.tile<16x64xf32, valid = 4x64>) {
+  // expected-error @+1 {{'tile.slice' op starts at 8 of dimension 0, past the input's valid size 4: it would hold no valid element}}
+  %s = tile.slice %x [8, 0] : !tile.tile<16x64xf32, valid = 4x64> -> !tile.tile<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @slice_wrong_valid_region(%x: !tile.tile<16x64xf32, valid = 16x40>) {
+  // expected-error @+1 {{'tile.slice' op result type must be '!tile.tile<16x32xf32, valid = 16x20>', got '!tile.tile<16x32xf32>'}}
+  %s = tile.slice %x [0, 0] strides [1, 2] : !tile.tile<16x64xf32, valid = 16x40> -> !tile.tile<16x32xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.concat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @concat_of_nothing() {
+  // expected-error @+1 {{'tile.concat' op needs at least one input}}
+  %c = "tile.concat"() {axis = 1 : i64} : () -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis_two(%a: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op attribute 'axis' failed to satisfy constraint}}
+  %c = tile.concat %a, %a axis 2 : !tile.tile<16x32xf32>, !tile.tile<16x32xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_mixed_elements(%a: !tile.tile<16x32xf32>, %b: !tile.tile<16x32xf16>) {
+  // expected-error @+1 {{'tile.concat' op input 1 has element type 'f16', the result 'f32'}}
+  %c = tile.concat %a, %b axis 1 : !tile.tile<16x32xf32>, !tile.tile<16x32xf16> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_other_sizes_differ(%a: !tile.tile<16x32xf32>, %b: !tile.tile<8x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op input 1 has size 8 along dimension 0, the result 16}}
+  %c = tile.concat %a, %b axis 1 : !tile.tile<16x32xf32>, !tile.tile<8x32xf32> -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @concat_other_valid_sizes_differ(%a: !tile.tile<16x32xf32, valid = ?x32>, %b: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op input 1 has valid size 16 along dimension 0, the result ?}}
+  %c = tile.concat %a, %b axis 1 : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+  return
+}
+
+// -----
+
+func.func @concat_ragged_along_the_axis(%a: !tile.tile<16x32xf32, valid = ?x32>, %b: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op input 0 is not fully valid along the joined dimension 0 (valid ? of 16): pad it first}}
+  %c = tile.concat %a, %b axis 0 : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32> -> !tile.tile<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @concat_wrong_total(%a: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op result size along dimension 1 must be the inputs' total 64, got 48}}
+  %c = tile.concat %a, %a axis 1 : !tile.tile<16x32xf32>, !tile.tile<16x32xf32> -> !tile.tile<16x48xf32>
+  return
+}
+
+// -----
+
+func.func @concat_result_not_valid_along_the_axis(%a: !tile.tile<16x32xf32>) {
+  // expected-error @+1 {{'tile.concat' op result must be fully valid along dimension 1}}
+  %c = tile.concat %a, %a axis 1 : !tile.tile<16x32xf32>, !tile.tile<16x32xf32> -> !tile.tile<16x64xf32, valid = 16x40>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reshape
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reshape_changes_element(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.reshape' op element type changes from 'f32' to 'i32'}}
+  %r = tile.reshape %x : !tile.tile<16x64xf32> -> !tile.tile<32x32xi32>
+  return
+}
+
+// -----
+
+func.func @reshape_changes_count(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.reshape' op changes the element count from 1024 (16x64) to 960 (32x30)}}
+  %r = tile.reshape %x : !tile.tile<16x64xf32> -> !tile.tile<32x30xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_ragged(%x: !tile.tile<16x64xf32, valid = ?x64>) {
+  // expected-error @+1 {{'tile.reshape' op input '!tile.tile<16x64xf32, valid = ?x64>' must be fully valid: pad it first}}
+  %r = tile.reshape %x : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_to_a_partial_tile(%x: !tile.tile<16x64xf32>) {
+  // expected-error @+1 {{'tile.reshape' op result '!tile.tile<32x32xf32, valid = 16x32>' must be fully valid}}
+  %r = tile.reshape %x : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32, valid = 16x32>
   return
 }

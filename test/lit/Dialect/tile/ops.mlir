@@ -387,6 +387,42 @@ func.func @col_reduce(%x: !tile.tile<16x64xbf16>, %v: !tile.tile<16x64xf32, vali
   return %0, %1, %2 : !tile.tile<1x64xbf16>, !tile.tile<1x64xf32, valid = 1x32>, !tile.tile<1x64xi8>
 }
 
+// Selection: the column of each row's max/min (i32, the input's valid rows).
+// CHECK-LABEL: func.func @row_arg_reduce(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9_]+]]: !tile.tile<16x64xf32>
+// CHECK-SAME:    %[[V:[a-zA-Z0-9_]+]]: !tile.tile<16x64xi16, valid = ?x?>
+// CHECK-NEXT:  %[[A:[a-zA-Z0-9_]+]] = tile.row_arg_reduce max %[[X]] : !tile.tile<16x64xf32> -> !tile.tile<16x1xi32>
+// CHECK-NEXT:  %[[B:[a-zA-Z0-9_]+]] = tile.row_arg_reduce min %[[V]] : !tile.tile<16x64xi16, valid = ?x?> -> !tile.tile<16x1xi32, valid = ?x1>
+// CHECK-NEXT:  return %[[A]], %[[B]]
+func.func @row_arg_reduce(%x: !tile.tile<16x64xf32>, %v: !tile.tile<16x64xi16, valid = ?x?>) -> (!tile.tile<16x1xi32>, !tile.tile<16x1xi32, valid = ?x1>) {
+  %0 = tile.row_arg_reduce max %x : !tile.tile<16x64xf32> -> !tile.tile<16x1xi32>
+  %1 = tile.row_arg_reduce min %v : !tile.tile<16x64xi16, valid = ?x?> -> !tile.tile<16x1xi32, valid = ?x1>
+  return %0, %1 : !tile.tile<16x1xi32>, !tile.tile<16x1xi32, valid = ?x1>
+}
+
+// A full ascending sort, and the top 8 of ragged rows.
+// CHECK-LABEL: func.func @sort(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9_]+]]: !tile.tile<16x64xf16>
+// CHECK-SAME:    %[[V:[a-zA-Z0-9_]+]]: !tile.tile<16x64xi32, valid = ?x64>
+// CHECK-NEXT:  %[[AV:[a-zA-Z0-9_]+]], %[[AI:[a-zA-Z0-9_]+]] = tile.sort %[[X]] : !tile.tile<16x64xf16> -> !tile.tile<16x64xf16>, !tile.tile<16x64xi32>
+// CHECK-NEXT:  %[[BV:[a-zA-Z0-9_]+]], %[[BI:[a-zA-Z0-9_]+]] = tile.sort %[[V]] descending : !tile.tile<16x64xi32, valid = ?x64> -> !tile.tile<16x8xi32, valid = ?x8>, !tile.tile<16x8xi32, valid = ?x8>
+// CHECK-NEXT:  return %[[AV]], %[[AI]], %[[BV]], %[[BI]]
+func.func @sort(%x: !tile.tile<16x64xf16>, %v: !tile.tile<16x64xi32, valid = ?x64>) -> (!tile.tile<16x64xf16>, !tile.tile<16x64xi32>, !tile.tile<16x8xi32, valid = ?x8>, !tile.tile<16x8xi32, valid = ?x8>) {
+  %a:2 = tile.sort %x : !tile.tile<16x64xf16> -> !tile.tile<16x64xf16>, !tile.tile<16x64xi32>
+  %b:2 = tile.sort %v descending : !tile.tile<16x64xi32, valid = ?x64> -> !tile.tile<16x8xi32, valid = ?x8>, !tile.tile<16x8xi32, valid = ?x8>
+  return %a#0, %a#1, %b#0, %b#1 : !tile.tile<16x64xf16>, !tile.tile<16x64xi32>, !tile.tile<16x8xi32, valid = ?x8>, !tile.tile<16x8xi32, valid = ?x8>
+}
+
+// CHECK-LABEL: func.func @take(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9_]+]]: !tile.tile<16x64xbf16, valid = ?x40>
+// CHECK-SAME:    %[[I:[a-zA-Z0-9_]+]]: !tile.tile<16x8xi64, valid = ?x8>
+// CHECK-NEXT:  %[[A:[a-zA-Z0-9_]+]] = tile.take %[[X]][%[[I]]] : !tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<16x8xi64, valid = ?x8> -> !tile.tile<16x8xbf16, valid = ?x8>
+// CHECK-NEXT:  return %[[A]]
+func.func @take(%x: !tile.tile<16x64xbf16, valid = ?x40>, %i: !tile.tile<16x8xi64, valid = ?x8>) -> !tile.tile<16x8xbf16, valid = ?x8> {
+  %0 = tile.take %x[%i] : !tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<16x8xi64, valid = ?x8> -> !tile.tile<16x8xbf16, valid = ?x8>
+  return %0 : !tile.tile<16x8xbf16, valid = ?x8>
+}
+
 // CHECK-LABEL: func.func @broadcast(
 // CHECK-SAME:    %[[R:[a-zA-Z0-9_]+]]: !tile.tile<16x1xf32>
 // CHECK-SAME:    %[[C:[a-zA-Z0-9_]+]]: !tile.tile<1x64xi32, valid = 1x?>
@@ -652,4 +688,24 @@ func.func @relayout(%x: !tile.tile<16x64xf32, valid = ?x64>) -> !tile.tile<16x64
   %d = tile.relayout %x : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>>
   %r = tile.relayout %d : !tile.tile<16x64xf32, valid = ?x64, layout = #layout.axe<[16@m:1] x [64@m:16]>> -> !tile.tile<16x64xf32, valid = ?x64>
   return %r : !tile.tile<16x64xf32, valid = ?x64>
+}
+
+// Shapes: blocks (every element or every n-th), joins, reshapes, and strided
+// loads and stores.
+// CHECK-LABEL: func.func @shapes
+// CHECK-NEXT:    %[[H:.*]] = tile.slice %{{.*}} [0, 32] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x32xf32, valid = ?x32>
+// CHECK-NEXT:    %[[E:.*]] = tile.slice %{{.*}} [0, 1] strides [1, 2] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+// CHECK-NEXT:    %[[C:.*]] = tile.concat %[[H]], %[[H]] axis 1 : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32, valid = ?x32> -> !tile.tile<16x64xf32, valid = ?x64>
+// CHECK-NEXT:    %[[R:.*]] = tile.reshape %{{.*}} : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32>
+// CHECK-NEXT:    %[[L:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] strides [1, 2] valid [%{{.*}}] : memref<?x256xf32> -> !tile.tile<16x128xf32, valid = ?x128>
+// CHECK-NEXT:    tile.store %[[L]], %{{.*}}[%{{.*}}, %{{.*}}] strides [2, 1] : !tile.tile<16x128xf32, valid = ?x128>, memref<?x256xf32>
+// CHECK-NEXT:    return %[[H]], %[[E]], %[[C]], %[[R]]
+func.func @shapes(%x: !tile.tile<16x64xf32, valid = ?x64>, %y: !tile.tile<16x64xf32>, %m: memref<?x256xf32>, %i: index, %n: index) -> (!tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<32x32xf32>) {
+  %h = tile.slice %x [0, 32] : !tile.tile<16x64xf32, valid = ?x64> -> !tile.tile<16x32xf32, valid = ?x32>
+  %e = tile.slice %y [0, 1] strides [1, 2] : !tile.tile<16x64xf32> -> !tile.tile<16x32xf32>
+  %c = tile.concat %h, %h axis 1 : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32, valid = ?x32> -> !tile.tile<16x64xf32, valid = ?x64>
+  %r = tile.reshape %y : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32>
+  %l = tile.load %m[%i, %i] strides [1, 2] valid [%n] : memref<?x256xf32> -> !tile.tile<16x128xf32, valid = ?x128>
+  tile.store %l, %m[%i, %i] strides [2, 1] : !tile.tile<16x128xf32, valid = ?x128>, memref<?x256xf32>
+  return %h, %e, %c, %r : !tile.tile<16x32xf32, valid = ?x32>, !tile.tile<16x32xf32>, !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<32x32xf32>
 }

@@ -5,7 +5,8 @@
 
 //!
 //! By family: `scalar.rs`, `constants.rs`, `broadcast.rs`, `layouts.rs` (relayouts, facets),
-//! `elementwise.rs`, `reductions.rs`, `matmul.rs`, `casts.rs`, `compare.rs`;
+//! `elementwise.rs`, `reductions.rs`, `selection.rs` (argmax, sort, top-k, take), `matmul.rs`,
+//! `casts.rs`, `compare.rs`, `shapes.rs` (tile subscripts, concat, reshape);
 //! the operation kinds they share are here.
 
 
@@ -146,5 +147,7 @@ mod layouts;
 mod matmul;
 mod reductions;
 mod scalar;
+mod selection;
+mod shapes;
 
 pub use scalar::fold_binary;
