@@ -16,6 +16,7 @@ pub fn register_all() -> Result<(), String> {
     htp_backend_aie::register()?;
     htp_backend_sample::register()?;
     htp_model_sample::register()?;
+    htp_model_serving::register()?;
     htp_model_wsp::register()?;
     htp_conversion_wsp_to_cpu::register()?;
     htp_conversion_wsp_to_pto::register()?;

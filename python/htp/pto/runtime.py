@@ -46,6 +46,24 @@ two's-complement 64-bit. Optional manifest keys: ``orchestration.config_function
 (simpler's ``config_name``) and per-kernel ``extra_include_dirs`` (relative to
 the package directory).
 
+Sessions (:func:`open_session`, for a package called many times, e.g. a serving step): the
+package is compiled once and one level-2 ``Worker`` stays registered and initialised until
+:meth:`Session.close`. :meth:`Session.place` allocates device memory for one tensor argument
+(``Worker.malloc``) and copies an array there once (``Worker.copy_to``); the
+:class:`DeviceTensor` it returns is passed to :meth:`Session.run` in place of that argument's
+array. Its task argument is a view of a ``DEVICE_MALLOC`` buffer, in the DEVICE address space,
+which pto-runtime hands to the orchestration as it is: the per-run staging (``stage_device_args``
+in the runtime's ``host/runtime_maker.cpp``) copies host tensors to freshly allocated device
+memory and back, and passes device tensors through. The other arguments are numpy arrays, staged
+per run as :func:`run_package` stages them. :meth:`Session.read`/:meth:`Session.write` copy a
+placed tensor back or replace it (``copy_from``/``copy_to``); ``Session.copies`` counts every
+host<->device copy per tensor name.
+
+Every call into pto-runtime — compiles, runs, a session's worker from start to close — runs on
+one thread of this module's (``_DEVICE``). On the simulators each run leaves 5 pthread keys
+behind, so a process has about 200 runs (all packages and sessions together): a run that would
+exceed that fails with PtoRuntimeError (``_check_sim_thread_keys``).
+
 Notes: simpler's kernel cache lives inside the simpler installation
 (``PROJECT_ROOT/build/cache/kernels``), which must be writable; its compiler
 identity is ``g++-15 --version``, so changing the flags inside a g++-15
@@ -56,6 +74,7 @@ synchronisation is not caught there.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -64,12 +83,14 @@ import shutil
 import struct
 import sys
 import threading
+import weakref
+from collections import Counter
 from concurrent.futures import Future, wait
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["find_runtime", "run_package"]
+__all__ = ["DeviceTensor", "PtoRuntimeError", "Session", "find_runtime", "open_session", "run_package"]
 
 PACKAGE_FORMAT = "htp-pto-package/1"
 
@@ -250,28 +271,7 @@ def _check_arrays(tensor_args: list, arrays: list) -> list:
         name = spec["name"]
         if not isinstance(arr, np.ndarray):
             raise PtoRuntimeError(f"tensor {name!r}: expected a numpy array, got {type(arr).__name__}")
-        _, itemsize = _DTYPES[spec["dtype"]]
-        if spec["dtype"] == "bfloat16":
-            ok = arr.dtype.itemsize == 2 and arr.dtype.kind in ("V", "u", "f") and arr.dtype != np.float16
-        else:
-            ok = arr.dtype == np.dtype(spec["dtype"])
-        if not ok:
-            raise PtoRuntimeError(f"tensor {name!r}: dtype {arr.dtype} does not match manifest dtype {spec['dtype']}")
-        shape = spec.get("shape")
-        if shape is not None:
-            if arr.ndim != len(shape):
-                raise PtoRuntimeError(f"tensor {name!r}: rank {arr.ndim} does not match manifest shape {shape}")
-            for dim, (want, got) in enumerate(zip(shape, arr.shape)):
-                if isinstance(want, int):
-                    if want != got:
-                        raise PtoRuntimeError(f"tensor {name!r}: dim {dim} is {got}, manifest says {want}")
-                else:
-                    if symbols.setdefault(str(want), got) != got:
-                        raise PtoRuntimeError(
-                            f"tensor {name!r}: dim {dim} is {got}, but {want} = {symbols[str(want)]} elsewhere"
-                        )
-        if arr.ndim == 0 or arr.ndim > 5:
-            raise PtoRuntimeError(f"tensor {name!r}: rank {arr.ndim} is not in 1..5")
+        _check_layout(spec, arr.dtype, arr.shape, symbols)
         if not arr.flags.c_contiguous:
             raise PtoRuntimeError(f"tensor {name!r}: array must be C-contiguous")
         if spec["direction"] != "in" and not arr.flags.writeable:
@@ -279,6 +279,33 @@ def _check_arrays(tensor_args: list, arrays: list) -> list:
         # simpler takes host memory through a writable buffer; copy read-only inputs.
         out.append(arr if arr.flags.writeable else arr.copy())
     return out
+
+
+def _check_layout(spec: dict, dtype: np.dtype, shape: tuple, symbols: dict) -> None:
+    """Check a tensor's dtype and shape against its manifest entry; ``symbols`` binds the
+    manifest's symbolic dimensions across the tensors of one call."""
+    name = spec["name"]
+    if spec["dtype"] == "bfloat16":
+        ok = dtype.itemsize == 2 and dtype.kind in ("V", "u", "f") and dtype != np.float16
+    else:
+        ok = dtype == np.dtype(spec["dtype"])
+    if not ok:
+        raise PtoRuntimeError(f"tensor {name!r}: dtype {dtype} does not match manifest dtype {spec['dtype']}")
+    want_shape = spec.get("shape")
+    if want_shape is not None:
+        if len(shape) != len(want_shape):
+            raise PtoRuntimeError(f"tensor {name!r}: rank {len(shape)} does not match manifest shape {want_shape}")
+        for dim, (want, got) in enumerate(zip(want_shape, shape)):
+            if isinstance(want, int):
+                if want != got:
+                    raise PtoRuntimeError(f"tensor {name!r}: dim {dim} is {got}, manifest says {want}")
+            else:
+                if symbols.setdefault(str(want), got) != got:
+                    raise PtoRuntimeError(
+                        f"tensor {name!r}: dim {dim} is {got}, but {want} = {symbols[str(want)]} elsewhere"
+                    )
+    if len(shape) == 0 or len(shape) > 5:
+        raise PtoRuntimeError(f"tensor {name!r}: rank {len(shape)} is not in 1..5")
 
 
 def _encode_scalar(spec: dict, value) -> int:
@@ -456,6 +483,20 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
     kernels do not write keep their values. ``scalars``: Python ints/floats, one per scalar argument, in
     manifest order. Raises PtoRuntimeError on any problem.
     """
+    pkg, manifest, platform, runtime, pto_isa_root = _package_setup(package_dir)
+    tensor_args = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
+    scalar_args = [a for a in manifest["arguments"] if a["kind"] == "scalar"]
+    host_arrays = _check_arrays(tensor_args, list(arrays))
+    if _nothing_to_run(tensor_args, [arr.size for arr in host_arrays]):
+        return
+    scalar_bits = _encode_scalars(scalar_args, scalars)
+
+    _set_log_level()
+    _DEVICE.call(_compile_and_run, pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits)
+
+
+def _package_setup(package_dir) -> tuple:
+    """(package directory, manifest, platform, runtime, PTO-ISA root) of a package this process can run."""
     pkg = Path(package_dir).resolve()
     manifest = _load_manifest(pkg)
     platform = manifest.get("platform", "a2a3sim")
@@ -467,24 +508,27 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
 
     pto_isa_root, _ = _pto_isa_root(PROJECT_ROOT)
     assert pto_isa_root is not None
+    return pkg, manifest, platform, runtime, pto_isa_root
 
-    tensor_args = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
-    scalar_args = [a for a in manifest["arguments"] if a["kind"] == "scalar"]
-    host_arrays = _check_arrays(tensor_args, list(arrays))
-    empty = [spec["name"] for spec, arr in zip(tensor_args, host_arrays) if arr.size == 0]
-    if empty:
-        written = [spec["name"] for spec, arr in zip(tensor_args, host_arrays) if spec["direction"] != "in" and arr.size]
-        if not written:
-            # Every output is empty (an empty batch): there is nothing to write, as on the cpu.
-            return
-        raise PtoRuntimeError(f"tensors {empty} are empty while the outputs {written} are not: pto-runtime takes no "
-                              "empty tensor, so this call cannot run on the device (the cpu runs it)")
+
+def _nothing_to_run(tensor_args: list, sizes: list) -> bool:
+    """Whether a call whose tensors have these element counts has nothing to do (every output
+    is empty, an empty batch, as on the cpu); raises when only some tensors are empty."""
+    empty = [spec["name"] for spec, size in zip(tensor_args, sizes) if size == 0]
+    if not empty:
+        return False
+    written = [spec["name"] for spec, size in zip(tensor_args, sizes) if spec["direction"] != "in" and size]
+    if not written:
+        return True
+    raise PtoRuntimeError(f"tensors {empty} are empty while the outputs {written} are not: pto-runtime takes no "
+                          "empty tensor, so this call cannot run on the device (the cpu runs it)")
+
+
+def _encode_scalars(scalar_args: list, scalars) -> list:
+    scalars = list(scalars)
     if len(scalars) != len(scalar_args):
         raise PtoRuntimeError(f"expected {len(scalar_args)} scalars, got {len(scalars)}")
-    scalar_bits = [_encode_scalar(s, v) for s, v in zip(scalar_args, scalars)]
-
-    _set_log_level()
-    _DEVICE.call(_compile_and_run, pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits)
+    return [_encode_scalar(s, v) for s, v in zip(scalar_args, scalars)]
 
 
 class _DeviceThread:
@@ -492,62 +536,137 @@ class _DeviceThread:
     process. A thread that has run pto-runtime crashes when it exits (the runtime leaves thread-local
     state whose destructor outlives the library it belongs to), so no call may run it on the caller's
     thread (a Python thread, a server's worker); and two workers on device 0 at once corrupt each
-    other's state."""
+    other's state. A session's worker (:func:`open_session`) lives here too, between calls: on the
+    chip the device context (``rtSetDevice``, done by ``Worker.init``) is per thread, so its
+    ``malloc``/``copy_to``/``run`` must come from the thread that initialised it."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._requests = None
+        self._thread = None
 
     def _serve(self):
         while True:
             future, function, args = self._requests.get()
             try:
-                future.set_result(function(*args))
+                result = function(*args)
             except BaseException as e:  # handed to the caller's thread, which raises it
-                future.set_exception(e)
+                if future is not None:
+                    future.set_exception(e)
+                else:
+                    logging.getLogger("htp.pto").warning("pto-runtime: %s failed: %s", function.__name__, e)
+            else:
+                if future is not None:
+                    future.set_result(result)
+            # Hold nothing of the request until the next one (a session passed in is then collectable).
+            future = function = args = result = None
 
-    def call(self, function, *args):
+    def _start(self):
         with self._lock:
             if self._requests is None:
                 self._requests = queue.SimpleQueue()
                 # A daemon: at exit it is stopped, not joined, so it never runs its exit path.
-                threading.Thread(target=self._serve, name="htp-pto-device", daemon=True).start()
+                self._thread = threading.Thread(target=self._serve, name="htp-pto-device", daemon=True)
+                self._thread.start()
+
+    def call(self, function, *args):
+        if self._thread is not None and threading.current_thread() is self._thread:
+            return function(*args)  # already on the device thread: waiting for itself would hang
+        self._start()
         future = Future()
         self._requests.put((future, function, args))
         while not wait([future], timeout=0.1).done:  # waits in slices so Ctrl-C reaches the caller
             pass
         return future.result()
 
+    def post(self, function, *args) -> None:
+        """Queue ``function(*args)`` without waiting for it (a finalizer's work: it may run inside
+        the garbage collector, on any thread, the device thread included). Failures are logged."""
+        self._start()
+        self._requests.put((None, function, args))
+
 
 _DEVICE = _DeviceThread()
 
 
-def _compile_and_run(pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits) -> None:
+def _compile_checked(pkg, manifest, platform, runtime, pto_isa_root):
     try:
-        chip_callable = _compile(pkg, manifest, platform, runtime, pto_isa_root)
+        return _compile(pkg, manifest, platform, runtime, pto_isa_root)
     except PtoRuntimeError:
         raise
     except Exception as e:  # compiler failures surface as RuntimeError/OSError from simpler
         raise PtoRuntimeError(f"compiling {pkg} failed: {e}") from e
 
+
+def _task_args(worker, tensor_args, tensors, scalar_bits):
+    """The run's ``TaskArgs``: each tensor a host numpy array or a :class:`DeviceTensor`."""
     from simpler.task_interface import DataType, TaskArgs, TensorArgType
-    from simpler.worker import Worker
 
     tags = {"in": TensorArgType.INPUT, "out": TensorArgType.OUTPUT_EXISTING, "inout": TensorArgType.INOUT}
+    args = TaskArgs()
+    for spec, tensor in zip(tensor_args, tensors):
+        dtype = int(getattr(DataType, _DTYPES[spec["dtype"]][0]).value)
+        if isinstance(tensor, DeviceTensor):
+            # A view of device memory (a DEVICE_MALLOC buffer from `worker.malloc`): its
+            # ChipTensor is in the DEVICE address space, which the runtime passes to the
+            # orchestration as it is, without staging it or copying it back
+            # (runtime_maker.cpp, `stage_device_args`: `t.is_device_memory()`).
+            arg = tensor._buffer.tensor(shapes=tensor.shape, dtype=dtype)
+        else:
+            # Level 2 runs in this process, so a host array can be named directly. The run
+            # stages arrays H2D and back by the orchestration's signature (`_compile`: an "out"
+            # array as "inout"), not by these tags.
+            arg = worker.make_tensor_arg(tensor, shapes=tuple(int(d) for d in tensor.shape), dtype=dtype)
+        args.add_tensor(arg, tags[spec["direction"]])
+    for bits in scalar_bits:
+        args.add_scalar(bits)
+    return args
+
+
+#: pthread keys one run on a simulator takes and never gives back, and one more for a new
+#: worker (measured: 5 per run, 6 per run_package). The simulator reloads the AICore kernel
+#: library at every run (simpler src/a2a3/platform/sim/host/device_runner.cpp, "reload every
+#: run"), and each load creates its thread-local keys afresh (src/a2a3/platform/sim/aicore/kernel.cpp,
+#: `create_tls_keys` under a `pthread_once` of the library's own), never deleting them. glibc has
+#: PTHREAD_KEYS_MAX = 1024 keys, so a process runs about 200 times before a key cannot be created:
+#: the simulated core's register base is then read through a key that is not its own, and the run
+#: hangs or crashes. Checked before each run, which then fails with an error instead.
+_SIM_KEYS_PER_RUN = 5
+
+
+def _check_sim_thread_keys(platform: str, needed: int) -> None:
+    if not platform.endswith("sim") or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    keys = []
+    try:
+        for _ in range(needed + 1):  # and one to spare for whatever else the process starts
+            key = ctypes.c_uint()
+            if libc.pthread_key_create(ctypes.byref(key), None) != 0:
+                raise PtoRuntimeError(
+                    f"pto-runtime's {platform} cannot run again in this process: each run leaves "
+                    f"{_SIM_KEYS_PER_RUN} pthread keys behind (it reloads its AICore kernel library, whose "
+                    "thread-local keys are never deleted) and this process has fewer than "
+                    f"{needed + 1} of glibc's 1024 left (about 200 runs per process); run the rest in a new process")
+            keys.append(key)
+    finally:
+        for key in keys:
+            libc.pthread_key_delete(key)
+
+
+def _compile_and_run(pkg, manifest, platform, runtime, pto_isa_root, tensor_args, host_arrays, scalar_bits) -> None:
+    chip_callable = _compile_checked(pkg, manifest, platform, runtime, pto_isa_root)
+    _check_sim_thread_keys(platform, _SIM_KEYS_PER_RUN + 1)
+
+    from simpler.worker import Worker
+
     worker = Worker(level=2, device_id=0, platform=platform, runtime=runtime)
     handle = worker.register(chip_callable)
     try:
         worker.init()
-        args = TaskArgs()
-        for spec, arr in zip(tensor_args, host_arrays):
-            dtype = getattr(DataType, _DTYPES[spec["dtype"]][0])
-            # Level 2 runs in this process, so a host array can be named directly. The run
-            # stages arrays H2D and back by the orchestration's signature (`_compile`: an "out"
-            # array as "inout"), not by these tags.
-            tensor = worker.make_tensor_arg(arr, shapes=tuple(int(d) for d in arr.shape), dtype=int(dtype.value))
-            args.add_tensor(tensor, tags[spec["direction"]])
-        for bits in scalar_bits:
-            args.add_scalar(bits)
+        args = _task_args(worker, tensor_args, host_arrays, scalar_bits)
         try:
             worker.run(handle, args, _call_config(manifest))
         except Exception as e:
@@ -561,3 +680,344 @@ def _set_log_level() -> None:
     from simpler_setup.log_config import parse_level
 
     logging.getLogger("simpler").setLevel(parse_level(level_name))
+
+
+# --------------------------------------------------------------------------
+# Sessions: one worker kept alive, tensors resident on the device
+# --------------------------------------------------------------------------
+
+
+class DeviceTensor:
+    """A tensor argument's data in device memory, made by :meth:`Session.place`: pass it to
+    :meth:`Session.run` in its argument's position instead of a numpy array, and the run uses the
+    device memory as it is (no copy in either direction); :meth:`Session.read` and
+    :meth:`Session.write` copy it to and from the host."""
+
+    __slots__ = ("name", "index", "shape", "dtype", "nbytes", "_session", "_buffer")
+
+    def __init__(self, session, index, name, shape, dtype, buffer):
+        self.name = name  #: the manifest's name of the tensor argument
+        self.index = index  #: its position among the package's tensor arguments
+        self.shape = shape  #: a tuple of ints
+        self.dtype = dtype  #: the numpy dtype of the array it was placed from
+        self.nbytes = int(np.prod(shape)) * dtype.itemsize
+        self._session = session
+        self._buffer = buffer  # simpler's DEVICE_MALLOC Buffer; None once freed
+
+    def __repr__(self):
+        state = "" if self._buffer is not None else ", freed"
+        return f"DeviceTensor({self.name!r}, shape={self.shape}, dtype={self.dtype}{state})"
+
+
+class _SessionState:
+    """What a session's finalizer needs (not the session itself): the worker and its buffers."""
+
+    def __init__(self, label):
+        self.label = label
+        self.worker = None
+        self.callable = None
+        self.buffers = {}  # id(Buffer) -> Buffer, every live allocation (held here, so ids are unique)
+        self.closed = False
+
+
+def _close_state(state: _SessionState) -> None:
+    """Free the session's buffers and close its worker; on the device thread."""
+    if state.worker is None:
+        return
+    worker, state.worker = state.worker, None
+    buffers, state.buffers = list(state.buffers.values()), {}
+    try:
+        for buffer in buffers:
+            worker.free(buffer)
+    finally:
+        worker.close()
+
+
+_OPEN_SESSIONS = weakref.WeakSet()
+# Registered with the first session, after simpler's modules are imported, so that (atexit runs
+# last registered first) the sessions close before anything simpler registered at its import.
+_AT_EXIT = []
+
+
+def _close_open_sessions() -> None:
+    # At exit the device thread (a daemon) is still running: close every session left open on
+    # it, so no worker is torn down by the interpreter's exit instead.
+    for session in list(_OPEN_SESSIONS):
+        try:
+            session.close()
+        except Exception as e:  # noqa: BLE001 - exiting anyway
+            logging.getLogger("htp.pto").warning("closing %r at exit failed: %s", session, e)
+
+
+def open_session(package_dir) -> "Session":
+    """Compile (cached) the package and start one pto-runtime worker for it that stays up until
+    :meth:`Session.close`: for calling the same package many times with some of its tensors kept
+    in device memory (:meth:`Session.place`). Raises PtoRuntimeError on any problem."""
+    pkg, manifest, platform, runtime, pto_isa_root = _package_setup(package_dir)
+    _set_log_level()
+    # The session first, so that its finalizer closes the worker even when the caller is
+    # interrupted while the worker starts (the close is queued behind the start).
+    session = Session(pkg, manifest, platform, _SessionState(f"{pkg.name} on {platform}"))
+    try:
+        _DEVICE.call(_open_on_device, session._state, pkg, manifest, platform, runtime, pto_isa_root)
+    except Exception:
+        session._state.closed = True
+        session._finalizer.detach()
+        _OPEN_SESSIONS.discard(session)
+        raise
+    return session
+
+
+def _open_on_device(state, pkg, manifest, platform, runtime, pto_isa_root) -> None:
+    chip_callable = _compile_checked(pkg, manifest, platform, runtime, pto_isa_root)
+    _check_sim_thread_keys(platform, 1)
+    from simpler.worker import Worker
+
+    worker = Worker(level=2, device_id=0, platform=platform, runtime=runtime)
+    try:
+        state.callable = worker.register(chip_callable)
+        worker.init()
+    except BaseException as e:
+        worker.close()
+        if isinstance(e, Exception):
+            raise PtoRuntimeError(f"starting pto-runtime for {pkg} on {platform} failed: {e}") from e
+        raise
+    state.worker = worker
+
+
+class Session:
+    """One package, one pto-runtime worker kept up between runs (:func:`open_session`).
+
+    ``copies`` counts the session's host<->device copies per tensor name:
+    ``copies["uploads"][name]`` and ``copies["downloads"][name]`` (``collections.Counter``s).
+    :meth:`place`, :meth:`write` and :meth:`read` each count one; a run counts, for each numpy
+    array it stages, one upload and, unless the tensor is an ``in`` tensor, one download (the
+    runtime's staging rule: an ``out`` array is staged as ``inout``); a :class:`DeviceTensor`
+    counts nothing.
+
+    A session is a context manager; :meth:`close` frees its device memory and stops its worker. It
+    may be used from several threads (its calls run one at a time). Every session and
+    :func:`run_package` of the process share the one device thread, so a session's worker is
+    idle, not gone, while another package runs."""
+
+    def __init__(self, pkg, manifest, platform, state):
+        self.package_dir = str(pkg)
+        self.manifest = manifest
+        self.platform = platform
+        self._state = state
+        self._tensor_args = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
+        self._scalar_args = [a for a in manifest["arguments"] if a["kind"] == "scalar"]
+        self._config = None  # the CallConfig, made on the device thread at the first run
+        self._lock = threading.RLock()
+        self.copies = {"uploads": Counter(), "downloads": Counter()}
+        # A session dropped without close(): its worker is closed on the device thread, later.
+        self._finalizer = weakref.finalize(self, _DEVICE.post, _close_state, state)
+        self._finalizer.atexit = False
+        _OPEN_SESSIONS.add(self)
+        if not _AT_EXIT:
+            _AT_EXIT.append(atexit.register(_close_open_sessions))
+
+    def __repr__(self):
+        return f"Session({self.package_dir!r}{', closed' if self.closed else ''})"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._state.closed
+
+    def _require_open(self, what: str) -> None:
+        if self._state.closed:
+            raise PtoRuntimeError(f"cannot {what}: the session of {self.package_dir} is closed")
+
+    def _spec(self, name_or_index):
+        if isinstance(name_or_index, str):
+            for index, spec in enumerate(self._tensor_args):
+                if spec["name"] == name_or_index:
+                    return index, spec
+            names = ", ".join(a["name"] for a in self._tensor_args)
+            raise PtoRuntimeError(f"{self.package_dir} has no tensor argument {name_or_index!r} (it has {names})")
+        if isinstance(name_or_index, (int, np.integer)) and not isinstance(name_or_index, bool):
+            index = int(name_or_index)
+            if 0 <= index < len(self._tensor_args):
+                return index, self._tensor_args[index]
+            raise PtoRuntimeError(f"tensor argument {index} out of range: {self.package_dir} has "
+                                  f"{len(self._tensor_args)} tensor arguments")
+        raise PtoRuntimeError(f"a tensor argument is named by its name or its index, not {name_or_index!r}")
+
+    def _host_array(self, spec, array, what: str) -> np.ndarray:
+        name = spec["name"]
+        if not isinstance(array, np.ndarray):
+            raise PtoRuntimeError(f"tensor {name!r}: expected a numpy array, got {type(array).__name__}")
+        _check_layout(spec, array.dtype, array.shape, {})
+        if array.size == 0:
+            raise PtoRuntimeError(f"tensor {name!r}: cannot {what} an empty array (pto-runtime takes no empty tensor)")
+        # copy_to reads host memory through a writable, contiguous buffer.
+        return array if array.flags.c_contiguous and array.flags.writeable else np.array(array, order="C")
+
+    def _live(self, handle, what: str) -> DeviceTensor:
+        if not isinstance(handle, DeviceTensor):
+            raise PtoRuntimeError(f"cannot {what} {handle!r}: not a DeviceTensor")
+        if handle._session is not self:
+            raise PtoRuntimeError(f"cannot {what} tensor {handle.name!r}: it was placed by another session")
+        if handle._buffer is None:
+            raise PtoRuntimeError(f"cannot {what} tensor {handle.name!r}: it was freed")
+        return handle
+
+    def place(self, name_or_index, array: np.ndarray) -> DeviceTensor:
+        """Allocate device memory for one tensor argument (named by its manifest name or its
+        position among the tensor arguments) and copy ``array`` there; returns its handle. The
+        array's dtype and shape must match the manifest's (a symbolic dimension takes any size
+        here and must agree with the other tensors at each run)."""
+        with self._lock:
+            self._require_open("place a tensor")
+            index, spec = self._spec(name_or_index)
+            host = self._host_array(spec, array, "place")
+            shape = tuple(int(d) for d in host.shape)
+            buffer = _DEVICE.call(_place_on_device, self._state, host)
+            handle = DeviceTensor(self, index, spec["name"], shape, host.dtype, buffer)
+            self._state.buffers[id(buffer)] = buffer
+            self.copies["uploads"][spec["name"]] += 1
+            return handle
+
+    def write(self, handle: DeviceTensor, array: np.ndarray) -> None:
+        """Copy ``array`` (of the handle's shape and dtype) into the handle's device memory."""
+        with self._lock:
+            self._require_open("write a tensor")
+            self._live(handle, "write")
+            host = self._host_array(self._tensor_args[handle.index], array, "write")
+            if host.shape != handle.shape or host.dtype != handle.dtype:
+                raise PtoRuntimeError(f"tensor {handle.name!r}: cannot write a {host.dtype} array of shape "
+                                      f"{host.shape} into the placed {handle.dtype} tensor of shape {handle.shape}")
+            _DEVICE.call(_copy_to_device, self._state, handle._buffer, host)
+            self.copies["uploads"][handle.name] += 1
+
+    def read(self, handle: DeviceTensor) -> np.ndarray:
+        """A new numpy array holding the handle's device memory."""
+        with self._lock:
+            self._require_open("read a tensor")
+            self._live(handle, "read")
+            out = np.empty(handle.shape, dtype=handle.dtype)
+            _DEVICE.call(_copy_from_device, self._state, out, handle._buffer)
+            self.copies["downloads"][handle.name] += 1
+            return out
+
+    def free(self, handle: DeviceTensor) -> None:
+        """Release the handle's device memory now (:meth:`close` releases what is left)."""
+        with self._lock:
+            self._require_open("free a tensor")
+            self._live(handle, "free")
+            buffer, handle._buffer = handle._buffer, None
+            del self._state.buffers[id(buffer)]
+            _DEVICE.call(_free_on_device, self._state, buffer)
+
+    def run(self, tensors: list, scalars: list) -> None:
+        """Run the package once, as :func:`run_package` does: ``tensors`` has one entry per
+        tensor argument, in manifest order, each a numpy array (staged to the device and, for
+        out/inout tensors, back into the array) or a :class:`DeviceTensor` placed for that
+        argument (used in device memory, not copied); ``scalars`` one value per scalar argument."""
+        with self._lock:
+            self._require_open("run")
+            tensors = list(tensors)
+            if len(tensors) != len(self._tensor_args):
+                raise PtoRuntimeError(f"expected {len(self._tensor_args)} tensors, got {len(tensors)}")
+            symbols: dict[str, int] = {}
+            entries = []
+            for index, (spec, tensor) in enumerate(zip(self._tensor_args, tensors)):
+                if isinstance(tensor, DeviceTensor):
+                    self._live(tensor, "run with")
+                    if tensor.index != index:
+                        raise PtoRuntimeError(f"tensor {spec['name']!r}: got the device tensor placed for "
+                                              f"{tensor.name!r} (a device tensor stands for the argument it was "
+                                              "placed for)")
+                    _check_layout(spec, tensor.dtype, tensor.shape, symbols)
+                    entries.append(tensor)
+                else:
+                    entries.append(_check_arrays([spec], [tensor])[0])  # as run_package takes it
+                    _check_layout(spec, tensor.dtype, tensor.shape, symbols)
+            sizes = [int(np.prod(t.shape)) for t in entries]
+            if _nothing_to_run(self._tensor_args, sizes):
+                return
+            scalar_bits = _encode_scalars(self._scalar_args, scalars)
+            _DEVICE.call(_run_on_device, self, entries, scalar_bits)
+            for spec, tensor in zip(self._tensor_args, entries):
+                if not isinstance(tensor, DeviceTensor):
+                    self.copies["uploads"][spec["name"]] += 1
+                    if spec["direction"] != "in":
+                        self.copies["downloads"][spec["name"]] += 1
+
+    def close(self) -> None:
+        """Free the session's device memory and stop its worker; a second close does nothing."""
+        with self._lock:
+            if self._state.closed:
+                return
+            self._state.closed = True
+            self._finalizer.detach()
+            _OPEN_SESSIONS.discard(self)
+            try:
+                _DEVICE.call(_close_state, self._state)
+            except Exception as e:
+                raise PtoRuntimeError(f"closing the session of {self.package_dir} failed: {e}") from e
+
+
+def _device_error(state, what, e):
+    return PtoRuntimeError(f"{what} ({state.label}) failed: {e}")
+
+
+def _bytes(host: np.ndarray) -> np.ndarray:
+    """The array's memory as bytes: simpler takes host memory through the buffer protocol, which
+    knows no bfloat16."""
+    return host.reshape(-1).view(np.uint8)
+
+
+def _place_on_device(state, host):
+    worker = state.worker
+    try:
+        buffer = worker.malloc(host.nbytes)
+    except Exception as e:
+        raise _device_error(state, f"allocating {host.nbytes} bytes of device memory", e) from e
+    try:
+        worker.copy_to(buffer, _bytes(host))
+    except BaseException as e:
+        worker.free(buffer)
+        if isinstance(e, Exception):
+            raise _device_error(state, "copying to the device", e) from e
+        raise
+    return buffer
+
+
+def _copy_to_device(state, buffer, host) -> None:
+    try:
+        state.worker.copy_to(buffer, _bytes(host))
+    except Exception as e:
+        raise _device_error(state, "copying to the device", e) from e
+
+
+def _copy_from_device(state, host, buffer) -> None:
+    try:
+        state.worker.copy_from(_bytes(host), buffer)
+    except Exception as e:
+        raise _device_error(state, "copying from the device", e) from e
+
+
+def _free_on_device(state, buffer) -> None:
+    try:
+        state.worker.free(buffer)
+    except Exception as e:
+        raise _device_error(state, "freeing device memory", e) from e
+
+
+def _run_on_device(session, entries, scalar_bits) -> None:
+    state = session._state
+    _check_sim_thread_keys(session.platform, _SIM_KEYS_PER_RUN)
+    if session._config is None:
+        session._config = _call_config(session.manifest)
+    args = _task_args(state.worker, session._tensor_args, entries, scalar_bits)
+    try:
+        state.worker.run(state.callable, args, session._config)
+    except Exception as e:
+        raise PtoRuntimeError(f"running {session.package_dir} on {session.platform} failed: {e}") from e

@@ -1,0 +1,332 @@
+"""Serving routines, the Python side of the `serving` model (run in the
+namespace ``htp.model("serving")`` returns; docs/serving.md).
+
+A routine is what a server runs every step: one or more **steps** (WSP
+workloads or kernels) and the parameters of theirs that are **state** —
+tensors that outlive a call (weights, a paged KV cache, the steps'
+workspaces). Compiled once per target; a **session** places the state on
+the target once and hands it to every step in place::
+
+    serving = htp.model("serving")
+    decoder = serving.routine(state=("embedding", "k_cache", ...), decode=decode_step)
+    program = decoder.compile(target="cpu")          # each step compiled once
+    with program.start(embedding=E, k_cache=np.zeros(...), ...) as session:
+        for step in range(64):
+            next_tokens = session.decode(tokens, positions, lens, block_table)
+        cache = session.read("k_cache")              # a copy, on request only
+
+A step is called with its other parameters only (positionally in the
+step's order, or by name); outputs it is not given are allocated and
+returned, as for a kernel call. State is checked once, when the session
+starts: every state name is a tensor parameter of some step, steps that
+share one agree on its element type and rank, and the array given for it
+fits every step's parameter. Nothing recompiles while the session runs:
+a compiled step is keyed by its target and compile-time constants only
+(shapes are bound at each call), so another batch size reuses it.
+"""
+
+import importlib as _importlib
+import inspect as _inspect
+
+import numpy as _np
+
+from htp._kernel import Kernel as _Kernel, _argument_error, _caller, _for_user
+from htp.errors import CompileError as _CompileError
+
+
+class _HostResidency:
+    """State in this process's memory (targets that run here, the cpu): a
+    placed array is the session's own contiguous copy, passed in place."""
+
+    def __init__(self):
+        self.copies = {"uploads": {}, "downloads": {}}
+
+    def place(self, name, array):
+        self.copies["uploads"][name] = self.copies["uploads"].get(name, 0) + 1
+        return _np.ascontiguousarray(array).copy()
+
+    def run(self, compiled, arguments, state):
+        compiled._compiled.run(arguments)
+
+    def read(self, name, handle):
+        self.copies["downloads"][name] = self.copies["downloads"].get(name, 0) + 1
+        return handle.copy()
+
+    def write(self, name, handle, array):
+        self.copies["uploads"][name] = self.copies["uploads"].get(name, 0) + 1
+        handle[...] = array
+
+    def close(self):
+        pass
+
+
+class _DeviceResidency:
+    """State in a device's memory, through the target's runner module's
+    ``open_session(package)`` (docs/serving.md, "Targets")."""
+
+    def __init__(self, runner, package):
+        self._session = runner.open_session(package)
+
+    @property
+    def copies(self):
+        return self._session.copies
+
+    def place(self, name, array):
+        return self._session.place(name, array)
+
+    def run(self, compiled, arguments, state):
+        # `state`: argument index -> the placed tensor that stands there.
+        tensors = [state.get(i, a) for i, a in enumerate(arguments) if isinstance(a, _np.ndarray)]
+        scalars = [a for a in arguments if not isinstance(a, _np.ndarray)]
+        self._session.run(tensors, scalars)
+
+    def read(self, name, handle):
+        return self._session.read(handle)
+
+    def write(self, name, handle, array):
+        self._session.write(handle, array)
+
+    def close(self):
+        self._session.close()
+
+
+class Routine:
+    """Steps and their state (``routine(state=..., step=kernel, ...)``)."""
+
+    def __init__(self, state, steps):
+        self.state = tuple(state)
+        self.steps = dict(steps)
+
+    def compile(self, target="cpu", **constants):
+        """Each step compiled for ``target`` (once: compiled code is cached
+        by target and constants); the state contract checked."""
+        return CompiledRoutine(self, {name: step.compile(target, **constants) for name, step in self.steps.items()}, target)
+
+    def __repr__(self):
+        return f"<serving routine: steps {', '.join(self.steps)}; state {', '.join(self.state)}>"
+
+
+class CompiledRoutine:
+    """A routine's steps compiled for one target. ``start(**state)`` opens a
+    session."""
+
+    def __init__(self, routine, steps, target):
+        self.routine = routine
+        self.target = target
+        self.steps = steps
+        #: state name -> (dtype name, rank), as the steps declare it.
+        self.state_types = {}
+        for name in routine.state:
+            users = [(step, p) for step, compiled in steps.items() for p in compiled.parameters if p.name == name]
+            if not users:
+                raise TypeError(f"serving.routine: the state '{name}' is a parameter of no step "
+                                f"(steps: {', '.join(steps)})")
+            for step, p in users:
+                if p.kind != "tensor":
+                    raise TypeError(f"serving.routine: the state '{name}' is a {p.kind} parameter of the step '{step}': "
+                                    "state is tensors (pass scalars at each step)")
+            kinds = {(p.dtype.name, len(p.shape)) for _, p in users}
+            if len(kinds) > 1:
+                raise TypeError(f"serving.routine: the steps declare the state '{name}' differently: "
+                                + "; ".join(f"'{s}': {p.dtype.name} of rank {len(p.shape)}" for s, p in users))
+            self.state_types[name] = kinds.pop()
+        runners = {c._compiled.runner() for c in steps.values() if c.files}
+        if len(steps) > 1 and runners:
+            raise TypeError(f"serving.routine: a routine of several steps runs on targets that run in this process; "
+                            f"'{target}' runs each step as a package of its own, and its sessions hold one package's state")
+
+    def start(self, **state):
+        """A session with ``state`` (every state name, an array each) placed
+        on the target: copied there once, now."""
+        caller = _caller()
+        missing = [n for n in self.routine.state if n not in state]
+        extra = [n for n in state if n not in self.routine.state]
+        if missing or extra:
+            raise _argument_error(caller, "start(): " + "; ".join(
+                ([f"missing state {', '.join(map(repr, missing))}"] if missing else [])
+                + ([f"{', '.join(map(repr, extra))} is not state of the routine (state: {', '.join(self.routine.state)})"]
+                   if extra else [])))
+        return Session(self, state, caller)
+
+    def __repr__(self):
+        return f"<serving compiled routine for {self.target}: steps {', '.join(self.steps)}>"
+
+
+class Session:
+    """A routine's state on its target, and its steps as methods:
+    ``session.<step>(arguments...)``. Counts steps and state copies
+    (``stats()``); ``read``/``write`` move one state tensor on request;
+    ``close()`` (or leaving a ``with`` block) frees the state."""
+
+    def __init__(self, program, state, caller):
+        self.program = program
+        self._steps = {}
+        # Per step: the Python signature of its other parameters, and its
+        # state parameters.
+        for name, compiled in program.steps.items():
+            signature = compiled.kernel._python_signature
+            kept = [p for p in signature.parameters.values() if p.name not in program.routine.state]
+            self._steps[name] = (compiled, signature.replace(parameters=kept))
+        first = next(iter(program.steps.values()))
+        if first.files:
+            runner = _importlib.import_module(first._compiled.runner())
+            if not hasattr(runner, "open_session"):
+                raise RuntimeError(f"cannot start a session on {program.target}: its runner module '{runner.__name__}' "
+                                   "keeps no state between runs (it has no open_session; docs/extending.md)")
+            problem = runner.find_runtime()
+            if problem is not None:
+                raise RuntimeError(f"cannot start a session on {program.target}: {problem}")
+            self._residency = _DeviceResidency(runner, first._package_directory())
+        else:
+            self._residency = _HostResidency()
+        self._host = {}
+        self._handles = {}
+        self.steps_run = 0
+        try:
+            for name, array in state.items():
+                array = self._checked_state(name, array, caller)
+                handle = self._residency.place(name, array)
+                # On the host the handle is the array the steps get; on a
+                # device a stand-in of its shape checks each call's arguments.
+                host = handle if isinstance(handle, _np.ndarray) else array
+                self._host[name] = host
+                self._handles[name] = handle
+        except BaseException:
+            self._residency.close()
+            raise
+        # Per step: argument index -> the placed tensor that stands there.
+        self._state_arguments = {
+            step: {p.arg_index: self._handles[p.name] for p in compiled.parameters
+                   if p.name in self._handles and p.arg_index is not None}
+            for step, (compiled, _) in self._steps.items()}
+        self._closed = False
+
+    def _checked_state(self, name, array, caller):
+        dtype_name, rank = self.program.state_types[name]
+        if not isinstance(array, _np.ndarray):
+            raise _argument_error(caller, f"start(): the state '{name}' must be a numpy array, got {type(array).__name__}")
+        if array.ndim != rank:
+            raise _argument_error(caller, f"start(): the state '{name}' has rank {rank} in the steps, the array {array.ndim}")
+        for step, (compiled, _) in self._steps.items():
+            for p in compiled.parameters:
+                if p.name != name:
+                    continue
+                if array.dtype != p.dtype.numpy_dtype:
+                    raise _argument_error(caller, f"start(): the state '{name}' is {p.dtype.name} in the step '{step}', "
+                                                  f"the array {array.dtype}")
+                for axis, (want, got) in enumerate(zip(p.shape, array.shape)):
+                    if isinstance(want, int) and want != got:
+                        raise _argument_error(caller, f"start(): dimension {axis} of the state '{name}' is {want} in the "
+                                                      f"step '{step}', the array's is {got}")
+        return array
+
+    def __getattr__(self, name):
+        steps = self.__dict__.get("_steps", {})
+        if name not in steps:
+            raise AttributeError(f"the routine has no step '{name}' (steps: {', '.join(steps)})")
+
+        def step(*args, **kwargs):
+            return self._run(name, args, kwargs)
+
+        step.__name__ = name
+        return step
+
+    def _run(self, name, args, kwargs):
+        caller = _caller()
+        if self._closed:
+            raise RuntimeError("the session is closed")
+        compiled, signature = self._steps[name]
+        try:
+            given = [k for k in kwargs if k in self._host]
+            if given:
+                raise _argument_error(caller, f"{name}(): {', '.join(map(repr, given))} is the routine's state: "
+                                              "the session passes it (write() replaces it)")
+            try:
+                bound = dict(signature.bind_partial(*args, **kwargs).arguments)
+            except TypeError as error:
+                raise _argument_error(caller, f"{name}(): {error}") from None
+            state_names = {p.name for p in compiled.parameters} & self._host.keys()
+            bound.update((n, self._host[n]) for n in state_names)
+            arguments, outputs, copy_back = compiled._arguments(bound, caller)
+            compiled._compiled.check_call(arguments)
+            try:
+                self._residency.run(compiled, arguments, self._state_arguments[name])
+            finally:
+                for view, array in copy_back:
+                    view[...] = array
+        except _CompileError as error:
+            raise _for_user(error, caller) from error.__cause__
+        except (IndexError, ZeroDivisionError, ValueError) as error:
+            raise error.with_traceback(None) from None
+        self.steps_run += 1
+        results = [outputs[p.name] for p in compiled.parameters if p.name in outputs and p.name not in state_names]
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def read(self, name):
+        """A copy of the state ``name`` as it is now on the target."""
+        return self._residency.read(name, self._handle(name))
+
+    def write(self, name, array):
+        """Replaces the state ``name`` with ``array`` (same shape and dtype)."""
+        handle = self._handle(name)
+        host = self._host[name]
+        array = _np.asarray(array)
+        if array.shape != host.shape or array.dtype != host.dtype:
+            raise ValueError(f"write(): the state '{name}' is {host.dtype} {host.shape}, got {array.dtype} {array.shape}")
+        self._residency.write(name, handle, array)
+
+    def _handle(self, name):
+        if self._closed:
+            raise RuntimeError("the session is closed")
+        if name not in self._handles:
+            raise KeyError(f"'{name}' is not state of the routine (state: {', '.join(self._handles)})")
+        return self._handles[name]
+
+    def stats(self):
+        """Steps run, and copies of state between host and target per
+        tensor (``uploads``: placing it, ``write``; ``downloads``: ``read``)."""
+        copies = self._residency.copies
+        # A device session also counts the per-step arguments it stages: only state is reported here.
+        return {"steps": self.steps_run,
+                **{way: {n: c for n, c in copies[way].items() if n in self._handles and c} for way in ("uploads", "downloads")}}
+
+    def close(self):
+        if not self.__dict__.get("_closed", True):
+            self._closed = True
+            self._residency.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def routine(state=(), **steps):
+    """A serving routine: ``steps`` by name (each an ``@wsp.workload`` or
+    ``@htp.kernel``; a session calls them as methods) and the names of
+    their parameters that are ``state`` (kept on the target by a session)."""
+    if not steps:
+        raise TypeError("serving.routine: give at least one step, e.g. serving.routine(state=(...), decode=decode_step)")
+    for name, step in steps.items():
+        if not isinstance(step, _Kernel):
+            raise TypeError(f"serving.routine: the step '{name}' must be an @wsp.workload or an @htp.kernel, "
+                            f"got {type(step).__name__}")
+        if name.startswith("_") or name in {"read", "write", "stats", "close", "program", "steps_run"}:
+            raise TypeError(f"serving.routine: a step cannot be named '{name}' (a session's own attribute)")
+    if isinstance(state, str):
+        state = (state,)
+    for name in state:
+        if not isinstance(name, str):
+            raise TypeError(f"serving.routine: state names parameters by their names (str), got {name!r}")
+        if not any(name in step._python_signature.parameters for step in steps.values()):
+            raise TypeError(f"serving.routine: the state '{name}' is a parameter of no step ({', '.join(steps)})")
+    return Routine(state, steps)
