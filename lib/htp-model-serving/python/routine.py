@@ -30,7 +30,7 @@ import inspect as _inspect
 
 import numpy as _np
 
-from htp._kernel import Kernel as _Kernel, _argument_error, _caller, _for_user
+from htp._kernel import Kernel as _Kernel, _argument_error, _caller, _check_scalar, _dense, _for_user
 from htp.errors import CompileError as _CompileError
 
 
@@ -199,6 +199,7 @@ class Session:
             step: {p.arg_index: self._handles[p.name] for p in compiled.parameters
                    if p.name in self._handles and p.arg_index is not None}
             for step, (compiled, _) in self._steps.items()}
+        self._layouts = {}
         self._closed = False
 
     def _checked_state(self, name, array, caller):
@@ -245,9 +246,7 @@ class Session:
                 bound = dict(signature.bind_partial(*args, **kwargs).arguments)
             except TypeError as error:
                 raise _argument_error(caller, f"{name}(): {error}") from None
-            state_names = {p.name for p in compiled.parameters} & self._host.keys()
-            bound.update((n, self._host[n]) for n in state_names)
-            arguments, outputs, copy_back = compiled._arguments(bound, caller)
+            arguments, outputs, copy_back = self._arguments(name, compiled, bound, caller)
             compiled._compiled.check_call(arguments)
             try:
                 self._residency.run(compiled, arguments, self._state_arguments[name])
@@ -259,10 +258,48 @@ class Session:
         except (IndexError, ZeroDivisionError, ValueError) as error:
             raise error.with_traceback(None) from None
         self.steps_run += 1
-        results = [outputs[p.name] for p in compiled.parameters if p.name in outputs and p.name not in state_names]
+        results = [outputs[p.name] for p in compiled.parameters if p.name in outputs and p.name not in self._host]
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _arguments(self, step, compiled, bound, caller):
+        """The native arguments of a step's call: checked in full (state and
+        all) the first time a call has these per-step shapes, dtypes and
+        strides; after that only the per-step arguments are checked again —
+        the state is the session's own, unchanged in shape since, so it
+        cannot alias them nor bind a symbol differently (docs/serving.md)."""
+        layout = tuple((n, v.shape, v.dtype.str, v.strides) if isinstance(v, _np.ndarray) else (n, type(v).__name__)
+                       for n, v in bound.items())
+        known = self._layouts.get(step)
+        if known is not None and known[0] == layout:
+            _, template, per_step, missing = known
+            arguments = list(template)
+            outputs, copy_back = {}, []
+            for p in per_step:
+                value = bound[p.name]
+                if p.kind == "scalar":
+                    arguments[p.arg_index] = _check_scalar(compiled.kernel.name, p, value, caller)
+                else:
+                    arguments[p.arg_index] = _dense(compiled.kernel.name, p, value, copy_back, caller)
+                    if p.is_output:
+                        outputs[p.name] = value
+            tensors = [bound[p.name] for p in per_step if p.kind == "tensor"]
+            shared = any(_np.may_share_memory(a, b) for i, a in enumerate(tensors) for b in tensors[i + 1:])
+            if not copy_back and not shared:
+                for p in missing:
+                    array = _np.zeros(template[p.arg_index].shape, dtype=p.dtype.numpy_dtype, order=p.order)
+                    arguments[p.arg_index] = array.view(p.dtype.native_dtype)
+                    outputs[p.name] = array
+                return arguments, outputs, copy_back
+        full = dict(bound)
+        full.update((p.name, self._host[p.name]) for p in compiled.parameters if p.name in self._host)
+        arguments, outputs, copy_back = compiled._arguments(full, caller)
+        per_step = [p for p in compiled.parameters if p.name in bound and p.arg_index is not None]
+        missing = [p for p in compiled.parameters
+                   if p.kind == "tensor" and p.name not in full and p.name in outputs and p.arg_index is not None]
+        self._layouts[step] = (layout, arguments, per_step, missing)
+        return arguments, outputs, copy_back
 
     def read(self, name):
         """A copy of the state ``name`` as it is now on the target."""
