@@ -15,7 +15,7 @@ from . import extensions, mutators, trace_plot
 from ._htp import version
 from ._targets import (Architecture, MemorySpace, NeighbourAccess, ParallelLevel, TargetInfo, TileArray, TileKind,
                        intrinsic_sets, layouts, models, targets)
-from ._kernel import CompiledKernel, Helper, Kernel, compile, func, kernel
+from ._kernel import CompiledKernel, Helper, Kernel, PreparedCall, compile, func, kernel
 from ._models import model
 from .errors import ArgumentError, CompileError, TargetError
 from .types import (
@@ -50,6 +50,7 @@ __all__ = [
     "Helper",
     "Kernel",
     "Out",
+    "PreparedCall",
     "TargetError",
     "TargetInfo",
     "Architecture",

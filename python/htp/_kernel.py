@@ -160,6 +160,31 @@ class CompiledKernel:
             # A failed run-time check; the message names the kernel's line.
             raise error.with_traceback(None) from None
 
+    def prepare(self, *args, **kwargs) -> "PreparedCall":
+        """Checks a call's arguments once and returns a :class:`PreparedCall`
+        that runs this kernel (or workload) on exactly these arrays again and
+        again, without checking them again: the per-step call of a serving
+        loop whose buffers stay the same (KV caches, outputs, plans written
+        in place between steps). Arguments are as for a call; errors are
+        raised here, at the caller's line, as a call would raise them.
+
+        The prepared call holds the arrays: write new values into them
+        between calls, or pass a call the arguments that change
+        (``step(tokens=t, position=p)``): only those are checked, against the
+        prepared ones (the same dtypes, and sizes that agree with the
+        prepared arrays' symbolic sizes), for that call alone. Outputs left
+        out are allocated once and written by every call. Each call checks
+        that every prepared array kept its shape and strides (an in-place
+        reshape is an ``ArgumentError``); arrays a call hands over as copies
+        (strided views, inputs overlapping an output) are copied again on
+        every call."""
+        caller = _caller()
+        try:
+            bound = self.kernel._bind(args, kwargs, caller)
+            return PreparedCall(self, bound, caller)
+        except CompileError as error:
+            raise _for_user(error, caller) from error.__cause__
+
     def metrics(self, *args, **kwargs) -> Dict[str, float]:
         """Static metrics of one call with these arguments (as the kernel
         takes them: numpy arrays, numbers; outputs may be omitted), computed
@@ -261,6 +286,107 @@ class CompiledKernel:
         return f"<htp.CompiledKernel {self.kernel.name} for {self.target}>"
 
 
+class PreparedCall:
+    """A call of a :class:`CompiledKernel` whose arguments were checked once
+    (``CompiledKernel.prepare``). Calling it runs the kernel on the same
+    arrays and returns the outputs, as the call it was prepared from would;
+    what depends only on those arguments (their checks, the native argument
+    list, the target's ``check_call``) is not done again."""
+
+    def __init__(self, compiled: CompiledKernel, bound: Dict[str, Any], caller):
+        self.compiled = compiled
+        self._bound = bound
+        self._parameters = {p.name: p for p in compiled.parameters if p.kind != "constant"}
+        arguments, outputs, copy_back = compiled._arguments(bound, caller)
+        # The symbolic sizes the prepared arrays fix: a replacement must agree with them.
+        self._symbols: Dict[str, int] = {}
+        for p in compiled.parameters:
+            if p.kind == "tensor" and isinstance(bound.get(p.name), np.ndarray):
+                for dim, size in zip(p.shape, bound[p.name].shape):
+                    if isinstance(dim, str):
+                        self._symbols.setdefault(dim, size)
+        # Missing outputs are allocated now, once: later calls write the same arrays.
+        for name, array in outputs.items():
+            bound.setdefault(name, array)
+        compiled._compiled.check_call(arguments)
+        self._arguments = arguments
+        self._results = [outputs[p.name] for p in compiled.parameters if p.name in outputs]
+        given = [(p, bound[p.name]) for p in compiled.parameters
+                 if p.kind == "tensor" and isinstance(bound.get(p.name), np.ndarray)]
+        #: (array, shape, strides) of every array: what a call checks again.
+        self._layout = [(value, value.shape, value.strides) for _, value in given]
+        # Arguments that are copies of the caller's arrays must be made again per call.
+        self._copies = bool(copy_back) or any(
+            not np.may_share_memory(arguments[p.arg_index], value) for p, value in given if value.size)
+
+    def __call__(self, **changed):
+        for array, shape, strides in self._layout:
+            if array.shape != shape or array.strides != strides:
+                raise _argument_error(
+                    _caller(), f"{self.compiled.kernel.name}(): an array of this prepared call changed its shape or "
+                    f"strides since prepare() (now {array.shape}, strides {array.strides}): prepare the call "
+                    "again").with_traceback(None)
+        arguments, results = self._arguments, self._results
+        slow = self._copies
+        if changed:
+            arguments, results, slow = self._replaced(changed, slow)
+        try:
+            if slow:
+                caller = _caller()
+                bound = dict(self._bound, **changed)
+                try:
+                    return self.compiled._call(bound, caller)
+                except CompileError as error:
+                    raise _for_user(error, caller) from error.__cause__
+            if self.compiled.files:
+                self.compiled._run_package(arguments)  # a package target's runner, as `_call` runs it
+            else:
+                self.compiled._compiled.run(arguments)
+        except (IndexError, ZeroDivisionError, ValueError) as error:
+            # A failed run-time check; the message names the kernel's line.
+            raise error.with_traceback(None) from None
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _replaced(self, changed: Dict[str, Any], slow: bool):
+        """The native arguments and the results with ``changed`` in place of
+        the prepared ones, each checked alone; ``slow`` when one must be
+        handed over as a copy (then the call checks everything)."""
+        name = self.compiled.kernel.name
+        arguments = list(self._arguments)
+        results = None
+        for key, value in changed.items():
+            parameter = self._parameters.get(key)
+            if parameter is None:
+                known = ", ".join(self._parameters)
+                raise _argument_error(_caller(), f"{name}(): no run-time argument '{key}' to change "
+                                      f"(its arguments: {known})").with_traceback(None)
+            if parameter.kind == "scalar":
+                arguments[parameter.arg_index] = _check_scalar(name, parameter, value, _caller())
+                continue
+            _check_tensor(name, parameter, value, dict(self._symbols), _caller())
+            contiguous = value.flags.f_contiguous if parameter.order == "F" else value.flags.c_contiguous
+            others = [a for p, a in ((p, self._bound.get(p.name)) for p in self._parameters.values())
+                      if p.name != key and isinstance(a, np.ndarray) and (p.is_output or parameter.is_output)]
+            if (not (contiguous and value.flags.aligned) or value.dtype == np.bool_
+                    or any(np.may_share_memory(value, other) for other in others)):
+                slow = True  # a copy, or numpy's rule for overlaps: the full call decides
+                continue
+            arguments[parameter.arg_index] = value.view(parameter.dtype.native_dtype)
+            if parameter.is_output:
+                if results is None:
+                    results = [self._bound[p.name] for p in self.compiled.parameters if p.is_output
+                               and p.kind == "tensor" and p.name in self._bound]
+                outputs = [p.name for p in self.compiled.parameters if p.is_output and p.kind == "tensor"
+                           and p.name in self._bound]
+                results[outputs.index(key)] = value
+        return arguments, results if results is not None else self._results, slow
+
+    def __repr__(self) -> str:
+        return f"<htp.PreparedCall {self.compiled.kernel.name} for {self.compiled.target}>"
+
+
 class Kernel:
     """A Python function marked ``@htp.kernel``."""
 
@@ -274,6 +400,9 @@ class Kernel:
         self._cache: Dict[tuple, CompiledKernel] = {}
         self._compile_lock = threading.RLock()
         self._python_signature = inspect.signature(function)
+        # The compile-time constants' names, read once (a call picks their values out).
+        self._constant_names = tuple(name for name, parameter in self._python_signature.parameters.items()
+                                     if _is_const_annotation(parameter.annotation))
         self.__doc__ = function.__doc__
         _capture(function)
 
@@ -372,10 +501,7 @@ class Kernel:
         return digests, mutators, self._pipelines, _extensions.generation(), _htp.version()
 
     def _compile(self, key, target: str, constants) -> CompiledKernel:
-        declared = {
-            name for name, parameter in self._python_signature.parameters.items()
-            if _is_const_annotation(parameter.annotation)
-        }
+        declared = set(self._constant_names)
         for name, value in constants.items():
             if name not in declared:
                 known = ", ".join(sorted(declared)) or "none"
@@ -424,11 +550,7 @@ class Kernel:
         caller = _caller()
         try:
             bound = self._bind(args, kwargs, caller)
-            constants = {
-                name: bound[name]
-                for name, parameter in self._python_signature.parameters.items()
-                if _is_const_annotation(parameter.annotation) and name in bound
-            }
+            constants = {name: bound[name] for name in self._constant_names if name in bound}
             return self.compile("cpu", **constants)._call(bound, caller)
         except CompileError as error:
             raise _for_user(error, caller) from error.__cause__

@@ -134,8 +134,13 @@ const OPT_LEVEL: usize = 2;
 
 /// Kernels compiled to native code, callable by name.
 pub struct CompiledModule {
+    /// Owns the code `entries` and `chunked` point into.
+    #[allow(dead_code)]
     engine: ExecutionEngine,
     functions: Vec<String>,
+    /// Each public function's packed C-interface entry point, looked up once: a call (a WSP
+    /// task's) does not go through the JIT's symbol lookup.
+    entries: std::collections::HashMap<String, parallel::PackedFn>,
     /// Kernels whose outer loop runs in chunks on every core.
     chunked: std::collections::HashMap<String, parallel::Chunked>,
     /// The kind and message ("file:line:col: error: ...") of each run-time
@@ -189,7 +194,8 @@ pub fn compile(context: &Context, module: &mut Module) -> Result<CompiledModule,
         .iter()
         .filter_map(|f| Some((f.clone(), parallel::Chunked::find(&engine, f, distributions.get(f)?.clone())?)))
         .collect();
-    Ok(CompiledModule { engine, functions, chunked, index_sites })
+    let entries = functions.iter().filter_map(|f| Some((f.clone(), parallel::packed_entry(&engine, f, "")?))).collect();
+    Ok(CompiledModule { engine, functions, entries, chunked, index_sites })
 }
 
 /// The distribution of each kernel whose outer loop was outlined into
@@ -259,16 +265,19 @@ impl CompiledModule {
     /// during the call; scalars must have the parameter's type. The binding
     /// layer checks these against the kernel's signature before calling.
     pub unsafe fn call(&self, function: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
-        if !self.functions.iter().any(|f| f == function) {
-            return Err(format!("no compiled function named '{function}'").into());
-        }
+        let Some(&entry) = self.entries.get(function) else {
+            if !self.functions.iter().any(|f| f == function) {
+                return Err(format!("no compiled function named '{function}'").into());
+            }
+            return Err(format!("the compiled function '{function}' has no C interface").into());
+        };
         // This call's failed checks, its own even while other calls run.
         let errors = runtime::ErrorSlot::default();
         let _entered = errors.enter();
         // Chunks of a parallel loop, and each iteration of the outermost
         // loops (cpu-poll-interrupts), poll for Ctrl-C.
         let watch = htp_runtime::interrupt::Watch::start();
-        unsafe { self.run(function, arguments) }?;
+        unsafe { self.run(function, entry, arguments) };
         if watch.interrupted() {
             return Err(htp_api::RunError::new(htp_api::RunErrorKind::Interrupted, format!("error: the call of {function} was interrupted (SIGINT)")));
         }
@@ -281,16 +290,15 @@ impl CompiledModule {
         }
     }
 
-    unsafe fn run(&self, function: &str, arguments: &[Argument]) -> Result<(), String> {
+    unsafe fn run(&self, function: &str, entry: parallel::PackedFn, arguments: &[Argument]) {
         let pool = htp_runtime::ThreadPool::global();
         if let Some(chunked) = self.chunked.get(function).filter(|_| pool.threads() > 1) {
             if unsafe { chunked.run(arguments, pool) } {
-                return Ok(());
+                return;
             }
         }
         let mut packed = packing::Packed::new(arguments);
-        unsafe { self.engine.invoke_packed(function, packed.slots()) }
-            .map_err(|e| format!("calling '{function}' failed: {e}"))
+        unsafe { entry(packed.slots().as_mut_ptr()) }
     }
 }
 

@@ -34,18 +34,21 @@ pub struct Chunked {
 /// hands them out dynamically), few enough that each amortises its start.
 const CHUNKS_PER_THREAD: i64 = 4;
 
+/// The packed entry point of `kernel` + `suffix` (a function with a C interface), if the engine
+/// has it.
+pub fn packed_entry(engine: &ExecutionEngine, kernel: &str, suffix: &str) -> Option<PackedFn> {
+    let address = engine.lookup(&format!("_mlir__mlir_ciface_{kernel}{suffix}"));
+    // Safe: a non-null address of a packed entry point has this type.
+    (!address.is_null()).then(|| unsafe { std::mem::transmute::<*mut (), PackedFn>(address) })
+}
+
 impl Chunked {
     /// The chunked form of `kernel`, if the pass outlined one, cut as
     /// `distribution` says.
     pub fn find(engine: &ExecutionEngine, kernel: &str, distribution: Distribution) -> Option<Chunked> {
-        let lookup = |suffix: &str| {
-            let address = engine.lookup(&format!("_mlir__mlir_ciface_{kernel}{suffix}"));
-            // Safe: a non-null address of a packed entry point has this type.
-            (!address.is_null()).then(|| unsafe { std::mem::transmute::<*mut (), PackedFn>(address) })
-        };
         Some(Chunked {
-            bounds: lookup(htp_transforms::outline_parallel_chunks::BOUNDS_SUFFIX)?,
-            chunk: lookup(htp_transforms::outline_parallel_chunks::CHUNK_SUFFIX)?,
+            bounds: packed_entry(engine, kernel, htp_transforms::outline_parallel_chunks::BOUNDS_SUFFIX)?,
+            chunk: packed_entry(engine, kernel, htp_transforms::outline_parallel_chunks::CHUNK_SUFFIX)?,
             distribution,
         })
     }

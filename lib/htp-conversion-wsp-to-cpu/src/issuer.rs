@@ -21,12 +21,36 @@ pub struct SharedArtifact(pub Box<dyn Artifact>);
 unsafe impl Send for SharedArtifact {}
 unsafe impl Sync for SharedArtifact {}
 
-/// A task's kernel arguments: raw pointers into the caller's arrays, which
-/// outlive the call (the runner waits for every task), and the views among
-/// them that are not contiguous, which the task stages.
-struct TaskArguments(Vec<Argument>, Vec<Staged>);
+/// What every task of one call shares, behind one `Arc` per task: the target's artifact, the
+/// call's tensors, its first failure, the plan (for the tasks' kernels and lines).
+pub struct CallContext {
+    pub artifact: Arc<SharedArtifact>,
+    pub memory: Arc<Memory>,
+    pub failure: FirstFailure,
+    pub plan: Arc<Plan>,
+}
 
-unsafe impl Send for TaskArguments {}
+/// One task's call: its site, keys (for messages) and kernel arguments — raw pointers into the
+/// caller's arrays, which outlive the call (the runner waits for every task) — and, rarely, its
+/// guards and the views among them that are not contiguous, which the task stages. With its
+/// context's `Arc`, small enough (56 bytes) to be kept inline in the runtime's task node.
+struct TaskCall {
+    site: usize,
+    keys: Box<[i64]>,
+    arguments: Box<[Argument]>,
+    rare: Option<Box<GuardsAndStaging>>,
+}
+
+// The task's closure (this and its context's `Arc`) fits the runtime's inline body (64 bytes): no
+// allocation of its own per task.
+const _: () = assert!(std::mem::size_of::<TaskCall>() + std::mem::size_of::<Arc<CallContext>>() <= 64);
+
+struct GuardsAndStaging {
+    guards: Vec<Guard>,
+    staged: Vec<Staged>,
+}
+
+unsafe impl Send for TaskCall {}
 
 /// The first failure of a run, kept with its kind (an `IndexError` in a
 /// kernel stays one).
@@ -34,9 +58,10 @@ pub type FirstFailure = Arc<Mutex<Option<RunError>>>;
 
 pub struct RuntimeIssuer<'r> {
     pub runtime: &'r TaskRuntime,
-    pub memory: Arc<Memory>,
-    pub artifact: Arc<SharedArtifact>,
-    pub failure: FirstFailure,
+    pub context: Arc<CallContext>,
+    /// Per task site, its kernel's name: a task is named `kernel[keys]` when a trace or an
+    /// error needs it.
+    labels: &'r [Arc<str>],
     /// Affinity without a placement: the task's first key names its worker.
     pub place_by_first_key: bool,
     /// Tasks issued and not yet handed to the runtime (the timing policy).
@@ -49,34 +74,34 @@ pub struct RuntimeIssuer<'r> {
 }
 
 impl<'r> RuntimeIssuer<'r> {
-    pub fn new(
-        runtime: &'r TaskRuntime,
-        memory: Arc<Memory>,
-        artifact: Arc<SharedArtifact>,
-        failure: FirstFailure,
-        place_by_first_key: bool,
-        batch: usize,
-    ) -> Self {
-        RuntimeIssuer { runtime, memory, artifact, failure, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0 }
+    pub fn new(runtime: &'r TaskRuntime, context: Arc<CallContext>, labels: &'r [Arc<str>], place_by_first_key: bool, batch: usize) -> Self {
+        RuntimeIssuer { runtime, context, labels, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0 }
     }
 
-    /// Issues `spec`: held until a batch is full (timing), then submitted
-    /// with the rest in issue order. Its handle is its issue number.
+    /// Issues `spec`: at once, or held until a batch is full (timing), then
+    /// submitted with the rest in issue order. Its handle is its issue number.
     fn submit(&mut self, spec: TaskSpec) -> Result<usize, RunError> {
-        self.pending.push(spec);
         self.issued += 1;
-        if self.pending.len() >= self.batch {
-            self.flush()?;
+        if self.batch == 1 {
+            self.runtime.submit(spec).map_err(|message| self.failure_or(message))?;
+        } else {
+            self.pending.push(spec);
+            if self.pending.len() >= self.batch {
+                self.flush()?;
+            }
         }
         Ok(self.issued - 1)
     }
 
-    /// Hands every held task to the runtime.
+    /// Hands every held task to the runtime, as one batch.
     pub fn flush(&mut self) -> Result<(), RunError> {
-        for spec in std::mem::take(&mut self.pending) {
-            self.runtime.submit(spec).map_err(|message| self.failure.lock().ok().and_then(|f| f.clone()).unwrap_or_else(|| RunError::from(message)))?;
-        }
-        Ok(())
+        let pending = std::mem::take(&mut self.pending);
+        self.runtime.submit_batch(pending).map(drop).map_err(|message| self.failure_or(message))
+    }
+
+    /// A kernel's own failure (with its kind) if a task failed, else the runtime's `message`.
+    fn failure_or(&self, message: String) -> RunError {
+        self.context.failure.lock().ok().and_then(|f| f.clone()).unwrap_or_else(|| RunError::from(message))
     }
 
     fn id(handle: usize) -> TaskId {
@@ -84,7 +109,7 @@ impl<'r> RuntimeIssuer<'r> {
     }
 
     fn region(&self, view: &View, element: Element) -> Option<Region> {
-        let buffer = self.memory.buffers.get(view.parameter)?.as_ref()?;
+        let buffer = self.context.memory.buffers.get(view.parameter)?.as_ref()?;
         Some(Region {
             buffer: buffer.data as usize,
             offset: view.offset * element.bytes,
@@ -122,10 +147,10 @@ impl Issuer for RuntimeIssuer<'_> {
     fn task(&mut self, plan: &Plan, task: Issued) -> Result<usize, RunError> {
         let site = &plan.tasks[task.site];
         let invalid = |message: String| RunError::new(RunErrorKind::InvalidValue, format!("{}: error: task '{}': {message}", site.at, site.kernel));
-        let mut arguments = Vec::new();
+        let mut arguments = Vec::with_capacity(task.arguments.len());
         let mut staged = Vec::new();
-        let mut accesses = Vec::new();
-        for (index, ((value, parameter), mode)) in task.arguments.iter().zip(&site.parameters).zip(&site.access).enumerate() {
+        let mut accesses = Vec::with_capacity(task.arguments.len() + task.guards.len());
+        for (index, ((value, parameter), mode)) in task.arguments.into_iter().zip(&site.parameters).zip(&site.access).enumerate() {
             match (value, parameter) {
                 (Value::View(view), Parameter::Tensor { element, dims, column_major }) => {
                     if view.sizes.len() != dims.len() {
@@ -137,9 +162,9 @@ impl Issuer for RuntimeIssuer<'_> {
                             want.unwrap_or(0)
                         )));
                     }
-                    let buffer = self.memory.buffers.get(view.parameter).and_then(|b| b.as_ref()).ok_or_else(|| invalid(format!("argument #{index} is not a tensor of the call")))?;
+                    let buffer = self.context.memory.buffers.get(view.parameter).and_then(|b| b.as_ref()).ok_or_else(|| invalid(format!("argument #{index} is not a tensor of the call")))?;
                     let data = unsafe { buffer.data.offset((view.offset * element.bytes) as isize) };
-                    let empty = view.sizes.iter().any(|s| *s == 0);
+                    let empty = view.sizes.contains(&0);
                     // A kernel reads its tensors as dense arrays in their
                     // declared order (its code may flatten them): a view
                     // with gaps is handed over as a dense copy, written
@@ -148,8 +173,7 @@ impl Issuer for RuntimeIssuer<'_> {
                         let strided = staging::StridedView::new(data, &view.sizes, &view.strides, element.bytes as usize, *column_major);
                         staged.push(Staged { argument: arguments.len(), view: strided, writes_back: !matches!(mode, Mode::In | Mode::None) });
                     }
-                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });
-                    if let (false, Some(region)) = (empty, self.region(view, *element)) {
+                    if let (false, Some(region)) = (empty, self.region(&view, *element)) {
                         match mode {
                             Mode::In => accesses.push(Access::read(region)),
                             Mode::Out => accesses.push(Access::write(region)),
@@ -157,8 +181,9 @@ impl Issuer for RuntimeIssuer<'_> {
                             Mode::None => {}
                         }
                     }
+                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.to_vec(), strides: view.strides.to_vec() });
                 }
-                (value, Parameter::Scalar(num)) => arguments.push(scalar(value, *num).map_err(|e| invalid(format!("argument #{index}: {e}")))?),
+                (value, Parameter::Scalar(num)) => arguments.push(scalar(&value, *num).map_err(|e| invalid(format!("argument #{index}: {e}")))?),
                 _ => return Err(invalid(format!("argument #{index} does not match the kernel's parameter"))),
             }
         }
@@ -167,26 +192,18 @@ impl Issuer for RuntimeIssuer<'_> {
                 accesses.push(Access::read(Region { dims: vec![(1, region.element_bytes)], ..region }));
             }
         }
-        let keys = task.keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
-        let name = format!("{}[{keys}]", site.kernel);
-        let body = {
-            let (artifact, memory, failure) = (self.artifact.clone(), self.memory.clone(), self.failure.clone());
-            let (kernel, guards, arguments) = (site.kernel.clone(), task.guards.clone(), TaskArguments(arguments, staged));
-            let task_site = (site.at.clone(), name.clone());
-            move || run_task(&artifact, &memory, &failure, &kernel, &task_site, &guards, arguments)
-        };
-        let mut spec = TaskSpec::new(name, body).keys(task.keys.clone());
-        spec.accesses = accesses;
-        for handle in &task.after {
-            spec = spec.after(Self::id(*handle));
-        }
-        if let Some(stream) = task.stream {
-            spec = spec.stream(stream as u64);
-        }
         let worker = task.worker.or_else(|| self.place_by_first_key.then(|| task.keys.first().copied().unwrap_or(0)));
-        if let Some(worker) = worker {
-            spec = spec.worker(worker.rem_euclid(i64::MAX) as usize);
-        }
+        let rare = (!task.guards.is_empty() || !staged.is_empty()).then(|| Box::new(GuardsAndStaging { guards: task.guards, staged }));
+        let call = TaskCall { site: task.site, keys: task.keys.clone().into_boxed_slice(), arguments: arguments.into_boxed_slice(), rare };
+        let context = Arc::clone(&self.context);
+        // Fields set in place: a spec (its body inline) is a few hundred bytes to move.
+        let mut spec = TaskSpec::new(String::new(), move || run_task(&context, call));
+        spec.label = Some(Arc::clone(&self.labels[task.site]));
+        spec.keys = task.keys;
+        spec.accesses = accesses;
+        spec.after = task.after.iter().map(|handle| Self::id(*handle)).collect();
+        spec.stream = task.stream.map(|stream| stream as u64);
+        spec.worker = worker.map(|worker| worker.rem_euclid(i64::MAX) as usize);
         self.submit(spec)
     }
 
@@ -211,25 +228,19 @@ struct Staged {
 
 /// One task's run: its guards, then the kernel. A kernel's failure keeps its kind and its line in
 /// the kernel, and names the task (its `wsp.task` line and its keys: which call failed).
-fn run_task(
-    artifact: &SharedArtifact,
-    memory: &Memory,
-    failure: &FirstFailure,
-    kernel: &str,
-    (task_at, task_name): &(String, String),
-    guards: &[Guard],
-    arguments: TaskArguments,
-) -> Result<(), String> {
-    if guards.iter().any(|guard| !guard.holds(memory)) {
+fn run_task(context: &CallContext, call: TaskCall) -> Result<(), String> {
+    let TaskCall { site, keys, mut arguments, rare } = call;
+    let (guards, staged) = rare.as_deref().map_or((&[][..], &[][..]), |rare| (&rare.guards[..], &rare.staged[..]));
+    if guards.iter().any(|guard| !guard.holds(&context.memory)) {
         return Ok(());
     }
-    let TaskArguments(mut arguments, staged) = arguments;
+    let site = &context.plan.tasks[site];
     // Copied in whole, outputs too: what the kernel does not write keeps its value.
     let mut copies: Vec<staging::RowMajorCopy> = staged.iter().map(|s| unsafe { staging::RowMajorCopy::gather(&s.view) }).collect();
     for (s, copy) in staged.iter().zip(&mut copies) {
         arguments[s.argument] = Argument::Buffer { data: copy.data() as *mut _, sizes: s.view.argument_sizes(), strides: s.view.dense_strides() };
     }
-    let outcome = unsafe { artifact.0.run(kernel, &arguments) };
+    let outcome = unsafe { context.artifact.0.run(&site.kernel, &arguments) };
     if outcome.is_ok() {
         for (s, copy) in staged.iter().zip(&copies) {
             if s.writes_back {
@@ -240,9 +251,10 @@ fn run_task(
     match outcome {
         Ok(()) => Ok(()),
         Err(mut error) => {
-            error.message = format!("{}\n{task_at}: note: in the task {task_name} (this wsp.task, at those keys)", error.message);
+            let keys = keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
+            error.message = format!("{}\n{}: note: in the task {}[{keys}] (this wsp.task, at those keys)", error.message, site.at, site.kernel);
             let message = error.message.clone();
-            if let Ok(mut first) = failure.lock() {
+            if let Ok(mut first) = context.failure.lock() {
                 first.get_or_insert(error);
             }
             Err(message)

@@ -1,27 +1,60 @@
 //! The artifact of a workload on the cpu: a call of the workload evaluates
 //! its plan on the host and runs the tasks on a task runtime set up as its
 //! schedule says; any other call (a kernel) goes to the cpu artifact.
+//!
+//! The task runtime outlives the call: a finished call drains it and keeps
+//! it, threads and all, for the next call (`idle`), so a workload called
+//! once per decode step starts no thread per step. The calling thread is
+//! the runtime's worker 0 (`RuntimeConfig::caller_lane`): it issues the
+//! tasks, then runs tasks while it waits for the rest.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use htp_api::{Argument, Artifact, PackageFile, RunError};
 use htp_runtime::tasks::{DispatchPolicy, RuntimeConfig, TaskRuntime};
 
-use super::issuer::{RuntimeIssuer, SharedArtifact};
+use super::issuer::{CallContext, RuntimeIssuer, SharedArtifact};
 use crate::plan::eval::{self, Buffer, Memory, Value};
 use crate::plan::Plan;
 use htp_model_wsp::schedule::{Dispatch, Schedule};
+
+/// Idle task runtimes kept per workload: one per call running at once (Python threads may
+/// call one workload concurrently), up to this many.
+const IDLE_RUNTIMES: usize = 4;
 
 pub struct WorkloadArtifact {
     inner: Arc<SharedArtifact>,
     name: String,
     plan: Arc<Plan>,
+    /// Per task site, its kernel's name (tasks are named `kernel[keys]`).
+    labels: Vec<Arc<str>>,
     schedule: Schedule,
+    /// Task runtimes of finished calls, their workers parked, for the next calls.
+    idle: Mutex<Vec<TaskRuntime>>,
 }
 
 impl WorkloadArtifact {
     pub fn new(inner: Box<dyn Artifact>, name: String, plan: Plan, schedule: Schedule) -> Self {
-        WorkloadArtifact { inner: Arc::new(SharedArtifact(inner)), name, plan: Arc::new(plan), schedule }
+        let labels = plan.tasks.iter().map(|site| Arc::from(site.kernel.as_str())).collect();
+        WorkloadArtifact { inner: Arc::new(SharedArtifact(inner)), name, plan: Arc::new(plan), labels, schedule, idle: Mutex::default() }
+    }
+
+    /// A runtime set up as `config` says: an idle one of an earlier call, or a new one.
+    fn runtime(&self, config: RuntimeConfig) -> Result<TaskRuntime, RunError> {
+        let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        match idle {
+            // The worker count follows HTP_NUM_THREADS, which may change between calls.
+            Some(runtime) if *runtime.config() == config => Ok(runtime),
+            _ => TaskRuntime::start(config).map_err(RunError::from),
+        }
+    }
+
+    /// Keeps a drained runtime for the next call.
+    fn keep(&self, runtime: TaskRuntime) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < IDLE_RUNTIMES {
+            idle.push(runtime);
+        }
     }
 
     fn policy(&self) -> DispatchPolicy {
@@ -82,21 +115,28 @@ impl WorkloadArtifact {
         // kernel; one watch for the whole call, which the kernel calls
         // inside only count (no signal handler swapped per task).
         let _watch = htp_runtime::interrupt::Watch::start();
-        let config = RuntimeConfig::new(self.workers(), self.policy()).with_window(self.schedule.window).with_trace(self.schedule.trace.is_some());
-        let runtime = TaskRuntime::start(config).map_err(RunError::from)?;
-        let failure = Arc::new(Mutex::new(None));
+        let workers = self.workers();
+        let config = RuntimeConfig::new(workers, self.policy())
+            .with_window(self.schedule.window)
+            .with_trace(self.schedule.trace.is_some())
+            .with_caller_lane(true);
+        let context = Arc::new(CallContext { artifact: self.inner.clone(), memory: memory.clone(), failure: Arc::new(Mutex::new(None)), plan: self.plan.clone() });
+        // Declared after the call's memory: dropped first (on an unwind too), which waits for
+        // every task.
+        let mut runtime = self.runtime(config)?;
         let affinity = self.schedule.dispatch == Dispatch::Affinity;
         let issued = {
-            let mut issuer = RuntimeIssuer::new(&runtime, memory.clone(), self.inner.clone(), failure.clone(), affinity, self.schedule.batch);
-            let outcome = eval::run(&self.plan, &memory, &scalars, self.workers(), &mut issuer);
+            let mut issuer = RuntimeIssuer::new(&runtime, context.clone(), &self.labels, affinity, self.schedule.batch);
+            let outcome = eval::run(&self.plan, &memory, &scalars, workers, &mut issuer);
             // What was issued runs even when issuing stopped early.
             let flushed = issuer.flush();
             outcome.and(flushed)
         };
-        let finished = runtime.finish();
+        let finished = runtime.drain();
+        self.keep(runtime);
         // A kernel's own failure first (its kind: IndexError, ...), then the
         // workload's, then the runtime's.
-        if let Some(error) = failure.lock().ok().and_then(|mut f| f.take()) {
+        if let Some(error) = context.failure.lock().ok().and_then(|mut f| f.take()) {
             return Err(error);
         }
         issued?;

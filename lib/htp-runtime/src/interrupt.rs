@@ -7,18 +7,34 @@
 //! over a handler that is a function: a process that ignores SIGINT, or
 //! lets it kill it, keeps doing so.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
-/// Running watches and the handler they replaced.
+/// Running watches. A watch started or ended while others run only counts (an atomic: the
+/// kernel calls of a WSP workload's tasks, each a watch inside the call's, do not queue on a
+/// lock); the first and the last take `STATE`'s lock to swap the handler.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// The handler the running watches replaced.
 struct Installed {
-    count: usize,
     previous: Option<libc::sigaction>,
 }
 
-static STATE: Mutex<Installed> = Mutex::new(Installed { count: 0, previous: None });
+static STATE: Mutex<Installed> = Mutex::new(Installed { previous: None });
+
+/// Adds `delta` to `RUNNING` unless it is `from` (the first start, the last end): whether it did.
+fn count_unless(from: usize, delta: isize) -> bool {
+    let mut running = RUNNING.load(Ordering::Acquire);
+    while running != from {
+        match RUNNING.compare_exchange_weak(running, running.wrapping_add_signed(delta), Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return true,
+            Err(now) => running = now,
+        }
+    }
+    false
+}
 
 extern "C" fn on_sigint(_signal: libc::c_int) {
     // Async-signal-safe: one atomic store.
@@ -31,8 +47,11 @@ pub struct Watch(());
 impl Watch {
     /// Starts watching (installs the handler if no other call is running).
     pub fn start() -> Watch {
+        if count_unless(0, 1) {
+            return Watch(());
+        }
         let mut state = STATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if state.count == 0 {
+        if RUNNING.load(Ordering::Acquire) == 0 {
             REQUESTED.store(false, Ordering::SeqCst);
             unsafe {
                 let mut current: libc::sigaction = std::mem::zeroed();
@@ -50,7 +69,7 @@ impl Watch {
                 }
             }
         }
-        state.count += 1;
+        RUNNING.fetch_add(1, Ordering::AcqRel);
         Watch(())
     }
 
@@ -62,9 +81,13 @@ impl Watch {
 
 impl Drop for Watch {
     fn drop(&mut self) {
+        if count_unless(1, -1) {
+            return;
+        }
         let mut state = STATE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        state.count -= 1;
-        if state.count == 0 {
+        // The last one unless a start counted in meanwhile (then that start found the handler
+        // installed, and the handler stays).
+        if RUNNING.fetch_sub(1, Ordering::AcqRel) == 1 {
             if let Some(previous) = state.previous.take() {
                 unsafe { libc::sigaction(libc::SIGINT, &previous, std::ptr::null_mut()) };
             }

@@ -316,7 +316,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The size of the global pool: `HTP_NUM_THREADS` if valid, else the available parallelism.
 pub fn default_threads() -> usize {
-    let fallback = || thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let fallback = available_parallelism;
     match std::env::var(NUM_THREADS_ENV) {
         Ok(value) => threads_from_env(&value).unwrap_or_else(|| {
             eprintln!("htp-runtime: ignoring {NUM_THREADS_ENV}={value:?}: not a positive integer");
@@ -324,6 +324,13 @@ pub fn default_threads() -> usize {
         }),
         Err(_) => fallback(),
     }
+}
+
+/// The machine's available parallelism, asked once per process: the standard library reads the
+/// cgroup's CPU quota files each time (tens of microseconds, which every WSP workload call paid).
+fn available_parallelism() -> usize {
+    static PARALLELISM: OnceLock<usize> = OnceLock::new();
+    *PARALLELISM.get_or_init(|| thread::available_parallelism().map_or(1, NonZeroUsize::get))
 }
 
 /// Parses a thread count from the environment: a positive integer, surrounding spaces allowed.

@@ -29,8 +29,15 @@ pub struct TraceEvent {
 /// A thread-safe recorder of [`TraceEvent`]s.
 #[derive(Debug)]
 pub struct Trace {
+    /// The origin and the events measured from it, together: [`restart`](Self::restart) swaps
+    /// both at once.
+    state: Mutex<Recorded>,
+}
+
+#[derive(Debug)]
+struct Recorded {
     origin: Instant,
-    events: Mutex<Vec<TraceEvent>>,
+    events: Vec<TraceEvent>,
 }
 
 impl Default for Trace {
@@ -42,24 +49,33 @@ impl Default for Trace {
 impl Trace {
     /// An empty trace whose origin is now.
     pub fn new() -> Self {
-        Self { origin: Instant::now(), events: Mutex::new(Vec::new()) }
+        Self { state: Mutex::new(Recorded { origin: Instant::now(), events: Vec::new() }) }
     }
 
     /// The instant all event times are measured from.
     pub fn origin(&self) -> Instant {
-        self.origin
+        self.recorded().origin
+    }
+
+    /// The events recorded so far, as a trace of their own (same origin), leaving this one empty
+    /// with its origin now: a runtime kept between runs gives each run its own timeline.
+    pub fn restart(&self) -> Trace {
+        let mut state = self.recorded();
+        let fresh = Recorded { origin: Instant::now(), events: Vec::new() };
+        Trace { state: Mutex::new(mem::replace(&mut *state, fresh)) }
+    }
+
+    fn recorded(&self) -> std::sync::MutexGuard<'_, Recorded> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Records that `name` ran on `lane` from `start` to `end`. Instants before the origin count
     /// as the origin, and an `end` before `start` as a zero duration.
     pub fn record(&self, name: impl Into<String>, lane: u64, start: Instant, end: Instant) {
-        let event = TraceEvent {
-            name: name.into(),
-            lane,
-            start: start.saturating_duration_since(self.origin),
-            duration: end.saturating_duration_since(start),
-        };
-        self.events.lock().unwrap_or_else(PoisonError::into_inner).push(event);
+        let name = name.into();
+        let mut state = self.recorded();
+        let start_offset = start.saturating_duration_since(state.origin);
+        state.events.push(TraceEvent { name, lane, start: start_offset, duration: end.saturating_duration_since(start) });
     }
 
     /// Starts timing `name` on `lane`; the event is recorded when the returned guard is dropped,
@@ -70,7 +86,7 @@ impl Trace {
 
     /// A copy of the events recorded so far, in recording order.
     pub fn events(&self) -> Vec<TraceEvent> {
-        self.events.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.recorded().events.clone()
     }
 
     /// The events as Chrome trace-event JSON: `{"traceEvents":[{"name":..,"ph":"X","ts":..,

@@ -665,3 +665,147 @@ fn the_last_handle_may_go_inside_a_task() {
     }
     assert_eq!(ran.load(Ordering::SeqCst), 10);
 }
+
+#[test]
+fn a_drained_runtime_runs_the_next_run_with_the_same_workers() {
+    for policy in ALL_POLICIES {
+        let mut runtime = start(2, policy);
+        for run in 0..3 {
+            let buffer = 0x9000usize;
+            let log = Arc::new(Mutex::new(Vec::new()));
+            for n in 0..20 {
+                let log = Arc::clone(&log);
+                let spec = task(n, move || {
+                    log.lock().unwrap().push(n);
+                    Ok(())
+                });
+                // One chain: each task read-writes the bytes the previous one wrote.
+                let id = runtime.submit(spec.access(Access::read_write(Region::bytes(buffer, 0, 8)))).unwrap();
+                assert_eq!(id, TaskId(n as u64), "ids start from 0 in every run");
+            }
+            let report = runtime.drain().unwrap();
+            assert_eq!(report.tasks, 20, "{policy:?} run {run}");
+            assert_eq!(*log.lock().unwrap(), (0..20).collect::<Vec<_>>(), "{policy:?} run {run}: in order");
+            assert_eq!(report.trace.expect("trace").events().len(), 20, "each run its own trace");
+        }
+        // A failed run reports its failure, and the next run starts clean.
+        runtime.submit(task(0, || Err("first run fails".into()))).unwrap();
+        assert!(runtime.drain().unwrap_err().contains("first run fails"));
+        runtime.submit(task(0, || Ok(()))).unwrap();
+        assert_eq!(runtime.finish().unwrap().tasks, 1, "{policy:?}");
+    }
+}
+
+#[test]
+fn a_caller_lane_is_worker_0_and_runs_its_tasks_while_waiting() {
+    for policy in ALL_POLICIES {
+        let caller = thread::current().id();
+        let ran_on_caller = Arc::new(AtomicUsize::new(0));
+        let runtime =
+            TaskRuntime::start(RuntimeConfig::new(2, policy).with_trace(true).with_caller_lane(true)).unwrap();
+        for n in 0..40 {
+            let ran_on_caller = Arc::clone(&ran_on_caller);
+            runtime
+                .submit(task(n, move || {
+                    if thread::current().id() == caller {
+                        ran_on_caller.fetch_add(1, Ordering::Relaxed);
+                    }
+                    thread::sleep(Duration::from_micros(200));
+                    Ok(())
+                }))
+                .unwrap();
+        }
+        let report = runtime.finish().unwrap();
+        let lanes = lanes_by_task(&report, 40);
+        assert!(lanes.iter().all(|&lane| lane < 2), "{policy:?}: {lanes:?}");
+        let on_lane_0 = lanes.iter().filter(|&&lane| lane == 0).count();
+        assert_eq!(on_lane_0, ran_on_caller.load(Ordering::Relaxed), "{policy:?}: lane 0 is the caller");
+        if matches!(policy, DispatchPolicy::RoundRobin | DispatchPolicy::Affinity) {
+            // Placed, and never moved: half of them waited for the caller.
+            assert_eq!(on_lane_0, 20, "{policy:?}");
+        }
+    }
+}
+
+#[test]
+fn a_caller_lane_of_one_worker_runs_everything_on_the_caller() {
+    for policy in ALL_POLICIES {
+        let caller = thread::current().id();
+        let mut runtime = TaskRuntime::start(RuntimeConfig::new(1, policy).with_caller_lane(true)).unwrap();
+        for _ in 0..2 {
+            let count = Arc::new(AtomicUsize::new(0));
+            for n in 0..100 {
+                let count = Arc::clone(&count);
+                runtime
+                    .submit(task(n, move || {
+                        assert_eq!(thread::current().id(), caller);
+                        count.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    }))
+                    .unwrap();
+            }
+            runtime.drain().unwrap();
+            assert_eq!(count.load(Ordering::Relaxed), 100, "{policy:?}");
+        }
+    }
+}
+
+#[test]
+fn a_caller_lane_stalled_by_the_window_runs_the_tasks_that_wait_for_it() {
+    // Affinity puts every task on worker 0, the caller: a full window waits for the caller itself.
+    for policy in ALL_POLICIES {
+        let count = Arc::new(AtomicUsize::new(0));
+        let runtime =
+            TaskRuntime::start(RuntimeConfig::new(2, policy).with_window(4).with_caller_lane(true)).unwrap();
+        for n in 0..200 {
+            let count = Arc::clone(&count);
+            let spec = TaskSpec::new(format!("t{n}"), move || {
+                count.fetch_add(1, Ordering::Relaxed);
+                Ok(())
+            });
+            runtime.submit(spec.worker(0)).unwrap();
+        }
+        let report = runtime.finish().unwrap();
+        assert_eq!(count.load(Ordering::Relaxed), 200, "{policy:?}");
+        assert!(report.stalls > 0, "{policy:?}: the window never filled");
+    }
+}
+
+#[test]
+fn a_batch_is_submitted_in_order_with_its_dependencies() {
+    for policy in ALL_POLICIES {
+        for caller_lane in [false, true] {
+            let runtime =
+                TaskRuntime::start(RuntimeConfig::new(2, policy).with_caller_lane(caller_lane)).unwrap();
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let buffer = 0xA000usize;
+            let specs = (0..50).map(|n| {
+                let log = Arc::clone(&log);
+                task(n, move || {
+                    log.lock().unwrap().push(n);
+                    Ok(())
+                })
+                .access(Access::read_write(Region::bytes(buffer, 0, 8)))
+            });
+            assert_eq!(runtime.submit_batch(specs).unwrap(), 50);
+            // A refused spec in a batch: the ones before it are submitted.
+            let refused = [task(50, || Ok(())), task(51, || Ok(())).after(TaskId(99)), task(52, || Ok(()))];
+            assert!(runtime.submit_batch(refused).unwrap_err().contains("not an earlier task"));
+            let report = runtime.finish().unwrap();
+            assert_eq!(report.tasks, 51, "{policy:?}");
+            assert_eq!(*log.lock().unwrap(), (0..50).collect::<Vec<_>>(), "{policy:?} caller lane {caller_lane}");
+        }
+    }
+}
+
+#[test]
+fn labelled_tasks_are_named_by_their_keys_in_traces_and_errors() {
+    let runtime = start(1, DispatchPolicy::Dynamic);
+    let label: Arc<str> = Arc::from("attn");
+    runtime.submit(TaskSpec::new(String::new(), || Ok(())).keys(vec![3, 1]).labelled(Arc::clone(&label))).unwrap();
+    let report = runtime.finish().unwrap();
+    assert_eq!(report.trace.unwrap().events()[0].name, "attn[3,1]");
+    let runtime = start(1, DispatchPolicy::Dynamic);
+    runtime.submit(TaskSpec::new(String::new(), || Err("no".into())).keys(vec![7]).labelled(label)).unwrap();
+    assert_eq!(runtime.finish().unwrap_err(), "task `attn[7]` failed: no");
+}

@@ -6,7 +6,7 @@
 
 use htp_api::{RunError, RunErrorKind};
 
-use super::{Binary, Block, Compare, Element, Function, LoopKind, Num, Plan, Slot, Step};
+use super::{dims::Dims, Binary, Block, Compare, Element, Function, LoopKind, Num, Plan, Slot, Step};
 
 /// A block of a workload tensor: which parameter, where it starts (in
 /// elements), its extents and strides (in elements).
@@ -14,8 +14,8 @@ use super::{Binary, Block, Compare, Element, Function, LoopKind, Num, Plan, Slot
 pub struct View {
     pub parameter: usize,
     pub offset: i64,
-    pub sizes: Vec<i64>,
-    pub strides: Vec<i64>,
+    pub sizes: Dims,
+    pub strides: Dims,
 }
 
 /// One element of a tensor, read when a guarded task runs.
@@ -40,8 +40,10 @@ pub enum Value {
     View(View),
     Element(ElementRef),
     Unset,
+    /// Boxed: an axis (up to two views) is made once per loop, while every other value is
+    /// moved on every step; it would make them all its size.
     #[allow(private_interfaces)]
-    Axis(Axis),
+    Axis(Box<Axis>),
 }
 
 /// A condition a task's run checks first: `element predicate bound`.
@@ -134,7 +136,7 @@ impl Memory {
     /// The whole tensor of parameter `parameter` as a view.
     fn whole(&self, parameter: usize) -> Option<View> {
         let buffer = self.buffers.get(parameter)?.as_ref()?;
-        Some(View { parameter, offset: 0, sizes: buffer.sizes.clone(), strides: buffer.strides.clone() })
+        Some(View { parameter, offset: 0, sizes: Dims::from(&buffer.sizes[..]), strides: Dims::from(&buffer.strides[..]) })
     }
 }
 
@@ -285,9 +287,10 @@ impl Evaluator<'_, '_> {
         Ok(())
     }
 
-    fn view(&self, frame: &[Value], slot: Slot) -> Result<View, RunError> {
+    /// The view in `slot`, borrowed (a task's views are cloned once, when it is issued).
+    fn view<'f>(&self, frame: &'f [Value], slot: Slot) -> Result<&'f View, RunError> {
         match &frame[slot] {
-            Value::View(view) => Ok(view.clone()),
+            Value::View(view) => Ok(view),
             other => Err(RunError::from(format!("internal error: expected a tensor, got {other:?}"))),
         }
     }
@@ -304,7 +307,7 @@ impl Evaluator<'_, '_> {
             }
             offset += i * stride;
         }
-        Ok(View { parameter: view.parameter, offset, sizes: vec![], strides: vec![] })
+        Ok(View { parameter: view.parameter, offset, sizes: Dims::default(), strides: Dims::default() })
     }
 
     fn block(&mut self, block: &Block, frame: &mut Vec<Value>) -> Result<Vec<Value>, RunError> {
@@ -350,7 +353,7 @@ impl Evaluator<'_, '_> {
             Step::Load { dst, tensor, indices, element, at } => {
                 let view = self.view(frame, *tensor)?;
                 let indices: Vec<i64> = indices.iter().map(|i| self.int(frame, *i)).collect();
-                let element_view = self.element_view(&view, &indices, at)?;
+                let element_view = self.element_view(view, &indices, at)?;
                 frame[*dst] = match element.num {
                     Num::Int(w) => Value::Int(wrap(self.memory.read_int(&element_view, *element), w)),
                     Num::Float(_) => Value::Float(self.memory.read(&element_view, *element)),
@@ -369,11 +372,11 @@ impl Evaluator<'_, '_> {
             }
             Step::View { dst, tensor, offsets, sizes, at } => {
                 let whole = self.view(frame, *tensor)?;
-                let offsets: Vec<i64> = offsets.iter().map(|o| self.int(frame, *o)).collect();
-                let mut sizes: Vec<i64> = sizes.iter().map(|s| self.int(frame, *s)).collect();
+                let mut sizes: Dims = sizes.iter().map(|s| self.int(frame, *s)).collect();
                 let dropped = whole.sizes.len() - sizes.len();
                 let mut offset = whole.offset;
-                for (d, (&o, (&extent, &stride))) in offsets.iter().zip(whole.sizes.iter().zip(&whole.strides)).enumerate() {
+                let offsets = offsets.iter().map(|o| self.int(frame, *o));
+                for (d, (o, (&extent, &stride))) in offsets.zip(whole.sizes.iter().zip(&whole.strides)).enumerate() {
                     let size = if d < dropped { 1 } else { sizes[d - dropped] };
                     // A block that starts past the end is an error (a
                     // ragged length or an index past the tensor, never
@@ -382,7 +385,7 @@ impl Evaluator<'_, '_> {
                     if o > extent || o < 0 {
                         return Err(out_of_bounds(
                             at,
-                            format!("a task's view starts at {o} in dimension {d} of {}, which has {extent}: outside it", self.name_of(&whole)),
+                            format!("a task's view starts at {o} in dimension {d} of {}, which has {extent}: outside it", self.name_of(whole)),
                         ));
                     }
                     if d >= dropped && size <= 0 {
@@ -392,41 +395,42 @@ impl Evaluator<'_, '_> {
                     if o + size > extent {
                         return Err(out_of_bounds(
                             at,
-                            format!("a task's view starts at {o} with {size} elements in dimension {d} of {}, which has {extent}: outside it", self.name_of(&whole)),
+                            format!("a task's view starts at {o} with {size} elements in dimension {d} of {}, which has {extent}: outside it", self.name_of(whole)),
                         ));
                     }
                     offset += o * stride;
                 }
-                frame[*dst] = Value::View(View { parameter: whole.parameter, offset, sizes, strides: whole.strides[dropped..].to_vec() });
+                let view = View { parameter: whole.parameter, offset, sizes, strides: Dims::from(&whole.strides[dropped..]) };
+                frame[*dst] = Value::View(view);
             }
             Step::Cores { dst } => frame[*dst] = Value::Int(self.cores as i64),
             Step::Channel { dst, index } => {
                 let ring = self.memory.whole(self.plan.parameters.len() + index).ok_or_else(|| RunError::from("internal error: a channel's ring was not allocated".to_string()))?;
                 frame[*dst] = Value::View(ring);
             }
-            Step::Dense { dst, size } => frame[*dst] = Value::Axis(Axis::Dense(self.int(frame, *size).max(0))),
+            Step::Dense { dst, size } => frame[*dst] = Value::Axis(Box::new(Axis::Dense(self.int(frame, *size).max(0)))),
             Step::Ragged { dst, size, lengths, element, at } => {
-                let lengths = self.view(frame, *lengths)?;
+                let lengths = self.view(frame, *lengths)?.clone();
                 let size = self.int(frame, *size).max(0);
                 self.check_lengths(&lengths, size, *element, at)?;
-                frame[*dst] = Value::Axis(Axis::Ragged { size, lengths, element: *element });
+                frame[*dst] = Value::Axis(Box::new(Axis::Ragged { size, lengths, element: *element }));
             }
             Step::Sparse { dst, rows, indptr, indices, indptr_element, indices_element, at } => {
-                let (indptr, indices) = (self.view(frame, *indptr)?, self.view(frame, *indices)?);
+                let (indptr, indices) = (self.view(frame, *indptr)?.clone(), self.view(frame, *indices)?.clone());
                 let rows = self.int(frame, *rows).max(0);
                 self.check_csr(&indptr, &indices, rows, *indptr_element, *indices_element, at)?;
-                frame[*dst] = Value::Axis(Axis::Sparse {
+                frame[*dst] = Value::Axis(Box::new(Axis::Sparse {
                     rows,
                     indptr,
                     indices,
                     indptr_element: *indptr_element,
                     indices_element: *indices_element,
-                });
+                }));
             }
             Step::Element { dst, tensor, indices, element, at } => {
                 let view = self.view(frame, *tensor)?;
                 let indices: Vec<i64> = indices.iter().map(|i| self.int(frame, *i)).collect();
-                frame[*dst] = Value::Element(ElementRef { view: self.element_view(&view, &indices, at)?, element: *element });
+                frame[*dst] = Value::Element(ElementRef { view: self.element_view(view, &indices, at)?, element: *element });
             }
             Step::For { lower, upper, step, iv, carried, body, results } => {
                 let (lower, upper, step_by) = (self.int(frame, *lower), self.int(frame, *upper), self.int(frame, *step));
@@ -543,7 +547,7 @@ impl Evaluator<'_, '_> {
     fn wsp_loop(&mut self, kind: LoopKind, operands: &[Slot], indices: &[Slot], body: &Block, frame: &mut Vec<Value>) -> Result<(), RunError> {
         if kind == LoopKind::Select {
             let size = self.int(frame, operands[0]).max(0);
-            let predicate = self.view(frame, operands[1])?;
+            let predicate = self.view(frame, operands[1])?.clone();
             let element = self.plan.parameters.get(predicate.parameter).copied().flatten().ok_or_else(|| RunError::from("internal error: predicate".to_string()))?;
             for i in 0..size {
                 let Some(at) = linear(&predicate, i) else {
@@ -561,7 +565,7 @@ impl Evaluator<'_, '_> {
         let mut axes = Vec::new();
         for operand in operands {
             match &frame[*operand] {
-                Value::Axis(axis) => axes.push(axis.clone()),
+                Value::Axis(axis) => axes.push((**axis).clone()),
                 other => return Err(RunError::from(format!("internal error: expected an axis, got {other:?}"))),
             }
         }
@@ -646,11 +650,11 @@ impl Evaluator<'_, '_> {
 
 /// Element `i` of a 1-D tensor or of a 1xN / Nx1 one.
 fn linear(view: &View, i: i64) -> Option<View> {
-    let (size, stride) = match view.sizes.as_slice() {
+    let (size, stride) = match &view.sizes[..] {
         [n] => (*n, view.strides[0]),
         [1, n] => (*n, view.strides[1]),
         [n, 1] => (*n, view.strides[0]),
         _ => return None,
     };
-    (i >= 0 && i < size).then(|| View { parameter: view.parameter, offset: view.offset + i * stride, sizes: vec![], strides: vec![] })
+    (i >= 0 && i < size).then(|| View { parameter: view.parameter, offset: view.offset + i * stride, sizes: Dims::default(), strides: Dims::default() })
 }

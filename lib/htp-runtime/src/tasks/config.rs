@@ -38,12 +38,20 @@ pub struct RuntimeConfig {
     /// Record one trace event per task (lane = worker index) into
     /// [`RunReport::trace`](super::RunReport::trace).
     pub trace: bool,
+    /// The thread that submits is worker 0: the runtime starts `workers - 1` threads, and a thread
+    /// waiting for the run ([`finish`](super::TaskRuntime::finish),
+    /// [`drain`](super::TaskRuntime::drain), a submit stalled by the window) runs worker 0's
+    /// tasks meanwhile — the shared queue's (`Dynamic`), its own deque's and stolen ones
+    /// (`WorkStealing`), those placed on worker 0 (`RoundRobin`, `Affinity`, which wait for it).
+    /// Work stays on the submitting core while it is free, and a run of one worker starts no
+    /// thread at all.
+    pub caller_lane: bool,
 }
 
 impl RuntimeConfig {
     /// `workers` threads with `policy`, an unbounded window and no trace.
     pub fn new(workers: usize, policy: DispatchPolicy) -> Self {
-        Self { workers, policy, window: 0, trace: false }
+        Self { workers, policy, window: 0, trace: false, caller_lane: false }
     }
 
     /// This configuration with a window of `window` tasks (0 = unbounded).
@@ -56,6 +64,18 @@ impl RuntimeConfig {
     pub fn with_trace(mut self, trace: bool) -> Self {
         self.trace = trace;
         self
+    }
+
+    /// This configuration with the submitting thread as worker 0 or not (see
+    /// [`caller_lane`](Self::caller_lane)).
+    pub fn with_caller_lane(mut self, caller_lane: bool) -> Self {
+        self.caller_lane = caller_lane;
+        self
+    }
+
+    /// The first worker index the runtime starts a thread for.
+    pub(crate) fn first_thread(&self) -> usize {
+        usize::from(self.caller_lane)
     }
 
     /// An error message when the configuration cannot run.

@@ -24,8 +24,9 @@ use std::{
 };
 
 use super::{
+    body::TaskBody,
     live::{LiveAccess, LiveAccesses},
-    node::{TaskBody, TaskNode},
+    node::{TaskName, TaskNode},
     region::Access,
     TaskId,
 };
@@ -83,7 +84,7 @@ impl DependencyTracker {
     }
 
     /// A node for the next task: a spare one when there is one.
-    pub fn new_node(&mut self, name: String, worker: usize, body: TaskBody) -> Arc<TaskNode> {
+    pub fn new_node(&mut self, name: TaskName, worker: usize, body: TaskBody) -> Arc<TaskNode> {
         let id = self.next_id;
         while let Some(mut spare) = self.spare.pop() {
             // Unique when it was put aside, but a stale reference may not be ruled out cheaply.
@@ -144,6 +145,22 @@ impl DependencyTracker {
         edges.added
     }
 
+    /// Forgets the run once every task has finished: ids start again from 0, and the nodes are
+    /// kept for the next run's tasks. Returns (tasks, edges) of the run.
+    pub fn reset(&mut self) -> (usize, usize) {
+        let run = (self.next_id as usize, self.edges);
+        // The live accesses and streams hold nodes too: let go of them first.
+        self.buffers.clear();
+        self.streams.clear();
+        self.trim_at = 0;
+        self.trim_recent();
+        self.recent.clear();
+        self.recent_first_id = 0;
+        self.next_id = 0;
+        self.edges = 0;
+        run
+    }
+
     /// Forgets the finished tasks at the front of `recent`, keeping unshared nodes for reuse.
     fn trim_recent(&mut self) {
         const SPARE_NODES: usize = 1024;
@@ -165,7 +182,8 @@ mod tests {
     use crate::tasks::region::Region;
 
     fn node(tracker: &mut DependencyTracker) -> Arc<TaskNode> {
-        tracker.new_node(String::new(), 0, Box::new(|| Ok(())))
+        let name = TaskName { text: String::new(), label: None, keys: Vec::new() };
+        tracker.new_node(name, 0, TaskBody::new(|| Ok(())))
     }
 
     #[test]

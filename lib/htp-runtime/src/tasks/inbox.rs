@@ -46,6 +46,30 @@ impl Inbox {
         }
     }
 
+    /// Adds `tasks` in order with one compare-and-swap (as many `push`es would, oldest first).
+    pub fn push_all(&self, tasks: impl IntoIterator<Item = Arc<TaskNode>>) {
+        let mut tasks = tasks.into_iter();
+        let Some(first) = tasks.next() else { return };
+        let first = Arc::into_raw(first).cast_mut();
+        // Linked newest first, as pushes one by one would leave them.
+        let mut newest = first;
+        for task in tasks {
+            let node = Arc::into_raw(task).cast_mut();
+            // SAFETY: both came from `Arc::into_raw`; the inbox owns their counts.
+            unsafe { (*node).next_ready.store(newest, Ordering::Relaxed) };
+            newest = node;
+        }
+        let mut head = self.head.load(Ordering::Relaxed);
+        loop {
+            // SAFETY: as above.
+            unsafe { (*first).next_ready.store(head, Ordering::Relaxed) };
+            match self.head.compare_exchange_weak(head, newest, Ordering::SeqCst, Ordering::Relaxed) {
+                Ok(_) => return,
+                Err(now) => head = now,
+            }
+        }
+    }
+
     /// Whether the inbox looks empty (a hint: a push may land right after).
     pub fn is_empty(&self) -> bool {
         self.head.load(Ordering::SeqCst).is_null()

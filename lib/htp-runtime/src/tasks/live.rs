@@ -137,7 +137,8 @@ mod tests {
     use super::*;
 
     fn access(id: u64, first: i64, bytes: i64) -> LiveAccess {
-        let task = Arc::new(TaskNode::new(id, format!("t{id}"), 0, Box::new(|| Ok(()))));
+        let name = crate::tasks::node::TaskName { text: format!("t{id}"), label: None, keys: Vec::new() };
+        let task = Arc::new(TaskNode::new(id, name, 0, crate::tasks::body::TaskBody::new(|| Ok(()))));
         LiveAccess::new(first, first + bytes - 1, Region::bytes(1, first, bytes), &task)
     }
 

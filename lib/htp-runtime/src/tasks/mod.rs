@@ -14,10 +14,17 @@
 //! says why a stall cannot deadlock). The first
 //! failing or panicking body stops new bodies from starting; `finish` reports it.
 //!
+//! A runtime serves many runs: [`TaskRuntime::drain`] waits for a run's tasks, reports it and
+//! keeps the workers for the next one (a WSP workload called once per decode step starts no
+//! thread per call). [`TaskRuntime::submit_batch`] submits many tasks under one lock with one
+//! wake-up decision; with [`RuntimeConfig::caller_lane`] the submitting thread is worker 0 and
+//! runs tasks while it waits.
+//!
 //! Files, one job each: `config.rs` (policies, configuration), `region.rs` (regions and their
-//! overlap test), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `live.rs` (a buffer's live accesses, indexed), `queues.rs`
+//! overlap test), `body.rs` (a task's work, inline in its node), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `live.rs` (a buffer's live accesses, indexed), `queues.rs`
 //! (ready queues and parking), `inbox.rs` (the lock-free push side of a queue), `window.rs` (the in-flight bound), `executor.rs` (the workers).
 
+mod body;
 mod config;
 mod deps;
 mod executor;
@@ -30,23 +37,28 @@ mod window;
 
 use std::{
     sync::{
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
         Arc, Mutex,
     },
     thread::{self, JoinHandle},
 };
 
+pub use body::TaskBody;
 pub use config::{DispatchPolicy, RuntimeConfig};
-pub use node::TaskBody;
 pub use region::{Access, AccessMode, Region};
 
 use deps::DependencyTracker;
 use executor::{Failure, Shared};
-use node::lock;
+use node::{lock, TaskName, TaskNode};
 use queues::ReadyQueues;
 use window::Window;
 
 use crate::trace::Trace;
+
+/// With a caller lane, tasks in flight past which a batch submit first runs worker 0's ready
+/// tasks: a submitter far ahead of the workers would only pile up fresh nodes (memory the
+/// workers must then fetch), while its own core can run them.
+const AHEAD: usize = 1024;
 
 /// A submitted task, numbered from 0 in submission order within one runtime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,6 +68,9 @@ pub struct TaskId(pub u64);
 pub struct TaskSpec {
     /// Shown in traces and errors, e.g. `attn[3,1]`.
     pub name: String,
+    /// Instead of `name`: the task is named `label[keys]` (`attn[3,1]`), written only when a
+    /// trace or an error needs it — no formatting per task.
+    pub label: Option<Arc<str>>,
     /// The task's loop indices, for the caller's use (choosing `worker`, naming); the runtime
     /// does not interpret them.
     pub keys: Vec<i64>,
@@ -74,17 +89,25 @@ pub struct TaskSpec {
 }
 
 impl TaskSpec {
-    /// A task named `name` running `body`, with no accesses, edges, stream or placement.
+    /// A task named `name` running `body`, with no accesses, edges, stream or placement. A small
+    /// `body` is kept inline in the task (`TaskBody`): no allocation of its own.
     pub fn new(name: impl Into<String>, body: impl FnOnce() -> Result<(), String> + Send + 'static) -> Self {
         Self {
             name: name.into(),
+            label: None,
             keys: Vec::new(),
             accesses: Vec::new(),
             after: Vec::new(),
             stream: None,
             worker: None,
-            body: Box::new(body),
+            body: TaskBody::new(body),
         }
+    }
+
+    /// This task named `label[keys]` (see [`label`](Self::label)).
+    pub fn labelled(mut self, label: Arc<str>) -> Self {
+        self.label = Some(label);
+        self
     }
 
     /// This task with `access` added.
@@ -122,6 +145,7 @@ impl std::fmt::Debug for TaskSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TaskSpec")
             .field("name", &self.name)
+            .field("label", &self.label)
             .field("keys", &self.keys)
             .field("accesses", &self.accesses)
             .field("after", &self.after)
@@ -167,6 +191,8 @@ impl TaskRuntime {
             window: Window::new(config.window, config.workers),
             failure: Failure::default(),
             trace: config.trace.then(Trace::new),
+            caller_lane: config.caller_lane,
+            lane_claimed: AtomicBool::new(false),
         });
         let mut runtime = Self {
             config,
@@ -175,7 +201,7 @@ impl TaskRuntime {
             tracker: Mutex::default(),
             stalls: AtomicUsize::new(0),
         };
-        for index in 0..runtime.config.workers {
+        for index in runtime.config.first_thread()..runtime.config.workers {
             let shared = Arc::clone(&runtime.shared);
             let worker = thread::Builder::new()
                 .name(format!("htp-task-{index}"))
@@ -196,73 +222,154 @@ impl TaskRuntime {
     /// this one, if `Affinity` gets a task without a worker, or if a task body submits while
     /// the window is full (waiting there could deadlock: the workers would wait for themselves).
     pub fn submit(&self, spec: TaskSpec) -> Result<TaskId, String> {
-        if self.shared.failure.is_set() {
-            return Err(self.shared.failure.first().unwrap_or_default());
-        }
-        if self.config.policy == DispatchPolicy::Affinity && spec.worker.is_none() {
-            return Err(format!("task `{}`: the Affinity policy needs a worker for every task", spec.name));
-        }
-        let may_block = !executor::on_worker_of(&self.shared);
-        match self.shared.window.enter(may_block) {
-            Ok(true) => {
-                self.stalls.fetch_add(1, Ordering::Relaxed);
-            }
-            Ok(false) => {}
-            Err(window::Full::WouldBlock) => {
-                return Err(format!(
-                    "task `{}`: submitted from a task body while the window ({} tasks) is full; \
-                     waiting there could deadlock",
-                    spec.name, self.config.window
-                ))
-            }
-        }
-        let (task, edges) = {
+        self.check(&spec)?;
+        self.enter_window(&spec)?;
+        let (task, ready) = {
             let mut tracker = lock(&self.tracker);
-            let id = tracker.next_id();
-            if let Some(later) = spec.after.iter().find(|after| after.0 >= id) {
-                drop(tracker);
-                self.shared.window.cancel_enter();
-                return Err(format!(
-                    "task `{}`: `after` names task {} which is not an earlier task (this is task {id})",
-                    spec.name, later.0
-                ));
+            match self.insert(&mut tracker, spec) {
+                Ok(inserted) => inserted,
+                Err(error) => {
+                    drop(tracker);
+                    self.shared.window.cancel_enter();
+                    return Err(error);
+                }
             }
-            let workers = self.config.workers;
-            let worker = spec.worker.map_or((id % workers as u64) as usize, |worker| worker % workers);
-            let task = tracker.new_node(spec.name, worker, spec.body);
-            let edges = tracker.insert(&task, spec.accesses, &spec.after, spec.stream);
-            (task, edges)
         };
         let id = TaskId(task.id);
-        // Without predecessors the task is ready, and its pending count is nobody else's to
-        // touch: skip the atomic.
-        if edges == 0 || task.release_submit_hold() {
+        if ready {
             self.shared.queues.push(task);
         }
         Ok(id)
     }
 
+    /// Submits `specs` in order, as many [`submit`](Self::submit)s would, taking the dependency
+    /// tracker's lock once and deciding about waking workers once (per worker touched): their
+    /// ids are consecutive. At the first spec refused, the earlier ones stay submitted and its
+    /// error is returned. With a bounded window the specs go one by one (a stall must not hold
+    /// the lock). Returns the number submitted.
+    pub fn submit_batch(&self, specs: impl IntoIterator<Item = TaskSpec>) -> Result<usize, String> {
+        let specs: Vec<TaskSpec> = specs.into_iter().collect();
+        let count = specs.len();
+        if !self.shared.window.enter_unbounded(count) {
+            let mut submitted = 0;
+            for spec in specs {
+                self.submit(spec)?;
+                submitted += 1;
+            }
+            return Ok(submitted);
+        }
+        let mut ready = Vec::with_capacity(count);
+        let mut outcome = Ok(count);
+        {
+            let mut tracker = lock(&self.tracker);
+            for (n, spec) in specs.into_iter().enumerate() {
+                if let Err(error) = self.check(&spec).and_then(|()| {
+                    let (task, is_ready) = self.insert(&mut tracker, spec)?;
+                    if is_ready {
+                        ready.push(task);
+                    }
+                    Ok(())
+                }) {
+                    self.shared.window.cancel_entered(count - n);
+                    outcome = Err(error);
+                    break;
+                }
+            }
+        }
+        self.shared.queues.push_all(ready);
+        if self.config.caller_lane && !executor::on_worker_of(&self.shared) {
+            executor::help_while_far_ahead(&self.shared, AHEAD);
+        }
+        outcome
+    }
+
+    /// What refuses a spec before it enters the window.
+    fn check(&self, spec: &TaskSpec) -> Result<(), String> {
+        if self.shared.failure.is_set() {
+            return Err(self.shared.failure.first().unwrap_or_default());
+        }
+        if self.config.policy == DispatchPolicy::Affinity && spec.worker.is_none() {
+            return Err(format!("task `{}`: the Affinity policy needs a worker for every task", display_name(spec)));
+        }
+        Ok(())
+    }
+
+    /// Counts the task into the window, waiting while it is full: a caller lane runs worker 0's
+    /// tasks meanwhile (the oldest task in flight may be one of them).
+    fn enter_window(&self, spec: &TaskSpec) -> Result<(), String> {
+        let on_worker = executor::on_worker_of(&self.shared);
+        let may_block = !on_worker && !self.config.caller_lane;
+        loop {
+            match self.shared.window.enter(may_block) {
+                Ok(stalled) => {
+                    if stalled {
+                        self.stalls.fetch_add(1, Ordering::Relaxed);
+                    }
+                    return Ok(());
+                }
+                Err(window::Full::WouldBlock) if !on_worker => {
+                    self.stalls.fetch_add(1, Ordering::Relaxed);
+                    executor::help_while_full(&self.shared);
+                }
+                Err(window::Full::WouldBlock) => {
+                    return Err(format!(
+                        "task `{}`: submitted from a task body while the window ({} tasks) is full; \
+                         waiting there could deadlock",
+                        display_name(spec),
+                        self.config.window
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Adds the task of `spec` (counted into the window) to the graph: the node and whether it is
+    /// ready now.
+    fn insert(&self, tracker: &mut DependencyTracker, spec: TaskSpec) -> Result<(Arc<TaskNode>, bool), String> {
+        let id = tracker.next_id();
+        if let Some(later) = spec.after.iter().find(|after| after.0 >= id) {
+            return Err(format!(
+                "task `{}`: `after` names task {} which is not an earlier task (this is task {id})",
+                display_name(&spec),
+                later.0
+            ));
+        }
+        let workers = self.config.workers;
+        let worker = spec.worker.map_or((id % workers as u64) as usize, |worker| worker % workers);
+        let name = TaskName { text: spec.name, label: spec.label, keys: spec.keys };
+        let task = tracker.new_node(name, worker, spec.body);
+        let edges = tracker.insert(&task, spec.accesses, &spec.after, spec.stream);
+        // Without predecessors the task is ready, and its pending count is nobody else's to
+        // touch: skip the atomic.
+        let ready = edges == 0 || task.release_submit_hold();
+        Ok((task, ready))
+    }
+
     /// Waits for every submitted task, stops the workers, and reports the run; the first task
     /// error or panic, if any, is the error.
     pub fn finish(mut self) -> Result<RunReport, String> {
+        let report = self.drain();
+        self.stop();
+        report
+    }
+
+    /// Waits for every task submitted so far and reports the run (the first task error or
+    /// panic, if any, is the error), then makes the runtime ready for another run with the same
+    /// workers: task ids start again from 0, the failure is forgotten, the trace restarts. With a
+    /// caller lane the calling thread runs worker 0's tasks while it waits.
+    pub fn drain(&mut self) -> Result<RunReport, String> {
         if executor::on_worker_of(&self.shared) {
             // It would wait for the very task calling it; dropping hands the wait to a thread.
             return Err("task runtime: `finish` called from one of its own tasks".into());
         }
-        self.stop();
-        let (tasks, edges) = {
-            let tracker = lock(&self.tracker);
-            (tracker.next_id() as usize, tracker.edges)
-        };
-        let stalls = self.stalls.load(Ordering::Relaxed);
-        let shared = Arc::clone(&self.shared);
-        drop(self);
-        let shared = Arc::try_unwrap(shared)
-            .map_err(|_| "task runtime: a worker still holds the runtime after joining".to_string())?;
-        if let Some(error) = shared.failure.first() {
+        executor::help_until_empty(&self.shared);
+        let (tasks, edges) = lock(&self.tracker).reset();
+        let stalls = self.stalls.swap(0, Ordering::Relaxed);
+        let trace = self.shared.trace.as_ref().map(Trace::restart);
+        if let Some(error) = self.shared.failure.clear() {
             return Err(error);
         }
-        Ok(RunReport { tasks, edges, stalls, trace: shared.trace })
+        Ok(RunReport { tasks, edges, stalls, trace })
     }
 
     /// Waits for the tasks and joins the workers; idempotent. On one of its own workers (the
@@ -270,12 +377,16 @@ impl TaskRuntime {
     /// thread of its own does it.
     fn stop(&mut self) {
         if self.workers.is_empty() {
+            // No thread (or already stopped); a caller lane's tasks still run before the end.
+            if self.shared.caller_lane && !executor::on_worker_of(&self.shared) {
+                executor::help_until_empty(&self.shared);
+            }
             return;
         }
         if executor::on_worker_of(&self.shared) {
             let (shared, workers) = (Arc::clone(&self.shared), std::mem::take(&mut self.workers));
             let stopper = move || {
-                shared.window.wait_empty();
+                executor::help_until_empty(&shared);
                 shared.queues.shut_down();
                 for worker in workers {
                     let _ = worker.join();
@@ -289,12 +400,20 @@ impl TaskRuntime {
             }
             return;
         }
-        self.shared.window.wait_empty();
+        executor::help_until_empty(&self.shared);
         self.shared.queues.shut_down();
         for worker in self.workers.drain(..) {
             // Workers catch every panic of a body; join fails only if a thread was killed.
             let _ = worker.join();
         }
+    }
+}
+
+/// The name of `spec` as its errors show it.
+fn display_name(spec: &TaskSpec) -> String {
+    match &spec.label {
+        Some(label) => TaskName { text: String::new(), label: Some(Arc::clone(label)), keys: spec.keys.clone() }.render(),
+        None => spec.name.clone(),
     }
 }
 

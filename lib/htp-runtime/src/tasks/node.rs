@@ -2,6 +2,8 @@
 //! waits for it.
 
 use std::{
+    cell::UnsafeCell,
+    fmt::Write as _,
     ptr,
     sync::{
         atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering},
@@ -9,16 +11,43 @@ use std::{
     },
 };
 
-/// What a task runs. An `Err` stops the runtime from starting further tasks.
-pub type TaskBody = Box<dyn FnOnce() -> Result<(), String> + Send>;
+use super::body::TaskBody;
+
+/// How a task is named in traces and errors.
+pub(crate) struct TaskName {
+    pub text: String,
+    /// With a label, the name is `label[keys]`, written only when a trace or an error needs it.
+    pub label: Option<Arc<str>>,
+    pub keys: Vec<i64>,
+}
+
+impl TaskName {
+    /// The name as text.
+    pub fn render(&self) -> String {
+        let Some(label) = &self.label else { return self.text.clone() };
+        let mut name = String::with_capacity(label.len() + 2 + 4 * self.keys.len());
+        name.push_str(label);
+        name.push('[');
+        for (n, key) in self.keys.iter().enumerate() {
+            if n > 0 {
+                name.push(',');
+            }
+            let _ = write!(name, "{key}");
+        }
+        name.push(']');
+        name
+    }
+}
 
 pub(crate) struct TaskNode {
     pub id: u64,
-    pub name: String,
+    pub name: TaskName,
     /// The worker whose queue the task goes to (per-worker policies); unused by `Dynamic`.
     pub worker: usize,
-    /// Taken by the one worker that runs the task: a task becomes ready exactly once.
-    body: Mutex<Option<TaskBody>>,
+    /// Taken once, by the one thread that runs the task (`body_taken` says whether it was): a
+    /// task becomes ready exactly once, so no lock is needed.
+    body: UnsafeCell<Option<TaskBody>>,
+    body_taken: AtomicBool,
     /// Unfinished predecessors, plus 1 while the submit is still adding edges, so the task cannot
     /// become ready before all its edges exist.
     pending: AtomicUsize,
@@ -39,13 +68,18 @@ struct Successors {
     waiting: Vec<Arc<TaskNode>>,
 }
 
+// SAFETY: the body (the one field not otherwise synchronised) is written while the node is not
+// shared (`new`, `reuse` through `&mut`) and taken at most once, guarded by `body_taken`.
+unsafe impl Sync for TaskNode {}
+
 impl TaskNode {
-    pub fn new(id: u64, name: String, worker: usize, body: TaskBody) -> Self {
+    pub fn new(id: u64, name: TaskName, worker: usize, body: TaskBody) -> Self {
         Self {
             id,
             name,
             worker,
-            body: Mutex::new(Some(body)),
+            body: UnsafeCell::new(Some(body)),
+            body_taken: AtomicBool::new(false),
             pending: AtomicUsize::new(1),
             done: AtomicBool::new(false),
             successors: Mutex::default(),
@@ -56,11 +90,12 @@ impl TaskNode {
 
     /// Makes a finished node, no longer shared, a new task (saves an allocation per task, and a
     /// free on another thread than the allocation's, the costly case for the system allocator).
-    pub fn reuse(&mut self, id: u64, name: String, worker: usize, body: TaskBody) {
+    pub fn reuse(&mut self, id: u64, name: TaskName, worker: usize, body: TaskBody) {
         self.id = id;
         self.name = name;
         self.worker = worker;
-        *self.body.get_mut().unwrap_or_else(PoisonError::into_inner) = Some(body);
+        *self.body.get_mut() = Some(body);
+        *self.body_taken.get_mut() = false;
         *self.pending.get_mut() = 1;
         *self.done.get_mut() = false;
         let successors = self.successors.get_mut().unwrap_or_else(PoisonError::into_inner);
@@ -100,7 +135,11 @@ impl TaskNode {
 
     /// The body, once (the runner takes it).
     pub fn take_body(&self) -> Option<TaskBody> {
-        lock(&self.body).take()
+        if self.body_taken.swap(true, Ordering::Acquire) {
+            return None;
+        }
+        // SAFETY: only the thread that set `body_taken` gets here, once per submit.
+        unsafe { (*self.body.get()).take() }
     }
 
     /// Marks the task finished and calls `ready` with each successor this made ready.

@@ -141,6 +141,49 @@ impl ReadyQueues {
         }
     }
 
+    /// Makes `tasks` available like [`push`](Self::push) one by one, deciding about wake-ups
+    /// once per worker touched (`Dynamic`: once) instead of once per task: what a batch submit
+    /// saves besides the tracker's lock.
+    pub fn push_all(&self, tasks: Vec<Arc<TaskNode>>) {
+        if tasks.is_empty() {
+            return;
+        }
+        if self.policy == DispatchPolicy::Dynamic {
+            self.shared.inbox.push_all(tasks);
+            // One woken worker hands the rest of the burst on (`hand_on`).
+            if self.searching.load(Ordering::SeqCst) == 0 {
+                self.wake_any();
+            }
+            return;
+        }
+        let mut touched = vec![false; self.local.len()];
+        for task in tasks {
+            touched[task.worker] = true;
+            self.local[task.worker].push(task);
+        }
+        for worker in (0..touched.len()).filter(|&worker| touched[worker]) {
+            match self.policy {
+                DispatchPolicy::WorkStealing => {
+                    if self.searching.load(Ordering::SeqCst) == 0 && !self.wake(worker) {
+                        self.wake_any();
+                    }
+                }
+                _ => {
+                    self.wake(worker);
+                }
+            }
+        }
+    }
+
+    /// Whether a task `worker` may run is queued (a hint: it may be taken meanwhile).
+    pub fn has_work_for(&self, worker: usize) -> bool {
+        match self.policy {
+            DispatchPolicy::Dynamic => !self.shared.is_empty(),
+            DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => !self.local[worker].is_empty(),
+            DispatchPolicy::WorkStealing => self.local.iter().any(|queue| !queue.is_empty()),
+        }
+    }
+
     /// After a searching worker found work: if work is left over, nobody else searches and
     /// someone sleeps, wake one. Wake-ups pass from worker to worker instead of costing the
     /// submitting thread a system call per task.
@@ -176,13 +219,20 @@ impl ReadyQueues {
     }
 
     /// Moves the next tasks `worker` may run to `into` like [`take`](Self::take), blocking
-    /// until there are some; `false` at shutdown.
-    pub fn wait_for_tasks(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>) -> bool {
+    /// until there are some; `false` at shutdown, or once `done()` holds (a condition whose
+    /// change wakes the worker: the caller lane's "no task in flight").
+    pub fn wait_for_tasks(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>, done: impl Fn() -> bool) -> bool {
         // Spinning first keeps a worker fed by a fast submitter off the futex; short, because
         // the submitter may need this core.
         const SPINS: u32 = 200;
         const YIELDS: u32 = 4;
         let parker = &self.parkers[worker];
+        // A busy worker finds work at once: no searching announcement (two read-modify-writes of
+        // a line every worker and pusher touches, per task). Pushers wake sleepers themselves
+        // when nobody searches, so nothing waits on this worker's hand-on.
+        if self.take(worker, into) {
+            return true;
+        }
         loop {
             self.searching.fetch_add(1, Ordering::SeqCst);
             for round in 0..SPINS + YIELDS {
@@ -191,7 +241,7 @@ impl ReadyQueues {
                     self.hand_on();
                     return true;
                 }
-                if self.shutdown.load(Ordering::Acquire) {
+                if self.shutdown.load(Ordering::Acquire) || done() {
                     self.searching.fetch_sub(1, Ordering::SeqCst);
                     return false;
                 }
@@ -211,7 +261,7 @@ impl ReadyQueues {
                 self.hand_on();
                 return true;
             }
-            if self.shutdown.load(Ordering::SeqCst) {
+            if self.shutdown.load(Ordering::SeqCst) || done() {
                 self.cancel_sleep(parker);
                 return false;
             }
@@ -242,8 +292,13 @@ impl ReadyQueues {
         }
     }
 
+    /// Whether `worker` announced it sleeps.
+    pub fn is_asleep(&self, worker: usize) -> bool {
+        self.parkers[worker].asleep.load(Ordering::SeqCst)
+    }
+
     /// Wakes `worker` if it is asleep; `true` if it was.
-    fn wake(&self, worker: usize) -> bool {
+    pub fn wake(&self, worker: usize) -> bool {
         if self.sleepers.load(Ordering::SeqCst) == 0 || !self.parkers[worker].asleep.load(Ordering::SeqCst) {
             return false;
         }

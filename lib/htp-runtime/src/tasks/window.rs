@@ -96,9 +96,24 @@ impl Window {
         }
     }
 
+    /// Counts `count` tasks in at once, if the window is unbounded (a batch submit); `false`
+    /// otherwise (then each enters alone).
+    pub fn enter_unbounded(&self, count: usize) -> bool {
+        if self.limit != 0 {
+            return false;
+        }
+        self.entered.fetch_add(count, Ordering::SeqCst);
+        true
+    }
+
     /// Takes back an `enter` whose task was refused before it existed.
     pub fn cancel_enter(&self) {
-        self.entered.fetch_sub(1, Ordering::SeqCst);
+        self.cancel_entered(1);
+    }
+
+    /// Takes back `count` enters whose tasks were refused.
+    pub fn cancel_entered(&self, count: usize) {
+        self.entered.fetch_sub(count, Ordering::SeqCst);
         self.notify_waiters();
     }
 
@@ -111,6 +126,16 @@ impl Window {
     /// Blocks until no task is in flight.
     pub fn wait_empty(&self) {
         self.wait_until(|| self.in_flight() == 0);
+    }
+
+    /// Whether no task is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.in_flight() == 0
+    }
+
+    /// Whether a submit would have to wait.
+    pub fn is_full(&self) -> bool {
+        self.limit != 0 && self.in_flight() >= self.limit
     }
 
     fn notify_waiters(&self) {
@@ -127,12 +152,13 @@ impl Window {
 
     /// Tasks counted in and not out. `finished` is read first: a task finishing in between only
     /// makes the answer larger (safe for both a stall and `wait_empty`).
-    fn in_flight(&self) -> usize {
+    pub fn in_flight(&self) -> usize {
         let finished = self.total_finished();
         self.entered.load(Ordering::SeqCst).saturating_sub(finished)
     }
 
-    fn wait_until(&self, done: impl Fn() -> bool) {
+    /// Blocks until `done()`, checked again whenever a task leaves.
+    pub fn wait_until(&self, done: impl Fn() -> bool) {
         let mut guard = lock(&self.lock);
         self.waiters.fetch_add(1, Ordering::SeqCst);
         while !done() {
