@@ -189,6 +189,25 @@ def _template(source: str, names: tuple):
     return namespace[name]
 
 
+# The kernels of the tile-shape tests (test_tile_shapes.py, test_conformance_shapes.py): one 16-row
+# block at a time over a symbolic number of rows, or over 48 rows with {B} result rows per block.
+SHAPES_RAGGED = '''
+@htp.kernel
+def k(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", {C}]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = {EXPR}
+'''
+
+SHAPES_STATIC = '''
+@htp.kernel
+def k(x: htp.Tensor[{T}, 48, 64], y: htp.Out[{T}, {R}, {C}]):
+    for i in range(0, 48, 16):
+        t = x[i:i + 16, :]
+        y[i // 16 * {B}:i // 16 * {B} + {B}, :] = {EXPR}
+'''
+
+
 def template(source: str, **names) -> "htp.Kernel":
     """The last `@htp.kernel` of `source` with `{NAME}` replaced by `names`
     (element types, expressions), written to a file of its own. Cached: the

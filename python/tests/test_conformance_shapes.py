@@ -7,23 +7,7 @@ import numpy as np
 import pytest
 
 import conformance as c
-from conformance import check, parts, rng
-
-RAGGED = '''
-@htp.kernel
-def k(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", {C}]):
-    for i in range(0, x.shape[0], 16):
-        t = x[i:i + 16, :]
-        y[i:i + 16, :] = {EXPR}
-'''
-
-STATIC = '''
-@htp.kernel
-def k(x: htp.Tensor[{T}, 48, 64], y: htp.Out[{T}, {R}, {C}]):
-    for i in range(0, 48, 16):
-        t = x[i:i + 16, :]
-        y[i // 16 * {B}:i // 16 * {B} + {B}, :] = {EXPR}
-'''
+from conformance import SHAPES_RAGGED as RAGGED, SHAPES_STATIC as STATIC, check, parts, rng
 
 # construct -> (template fields, numpy on one block (whole tensor for the ragged template), where a
 # diagnostic points)

@@ -14,7 +14,7 @@ import pytest
 
 import conformance as c
 import htp
-from conformance import template
+from conformance import SHAPES_RAGGED as RAGGED, SHAPES_STATIC as STATIC, template
 from htp.pto import runtime as pto_runtime
 from simulators import on_a2a3sim
 from test_errors import assert_points_at
@@ -61,15 +61,7 @@ def refused(kernel, target, message, at, skip=0):
 
 # ---------------------------------------------------------------------------
 # Blocks of tiles ragged in rows, joins of columns, strided column loads: one 16-row block at a time
-# over 37 rows. Each reference is numpy's on the whole tensor (every row is independent).
-
-RAGGED = '''
-@htp.kernel
-def k(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", {C}]):
-    for i in range(0, x.shape[0], 16):
-        t = x[i:i + 16, :]
-        y[i:i + 16, :] = {EXPR}
-'''
+# over 37 rows (RAGGED). Each reference is numpy's on the whole tensor (every row is independent).
 
 ROW_WISE = {
     # tile.slice: aligned and unaligned column starts, one column, a step
@@ -103,15 +95,7 @@ def test_row_blocks(target, dtype, expr):
 
 
 # ---------------------------------------------------------------------------
-# Rows stacked and tiles reshaped: fully valid blocks (48 rows of 16), per block.
-
-STATIC = '''
-@htp.kernel
-def k(x: htp.Tensor[{T}, 48, 64], y: htp.Out[{T}, {R}, {C}]):
-    for i in range(0, 48, 16):
-        t = x[i:i + 16, :]
-        y[i // 16 * {B}:i // 16 * {B} + {B}, :] = {EXPR}
-'''
+# Rows stacked and tiles reshaped: fully valid blocks (48 rows of 16), per block (STATIC).
 
 BLOCK_WISE = {
     # rows stacked (axis 0 is numpy's default)
