@@ -1,9 +1,9 @@
 """HTP's CPU kernels against numpy, side by side in one process: the
 examples at sizes where time is dominated by the kernel, outputs
-preallocated, median of RUNS calls each, with the ratio HTP / numpy (time;
-below 1 means HTP is faster) and HTP's rate. The numpy references are
-numpy's own vectorised code (and its BLAS for matmul: f32, as numpy has no
-f16 GEMM), run with the same inputs.
+preallocated, median of RUNS calls each (HTP's and numpy's alternating),
+with the ratio HTP / numpy (time; below 1 means HTP is faster) and HTP's
+rate. The numpy references are numpy's own vectorised code (and its BLAS
+for matmul: f32, as numpy has no f16 GEMM), run with the same inputs.
 
 Run: python3 benches/kernels.py [--runs R] [--small] [--record]   (after scripts/install-python)
 
@@ -51,14 +51,21 @@ def load(name):
     return module
 
 
-def timed(function, runs):
-    function()  # compile, warm caches
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def timed(htp_call, numpy_call, runs):
+    """Median seconds of `runs` calls of each, the two alternating (and
+    which goes first too), so that a burst of other work on the machine
+    cannot fall on one side of the ratio only (issue 31's 26% of OpenBLAS,
+    from a run at load 3.5, was the machine: docs/performance.md, "CPU GEMM")."""
+    calls = (htp_call, numpy_call)
+    for call in calls:
+        call()  # compile, warm caches
+    samples = ([], [])
+    for run in range(runs):
+        for side in (0, 1) if run % 2 == 0 else (1, 0):
+            start = time.perf_counter()
+            calls[side]()
+            samples[side].append(time.perf_counter() - start)
+    return statistics.median(samples[0]), statistics.median(samples[1])
 
 
 @htp.kernel
@@ -153,7 +160,7 @@ def main():
         times = {}
         for name, htp_call, numpy_call, work, unit in cases(args.small):
             if name.startswith(MATMUL_KERNELS):
-                times[name] = (timed(htp_call, args.runs), timed(numpy_call, args.runs), work)
+                times[name] = (*timed(htp_call, numpy_call, args.runs), work)
         print(json.dumps(times))
         return
     load = os.getloadavg()[0]
@@ -163,8 +170,7 @@ def main():
     print("|---|---|---|---|---|")
     all_threads = {}
     for name, htp_call, numpy_call, work, unit in cases(args.small):
-        t_htp = timed(htp_call, args.runs)
-        t_numpy = timed(numpy_call, args.runs)
+        t_htp, t_numpy = timed(htp_call, numpy_call, args.runs)
         all_threads[name] = t_htp
         figures[f"{name}: time / numpy's"] = t_htp / t_numpy
         rate = work / t_htp / 1e9

@@ -502,6 +502,44 @@ LogicalResult MGatherOp::verify() {
   return success();
 }
 
+LogicalResult MScatterOp::verify() {
+  TileType src = getSrc().getType(), idx = getIdx().getType();
+  GlobalTensorType table = getTable().getType();
+  if (failed(requireVecND(*this, src, "src")))
+    return failure();
+  if (idx.getLocation() != TileLocation::vec ||
+      !idx.getElementType().isSignlessInteger(32) || !idx.isND() ||
+      idx.getRows() != 1)
+    return emitOpError() << "indices must be a 1xR row_major vec i32 tile "
+                            "(what A2/A3's MSCATTER reads), got "
+                         << Type(idx);
+  // One written row per valid index.
+  int64_t count = idx.getValidDim(1), rows = src.getValidDim(0);
+  if (!ShapedType::isDynamic(count) && !ShapedType::isDynamic(rows) &&
+      count != rows)
+    return emitOpError() << "scatters " << rows << " rows of 'src' by "
+                         << count << " valid indices";
+  // A2/A3 reads one index per valid row of 'src' (its rows may be padded).
+  if (!ShapedType::isDynamic(rows) && rows > idx.getCols())
+    return emitOpError() << "'src' has " << rows
+                         << " valid rows but 'idx' holds " << idx.getCols()
+                         << " indices";
+  if (src.getElementType() != table.getElementType())
+    return emitOpError() << "tile element type " << src.getElementType()
+                         << " differs from the table's "
+                         << table.getElementType();
+  if (failed(checkElement(*this, src,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  int64_t width = src.getValidDim(1);
+  if (!ShapedType::isDynamic(table.getCols()) && !ShapedType::isDynamic(width) &&
+      width > table.getCols())
+    return emitOpError() << "'src' has " << width
+                         << " valid columns but the table has "
+                         << table.getCols();
+  return success();
+}
+
 LogicalResult TMovOp::verify() {
   TileType dst = getDst().getType(), src = getSrc().getType();
   TileLocation from = src.getLocation(), to = dst.getLocation();
@@ -1196,6 +1234,29 @@ LogicalResult TGatherOp::verify() {
   return success();
 }
 
+LogicalResult TScatterOp::verify() {
+  TileType dst = getDst().getType(), src = getSrc().getType();
+  TileType idx = getIdx().getType();
+  if (dst.getLocation() != TileLocation::vec)
+    return emitOpError("scatters into a vec tile");
+  if (failed(requireVecND(*this, src, "src")) ||
+      failed(requireVecND(*this, idx, "idx")) ||
+      failed(checkSameElement(*this, dst, "dst", src, "src")) ||
+      failed(checkElement(*this, dst,
+                          "i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32")))
+    return failure();
+  int64_t bytes = dst.getElementBytes();
+  bool wide = bytes == 4;
+  if (!idx.getElementType().isInteger(wide ? 32 : 16))
+    return emitOpError() << "offsets of " << dst.getElementType()
+                         << " elements must be " << (wide ? "i32 or ui32" : "i16 or ui16")
+                         << " (A2/A3's TSCATTER), got " << Type(idx);
+  for (unsigned dim = 0; dim < 2; ++dim)
+    if (failed(checkValidDim(*this, src, "src", dim, idx, "idx", dim)))
+      return failure();
+  return success();
+}
+
 LogicalResult TGatherMaskOp::verify() {
   TileType dst = getDst().getType(), src = getSrc().getType();
   if (failed(requireVecND(*this, dst, "dst")) ||
@@ -1428,6 +1489,51 @@ LogicalResult ClusterSendOp::verify() {
 
 LogicalResult ClusterRecvOp::verify() {
   return verifyClusterTransfer(*this, getDir(), false, getValue().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Communication between chips
+//===----------------------------------------------------------------------===//
+
+LogicalResult CommPutOp::verify() {
+  TileType src = getSrc().getType();
+  if (src.getLocation() != TileLocation::vec)
+    return emitOpError() << "puts a vec tile (UB), got a "
+                         << stringifyTileLocation(src.getLocation()) << " tile";
+  if (src.getElementType() != getDst().getType().getElementType())
+    return emitOpError() << "tile element type " << src.getElementType()
+                         << " differs from the gtensor's "
+                         << getDst().getType().getElementType();
+  return checkLayouts(*this, src, getDst().getType(), /*isStore=*/true);
+}
+
+/// A signal: one `i32` element of a memref, one index per dimension.
+static LogicalResult verifySignal(Operation *op, Value signals,
+                                  OperandRange indices) {
+  auto memref = cast<MemRefType>(signals.getType());
+  if (!memref.getElementType().isInteger(32))
+    return op->emitOpError() << "signals are i32, got "
+                             << memref.getElementType();
+  if ((int64_t)indices.size() != memref.getRank())
+    return op->emitOpError() << "needs " << memref.getRank()
+                             << " indices (one per dimension), got "
+                             << indices.size();
+  return success();
+}
+
+LogicalResult CommNotifyOp::verify() {
+  if (getOp() != "add" && getOp() != "set")
+    return emitOpError() << "op is \"add\" or \"set\", got \"" << getOp()
+                         << "\"";
+  return verifySignal(*this, getSignals(), getIndices());
+}
+
+LogicalResult CommWaitOp::verify() {
+  StringRef cmp = getCmp();
+  if (!llvm::is_contained(ArrayRef<StringRef>{"eq", "ne", "gt", "ge", "lt", "le"}, cmp))
+    return emitOpError() << "cmp is one of eq, ne, gt, ge, lt, le, got \""
+                         << cmp << "\"";
+  return verifySignal(*this, getSignals(), getIndices());
 }
 
 #define GET_OP_CLASSES

@@ -219,6 +219,31 @@ def PTO_MGatherOp : PTO_Op<"mgather"> {
   let hasVerifier = 1;
 }
 
+def PTO_MScatterOp : PTO_Op<"mscatter"> {
+  let summary = "MSCATTER: store rows of a tile into rows of a GM table by an index tile";
+  let description = [{
+    `MSCATTER(table, src, idx)` with `Coalesce::Row`: row `r` of `src`'s
+    valid region is written to row `idx[r]` of `table`, one row after the
+    other (A2/A3 walks the indices in order from its scalar pipe, one DMA
+    per row, so when two indices are equal the later row is what the table
+    holds: the last row wins). `idx` is a `vec` i32 tile holding one index
+    per row as a `1xR` row_major tile (what A2/A3 reads); `src` (vec, ND)
+    has the table's element type
+    (u/i8, u/i16, u/i32, f16, bf16, f32). Indices are not checked.
+
+    ```mlir
+    pto.mscatter %table, %src, %idx : !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32>
+    ```
+  }];
+  let arguments = (ins Arg<PTO_GTensor, "", [MemWrite]>:$table, PTO_Src:$src,
+                       PTO_Src:$idx);
+  let assemblyFormat = [{
+    $table `,` $src `,` $idx attr-dict `:` qualified(type($table)) `,`
+    qualified(type($src)) `,` qualified(type($idx))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTO_TMovOp : PTO_Op<"tmov"> {
   let summary = "TMOV: move a tile between locations";
   let description = [{
@@ -816,6 +841,32 @@ def PTO_TGatherOp : PTO_Op<"tgather", [PTO_VectorArithmetic]> {
   let hasVerifier = 1;
 }
 
+def PTO_TScatterOp : PTO_Op<"tscatter", [PTO_VectorArithmetic]> {
+  let summary = "TSCATTER: elements of a tile written at the offsets an index tile holds";
+  let description = [{
+    `TSCATTER(dst, src, idx)`: for each valid `(i, j)` of `idx`, in
+    row-major order, the element of `dst` at the flat offset `idx[i, j]`
+    (in elements, over dst's buffer) becomes `src[i, j]`. A2/A3 first
+    zeroes the whole of `dst` and then walks the indices in order from its
+    scalar pipe, so when two offsets are equal the later element is what
+    `dst` holds (the last one wins); pto-isa's CPU model walks them the same
+    way but keeps what `dst` held. `dst` and `src`: vec tiles of one
+    element type (u/i8, u/i16, u/i32, f16, bf16, f32); `idx`: a vec tile of
+    i32 or ui32 offsets for 32-bit elements, of i16 or ui16 offsets for 16-
+    and 8-bit elements, with src's valid region. Offsets are not checked.
+
+    ```mlir
+    pto.tscatter %d, %v, %offsets : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x72xf32>, !pto.tile<vec, 16x72xi32>
+    ```
+  }];
+  let arguments = (ins PTO_Dst:$dst, PTO_Src:$src, PTO_Src:$idx);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $idx attr-dict `:` qualified(type($dst)) `,`
+    qualified(type($src)) `,` qualified(type($idx))
+  }];
+  let hasVerifier = 1;
+}
+
 def PTO_TGatherMaskOp : PTO_Op<"tgather_mask", [PTO_VectorArithmetic]> {
   let summary = "TGATHER by a mask pattern: every 2nd or 4th element of each row";
   let description = [{
@@ -1226,6 +1277,99 @@ def PTO_TaskOp : PTO_Op<"task", [AttrSizedOperandSegments,
                        StrArrayAttr:$access, StrAttr:$at);
   let assemblyFormat = [{
     $callee `(` $arguments `)` (`stream` `(` $stream^ `:` type($stream) `)`)? attr-dict `:` type($arguments)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Communication between chips: pto-runtime's communication windows (L3) and
+// PTO-ISA's pto::comm instructions. `comm` (an operand) is the kernel's
+// `CommContext *` argument (its rank, its group's size, the base address of
+// every rank's window); a peer's copy of a window byte is at the same offset
+// from `windowsIn[peer]` as the local one from `windowsIn[rankId]`.
+// pto-insert-sync makes each put, notify and wait a full barrier (a
+// `pto.barrier <all>` before and after it), so what the kernel wrote has
+// landed before a notify and what it reads after a wait is read after it.
+//===----------------------------------------------------------------------===//
+
+class PTO_CommQueryOp<string mnemonic, string member, string what>
+    : PTO_Op<mnemonic, [Pure]> {
+  let summary = what # " (`CommContext::" # member # "`)";
+  let description = "`static_cast<int64_t>(ctx->" # member # ")`: " # what #
+      ".\n\n```mlir\n%r = pto." # mnemonic # " %comm\n```";
+  let arguments = (ins I64:$comm);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$comm attr-dict";
+}
+
+def PTO_CommRankOp : PTO_CommQueryOp<"comm_rank", "rankId",
+    "this chip's rank in its communication domain">;
+def PTO_CommSizeOp : PTO_CommQueryOp<"comm_size", "rankNum",
+    "the number of chips in the domain">;
+
+def PTO_CommPutOp : PTO_Op<"comm_put"> {
+  let summary = "A tile stored to a peer chip's copy of a window block (TPUT's store)";
+  let description = [{
+    `TSTORE(remote, src)`, `remote` being `dst` moved to `peer`'s copy of
+    the window `dst` views (the same offset from `windowsIn[peer]`): the
+    second half of `pto::comm::TPUT` (whose TLOAD into its staging tile the
+    tile already is). `src` is a `vec` tile of the gtensor's element type,
+    laid out as for `pto.tstore`. A peer equal to the chip's own rank
+    stores locally. A full barrier (pto-insert-sync: `pto.barrier <all>`
+    before and after it).
+
+    ```mlir
+    pto.comm_put %g, %t peer %p comm %ctx : !pto.gtensor<16x64xf32>, !pto.tile<vec, 16x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<PTO_GTensor, "", [MemWrite]>:$dst, PTO_Src:$src,
+                       Index:$peer, I64:$comm);
+  let assemblyFormat = [{
+    $dst `,` $src `peer` $peer `comm` $comm attr-dict `:`
+    qualified(type($dst)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_CommNotifyOp : PTO_Op<"comm_notify", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "TNOTIFY: add to or set a peer chip's copy of a signal";
+  let description = [{
+    `pto::comm::TNOTIFY(Signal(remote), value, NotifyOp::AtomicAdd | Set)`
+    (`op` is `"add"` or `"set"`), `remote` being the `i32` element
+    `signals[indices]` of the window in `peer`'s copy. A full barrier
+    (pto-insert-sync: `pto.barrier <all>` before and after it): every write
+    the kernel issued before it has landed when the peer sees the signal.
+
+    ```mlir
+    pto.comm_notify "add" %sig[%me], %one peer %p comm %ctx : memref<16xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$op, AnyMemRef:$signals, Variadic<Index>:$indices,
+                       I32:$value, Index:$peer, I64:$comm);
+  let assemblyFormat = [{
+    $op $signals `[` $indices `]` `,` $value `peer` $peer `comm` $comm
+    attr-dict `:` type($signals)
+  }];
+  let hasVerifier = 1;
+}
+
+def PTO_CommWaitOp : PTO_Op<"comm_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "TWAIT: until this chip's copy of a signal compares true";
+  let description = [{
+    `pto::comm::TWAIT(Signal(&signals[indices]), value, WaitCmp::<cmp>)`
+    (`cmp`: `eq`, `ne`, `gt`, `ge`, `lt`, `le`) on the `i32` element of
+    the chip's own window. A full barrier (pto-insert-sync: `pto.barrier
+    <all>` before and after it): nothing after it starts before the signal
+    holds.
+
+    ```mlir
+    pto.comm_wait %sig[%p] "ge" %one : memref<16xi32>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$signals, Variadic<Index>:$indices, StrAttr:$cmp,
+                       I32:$value);
+  let assemblyFormat = [{
+    $signals `[` $indices `]` $cmp $value attr-dict `:` type($signals)
   }];
   let hasVerifier = 1;
 }

@@ -17,10 +17,11 @@ def Tile_Dialect : Dialect {
   let description = [{
     A tile is a small, statically shaped 2-D block of elements that a kernel
     holds on chip. Tiles are values: ops take tiles and produce new tiles,
-    and only `tile.load`, `tile.store` and `tile.gather` touch memory. A tile
-    may carry a *valid region*, the leading rows and columns that hold data;
-    elements outside it are padding whose values are unspecified. Targets
-    (PTO, AIE, CPU) decide placement, layout and synchronisation later.
+    and only `tile.load`, `tile.store`, `tile.gather` and `tile.scatter` touch
+    memory. A tile may carry a *valid region*, the leading rows and columns
+    that hold data; elements outside it are padding whose values are
+    unspecified. Targets (PTO, AIE, CPU) decide placement, layout and
+    synchronisation later.
   }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;

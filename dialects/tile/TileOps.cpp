@@ -210,35 +210,62 @@ void StoreOp::getEffects(
   addMemoryEffect(effects, MemoryEffects::Write::get(), getDestMutable());
 }
 
-LogicalResult GatherOp::verify() {
-  auto source = cast<ShapedType>(getSource().getType());
-  TileType indices = getRowIndices().getType();
-  TileType result = getResult().getType();
-  if (source.getRank() != 2)
-    return emitOpError() << "gathers rows of a rank-2 source, got rank "
-                         << source.getRank();
-  if (indices.getCols() != 1)
-    return emitOpError() << "row indices must be an Rx1 tile, got " << indices;
+/// An index tile's element type: i32 or i64 (`what`: "row", "column").
+static LogicalResult verifyIndexElements(Operation *op, TileType indices,
+                                         StringRef what) {
   auto indexType = dyn_cast<IntegerType>(indices.getElementType());
   if (!indexType || indexType.getWidth() < 32)
-    return emitOpError() << "row indices must be i32 or i64, got "
-                         << indices.getElementType();
-  if (result.getRows() != indices.getRows())
-    return emitOpError() << "gathers " << indices.getRows()
-                         << " rows but the result has " << result.getRows();
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "source element type " << source.getElementType()
-                         << " differs from the result element type "
-                         << result.getElementType();
-  int64_t sourceCols = source.getDimSize(1);
-  if (!ShapedType::isDynamic(sourceCols) && result.getCols() > sourceCols)
-    return emitOpError() << "gathers " << result.getCols()
-                         << " columns from a source with " << sourceCols;
-  if (result.getValidDim(0) != indices.getValidDim(0))
-    return emitOpError() << "result valid rows "
-                         << dimString(result.getValidDim(0))
-                         << " differ from the index tile's "
-                         << dimString(indices.getValidDim(0));
+    return op->emitOpError() << what << " indices must be i32 or i64, got "
+                             << indices.getElementType();
+  return success();
+}
+
+/// What tile.gather and tile.scatter share: rows of a rank-2 `memory` (the
+/// gather's source, the scatter's destination) moved to or from the rows of
+/// `tile` (the gather's result, the scatter's value) by an Rx1 index tile.
+static LogicalResult verifyRowIndexed(Operation *op, ShapedType memory,
+                                      TileType tile, TileType indices,
+                                      bool scatter) {
+  StringRef verb = scatter ? "scatters" : "gathers";
+  StringRef memoryRole = scatter ? "destination" : "source";
+  StringRef tileRole = scatter ? "value" : "result";
+  if (memory.getRank() != 2)
+    return op->emitOpError()
+           << verb << (scatter ? " rows into a rank-2 " : " rows of a rank-2 ")
+           << memoryRole << ", got rank " << memory.getRank();
+  if (indices.getCols() != 1)
+    return op->emitOpError() << "row indices must be an Rx1 tile, got "
+                             << indices;
+  if (failed(verifyIndexElements(op, indices, "row")))
+    return failure();
+  if (tile.getRows() != indices.getRows())
+    return op->emitOpError() << verb << " " << tile.getRows() << " rows by "
+                             << indices.getRows() << " row indices";
+  if (memory.getElementType() != tile.getElementType())
+    return op->emitOpError()
+           << memoryRole << " element type " << memory.getElementType()
+           << " differs from the " << tileRole << "'s element type "
+           << tile.getElementType();
+  int64_t memoryCols = memory.getDimSize(1);
+  if (!ShapedType::isDynamic(memoryCols) && tile.getCols() > memoryCols)
+    return op->emitOpError()
+           << verb << " " << tile.getCols() << " columns"
+           << (scatter ? " into a " : " from a ") << memoryRole << " with "
+           << memoryCols;
+  if (tile.getValidDim(0) != indices.getValidDim(0))
+    return op->emitOpError()
+           << tileRole << " valid rows " << dimString(tile.getValidDim(0))
+           << " differ from the index tile's "
+           << dimString(indices.getValidDim(0));
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  TileType result = getResult().getType();
+  if (failed(verifyRowIndexed(*this, cast<ShapedType>(getSource().getType()),
+                              result, getRowIndices().getType(),
+                              /*scatter=*/false)))
+    return failure();
   if (ShapedType::isDynamic(result.getValidDim(1)))
     return emitOpError("result valid columns cannot be '?': no operand gives them");
   return success();
@@ -247,6 +274,12 @@ LogicalResult GatherOp::verify() {
 void GatherOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   addMemoryEffect(effects, MemoryEffects::Read::get(), getSourceMutable());
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyRowIndexed(*this, cast<ShapedType>(getDest().getType()),
+                          getValue().getType(), getRowIndices().getType(),
+                          /*scatter=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -717,26 +750,54 @@ LogicalResult SortOp::verify() {
   return success();
 }
 
+/// What tile.take and tile.put share: per-row column indices, one index row
+/// per input row, valid over the same rows.
+static LogicalResult verifyColumnIndexed(Operation *op, TileType input,
+                                         TileType indices, StringRef verb) {
+  if (failed(verifyIndexElements(op, indices, "column")))
+    return failure();
+  if (indices.getRows() != input.getRows())
+    return op->emitOpError() << verb << " " << input.getRows()
+                             << " rows by indices of " << indices.getRows();
+  if (indices.getValidDim(0) != input.getValidDim(0))
+    return op->emitOpError() << "valid rows of the input ("
+                             << dimString(input.getValidDim(0))
+                             << ") and of the indices ("
+                             << dimString(indices.getValidDim(0)) << ") differ";
+  return success();
+}
+
 LogicalResult TakeOp::verify() {
   TileType input = getInput().getType();
   TileType indices = getIndices().getType();
   TileType result = getType();
-  auto indexType = dyn_cast<IntegerType>(indices.getElementType());
-  if (!indexType || indexType.getWidth() < 32)
-    return emitOpError() << "column indices must be i32 or i64, got "
-                         << indices.getElementType();
-  if (indices.getRows() != input.getRows())
-    return emitOpError() << "takes from " << input.getRows()
-                         << " rows by indices of " << indices.getRows();
-  if (indices.getValidDim(0) != input.getValidDim(0))
-    return emitOpError() << "valid rows of the input ("
-                         << dimString(input.getValidDim(0))
-                         << ") and of the indices ("
-                         << dimString(indices.getValidDim(0)) << ") differ";
+  if (failed(verifyColumnIndexed(*this, input, indices, "takes from")))
+    return failure();
   TileType expected = indices.withElementType(input.getElementType());
   if (result != expected)
     return emitOpError() << "result type must be " << expected << ", got "
                          << result;
+  return success();
+}
+
+LogicalResult PutOp::verify() {
+  TileType input = getInput().getType();
+  TileType indices = getIndices().getType();
+  TileType values = getValues().getType();
+  TileType result = getType();
+  if (failed(verifyColumnIndexed(*this, input, indices, "puts into")))
+    return failure();
+  // Layouts aside: a tile's layout does not change what it holds.
+  auto unlaid = [](TileType t) { return t.withLayout(htp::layout::AxeAttr()); };
+  TileType expected = indices.withElementType(input.getElementType());
+  if (unlaid(values) != expected)
+    return emitOpError() << "values must be a " << expected
+                         << " (the indices' shape and valid region, the "
+                            "input's element type), got "
+                         << values;
+  if (unlaid(result) != unlaid(input))
+    return emitOpError() << "result type must be " << unlaid(input)
+                         << ", got " << result;
   return success();
 }
 
@@ -1054,6 +1115,17 @@ LogicalResult IntrinsicOp::verify() {
                          << "'";
   if (getOperands().empty())
     return emitOpError("needs at least one operand");
+  return success();
+}
+
+LogicalResult IntrinsicEffectOp::verify() {
+  StringRef callee = getCallee();
+  auto dot = callee.find('.');
+  if (dot == StringRef::npos || dot == 0 || dot + 1 == callee.size())
+    return emitOpError() << "callee must be '<set>.<name>', got '" << callee
+                         << "'";
+  if (getResults().size() > 1)
+    return emitOpError("has at most one result (a scalar)");
   return success();
 }
 

@@ -60,7 +60,7 @@ def Tile_ComparePredicate : I32EnumAttr<"ComparePredicate",
 }
 
 //===----------------------------------------------------------------------===//
-// Memory: load, store, gather
+// Memory: load, store, gather, scatter
 //===----------------------------------------------------------------------===//
 
 def Tile_LoadOp : Tile_Op<"load", [
@@ -142,6 +142,32 @@ def Tile_GatherOp : Tile_Op<"gather", [
   let assemblyFormat = [{
     $source `[` $rowIndices `,` $column `]` attr-dict `:` type($source) `,`
     qualified(type($rowIndices)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScatterOp : Tile_Op<"scatter"> {
+  let summary = "Store rows of a tile into rows of a 2-D memref chosen by a tile of row indices";
+  let description = [{
+    The inverse of `tile.gather`: row `r` of the value's valid region is
+    written to `dest[rowIndices[r, 0], column + c]` for each valid column
+    `c`, rows in ascending order, so that when two indices name the same
+    row the later one's row is what the memref holds afterwards (the last
+    row wins). `rowIndices` is an `Rx1` `i32` or `i64` tile with the
+    value's rows and valid rows. A row index outside the memref, or a
+    column window that does not fit, is the program's error (the CPU
+    target reports it and skips that row).
+
+    ```mlir
+    tile.scatter %t, %A[%rows, %c0] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$value,
+                       Arg<AnyMemRef, "the memref written", [MemWrite]>:$dest,
+                       Tile_AnyTile:$rowIndices, Index:$column);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $rowIndices `,` $column `]` attr-dict `:`
+    qualified(type($value)) `,` type($dest) `,` qualified(type($rowIndices))
   }];
   let hasVerifier = 1;
 }
@@ -325,7 +351,7 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
-// Selection: arg reductions, sort, take
+// Selection: arg reductions, sort, take, put
 //===----------------------------------------------------------------------===//
 
 def Tile_RowArgReduceOp : Tile_Op<"row_arg_reduce", [Pure]> {
@@ -395,6 +421,35 @@ def Tile_TakeOp : Tile_Op<"take", [Pure]> {
   let assemblyFormat = [{
     $input `[` $indices `]` attr-dict `:` qualified(type($input)) `,`
     qualified(type($indices)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_PutOp : Tile_Op<"put", [Pure]> {
+  let summary = "Write elements into each row at column indices (the inverse of take)";
+  let description = [{
+    The input with `result[r, indices[r, j]] = values[r, j]` for each valid
+    `(r, j)`, every other element kept (numpy's `put_along_axis` on axis 1,
+    PyTorch's `scatter` on dim 1). `indices` is an `RxK` tile of `i32` or
+    `i64` columns of the input; `values` has its shape and valid region and
+    the input's element type. The input and the indices have the same rows
+    and valid rows; the result has the input's shape, element type and
+    valid region. The writes happen in order of `j` within a row, so when
+    two indices of a row name the same column the later one's value is the
+    result's (the last one wins). An index outside the input's valid
+    columns is the program's error (the CPU target reports it and skips
+    that write).
+
+    ```mlir
+    %r = tile.put %x[%i], %v : !tile.tile<16x64xf32>, !tile.tile<16x8xi32>, !tile.tile<16x8xf32> -> !tile.tile<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyTile:$input, Tile_AnyTile:$indices,
+                       Tile_AnyTile:$values);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = [{
+    $input `[` $indices `]` `,` $values attr-dict `:` qualified(type($input)) `,`
+    qualified(type($indices)) `,` qualified(type($values)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -684,6 +739,33 @@ def Tile_IntrinsicOp : Tile_Op<"intrinsic", [Pure]> {
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = [{
     $callee `(` $operands `)` attr-dict `:` functional-type($operands, $result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_IntrinsicEffectOp : Tile_Op<"intrinsic_effect"> {
+  let summary = "A target intrinsic with effects: tiles, scalars and tensors in, at most one scalar out";
+  let description = [{
+    An operation of an intrinsic set that does more than compute a tile
+    from tiles: it reads or writes memory another agent sees (the `comm`
+    set's puts to a peer chip's window, its signals), or asks the target a
+    question (`comm.rank()`). Its operands are scalars, tiles and tensors
+    (a tensor block or element is the memref followed by one index per
+    dimension), in the order its set defines; it has no result or one
+    scalar. Like `tile.intrinsic` it is carried by name until a backend
+    that provides it lowers it (the capability `intrinsic:<callee>`); it
+    has unknown effects, so nothing moves or removes it.
+
+    ```mlir
+    %me = tile.intrinsic_effect "comm.rank"() : () -> index
+    tile.intrinsic_effect "comm.put"(%peer, %win, %c0, %i, %c0, %t) : (index, memref<4x16x64xf32>, index, index, index, !tile.tile<16x64xf32>) -> ()
+    tile.intrinsic_effect "comm.notify"(%peer, %sig, %me, %one) {op = "add"} : (index, memref<4xi32>, index, i32) -> ()
+    ```
+  }];
+  let arguments = (ins StrAttr:$callee, Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyTypeOf<[Index, AnySignlessInteger, AnyFloat]>>:$results);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
   }];
   let hasVerifier = 1;
 }

@@ -110,8 +110,19 @@ LogicalResult TaskOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (!kernel)
     return emitOpError() << "calls '" << getCallee() << "', which is not a function of the module";
   ArrayRef<Type> parameters = kernel.getFunctionType().getInputs();
-  if (parameters.size() != getArguments().size())
-    return emitOpError() << "passes " << getArguments().size() << " arguments to '" << getCallee() << "', which takes " << parameters.size();
+  // Trailing arguments the target supplies (`htp.implicit`: a chip's communication context) are
+  // not the task's to pass.
+  size_t implicit = 0;
+  while (implicit < parameters.size() && kernel.getArgAttr(parameters.size() - 1 - implicit, "htp.implicit"))
+    ++implicit;
+  parameters = parameters.drop_back(implicit);
+  if (parameters.size() != getArguments().size()) {
+    InFlightDiagnostic error = emitOpError() << "passes " << getArguments().size() << " arguments to '" << getCallee() << "', which takes "
+                                             << parameters.size();
+    if (implicit)
+      error << " (and " << implicit << " the target supplies)";
+    return error;
+  }
   for (auto [index, pair] : llvm::enumerate(llvm::zip(getArguments().getTypes(), parameters))) {
     auto [given, expected] = pair;
     auto view = dyn_cast<MemRefType>(given);

@@ -18,18 +18,47 @@ disk, and a crash is confirmed in a fresh process before it counts).
 
 Options: --out DIR (default /tmp/htp-fuzz), --seed N (campaign seed), --targets
 cpu,pto-a2a3sim,pto-a2a3, --timeout SECONDS (per step, default 60), --no-run,
---mutate P (share of programs that get text mutations, default 0.35).
+--mutate P (share of grammar programs that get text mutations, default 0.35),
+--reference P, --no-sim.
 
 What it does: `gen.py` generates random HTP programs from a grammar of the
 language (tensors of rank 1-3 with static, symbolic and constant dims and every
 dtype; slices with constant/run-time starts and ragged tails; elementwise ops,
-reductions, broadcasts, matmul, cast, compares/where, iota, pad, zeros/full;
+reductions, broadcasts, matmul, cast, compares/where, iota, pad, zeros/full,
+activations, tile slices, concat, reshape, selection, scatter;
 scalar arithmetic with // and %; for loops with loop-carried values, static_range,
 if/elif/else, helpers (@htp.func) incl. tuple returns, kernels calling kernels,
 compile-time constants), mostly well-typed, some with deliberate mistakes and
 some with text mutations (unsupported Python syntax, bad annotations, huge/zero/
 negative sizes, undefined names, cut/deleted/duplicated lines, unicode, CRLF,
 recursion, garbage bytes, bad constants to compile()).
+
+Reference programs (`gen_ref.py`; `--reference P` is their share, default
+gen.REFERENCE_SHARE: 0.35 for `any`, 0.5 for `pto`; the rest come from the
+grammar, which writes issue 30's constructs too, checked for crashes and
+locations only): kernels of tile slices and steps (`t[:, a:b]`, `t[:, 1::2]`,
+`t[a:b]`, `t[:, j]`), `htp.concat` on either axis, `htp.reshape`, strided
+tensor slices (`x[i:i + 16, 0::2]`, `x[i + 1:i + 16:2, :]`, stores into every
+n-th column), argmax/argmin, sort/argsort, topk, gather/scatter by column,
+scatter of rows into a tensor, the activations, zeros_like/full_like, pads,
+casts, compares and `where`, and scalar reads (`n = lens[b]` as a loop bound,
+`sel[b]` as an offset, `sc[b]` as an operand, `offs[b]` as a column start,
+conditions on them) — with ragged row blocks, every element type of the
+profile, and combinations (topk of a slice, scatter of a gather, concat of
+activations, ...). Each carries its numpy reference (`refops.py`), its inputs
+and the refusals docs/language.md and docs/support-matrix.md document for its
+constructs on PTO (i64 scatter, i32 sorts, column steps A2/A3's TGATHER does
+not pick, reshapes across row padding, masks in shape ops...). The worker
+compares the cpu run with numpy (`wrong-result`), and on `pto-a2a3sim` runs
+the package on pto-runtime's simulator and compares it too
+(`sim-wrong-result`, `sim-run-exception`; `--no-sim` turns it off; a worker
+retires after 100 simulator runs, pto-runtime's pthread keys). A compile that
+refuses what the docs do not refuse is `unexpected-refusal`, one that refuses
+at another line `refusal-wrong-line`, one that compiles what the docs say a
+target refuses `missing-refusal`; refusals as documented count as
+`refused-as-documented` (and UB's size, L37, as `refused-documented-limit`).
+The pto profile picks parameters PTO takes most of the time and probes i64
+and i8 (refused for most of these constructs) in 12% of its programs.
 
 Each program is written to OUT/cases/cNNNNNN.py and handed to a worker
 *process* (worker.py) that imports it as a module (or, when Python cannot import
@@ -63,7 +92,9 @@ internal-error, no-location, wrong-file, bad-line, bad-column, bad-excerpt,
 bad-caret, no-excerpt, py-exception (a non-CompileError exception out of htp),
 signal/exit (process died), timeout; at run time: run-py-exception, oob-write,
 nondeterministic, arg-error-* (ArgumentError without proper location),
-run-timeout, arg-mutation-mismatch, arg-mutation-exception, readonly-input-written. Findings are deduplicated by (kind, first line of the message with
+run-timeout, arg-mutation-mismatch, arg-mutation-exception, readonly-input-written; of reference programs
+wrong-result, sim-wrong-result, sim-run-exception, unexpected-refusal, refusal-wrong-line, missing-refusal,
+run-error-valid-program, reference-error (the generator's own mistake). Findings are deduplicated by (kind, first line of the message with
 the path and numbers stripped); OUT/findings.json keeps each one's count and
 smallest program, copied to OUT/findings/<id>.py. `--minimize` shrinks each
 (line-level delta debugging, checked in fresh processes) into
@@ -96,6 +127,10 @@ FINDING_KINDS = {
     "arg-error-no-excerpt", "import-htp-exception", "stderr-output", "run-signal", "panic-exception",
     "run-panic-exception", "arg-mutation-mismatch", "arg-mutation-exception", "readonly-input-written",
     "isa-compile",
+    # reference programs (gen_ref.py): numpy's values, the documented refusals
+    "wrong-result", "sim-wrong-result", "sim-run-exception", "sim-run-located", "sim-run-no-location",
+    "sim-run-internal-error", "missing-refusal", "refusal-wrong-line", "unexpected-refusal", "run-error-valid-program",
+    "reference-error", "sim-reference-error", "sim-signal",
 }
 SEVERITY = ["signal", "run-signal", "exit", "panic-exception", "run-panic-exception", "oob-write", "timeout", "py-exception", "run-py-exception",
             "import-htp-exception", "internal-error", "nondeterministic", "no-location", "wrong-file",
@@ -235,6 +270,12 @@ def outcomes_of(res):
         if rec["kind"] == "run-py-exception":
             msg = f"{rec['exc']}: {msg}  [at {' < '.join(reversed(rec.get('frames', [])[-2:]))}]"
         out.append(("run cpu", rec["kind"], msg))
+    if "sim" in res:
+        rec = res["sim"]
+        msg = rec.get("msg", "")
+        if rec["kind"] == "sim-run-exception":
+            msg = f"{rec.get('exc', '')}: {msg}"
+        out.append(("run pto-a2a3sim", rec["kind"], msg))
     if res.get("import_htp_frames"):
         out.append(("import", "import-htp-exception", res.get("import_error", "")))
     if res.get("stderr"):
@@ -336,6 +377,7 @@ class Campaign:
         self.findings = {}
         self.results = open(os.path.join(self.out, "results.jsonl"), "a")
         self.targets = args.targets.split(",")
+        self.sim = "pto-a2a3sim" in self.targets and not args.no_sim and not args.no_run
         self.t0 = time.time()
         path = os.path.join(self.out, "findings.json")
         if os.path.exists(path) and args.resume:
@@ -356,6 +398,7 @@ class Campaign:
     def record(self, n, path, src, meta, res, confirm=None):
         with self.lock:
             self.programs += 1
+            self.counts[("program", "reference" if meta.get("reference") else "grammar")] += 1
             for where, kind, msg in outcomes_of(res):
                 target = where.split(" ", 1)[1] if where.startswith(("compile ", "run ")) else where
                 if where.startswith("compile"):
@@ -414,13 +457,15 @@ class Campaign:
             while time.time() < stop_at:
                 n = self.take()
                 seed = self.args.seed * 10_000_000 + n
-                src, meta = gen.generate(seed, self.args.mutate, self.args.profile)
+                src, meta = gen.generate(seed, self.args.mutate, self.args.profile, self.args.reference)
                 path = os.path.join(self.out, "cases", f"c{n:06d}.py")
                 with open(path, "w", encoding="utf-8", newline="") as f:
                     f.write(src)
                 req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": seed,
-                       "isa": self.isa.enabled}
+                       "isa": self.isa.enabled, "sim": self.sim}
                 res = w.run(req)
+                if res.get("retire"):
+                    w.stop()  # its simulator runs used up the process's pthread keys: the next case starts a fresh one
                 confirm = None
                 if res.get("dead") and res["kind"] in ("signal", "exit", "run-signal"):
                     # confirm in a fresh process
@@ -449,8 +494,10 @@ class Campaign:
                 with open(path, encoding="utf-8", errors="replace", newline="") as f:
                     src = f.read()
                 req = {"path": path, "targets": self.targets, "run": not self.args.no_run, "seed": n,
-                       "isa": self.isa.enabled}
+                       "isa": self.isa.enabled, "sim": self.sim}
                 res = w.run(req)
+                if res.get("retire"):
+                    w.stop()
                 confirm = None
                 if res.get("dead") and res["kind"] in ("signal", "exit", "run-signal"):
                     fresh = Worker(self.out, f"{wid}c", self.args.timeout)
@@ -519,7 +566,7 @@ def res_text(res, where):
 def check_same(out, path, targets, key, timeout, run, seed=1):
     w = Worker(out, "min-" + os.path.basename(path)[:-3], timeout)
     try:
-        res = w.run({"path": path, "targets": targets, "run": run, "seed": seed})
+        res = w.run({"path": path, "targets": targets, "run": run, "seed": seed, "sim": "pto-a2a3sim" in targets and run})
     finally:
         w.stop()
     for where, kind, msg in outcomes_of(res):
@@ -538,7 +585,7 @@ def minimize(out, fid, f, timeout, max_tries=150):
     nl = "\r\n" if "\r\n" in src else "\n"
     lines = src.split(nl)
     where = f["where"][0]
-    targets = [where[8:]] if where.startswith("compile ") else ["cpu"]
+    targets = [where[8:]] if where.startswith("compile ") else [where[4:]] if where.startswith("run ") else ["cpu"]
     run = where.startswith("run") or f["kind"] in ("run-signal", "run-timeout", "oob-write", "nondeterministic")
     if f["kind"] in ("signal", "exit", "timeout") and f.get("where"):
         step = where
@@ -668,6 +715,9 @@ def main():
     ap.add_argument("--profile", default="any", choices=sorted(gen.PROFILES),
                     help="`pto`: programs a PTO target should package (gen.py PROFILES)")
     ap.add_argument("--no-isa", action="store_true", help="do not compile pto-a2a3sim packages against pto-isa")
+    ap.add_argument("--no-sim", action="store_true", help="do not run reference programs on pto-runtime's a2a3sim")
+    ap.add_argument("--reference", type=float, default=None,
+                    help="share of reference programs (gen_ref.py; default gen.REFERENCE_SHARE of the profile)")
     ap.add_argument("--resume", action="store_true", help="keep findings.json of an earlier campaign")
     ap.add_argument("--minimize", action="store_true")
     ap.add_argument("--only", default=None, help="with --minimize: comma-separated finding ids")
@@ -686,7 +736,7 @@ def main():
         w = Worker(args.out, "replay", args.timeout)
         try:
             res = w.run({"path": os.path.abspath(args.replay), "targets": args.targets.split(","), "run": not args.no_run,
-                         "seed": args.replay_seed})
+                         "seed": args.replay_seed, "sim": "pto-a2a3sim" in args.targets and not args.no_sim})
         finally:
             w.stop()
         print(json.dumps(res, indent=1))

@@ -1,6 +1,11 @@
 """Grammar-based random HTP kernel generator (see fuzz_htp.py for how to run the campaign).
 
-`generate(seed)` returns (source, meta): a whole Python module holding helpers
+`generate(seed)` returns (source, meta): a share of them (REFERENCE_SHARE) are
+reference programs from gen_ref.py (issue 30's constructs with numpy's values);
+the rest come from this grammar, which also writes those constructs (activations,
+tile slices and steps, concat, reshape, argmax/argsort/sort, topk, gather and
+scatter by column, scatter of rows, zeros_like/full_like) for the checks every
+program gets. A grammar program is a whole Python module holding helpers
 (`@htp.func`), sub-kernels and one entry kernel `k`, plus two plain functions
 the fuzz worker calls, so that errors raised by a call point into the case file:
 
@@ -416,6 +421,13 @@ class KernelGen:
                     cands += [(1.5, lambda: self.helper_call(ty, depth))]
             if ty.dt != "bool" and full:
                 cands += [(0.7, lambda: self.gather(ty, depth))]
+            if ty.dt in FLOATS:
+                cands += [(1.5, lambda: self.activation(ty, depth))]
+            cands += [(1.5, lambda: self.tile_shape(ty, depth))]
+            if ty.dt in NUMERIC:
+                cands += [(1.5, lambda: self.selection(ty, depth))]
+            if not full:
+                cands += [(0.5, lambda: self.like(ty, depth))]
             if ty.dt == "bool":
                 cands += [(6, lambda: self.compare(ty, depth))]
                 cands += [(1, lambda: self.where(ty, depth))]
@@ -607,6 +619,131 @@ class KernelGen:
             return f"htp.gather({t.name}, rows={idx}, col={col}, cols={ty.c})"
         self.g.features.add("gather")
         return f"htp.gather({t.name}, {idx}, {col}, {ty.c})"
+
+    # -------------------------------------------------------------- issue 30's constructs (types only:
+    # gen_ref.py writes programs of them with numpy's values)
+    def activation(self, ty, depth):
+        r = self.rng
+        name = r.choice(["sigmoid", "silu", "gelu", "tanh", "erf", "softplus"])
+        arg = self.gen_tile(ty, depth + 1)
+        if name == "gelu" and r.random() < 0.5:
+            return f'htp.gelu({arg}, approximate="{r.choice(["tanh", "none"])}")'
+        self.g.features.add("activation")
+        return f"htp.{name}({arg})"
+
+    def tile_shape(self, ty, depth):
+        """ty as a block, every n-th column, a join or a reshape of other tiles."""
+        r = self.rng
+        roll = r.random()
+        self.g.features.add("tile-shape")
+        if roll < 0.3:
+            extra = r.choice([1, 3, 8, 16])
+            a = r.randrange(0, extra + 1)
+            src = self.gen_tile(T(ty.r, ty.c + extra, ty.dt, ty.vr, None), depth + 1)
+            if r.random() < 0.3 and ty.vr is None:
+                b = r.randrange(0, 3)
+                src = self.gen_tile(T(ty.r + 3, ty.c + extra, ty.dt, None, None), depth + 1)
+                return f"{self.paren(src)}[{b}:{b + ty.r}, {a}:{a + ty.c}]"
+            return f"{self.paren(src)}[:, {a}:{a + ty.c}]"
+        if roll < 0.45:
+            step = r.choice([2, 2, 4, 3])
+            first = r.randrange(0, step)
+            src = self.gen_tile(T(ty.r, ty.c * step, ty.dt, ty.vr, None), depth + 1)
+            return f"{self.paren(src)}[:, {first}::{step}]"
+        if roll < 0.75 and ty.c >= 2:
+            cut = r.randrange(1, ty.c)
+            a = self.gen_tile(T(ty.r, cut, ty.dt, ty.vr, None), depth + 1)
+            b = self.gen_tile(T(ty.r, ty.c - cut, ty.dt, ty.vr, None), depth + 1)
+            return f"htp.concat([{a}, {b}], axis={r.choice(['1', '-1'])})"
+        if roll < 0.85 and ty.r >= 2 and ty.vr is None:
+            cut = r.randrange(1, ty.r)
+            a = self.gen_tile(T(cut, ty.c, ty.dt, None, ty.vc), depth + 1)
+            b = self.gen_tile(T(ty.r - cut, ty.c, ty.dt, None, ty.vc), depth + 1)
+            return f"htp.concat(({a}, {b}){r.choice(['', ', axis=0', ', axis=-2'])})"
+        if ty.vr is None and ty.vc is None:
+            n = ty.r * ty.c
+            shapes = [(x, n // x) for x in range(1, n + 1) if n % x == 0 and n // x <= 512]
+            r2, c2 = r.choice(shapes)
+            src = self.gen_tile(T(r2, c2, ty.dt, None, None), depth + 1)
+            return r.choice([f"htp.reshape({src}, ({ty.r}, {ty.c}))", f"{self.paren(src)}.reshape({ty.r}, -1)"])
+        return None
+
+    def paren(self, code):
+        return code if code.isidentifier() or code.endswith(("]", ")")) and not code.startswith("(") else f"({code})"
+
+    def index_tile(self, rows, cols, bound, vr):
+        """An i32 tile of column indices in [0, bound) with `vr` valid rows."""
+        r = self.rng
+        if vr is not None:
+            like = self.gen_tile(T(rows, cols, "i32", vr, None), 3)
+            return f"htp.zeros_like({like})" if r.random() < 0.5 else f"htp.full_like({like}, {r.randrange(0, bound)})"
+        return r.choice([f"htp.zeros(({rows}, {cols}), htp.i32)", f"htp.minimum(htp.iota(({rows}, {cols}), 1), {bound - 1})",
+                         f"htp.full(({rows}, {cols}), {r.randrange(0, bound)}, htp.i32)"])
+
+    def selection(self, ty, depth):
+        """argmax / argsort / sort / topk's values / gather and scatter by column, of type ty."""
+        r = self.rng
+        roll = r.random()
+        self.g.features.add("selection")
+        if ty.dt == "i32" and ty.c == 1 and roll < 0.3:
+            src = self.gen_tile(T(ty.r, r.choice([8, 16, 5, 1]), self.src_dt(ty, NUMERIC), ty.vr, None), depth + 1)
+            fn = r.choice(["htp.argmax({}, axis=1)", "htp.argmin({}, axis=1)", "htp.row_argmax({})", "htp.row_argmin({})"])
+            return fn.format(src)
+        if ty.dt == "i32" and roll < 0.4:
+            src = self.gen_tile(T(ty.r, ty.c, r.choice(NUMERIC), ty.vr, ty.vc), depth + 1)
+            return f"htp.argsort({src}{r.choice(['', ', descending=True'])})"
+        if roll < 0.55:
+            return f"htp.sort({self.gen_tile(ty, depth + 1)}{r.choice(['', ', descending=True', ', descending=False'])})"
+        if roll < 0.75 and ty.vc is None:
+            wide = ty.c + r.choice([0, 3, 8])
+            src = self.gen_tile(T(ty.r, wide, ty.dt, ty.vr, None), depth + 1)
+            return f"htp.gather({src}, {self.index_tile(ty.r, ty.c, wide, ty.vr)}, axis=1)"
+        if ty.vc is None:
+            k = r.randrange(1, ty.c + 1)
+            value = self.gen_tile(T(ty.r, k, ty.dt, ty.vr, None), depth + 1) if r.random() < 0.6 else self.g.lit(ty.dt)
+            return f"htp.scatter({self.gen_tile(ty, depth + 1)}, {self.index_tile(ty.r, k, ty.c, ty.vr)}, {value}, axis=1)"
+        return None
+
+    def like(self, ty, depth):
+        """zeros_like / ones_like / full_like of a tile of ty's shape and valid region."""
+        r = self.rng
+        dts = sorted(self.base_dts(ty.r, ty.c, ty.vr, ty.vc))
+        if not dts:
+            return None
+        src = self.gen_tile(T(ty.r, ty.c, r.choice(dts), ty.vr, ty.vc), depth + 1)
+        dtype = f", dtype={body_dt_code(r, ty.dt)}"
+        if ty.dt == "bool":
+            return f"htp.full_like({src}, {r.choice(['True', 'False'])}{dtype})"
+        return r.choice([f"htp.zeros_like({src}{dtype})", f"htp.ones_like({src}{dtype})", f"htp.full_like({src}, {self.g.lit(ty.dt)}{dtype})"])
+
+    def topk_stmt(self, indent):
+        r = self.rng
+        ty = self.tile_type_for_stmt()
+        if ty.dt not in NUMERIC or ty.vc is not None:
+            return self.assign_tile(indent)
+        k = r.randrange(1, ty.c + 1)
+        a, b = self.g.fresh("t"), self.g.fresh("t")
+        self.emit(f"{a}, {b} = htp.topk({self.gen_tile(ty)}, {k}{r.choice(['', ', largest=False', ', largest=True'])})", indent)
+        self.env[a], self.env[b] = T(ty.r, k, ty.dt, ty.vr, None), T(ty.r, k, "i32", ty.vr, None)
+        self.g.features.add("topk")
+
+    def scatter_rows_stmt(self, indent):
+        """htp.scatter(y, rows, col, t) into an output (row 0 only: always inside)."""
+        r = self.rng
+        outs = [t for t in self.tensors if t.out and len(t.dims) == 2]
+        if not outs:
+            return self.store(indent)
+        o = r.choice(outs)
+        c = o.dims[1]
+        csize = c.size if c.kind == "static" else self.const_values.get(c.value) if c.kind == "const" else None
+        if csize is None:
+            return self.store(indent)
+        width = r.randrange(1, csize + 1)
+        col = r.randrange(0, csize - width + 1)
+        rows = r.choice([1, self.br, 4])
+        idt = r.choice(["htp.i32", "htp.i64"])
+        self.emit(f"htp.scatter({o.name}, htp.zeros(({rows}, 1), {idt}), {col}, {self.gen_tile(T(rows, width, o.dt, None, None))})", indent)
+        self.g.features.add("scatter-rows")
 
     def cast_to(self, ty, depth):
         r = self.rng
@@ -845,6 +982,10 @@ class KernelGen:
                 self.aug_assign(indent)
             elif roll < 0.93 and self.depth == 0:
                 self.sub_kernel_call(indent)
+            elif roll < 0.96:
+                self.topk_stmt(indent)
+            elif roll < 0.97:
+                self.scatter_rows_stmt(indent)
             else:
                 self.store(indent)
 
@@ -1605,7 +1746,21 @@ class Identity(ast.NodeTransformer):
 """
 
 
-def generate(seed: int, mutate_p: float = 0.35, profile: str = "any"):
+#: Share of reference programs (gen_ref.py: the tile-shape, selection, scatter, activation and
+#: scalar-read constructs with numpy's values) per profile; the rest come from this grammar.
+REFERENCE_SHARE = {"any": 0.35, "pto": 0.5}
+
+
+def generate(seed: int, mutate_p: float = 0.35, profile: str = "any", reference: float | None = None):
+    share = REFERENCE_SHARE[profile] if reference is None else reference
+    if random.Random(seed * 7919 + 17).random() < share:
+        import gen_ref
+
+        return gen_ref.generate(seed, profile)
+    return _generate_grammar(seed, mutate_p, profile)
+
+
+def _generate_grammar(seed: int, mutate_p: float, profile: str):
     global PROFILE, FLOATS, INTS, DTYPES, NUMERIC
     saved = (PROFILE, FLOATS, INTS, DTYPES, NUMERIC)
     PROFILE = PROFILES[profile]

@@ -52,6 +52,9 @@ def classify_error(msg, path, src_lines, mutated_ast):
     if col < 1 or col > len(text) + 1:
         return "bad-column"
     rest = msg.splitlines()[1:]
+    # notes on the message (`  note: 'acc' is made before the loop at FILE:L:C`) come before the excerpt
+    while rest and rest[0].lstrip().startswith("note: "):
+        rest = rest[1:]
     if not rest:
         return "no-excerpt"
     # the excerpt: the source line, then a caret under the column
@@ -89,13 +92,29 @@ def error_record(e, path, src_lines, mutated_ast):
     return rec
 
 
-def make_args(compiled, rng, sizes):
-    """Random arguments for a compiled kernel: tensors inside canary buffers."""
+def make_args(compiled, rng, sizes, given=None):
+    """Random arguments for a compiled kernel: tensors inside canary buffers. `given`
+    (a reference program's `__fuzz_inputs__`): the arrays to pass, outputs' initial
+    values included, copied into canary buffers."""
     import numpy as np
 
     args, buffers = {}, []
     for p in compiled.parameters:
         if p.kind == "constant":
+            continue
+        if p.kind == "tensor" and given is not None and p.name in given:
+            array = np.asarray(given[p.name])
+            for d, n in zip(p.shape, array.shape):
+                if isinstance(d, str):
+                    sizes[d] = int(n)
+            flat = np.zeros(array.size + 2 * PAD, dtype=array.dtype)
+            raw = flat.view(np.uint8)
+            raw[:] = rng.integers(0, 256, raw.size, dtype=np.uint8)
+            view = flat[PAD:PAD + array.size].reshape(array.shape)
+            view[...] = array
+            canary = (flat[:PAD].tobytes(), flat[PAD + array.size:].tobytes())
+            buffers.append((p.name, flat, array.size, canary, view))
+            args[p.name] = view
             continue
         if p.kind == "tensor":
             shape = []
@@ -147,7 +166,9 @@ def run_cpu(mod, compiled, path, src_lines, seed):
 
     rng = np.random.default_rng(seed)
     sizes = {}
-    args, buffers = make_args(compiled, rng, sizes)
+    reference = getattr(mod, "__fuzz_reference__", None) if mod is not None else None
+    given = mod.__fuzz_inputs__(np.random.default_rng(seed)) if reference is not None else None
+    args, buffers = make_args(compiled, rng, sizes, given)
     if args is None:
         return {"kind": "skipped-large"}
     snapshot = {name: view.copy() for name, flat, n, canary, view in buffers}
@@ -172,8 +193,9 @@ def run_cpu(mod, compiled, path, src_lines, seed):
         except BaseException as e:  # pyo3's PanicException is a BaseException
             rec = error_record(e, path, src_lines, False)
             if rec["kind"] == "py-exception" and classify_error(str(e), path, src_lines, False) == "located":
-                # a deliberate run-time error pointing at the case (e.g. the bounds check's IndexError)
-                rec["kind"] = "run-error-located"
+                # a deliberate run-time error pointing at the case (e.g. the bounds check's IndexError);
+                # a reference program's indices are all inside their tensors: there it is a finding
+                rec["kind"] = "run-error-valid-program" if reference is not None else "run-error-located"
             elif rec["kind"] in ("py-exception", "panic-exception"):
                 rec["kind"] = "run-" + rec["kind"]
             rec["sizes"] = sizes
@@ -184,6 +206,11 @@ def run_cpu(mod, compiled, path, src_lines, seed):
                 return {"kind": "oob-write", "msg": f"tensor '{name}' (shape {view.shape}, {view.dtype}) was written "
                         f"{'before its start' if before else 'past its end'}; sizes={sizes}", "sizes": sizes}
         outputs.append({name: view.tobytes() for name, flat, n, canary, view in buffers})
+        if trial == 0 and reference is not None:
+            wrong = against_reference(mod, {name: view for name, flat, n, canary, view in buffers}, given)
+            if wrong is not None:
+                wrong["sizes"] = sizes
+                return wrong
     for name in outputs[0]:
         if outputs[0][name] != outputs[1][name]:
             return {"kind": "nondeterministic", "msg": f"two runs on the same inputs gave different '{name}'; sizes={sizes}",
@@ -192,6 +219,86 @@ def run_cpu(mod, compiled, path, src_lines, seed):
     if mutated is not None:
         return mutated
     return {"kind": "ok", "sizes": sizes}
+
+
+def against_reference(mod, got, given):
+    """A reference program's outputs against numpy's (`__fuzz_reference__`): None, or a
+    record of kind wrong-result (or reference-error: the generator's own mistake)."""
+    import refops
+
+    try:
+        expected = mod.__fuzz_reference__({name: array.copy() for name, array in given.items()})
+    except Exception as e:
+        return {"kind": "reference-error", "msg": f"{type(e).__name__}: {e}", "tb": traceback.format_exc()[-3000:]}
+    message = refops.compare_outputs(got, expected, getattr(mod, "__fuzz_tolerance__", {}))
+    if message is not None:
+        return {"kind": "wrong-result", "msg": message}
+    return None
+
+
+SIM_RUNS = 0  # simulator runs in this process (pto-runtime leaks 5 pthread keys per run)
+SIM_RUNS_PER_PROCESS = 100
+
+
+def simulator_problem():
+    """Why pto-runtime's a2a3sim cannot run here, or None."""
+    if not os.environ.get("HTP_PTO_ISA_ROOT"):
+        return "HTP_PTO_ISA_ROOT is not set"
+    from htp.pto import runtime
+
+    return runtime.find_runtime()
+
+
+def run_sim(mod, compiled, path, src_lines, seed):
+    """A reference program on pto-runtime's a2a3sim against numpy, on the inputs
+    the cpu run had (the same seed)."""
+    global SIM_RUNS
+    import numpy as np
+
+    import htp
+
+    given = mod.__fuzz_inputs__(np.random.default_rng(seed))
+    args = {name: np.array(array, copy=True) for name, array in given.items()}
+    begin("run pto-a2a3sim")
+    SIM_RUNS += 1
+    try:
+        mod.__fuzz_call__(compiled, args)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:
+        rec = error_record(e, path, src_lines, False)
+        rec["kind"] = "sim-run-" + rec["kind"] if isinstance(e, htp.CompileError) else "sim-run-exception"
+        return rec
+    outputs = {p.name for p in compiled.parameters if p.kind == "tensor" and p.is_output}
+    wrong = against_reference(mod, {name: args[name] for name in outputs}, given)
+    if wrong is not None:
+        wrong["kind"] = "sim-" + wrong["kind"]
+        return wrong
+    return {"kind": "ok"}
+
+
+def expected_outcome(mod, target, rec):
+    """A reference program's compile for `target` against what the docs say it refuses
+    (`__fuzz_expect__`): ok where nothing is refused, a located CompileError naming a
+    documented rule at the line of the construct it refuses otherwise."""
+    expect = getattr(mod, "__fuzz_expect__", {}).get(target, [])
+    always = getattr(mod, "__fuzz_always_ok__", {}).get(target, [])
+    if rec["kind"] == "ok":
+        if expect:
+            rec = dict(rec, kind="missing-refusal", msg="compiled, but the docs say it refuses: "
+                       + "; ".join(f"line {line}: {fragment}" for fragment, line in expect))
+        return rec
+    if rec["kind"] != "located":
+        return rec  # no-location, internal-error, ...: findings as for any program
+    m = LOC.match(rec["msg"])
+    line = int(m["line"]) if m else None
+    if any(fragment in rec["msg"] and line == at for fragment, at in expect):
+        return dict(rec, kind="refused-as-documented")
+    if any(fragment in rec["msg"] for fragment in always):
+        return dict(rec, kind="refused-documented-limit")
+    if any(fragment in rec["msg"] for fragment, _ in expect):
+        return dict(rec, kind="refusal-wrong-line")
+    return dict(rec, kind="unexpected-refusal")
 
 
 def argument_mutations(mod, compiled, args, buffers, snapshot, expected, rng, sizes):
@@ -329,7 +436,8 @@ def run_case(req, err_fd, err_path):
             res["import_htp_frames"] = frames
             res["import_tb"] = "".join(traceback.format_exception(type(e), e, e.__traceback__))[-3000:]
     mutated_ast = "mutators=[" in src
-    compiled_cpu = None
+    compiled_cpu = compiled_sim = None
+    reference_program = mod is not None and hasattr(mod, "__fuzz_reference__")
     for target in req["targets"]:
         begin(f"compile {target}")
         try:
@@ -343,6 +451,8 @@ def run_case(req, err_fd, err_path):
                     res["pto_kernels"] = [[k.label, k.core_type, k.source] for k in isa_check.kernels_of(ck.files, path)]
                 if target == "cpu":
                     compiled_cpu = ck
+                if target == "pto-a2a3sim":
+                    compiled_sim = ck
             else:
                 raw = raw_compile(_htp, src, path, target)
                 _ = (raw.signature(), raw.stages(), raw.files())
@@ -351,6 +461,10 @@ def run_case(req, err_fd, err_path):
             raise
         except BaseException as e:  # pyo3's PanicException is a BaseException
             rec = error_record(e, path, src_lines, mutated_ast)
+        if reference_program:
+            rec = expected_outcome(mod, target, rec)
+            if rec["kind"] != "ok" and target == "pto-a2a3sim":
+                compiled_sim = None
         res["targets"][target] = rec
     if compiled_cpu is not None and req.get("run"):
         try:
@@ -358,6 +472,18 @@ def run_case(req, err_fd, err_path):
         except Exception as e:  # inside the harness (argument making): not HTP's
             res["run"] = {"kind": "harness-error", "msg": f"{type(e).__name__}: {e}",
                           "tb": traceback.format_exc()[-2000:]}
+    if compiled_sim is not None and reference_program and req.get("sim"):
+        problem = simulator_problem()
+        if problem is not None:
+            res["sim"] = {"kind": "sim-unavailable", "msg": str(problem)}
+        else:
+            try:
+                res["sim"] = run_sim(mod, compiled_sim, path, src_lines, req.get("seed", 0))
+            except Exception as e:
+                res["sim"] = {"kind": "harness-error", "msg": f"{type(e).__name__}: {e}",
+                              "tb": traceback.format_exc()[-2000:]}
+            if SIM_RUNS >= SIM_RUNS_PER_PROCESS:
+                res["retire"] = True  # the driver starts a fresh worker (pto-runtime's pthread keys)
     if mod is not None:
         sys.modules.pop(name, None)
     os.fsync(err_fd) if False else None

@@ -44,7 +44,9 @@ class Parameter:
 
     def __init__(self, name, kind, dtype, shape, is_output, arg_index, layout):
         self.name = name
-        self.kind = kind  # "tensor", "scalar" or "constant"
+        #: "tensor", "scalar", "constant", or "window": a communication window (``comm.Window``), a
+        #: tensor no call passes (a group of chips allocates it for each run).
+        self.kind = kind
         self.dtype = ELEMENT_TYPES.get(dtype) if dtype else None
         self.shape = list(shape)  # ints and symbol names
         self.is_output = is_output
@@ -55,6 +57,8 @@ class Parameter:
         self.order = "F" if layout == "col_major" else "C"
 
     def __repr__(self) -> str:
+        if self.kind == "window":
+            return f"{self.name}: comm.Window[{self.dtype!r}, {', '.join(map(repr, self.shape))}]"
         if self.kind == "tensor":
             dims = ", ".join(map(repr, self.shape))
             if self.layout == "col_major":
@@ -132,9 +136,9 @@ class CompiledKernel:
             self._package = final
             return final
 
-    def _run_package(self, call_arguments):
-        # The target names the module that runs its packages (its
-        # `run_package(directory, tensors, scalars)`): htp knows no backend.
+    def _runner(self):
+        """The module that runs the target's packages (its ``run_package(directory, tensors,
+        scalars)``, and ``open_session`` if it keeps state): htp knows no backend."""
         name = self._compiled.runner()
         try:
             runner = importlib.import_module(name)
@@ -145,6 +149,23 @@ class CompiledKernel:
         if problem is not None:
             raise RuntimeError(f"cannot run {self.kernel.name} on {self.target}: {problem} "
                                "(compiling works without it: see CompiledKernel.write_package)")
+        return runner
+
+    def group(self, chips: int):
+        """A group session of this package on ``chips`` chips: the target's runner's
+        ``open_session(package, chips=n)`` (on PTO a :class:`htp.pto.runtime.GroupSession`:
+        ``run`` with each chip's arguments, ``place`` per-chip state; docs/serving.md, "Several
+        chips"). How a kernel with communication windows (``comm.Window``) runs."""
+        if not self.files:
+            raise TargetError(f"error: {self.kernel.name} on {self.target} runs in this process: a group of chips runs "
+                              "a target's packages (a PTO target)")
+        runner = self._runner()
+        if not hasattr(runner, "open_session"):
+            raise TargetError(f"error: the runner of {self.target} ('{runner.__name__}') keeps no session, so it runs no group")
+        return runner.open_session(self._package_directory(), chips=chips)
+
+    def _run_package(self, call_arguments):
+        runner = self._runner()
         directory = self._package_directory()
         tensors = [a for a in call_arguments if isinstance(a, np.ndarray)]
         scalars = [a for a in call_arguments if not isinstance(a, np.ndarray)]
@@ -233,17 +254,34 @@ class CompiledKernel:
             return None
         return results[0] if len(results) == 1 else tuple(results)
 
-    def _arguments(self, bound: Dict[str, Any], caller):
+    def _arguments(self, bound: Dict[str, Any], caller, group: bool = False):
         """The compiled function's arguments for a call (checked against the
         signature; omitted outputs allocated), the outputs to return by name,
-        and the (caller's view, dense copy) pairs to copy back after a run."""
+        and the (caller's view, dense copy) pairs to copy back after a run.
+        A communication window's place is left ``None`` for a ``group`` run
+        (the group allocates it); any other call of a kernel with windows is
+        refused, naming the group session that runs it."""
         name = self.kernel.name
+        windows = [p.name for p in self.parameters if p.kind == "window"]
+        given = [w for w in windows if w in bound]
+        if given:
+            raise _argument_error(caller, f"{name}(): {', '.join(map(repr, given))} is a communication window "
+                                          "(comm.Window): no call passes it, the group of chips allocates it for each run")
+        if windows and not group:
+            raise _argument_error(
+                caller,
+                f"{name}() communicates with other chips (its communication windows: {', '.join(windows)}), so it runs "
+                f"on a group of chips, each chip with its own arguments: `{name}.compile(target=...).group(chips=n)` "
+                "opens one (its `run` takes one argument list per chip; docs/serving.md, \"Several chips\"), or run it as "
+                "a task of a workload a group runs")
         symbols: Dict[str, int] = {}
         arguments: List[Any] = [None] * sum(p.arg_index is not None for p in self.parameters)
         outputs: Dict[str, np.ndarray] = {}
         copy_back = []  # (caller's strided output view, the contiguous array the kernel wrote)
         missing_outputs = []
         for parameter in self.parameters:
+            if parameter.kind == "window":
+                continue
             if parameter.kind == "constant":
                 # Folded into this compiled code: another value would be ignored.
                 default = self.kernel._python_signature.parameters[parameter.name].default
@@ -256,6 +294,13 @@ class CompiledKernel:
                     )
                 continue
             value = bound.get(parameter.name)
+            if parameter.kind == "scalar" and parameter.name not in bound:
+                # A run-time scalar left out takes its default, as in Python (and as a call
+                # from another kernel does).
+                default = self.kernel._python_signature.parameters[parameter.name].default
+                if default is not inspect.Parameter.empty:
+                    bound = {**bound, parameter.name: default}
+                    value = default
             if parameter.kind == "tensor" and parameter.is_output and value is None:
                 missing_outputs.append(parameter)
             elif parameter.name not in bound:

@@ -21,11 +21,10 @@ from typing import Dict, List, Optional, Union
 
 TraceSource = Union[str, bytes, "os.PathLike[str]"]
 
-__all__ = ["draw_timeline", "load_events", "main", "name_prefix"]
+__all__ = ["draw_timeline", "lane_names", "load_events", "main", "name_prefix"]
 
 
-def load_events(chrome_json_text_or_path: TraceSource) -> List[dict]:
-    """The complete (``"ph": "X"``) events of a Chrome trace given as JSON text or a file path."""
+def _all_events(chrome_json_text_or_path: TraceSource) -> List[dict]:
     if isinstance(chrome_json_text_or_path, bytes):
         text = chrome_json_text_or_path.decode("utf-8")
     elif isinstance(chrome_json_text_or_path, str) and chrome_json_text_or_path.lstrip().startswith(("{", "[")):
@@ -37,7 +36,21 @@ def load_events(chrome_json_text_or_path: TraceSource) -> List[dict]:
     events = document.get("traceEvents", []) if isinstance(document, dict) else document
     if not isinstance(events, list):
         raise ValueError("a Chrome trace's traceEvents must be a list")
-    return [event for event in events if isinstance(event, dict) and event.get("ph") == "X"]
+    return [event for event in events if isinstance(event, dict)]
+
+
+def load_events(chrome_json_text_or_path: TraceSource) -> List[dict]:
+    """The complete (``"ph": "X"``) events of a Chrome trace given as JSON text or a file path."""
+    return [event for event in _all_events(chrome_json_text_or_path) if event.get("ph") == "X"]
+
+
+def lane_names(events: List[dict]) -> Dict[int, str]:
+    """``tid -> name`` from the trace's ``thread_name`` metadata events (``"ph": "M"``), the
+    format's way of naming a lane (a trace that merges the host's calls with the tasks names
+    its host lane so)."""
+    return {int(event.get("tid", 0)): str(event["args"]["name"]) for event in events
+            if event.get("ph") == "M" and event.get("name") == "thread_name"
+            and isinstance(event.get("args"), dict) and "name" in event["args"]}
 
 
 def name_prefix(name: str) -> str:
@@ -50,12 +63,15 @@ def draw_timeline(chrome_json_text_or_path: TraceSource, png_path: Union[str, "o
                   title: Optional[str] = None) -> pathlib.Path:
     """Draws the trace as a timeline PNG at ``png_path`` and returns that path.
 
-    One row per lane (worker), a bar per task from its start to its end, colours by
-    :func:`name_prefix`, the time axis in microseconds from the earliest task's start.
+    One row per lane (worker, or the name a ``thread_name`` metadata event gives it), a bar per
+    task from its start to its end, colours by :func:`name_prefix`, the time axis in
+    microseconds from the earliest task's start.
     """
     from matplotlib.figure import Figure  # no pyplot: no global state, no display needed
 
-    events = load_events(chrome_json_text_or_path)
+    everything = _all_events(chrome_json_text_or_path)
+    events = [event for event in everything if event.get("ph") == "X"]
+    names = lane_names(everything)
     lanes = sorted({int(event.get("tid", 0)) for event in events})
     row_of = {lane: row for row, lane in enumerate(lanes)}
     origin = min((float(event["ts"]) for event in events), default=0.0)
@@ -77,7 +93,7 @@ def draw_timeline(chrome_json_text_or_path: TraceSource, png_path: Union[str, "o
     for lane in lanes:
         axes.broken_barh(bars[lane], (row_of[lane] - 0.4, 0.8), facecolors=colours[lane],
                          edgecolors="black", linewidths=0.2)
-    axes.set_yticks(range(len(lanes)), [f"worker {lane}" for lane in lanes])
+    axes.set_yticks(range(len(lanes)), [names.get(lane, f"worker {lane}") for lane in lanes])
     axes.set_ylim(-0.6, max(len(lanes), 1) - 0.4)
     axes.invert_yaxis()
     axes.set_xlabel("time (µs)")

@@ -46,6 +46,7 @@ import sys
 import tempfile
 import textwrap
 import zlib
+import dataclasses
 from dataclasses import dataclass
 from typing import Dict, Optional
 from unittest import mock
@@ -245,6 +246,11 @@ class Limit:
 
     message: str
     why: str
+    #: where the diagnostic points when not at the case's `at` (an AIE core's memory: the loop)
+    at: str = ""
+    #: raised by the call, not the compile: a limit of the call's sizes (aie-sim builds a design
+    #: for each call's sizes); a RuntimeError naming the user's file:line:col
+    at_call: bool = False
 
 
 @dataclass(frozen=True)
@@ -282,10 +288,13 @@ class Row:
     cpu: object = RUNS
     pto: object = RUNS  # both package targets: they share one pipeline (docs/targets/pto.md, section 7)
     sim: object = None  # the a2a3sim run; None: not in the simulator set
+    aie: object = None  # the aie-sim run (AIE_OUTCOMES below); None: not checked there
 
     def outcome(self, mode: str):
         if mode == "cpu":
             return self.cpu
+        if mode == AIE_MODE:
+            return self.aie
         if mode.endswith(":package"):
             return self.pto
         if self.sim is None and self.pto is RUNS and SIMULATE_ALL:
@@ -293,7 +302,10 @@ class Row:
         return self.sim
 
 
-MODES = ["cpu", "pto-a2a3sim:package", "pto-a2a3:package", "pto-a2a3sim:run"]
+#: The AIE targets' mode: the npu1 design run by HTP's functional simulator
+#: (docs/targets/aie.md), compared with numpy as the cpu is.
+AIE_MODE = "aie-sim:run"
+MODES = ["cpu", "pto-a2a3sim:package", "pto-a2a3:package", "pto-a2a3sim:run", AIE_MODE]
 
 _NO_BF16_CONVERSION = ("its kernels are built by clang++ 22 against Debian 12's libgcc, which has no "
                        "__truncsfbf2 (conversion to bf16): dlopen fails")
@@ -414,11 +426,19 @@ def check(case: str, mode: str, kernel, args=(), expected=None, *, scale: float 
     outcome = MATRIX[case].outcome(mode)
     target = mode.split(":")[0]
     if isinstance(outcome, (Limit, Rejected)):
+        at = getattr(outcome, "at", "") or at
         assert at is not None, f"{case}: say where the diagnostic must point (at=...)"
+        path, line, column = location_of(kernel, at)
+        if getattr(outcome, "at_call", False):
+            compiled = kernel.compile(target, **constants)
+            with pytest.raises(RuntimeError) as info:
+                compiled(*args)
+            assert outcome.message in str(info.value), str(info.value)
+            assert f"{os.path.basename(path)}:{line}:{column}:" in str(info.value), str(info.value)
+            return
         with pytest.raises(htp.CompileError) as info:
             kernel.compile(target, **constants)
         assert outcome.message in str(info.value), str(info.value)
-        path, line, column = location_of(kernel, at)
         assert_points_at(info.value, os.path.basename(path), line, column)
         return
     compiled = kernel.compile(target, **constants)
@@ -749,6 +769,10 @@ _SORT_LIMIT = Limit("PTO sorts f32, f16, bf16, i16 and i8 tiles, not {T}",
                     "A2/A3 TSORT32 and TMRGSORT sort f16 and f32 only (pto-contract.md 2.14); i32 and i64 do not convert to f32 exactly")
 _GATHER_LIMIT = Limit("PTO gathers 16- and 32-bit elements (A2/A3's TGATHER), not {T}",
                       "A2/A3 TGATHER takes b16 and b32 elements (pto-contract.md 2.14)")
+_SCATTER_LIMIT = Limit("PTO scatters 8-, 16- and 32-bit elements (A2/A3's TSCATTER), not {T}",
+                       "A2/A3 TSCATTER takes b8, b16 and b32 elements (pto-isa npu/a2a3/TScatter.hpp)")
+_SCATTER_ROWS_LIMIT = Limit("PTO scatters rows of 8-, 16- and 32-bit elements (A2/A3's MSCATTER), not {T}",
+                            "A2/A3 MSCATTER copies b8, b16 and b32 rows (pto-isa npu/a2a3/MScatter.hpp)")
 for _t in DTYPES:
     case(f"selection/htp.argmax(t, axis=1), htp.row_argmin(t)/{_t}", pto=lowered(["trowargmax"], _t),
          sim=_t in {"f32", "i16"})
@@ -760,6 +784,13 @@ for _t in DTYPES:
     _gathers = _t not in ("i8", "i64")
     case(f"selection/htp.gather(t, index, axis=1)/{_t}",
          pto=RUNS if _gathers else Limit(_GATHER_LIMIT.message.format(T=_t), _GATHER_LIMIT.why), sim=_t in {"f32", "bf16"})
+    # htp.scatter (D76): into each row by column (TSCATTER), rows into a tensor (MSCATTER); i64 elements: neither.
+    case(f"selection/htp.scatter(t, index, src, axis=1)/{_t}",
+         pto=RUNS if _t != "i64" else Limit(_SCATTER_LIMIT.message.format(T=_t), _SCATTER_LIMIT.why),
+         sim=_t in {"f32", "f16", "i8"})
+    case(f"selection/htp.scatter(y, rows, col, t)/{_t}",
+         pto=RUNS if _t != "i64" else Limit(_SCATTER_ROWS_LIMIT.message.format(T=_t), _SCATTER_ROWS_LIMIT.why),
+         sim=_t in {"f32", "bf16", "i16"})
 
 # --- shapes of tiles (docs/language.md, "Tile shapes"): blocks, steps, joins, reshapes, strided loads
 #: A2/A3 moves vec blocks of 8- to 32-bit elements (TEXTRACT, TINSERT, TCONCAT, TTRANS).
@@ -838,6 +869,9 @@ for _t in ["f32", "i32", "f16"]:
     case(f"make/zeros + ones + full/{_t}", sim=_t == "i32")
 case("make/zeros + ones + full/bf16", pto=vector_limit("tadd", "bf16"))
 case("make/full of a run-time scalar/i16")
+for _t in ["f32", "f16", "i32"]:
+    case(f"make/zeros_like + ones_like + full_like of a ragged block/{_t}", sim=_t == "f16")
+case("make/zeros_like + ones_like + full_like of a ragged block/bf16", pto=vector_limit("tmul", "bf16"))
 case("make/full/i64", pto=vector_limit("texpands", "i64"))
 # ===========================================================================
 # layouts: htp.relayout (test_conformance_layouts.py)
@@ -954,6 +988,154 @@ case("program/mlp block/f16->f32", sim=True)
 case("program/embedding gather + rmsnorm/f32", sim=True)
 
 # ===========================================================================
+# AIE: the npu1 design run by aie-sim (docs/targets/aie.md). A kernel that is one loop over
+# independent row blocks has them dealt to the cores; any other runs whole on one core. The
+# numbers come from the same cpu lowering of the block, so what runs matches numpy as the cpu
+# does; the rest is a core's memory, a core's DMA channels or a gap of HTP's AIE targets.
+
+_AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
+_AIE_I64 = Gap("i64 elements on the AIE targets: they move 8-, 16- and 32-bit elements (a core's scalar unit is "
+               "32-bit; i64 would be word pairs)", "the element type i64 is not available on target 'aie-sim'")
+_AIE_CHANNELS = Gap("more tensors into or out of a core than its 2 DMA channels each way (tensors read whole of one "
+                    "shape and type share one; a run-time scalar takes one): packing several tensors into one FIFO, "
+                    "or several shims, is not built", "a core and a column's shim tile have 2 DMA channels each way")
+_AIE_RANK = Gap("1-D and 3-D tensors on the AIE targets (they move 2-D row blocks)",
+                "the aie targets move 2-D tensors (rows x columns, walked by row block)")
+_AIE_LAYOUT = Gap("column-major tensors on the AIE targets (a shim DMA window could move their row blocks)",
+                  "not row-major; the aie targets move a tensor's rows by block")
+_AIE_CHECKED = Gap("htp.gather along a tile's rows: its index check reports through the cpu's runtime, which a core "
+                   "does not have", "an AIE core cannot report a failed check to the host")
+_AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
+                        "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
+_AIE_BOOL = Gap("bool tensors on the AIE targets (i1 elements: a shim DMA moves 8-, 16- and 32-bit ones)",
+                "the aie targets move 8-, 16- and 32-bit elements")
+_AIE_WORDS = Gap("a tensor moved whole whose bytes are not whole 32-bit words (37 x 70 of 16- or 8-bit elements): "
+                 "the host could pad it", "is not a whole number of 32-bit words", shows="run")
+_AIE_CARRIED = Gap("a tile carried across an inner loop that is not an elementwise accumulator (online softmax's "
+                   "running max): a new buffer per trip, and a core has no heap",
+                   "made anew on each trip of a loop that carries it", shows="run")
+
+#: Cases whose aie-sim outcome is not RUNS (i64 cases: _AIE_I64).
+AIE_OUTCOMES = {
+    **dict.fromkeys([
+        'loop/run-time bounds and step/f32',
+        'call/kernel calls kernel/f32',
+        'scalar_values/conversions and builtins/f32',
+        'binary/htp.add, sub, mul, div; max(), min()/f32',
+        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/i32',
+        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/i16',
+        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/f32',
+        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/f16',
+        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/i32',
+        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/i16',
+        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/f32',
+        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/f16',
+        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/i32',
+        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/i16',
+        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/f32',
+        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/f16',
+        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/i32',
+        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/i16',
+        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/f32',
+        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/f16',
+        'ragged/Rx1 broadcast along ragged columns/f32',
+        'few_rows/1-row tile, x @ w.T/f32->f32',
+        'epilogue/bias + relu/f16->f32',
+        'epilogue/scale by a run-time scalar/f32->f32',
+        'epilogue/bias + relu after a K loop/f16->f32',
+        'program/mlp block/f16->f32',
+        'selection/htp.scatter(t, index, src, axis=1)/f32',
+        'selection/htp.scatter(t, index, src, axis=1)/f16',
+        'selection/htp.scatter(t, index, src, axis=1)/bf16',
+        'selection/htp.scatter(t, index, src, axis=1)/i32',
+        'selection/htp.scatter(t, index, src, axis=1)/i16',
+        'selection/htp.scatter(t, index, src, axis=1)/i8',
+        'compare/t <= s/f32',
+        'compare/t <= s/f16',
+        'compare/t <= s/i32',
+        'compare/t <= s/i16',
+        'nan/compare is ordered/f32',
+    ], _AIE_CHANNELS),
+    **dict.fromkeys([
+        'vector1d/exp(x) - 1, ragged/f32',
+        'vector1d/x * w + 1, 1-D weight/f32',
+        'vector1d/1-D weight over 2-D rows/f32',
+        'vector1d/i32 + 1/i32',
+        'copy/3-D tensor, one index/f32',
+        'batched/3-D operands/f16->f32',
+        'batched/3-D, shared weight/f32->f32',
+        'program/layernorm, 64-column tiles/f32',
+        'program/rmsnorm, 64-column tiles/f32',
+        'program/decode attention, run-time KV length/f16->f32',
+        'program/decode attention, run-time KV length/f32',
+    ], _AIE_RANK),
+    **dict.fromkeys([
+        'transpose/ragged, in tiles/f16',
+        'transpose/ragged, in tiles/i8',
+        'transpose/ragged, in tiles/i16',
+    ], _AIE_WORDS),
+    **dict.fromkeys([
+        'tensor_layout/col_major in and out/f32',
+        'tensor_layout/col_major in and out/f16',
+        'tensor_layout/col_major in and out/bf16',
+        'tensor_layout/col_major in and out/i32',
+        'tensor_layout/col_major in and out/i16',
+        'tensor_layout/col_major in and out/i8',
+        'tensor_layout/col_major matmul operand/f32',
+    ], _AIE_LAYOUT),
+    **dict.fromkeys([
+        'program/softmax, 64-column tiles/f32',
+        'program/softmax, 64-column tiles/f16',
+    ], _AIE_CARRIED),
+    **dict.fromkeys([
+        'program/embedding gather + rmsnorm/f32',
+        'selection/htp.scatter(y, rows, col, t)/f32',
+        'selection/htp.scatter(y, rows, col, t)/f16',
+        'selection/htp.scatter(y, rows, col, t)/bf16',
+        'selection/htp.scatter(y, rows, col, t)/i32',
+        'selection/htp.scatter(y, rows, col, t)/i16',
+        'selection/htp.scatter(y, rows, col, t)/i8',
+    ], _AIE_ROWS_BY_DATA),
+    **dict.fromkeys([
+        'selection/htp.gather(t, index, axis=1)/f32',
+        'selection/htp.gather(t, index, axis=1)/f16',
+        'selection/htp.gather(t, index, axis=1)/bf16',
+        'selection/htp.gather(t, index, axis=1)/i32',
+        'selection/htp.gather(t, index, axis=1)/i16',
+        'selection/htp.gather(t, index, axis=1)/i8',
+    ], _AIE_CHECKED),
+    **dict.fromkeys([
+        'where/bool tensor mask/f32',
+        'where/bool tensor output/f32',
+    ], _AIE_BOOL),
+    "capacity/one tile larger than UB/f32": Limit("each core would hold 1048576 bytes of FIFO objects", _AIE_CORE, at="for i in"),
+    "capacity/live tiles exceed UB/f32": Limit("each core would hold 786432 bytes of FIFO objects", _AIE_CORE, at="for i in"),
+    "selection/htp.sort(t), htp.argsort(t)/i32": Limit("a stack of 41984 bytes (its temporaries), more than a compute tile's 65536 bytes",
+                                                       _AIE_CORE, at="for i in"),
+    "program/log_softmax, 64-column tiles/f32": Limit("each core would hold 51200 bytes of FIFO objects and a stack of 17664 bytes",
+                                                      _AIE_CORE, at="for i in", at_call=True),
+    "ragged/constant start past the end/f32": Limit("the kernel's tensors, whole on one core, take 76800 bytes", _AIE_CORE,
+                                                    at="@htp.kernel"),
+}
+
+
+def _aie_outcome(case_id: str, row: Row):
+    """The aie-sim outcome of a case: the language's own rejections as on every target, nothing
+    where the cpu has no reference, i64 a gap, else AIE_OUTCOMES or RUNS."""
+    if isinstance(row.cpu, Rejected):
+        return row.cpu
+    if isinstance(row.cpu, (Gap, Wrong)):
+        return None
+    if "i64" in case_id:
+        return _AIE_I64
+    return AIE_OUTCOMES.get(case_id, RUNS)
+
+
+for _case, _row in list(MATRIX.items()):
+    MATRIX[_case] = dataclasses.replace(_row, aie=_aie_outcome(_case, _row))
+assert set(AIE_OUTCOMES) <= set(MATRIX), set(AIE_OUTCOMES) - set(MATRIX)
+
+# ===========================================================================
 # Rendering docs/support-matrix.md
 
 THEMES = {
@@ -969,7 +1151,7 @@ THEMES = {
     "nan": "NaN rules",
     "iota": "`htp.iota`",
     "reduce": "Reductions (test_conformance_reductions.py)",
-    "selection": "Selection along rows: argmax, sort, top-k, gather by column (test_conformance_reductions.py)",
+    "selection": "Selection along rows: argmax, sort, top-k, gather and scatter by column, scatter of rows (test_conformance_reductions.py)",
     "shape": "Tile shapes: blocks, steps, joins, reshapes; tensor slices with a step (test_conformance_shapes.py)",
     "pad": "`htp.pad` of a tile ragged in rows and columns (test_conformance_layouts.py)",
     "ragged": "Ragged tails: `a * b + a` over 16 x 64 tiles",
@@ -1067,9 +1249,9 @@ def render() -> str:
                 if row is None:
                     cells.append("")
                 elif row.pto is RUNS:
-                    cells.append(f"{cell(row.cpu)} {cell(row.pto)} {cell(row.sim)}")
+                    cells.append(f"{cell(row.cpu)} {cell(row.pto)} {cell(row.sim)} / {cell(row.aie)}")
                 else:
-                    cells.append(f"{cell(row.cpu)} {cell(row.pto)}")
+                    cells.append(f"{cell(row.cpu)} {cell(row.pto)} / {cell(row.aie)}")
             name = construct.replace("|", "\\|")
             out.append(f"| `{name}` | " + " | ".join(cells) + " |")
         out.append("")

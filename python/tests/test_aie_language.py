@@ -4,6 +4,7 @@ block functions are lowered by the same tile -> linalg -> loops passes for every
 listed in the AIE targets' capabilities once a case here runs it; what the hardware forbids stays a
 refusal at the user's line (test_aie.py)."""
 
+import json
 import math
 import os
 
@@ -255,3 +256,374 @@ def test_an_in_out_design_lowers_in_mlir_aie(tmp_path, target):
     assert physical.returncode == 0, physical.stderr
     lowered = subprocess.run([os.environ["HTP_AIE_OPT"], f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
     assert lowered.returncode == 0, lowered.stderr
+
+
+# ------------------------------------------------------------------ ragged last blocks (issue 28, part 1)
+
+RAGGED = '''
+import htp
+from htp import f32, f16, bf16, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, "N", 32], z: htp.Tensor[{T}, "N", 32], y: htp.Out[{T}, "N", 32], N: htp.Const[int] = 100):
+    for i in range(0, N, 8):
+        t = x[i:i + 8, :]
+        u = z[i:i + 8, :]
+        y[i:i + 8, :] = {EXPR}
+'''
+
+# expression: numpy on one block's valid rows (float64); reductions over rows see only those.
+RAGGED_FLOAT = {
+    "t * 2.0 + u": lambda t, u: t * 2.0 + u,
+    "htp.exp(t - htp.row_max(t)) / htp.row_sum(htp.exp(t - htp.row_max(t)))":
+        lambda t, u: np.exp(t - t.max(axis=1, keepdims=True)) / np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True),
+    "t - htp.col_max(t)": lambda t, u: t - t.max(axis=0, keepdims=True),
+    "u + htp.col_sum(t) * 0.5": lambda t, u: u + t.sum(axis=0, keepdims=True) * 0.5,
+    "htp.where(t > u, t, htp.relu(u))": lambda t, u: np.where(t > u, t, np.maximum(u, 0.0)),
+    "htp.pad(t, 1.0) * htp.col_min(htp.pad(t, 1.0))": lambda t, u: t * np.minimum(t.min(axis=0, keepdims=True), 1.0) if t.shape[0] < 8 else t * t.min(axis=0, keepdims=True),
+    "htp.gelu(t) + htp.row_min(u)": lambda t, u: 0.5 * t * (1.0 + ERF(t / math.sqrt(2.0))) + u.min(axis=1, keepdims=True),
+}
+
+
+@pytest.mark.parametrize("rows", [100, 37, 129])
+@pytest.mark.parametrize("expr", sorted(RAGGED_FLOAT))
+def test_a_ragged_last_block_is_masked_on_aie_sim(expr, rows):
+    # The rows are not a multiple of the block: the host pads the streamed tensors to whole blocks
+    # for every core, the last block's rows past the end are masked in the core (the same valid
+    # region as on the cpu), and blocks past the end are moved but not computed.
+    kernel = kernel_from(RAGGED.format(T="f32", EXPR=expr), "k")
+    x = RNG.standard_normal((rows, 32), dtype=np.float32)
+    z = RNG.standard_normal((rows, 32), dtype=np.float32)
+    y = kernel.compile(target="aie-sim", N=rows)(x, z)
+    np.testing.assert_allclose(y, block_reference(RAGGED_FLOAT[expr], x, z), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y, kernel(x, z, N=rows), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "i32", "i16", "i8"])
+@pytest.mark.parametrize("expr", ["t + u", "htp.maximum(t, u) - u", "u + htp.col_max(t)"])
+def test_ragged_blocks_of_every_element_type_match_the_cpu(dtype, expr):
+    kernel = kernel_from(RAGGED.format(T=dtype, EXPR=expr), "k")
+    scale = 4 if dtype.startswith("i") else 1
+    x = (RNG.standard_normal((100, 32)) * scale).astype(numpy_type(dtype))
+    z = (RNG.standard_normal((100, 32)) * scale).astype(numpy_type(dtype))
+    simulated = kernel.compile(target="aie-sim")(x, z)
+    assert simulated.dtype == x.dtype
+    np.testing.assert_array_equal(simulated.astype(np.float64), kernel(x, z).astype(np.float64))
+
+
+RAGGED_SQUARE = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], y: htp.Out[f32, "N", 32], N: htp.Const[int] = 100):
+    for i in range(0, N, 32):
+        t = htp.pad(x[i:i + 32, :], 0.0)
+        y[i:i + 32, :] = t.T + htp.row_sum(t.T)
+'''
+
+
+def test_a_transposed_ragged_block_on_aie_sim():
+    # The last block has 4 rows: padded with zeros to 32 x 32, transposed; the store keeps 4 rows.
+    kernel = kernel_from(RAGGED_SQUARE, "k")
+    x = RNG.standard_normal((100, 32), dtype=np.float32)
+    expected = np.zeros((100, 32))
+    for i in range(0, 100, 32):
+        t = np.zeros((32, 32))
+        t[:min(32, 100 - i)] = x[i:i + 32]
+        expected[i:i + 32] = (t.T + t.T.sum(axis=1, keepdims=True))[:min(32, 100 - i)]
+    y = kernel.compile(target="aie-sim")(x)
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(y, kernel(x), rtol=1e-6, atol=1e-6)
+
+
+RAGGED_INOUT = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], y: htp.InOut[f32, "N", 32], N: htp.Const[int] = 100):
+    for i in range(0, N, 8):
+        y[i:i + 8, 8:24] = y[i:i + 8, 8:24] * 2.0 + x[i:i + 8, 8:24]
+'''
+
+
+def test_a_ragged_in_out_tensor_keeps_what_its_blocks_do_not_write_on_aie_sim():
+    kernel = kernel_from(RAGGED_INOUT, "k")
+    x = RNG.standard_normal((100, 32), dtype=np.float32)
+    y0 = RNG.standard_normal((100, 32), dtype=np.float32)
+    y = y0.copy()
+    kernel.compile(target="aie-sim")(x, y)
+    expected = y0.copy()
+    expected[:, 8:24] = y0[:, 8:24] * 2.0 + x[:, 8:24]
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_a_ragged_design_pads_the_host_buffers_and_skips_blocks_past_the_end(tmp_path):
+    kernel = kernel_from(RAGGED.format(T="f32", EXPR="t + u"), "k")
+    # 37 rows: 5 blocks of 8 over 6 cores (3 columns x 2: two streamed inputs leave each memtile
+    # room for 2 cores), so the host buffers hold 48 rows and one block is past the end.
+    compiled = kernel.compile(target="aie-npu1", N=37)
+    root = compiled.write_package(str(tmp_path / "ragged"))
+    design = open(os.path.join(root, "aie.mlir")).read()
+    assert design.count("aie.core(") == 6, design
+    assert "aie.runtime_sequence(%arg0: memref<1536xf32>, %arg1: memref<1536xf32>, %arg2: memref<1536xf32>)" in design, design
+    assert "scf.if" in design and "arith.cmpi slt" in design
+    # The ragged block's temporaries are bounded stack buffers; no heap, no runtime library copy.
+    assert "memref.alloc(" not in design and "memref.copy" not in design
+    manifest = json.loads(open(os.path.join(root, "manifest.json")).read())
+    assert [a.get("host_elements") for a in manifest["arguments"]] == [1536, 1536, 1536], manifest
+    host = open(os.path.join(root, "test.cpp")).read()
+    assert "const size_t x_count = 1184;" in host and "const size_t x_padded = 1536;" in host
+    metrics = compiled.metrics(np.zeros((37, 32), np.float32), np.zeros((37, 32), np.float32))
+    assert metrics["shim_bytes_in"] == 2 * 1536 * 4 and metrics["cores"] == 6, metrics
+    # Whole blocks need no padding: the host buffers are the tensors.
+    whole = kernel.compile(target="aie-npu1", N=64).write_package(str(tmp_path / "whole"))
+    assert "memref<2048xf32>" in open(os.path.join(whole, "aie.mlir")).read()
+    assert all("host_elements" not in a for a in json.loads(open(os.path.join(whole, "manifest.json")).read())["arguments"])
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("source, rows", [(RAGGED.format(T="f32", EXPR="htp.exp(t - htp.row_max(t)) + htp.col_sum(u)"), 37),
+                                          (RAGGED_SQUARE, 100), (RAGGED_INOUT, 100)], ids=["softmax-like", "transpose", "in-out"])
+def test_ragged_designs_lower_in_mlir_aie_to_core_code(tmp_path, target, source, rows):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    compiled = kernel_from(source, "k").compile(target=target, N=rows)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    # Every core's code (the masked block function with it) to LLVM: nothing it calls but the
+    # block function and the core's intrinsics (no memrefCopy, no malloc: a core has neither).
+    for column, row in re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[:2]:
+        core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+        assert core.returncode == 0, core.stderr
+        functions = re.findall(r"^  llvm\.func @([\w.]+)\(.*?(\{)?$", core.stdout, flags=re.M)
+        assert ("k_block", "{") in functions, functions
+        # Declared, not defined here: only the intrinsics and debug hook mlir-aie declares in every core.
+        external = {name for name, body in functions if not body and not name.startswith(f"llvm.{arch}.")}
+        assert external <= {"debug_i32"}, external
+
+
+# ------------------------------------------------------------------ symbolic dimensions on aie-sim
+
+SYMBOLIC = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], y: htp.Out[f32, "N", 32]):
+    for i in range(0, x.shape[0], 8):
+        t = x[i:i + 8, :]
+        e = htp.exp(t - htp.row_max(t))
+        y[i:i + 8, :] = e / htp.row_sum(e) + htp.col_sum(t)
+'''
+
+
+def test_a_symbolic_dimension_gets_a_design_per_call_on_aie_sim():
+    # An mlir-aie design is static: aie-sim builds one for each call's sizes (the NPU targets need
+    # htp.Const dimensions), the last block past the end of N ragged.
+    kernel = kernel_from(SYMBOLIC, "k")
+    targets = set(kernel.targets())
+    assert "aie-sim" in targets and not {"aie-npu1", "aie-npu2"} & targets, targets
+    compiled = kernel.compile(target="aie-sim")
+    for rows in (100, 37, 8, 1, 37):
+        x = RNG.standard_normal((rows, 32), dtype=np.float32)
+        expected = block_reference(lambda t, u: np.exp(t - t.max(axis=1, keepdims=True)) / np.exp(t - t.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
+                                   + t.sum(axis=0, keepdims=True), x, x)
+        np.testing.assert_allclose(compiled(x), expected, rtol=1e-5, atol=1e-5)
+    # The design of a call's sizes: 13 blocks of 100 rows over 16 cores, 1 block of 8 rows on one.
+    assert compiled.metrics(np.zeros((100, 32), np.float32))["cores"] == 16
+    assert compiled.metrics(np.zeros((8, 32), np.float32))["cores"] == 1
+
+
+SYMBOLIC_COLUMNS = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", "H"], y: htp.Out[f32, "N", "H"]):
+    for i in range(0, x.shape[0], 8):
+        for j in range(0, x.shape[1], 64):
+            y[i:i + 8, j:j + 64] = x[i:i + 8, j:j + 64] * 2.0
+'''
+
+
+def test_a_limit_that_depends_on_a_symbolic_size_is_reported_at_the_call():
+    # Each core holds two blocks of 8 full rows of x and of y: fine for 256 columns, not for 4096
+    # (nor even one-row blocks of it).
+    kernel = kernel_from(SYMBOLIC_COLUMNS, "k")
+    compiled = kernel.compile(target="aie-sim")
+    x = RNG.standard_normal((20, 256), dtype=np.float32)
+    np.testing.assert_array_equal(compiled(x), x * 2.0)
+    with pytest.raises(RuntimeError) as info:
+        compiled(np.zeros((16, 4096), np.float32))
+    message = str(info.value)
+    assert "aie-sim builds the design for each call's tensor sizes ([16, 4096], [16, 4096])" in message, message
+    assert "each core would hold 65536 bytes of FIFO objects even with one row per block" in message and ".py:6:5" in message, message
+
+
+def test_a_symbolic_kernel_the_lowering_refuses_is_an_error_at_compile_time():
+    # The structure is checked when the kernel compiles, on every symbolic size 64: three streamed
+    # inputs are more than a core's two input DMA channels, whatever the sizes.
+    kernel = kernel_from('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], z: htp.Tensor[f32, "N", 32], w: htp.Tensor[f32, "N", 32], y: htp.Out[f32, "N", 32]):
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :] + z[i:i + 8, :] * w[i:i + 8, :]
+''', "k")
+    with pytest.raises(htp.CompileError) as info:
+        kernel.compile(target="aie-sim")
+    assert "the kernel moves 3 tensors into the array and 1 out of it" in str(info.value)
+    assert ".py:4:1" in str(info.value), str(info.value)
+    assert "aie-sim" not in kernel.targets()
+
+
+RAGGED_COLUMNS = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 40, "H"], y: htp.Out[f32, 40, "H"], H: htp.Const[int] = 50):
+    for i in range(0, 40, 8):
+        for j in range(0, H, 64):
+            y[i:i + 8, j:j + 64] = x[i:i + 8, j:j + 64] * 2.0 + htp.row_sum(x[i:i + 8, j:j + 64])
+'''
+
+
+@pytest.mark.parametrize("columns", [1, 50, 130])
+def test_a_ragged_column_window_in_a_block_on_aie_sim(columns):
+    # The block holds whole rows; its column windows are ragged at the end (a single window when
+    # the columns are fewer than 64: the lowering folds its size to a constant).
+    kernel = kernel_from(RAGGED_COLUMNS, "k")
+    x = RNG.standard_normal((40, columns), dtype=np.float32)
+    expected = np.zeros_like(x)
+    for j in range(0, columns, 64):
+        w = x[:, j:j + 64]
+        expected[:, j:j + 64] = w * 2.0 + w.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(kernel.compile(target="aie-sim", H=columns)(x), expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("source, rows", [(RAGGED.format(T="f32", EXPR="t + u"), 37), (RAGGED_INOUT, 100)], ids=["ragged", "in-out"])
+def test_the_host_program_of_a_padded_design_is_cpp(tmp_path, source, rows):
+    import shutil
+    import subprocess
+    from test_aie import XRT_STUB
+    root = kernel_from(source, "k").compile(target="aie-npu1", N=rows).write_package(str(tmp_path / "k"))
+    host = open(os.path.join(root, "test.cpp")).read()
+    # The buffers are the padded tensors, zero-filled; an output's first contents come from its .bin
+    # when given (an in-out tensor's), and only the tensor's own elements go back out.
+    padded = 48 * 32 if rows == 37 else 128 * 32  # 6 cores x 1 block; 8 cores x 2 blocks of 8 rows
+    assert f"const size_t y_padded = {padded};" in host and "xrt::bo(device, y_padded * sizeof(float)" in host, host
+    assert f"std::memset(buf_y, 0, y_padded * sizeof(float));" in host
+    assert 'read_file(data + "/y.bin", buf_y, y_count * sizeof(float))' in host
+    assert "write(reinterpret_cast<const char *>(buf_y), y_count * sizeof(float))" in host
+    compiler = shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no g++ to check test.cpp's syntax")
+    for path, text in XRT_STUB.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    result = subprocess.run([compiler, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", f"-I{tmp_path}", os.path.join(root, "test.cpp")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+# ------------------------------------------------------------------ more kernels the AIE targets take
+
+# Each kernel below runs on aie-sim against the cpu, and its design (npu1, npu2) goes through
+# mlir-aie's passes: objects to buffers, locks and DMAs, the runtime sequence to NPU instructions,
+# each core's code to LLVM calling nothing a core lacks.
+DESIGNS = {
+    # one loop, but every block writes the same rows: run whole on one core
+    "one core, no loop": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 40, 64], y: htp.Out[f32, 40, 64]):
+    acc = htp.zeros((16, 64), f32)
+    for i in range(0, 32, 16):
+        acc = acc + htp.pad(x[i:i + 16, :], 0.0)
+    y[0:16, :] = acc
+    y[16:40, :] = x[16:40, :] * 2.0
+''', lambda x: np.concatenate([x[0:16] + x[16:32], x[16:40] * 2.0])),
+    # a block of 16 rows in, one row of column sums out (rows per block of its own)
+    "one row per block": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 48, 64], y: htp.Out[f32, 3, 64]):
+    for b in range(3):
+        y[b:b + 1, :] = htp.col_sum(x[b * 16:b * 16 + 16, :])
+''', lambda x: x.reshape(3, 16, 64).sum(axis=1)),
+    # a slice with a step read in the core, a sort along rows
+    "strided and sorted": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 48, 64], y: htp.Out[f32, 48, 32]):
+    for i in range(0, 48, 16):
+        y[i:i + 16, :] = htp.sort(x[i:i + 16, 1::2])
+''', lambda x: np.sort(x[:, 1::2], axis=1)),
+}
+
+
+@pytest.mark.parametrize("name", list(DESIGNS))
+def test_more_kernels_on_aie_sim(name):
+    source, reference = DESIGNS[name]
+    kernel = kernel_from(source, "k")
+    rows = 40 if "40, 64" in source else 48
+    x = RNG.standard_normal((rows, 64), dtype=np.float32)
+    np.testing.assert_allclose(kernel.compile(target="aie-sim")(x), reference(x.astype(np.float64)), rtol=1e-5, atol=1e-5)
+    assert {"aie-sim", "aie-npu1", "aie-npu2"} <= set(kernel.targets())
+
+
+def test_a_narrow_scalar_and_a_ragged_block_together_on_aie_sim():
+    kernel = kernel_from('''
+import htp
+from htp import f16
+@htp.kernel
+def k(x: htp.Tensor[f16, "N", 32], y: htp.Out[f16, "N", 32], s: f16, N: htp.Const[int] = 37):
+    for i in range(0, N, 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * s + htp.col_max(x[i:i + 8, :])
+''', "k")
+    x = RNG.standard_normal((37, 32)).astype(np.float16)
+    np.testing.assert_array_equal(kernel.compile(target="aie-sim")(x, s=0.5), kernel(x, s=0.5))
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("name", list(DESIGNS) + ["narrow scalar"])
+def test_more_designs_lower_in_mlir_aie_to_core_code(tmp_path, target, name):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    if name == "narrow scalar":
+        source = '''
+import htp
+from htp import f16
+@htp.kernel
+def k(x: htp.Tensor[f16, "N", 32], y: htp.Out[f16, "N", 32], s: f16, N: htp.Const[int] = 37):
+    for i in range(0, N, 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * s
+'''
+    else:
+        source = DESIGNS[name][0]
+    compiled = kernel_from(source, "k").compile(target=target)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    assert "aiex.npu.blockwrite" in lowered.stdout and "dma_memcpy_nd" not in lowered.stdout
+    for column, row in re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[:2]:
+        core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+        assert core.returncode == 0, core.stderr
+        functions = re.findall(r"^  llvm\.func @([\w.]+)\(.*?(\{)?$", core.stdout, flags=re.M)
+        assert ("k_block", "{") in functions, functions
+        external = {f for f, body in functions if not body and not f.startswith(f"llvm.{arch}.")}
+        assert external <= {"debug_i32"}, external

@@ -181,3 +181,21 @@ def test_a_run_time_step_that_is_not_positive_raises_instead_of_looping_forever(
     for step in (0, -2):
         with pytest.raises(ValueError, match=r"test_bounds.py:\d+:\d+: error: range\(\) step must be positive"):
             stepped(x, None, step)
+
+
+@htp.kernel
+def row_by_row(q: htp.Tensor[f32, "B", 64], y: htp.Out[f32, "B", 64], first: htp.i32):
+    for b in range(first, q.shape[0]):
+        # A block of one row of a symbolic dimension is that row, full (as q[b, :] is): it
+        # meets a full mask without padding.
+        t = q[b:b + 1, :]
+        y[b:b + 1, :] = htp.where(htp.iota((1, 64), 1) < 32, t, t * 2.0)
+
+
+def test_a_block_of_one_along_a_symbolic_dimension_is_full_and_checked():
+    q = np.random.default_rng(0).standard_normal((5, 64)).astype(np.float32)
+    expected = np.concatenate([q[:, :32], q[:, 32:] * 2], axis=1)
+    np.testing.assert_array_equal(row_by_row(q, first=0), expected)
+    # Its start is assumed inside the dimension, as an index's is; the cpu checks it.
+    with pytest.raises(IndexError, match="index out of bounds"):
+        row_by_row.compile("cpu")(q, np.zeros_like(q), first=-1)

@@ -368,6 +368,13 @@ def make_scalar(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64], s: {T}):
     for i in range(0, x.shape[0], 16):
         y[i:i + 16, :] = htp.pad(x[i:i + 16, :], 0) - htp.full((16, 64), s)
 """,
+    "zeros_like + ones_like + full_like of a ragged block": """
+@htp.kernel
+def make_like(x: htp.Tensor[{T}, "N", 64], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = t * htp.full_like(t, 3) + htp.ones_like(t) + htp.zeros_like(t)
+""",
     "full": """
 @htp.kernel
 def make_full(y: htp.Out[{T}, 16, 64]):
@@ -386,6 +393,8 @@ def test_tiles_from_scalars(case, mode):
     t = c.as_float64(x)
     if construct == "full of a run-time scalar":
         return check(case, mode, kernel, (x, None, 7), t - 7)
+    if construct.startswith("zeros_like"):
+        return check(case, mode, kernel, (x,), t * 3 + 1, scale=2, at="t * htp.full_like(")
     check(case, mode, kernel, (x,), t * 3 + 1, scale=2, at="htp.zeros(")
 
 

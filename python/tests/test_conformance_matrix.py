@@ -46,7 +46,9 @@ def test_outcomes_are_well_formed():
             assert row.cpu == row.pto, f"{case}: the language rejects a kernel on every target alike"
         if row.sim is not None:
             assert row.pto is c.RUNS, f"{case}: the simulator runs only packages that build"
-        for outcome in (row.cpu, row.pto, row.sim):
+        if isinstance(row.aie, c.Rejected):
+            assert row.aie == row.cpu, f"{case}: the language rejects a kernel on every target alike"
+        for outcome in (row.cpu, row.pto, row.sim, row.aie):
             if isinstance(outcome, (c.Limit, c.Rejected)):
                 assert outcome.message and outcome.why, case
             if isinstance(outcome, (c.Gap, c.Wrong)):

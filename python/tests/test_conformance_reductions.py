@@ -167,7 +167,7 @@ def test_row_reductions_of_few_rows(case, mode):
 
 # ---------------------------------------------------------------------------
 # Selection along rows (docs/language.md, "Selection"): the cases of every element type; the
-# shapes, ties, NaN and k are test_selection.py's.
+# shapes, ties, NaN and k are test_selection.py's, scatter's shapes and duplicates test_scatter.py's.
 
 SELECTION = {
     "htp.argmax(t, axis=1), htp.row_argmin(t)": """
@@ -209,6 +209,19 @@ def take(x: htp.Tensor[{T}, "N", 64], index: htp.Tensor[i32, "N", 8], y: htp.Out
         t = x[i:i + 16, :]
         y[i:i + 16, :] = htp.gather(t, index[i:i + 16, :], axis=1)
 """,
+    "htp.scatter(t, index, src, axis=1)": """
+@htp.kernel
+def put(x: htp.Tensor[{T}, "N", 64], index: htp.Tensor[i32, "N", 8], src: htp.Tensor[{T}, "N", 8], y: htp.Out[{T}, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = htp.scatter(t, index[i:i + 16, :], src[i:i + 16, :], axis=1)
+""",
+    "htp.scatter(y, rows, col, t)": """
+@htp.kernel
+def scatter_rows(x: htp.Tensor[{T}, "N", 64], rows: htp.Tensor[i32, "N", 1], y: htp.InOut[{T}, "M", 64]):
+    for i in range(0, x.shape[0], 16):
+        htp.scatter(y, rows[i:i + 16, :], 0, x[i:i + 16, :])
+""",
 }
 
 
@@ -230,5 +243,22 @@ def test_selection(case, mode):
         return check(case, mode, kernel, (x,), (np.take_along_axis(t, up, 1), up), at=at)
     if construct.startswith("htp.sort(t, descending"):
         return check(case, mode, kernel, (x,), np.take_along_axis(t, down, 1), at=at)
+    if construct.startswith("htp.scatter(t,"):
+        # Indices of a few columns each: many repeat, the last of a row's equal ones wins.
+        index = rng(case).integers(0, 12, size=(37, 8)).astype(np.int32)
+        src = inputs(case + "/src", dtype, (37, 8))
+        expected = t.copy()
+        for r in range(37):
+            for j in range(8):
+                expected[r, index[r, j]] = c.as_float64(src)[r, j]
+        return check(case, mode, kernel, (x, index, src), expected, at=at)
+    if construct.startswith("htp.scatter(y,"):
+        # 37 rows into 20: rows repeat, across blocks too; the last written wins, the others keep y's.
+        rows = rng(case).integers(0, 20, size=(37, 1)).astype(np.int32)
+        y = inputs(case + "/y", dtype, (20, 64))
+        expected = c.as_float64(y).copy()
+        for r in range(37):
+            expected[rows[r, 0]] = t[r]
+        return check(case, mode, kernel, (x, rows, y), expected, at=at)
     index = rng(case).integers(0, 64, size=(37, 8)).astype(np.int32)
     check(case, mode, kernel, (x, index), np.take_along_axis(t, index, 1), at=at)

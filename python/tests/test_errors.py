@@ -3,6 +3,7 @@ message has the user's file:line:col and an excerpt with a caret; HTP stays
 usable afterwards."""
 
 import inspect
+import os
 import re
 
 import numpy as np
@@ -25,6 +26,19 @@ def assert_points_at(error: Exception, file_suffix: str, line: int, col: int = N
     # The excerpt: the source line, then a caret under the column.
     lines = message.splitlines()
     assert any(l.strip() == "^" for l in lines[1:]), message
+
+
+def refused(kernel, target, message, at, skip=0):
+    """Compiling for `target` is a CompileError containing `message` at the first `at` of the
+    kernel's source, `skip` characters in (file:line:col, with the excerpt and caret)."""
+    with pytest.raises(htp.CompileError) as info:
+        kernel.compile(target)
+    assert message in str(info.value), str(info.value)
+    from conformance import location_of  # conformance imports this module
+
+    path, line, column = location_of(kernel, at)
+    assert_points_at(info.value, os.path.basename(path), line, column + skip)
+    return info.value
 
 
 def compile_source(source: str, kernel: str = "k"):

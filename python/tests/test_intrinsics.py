@@ -128,7 +128,7 @@ def foreign_module(x: htp.Tensor[f32, 16, 64], z: htp.Out[f32, 16, 64]):
         (unknown_intrinsic, "pto.gelu", "pto has no intrinsic 'gelu' (it has: add, sub"),
         (wrong_arity, "pto.add", "pto.add() takes 2 arguments, got 1"),
         (wrong_element_type, "pto.div", "pto.div() takes tiles of f16, f32, got a"),
-        (foreign_module, "np_alias", "'np_alias' is not htp or an intrinsic module HTP knows (known: htp, pto"),  # then any set an extension registers
+        (foreign_module, "np_alias", "'np_alias' is not htp or an intrinsic module HTP knows (known: htp, comm, pto"),  # then any set an extension registers
     ],
 )
 def test_misused_intrinsics_are_located_diagnostics(kernel, needle, message):

@@ -76,3 +76,15 @@ def test_command_line(tmp_path, capsys):
     assert trace_plot.main([str(source), str(tmp_path / "cli.png"), "--title", "from the shell"]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "cli.png")
     assert_png(tmp_path / "cli.png")
+
+
+def test_lanes_named_by_thread_name_metadata(tmp_path):
+    named = {"traceEvents": TRACE["traceEvents"] + [
+        {"name": "step 0", "ph": "X", "ts": 0.0, "dur": 70.0, "pid": 0, "tid": -1},
+        {"name": "thread_name", "ph": "M", "pid": 0, "tid": -1, "args": {"name": "host"}},
+        {"name": "thread_name", "ph": "M", "pid": 0, "tid": 5},  # no args: ignored
+        {"name": "process_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "not a lane"}},
+    ]}
+    assert trace_plot.lane_names(named["traceEvents"]) == {-1: "host"}
+    assert [e["name"] for e in trace_plot.load_events(json.dumps(named))][-1] == "step 0"
+    assert_png(trace_plot.draw_timeline(json.dumps(named), tmp_path / "named.png"))

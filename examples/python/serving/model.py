@@ -15,6 +15,13 @@ j*PAGE .. j*PAGE + PAGE - 1). Everything but the per-step inputs (tokens,
 positions, lengths, block tables) and the sampled tokens is state the
 routine keeps on the target between steps (weights, the cache, and the
 step's workspaces).
+
+The kernels' widths are compile-time constants with the whole model's
+sizes as defaults: `QD` the attention columns (heads x DH), `QKV` the q, k
+and v columns together (3 x QD) and `FC` the FFN's hidden columns a kernel
+sees. One chip takes the defaults;
+parallel.py compiles the same kernels with a chip's share of the heads and
+of the FFN (tensor parallelism over a group of chips).
 """
 
 import htp
@@ -23,8 +30,8 @@ from htp import f32, i32
 wsp = htp.model("wsp")
 
 D = 64         # model dimension
-HEADS = 2      # attention heads
-DH = 32        # head dimension (HEADS * DH == D)
+HEADS = 4      # attention heads
+DH = 16        # head dimension (HEADS * DH == D)
 F = 128        # FFN hidden dimension
 VOCAB = 128    # vocabulary
 PAGE = 16      # KV rows per page
@@ -33,6 +40,7 @@ EXPERTS = 8    # MoE variant: experts, each token uses TOPK of them
 TOPK = 2
 EPS = 1.0e-5
 ROWS = 8       # the kernels' row block over the batch
+LSE = 8        # a request piece's log-sum-exps: one column per head (HEADS at most)
 
 
 @htp.kernel
@@ -51,31 +59,36 @@ def rmsnorm(x: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 1, 64], y: htp.Out[f
 
 @htp.func
 def rope_head(t, c, s):
-    """GPT-NeoX rotary embedding of one head's 32 columns: rotate_half."""
-    x1 = t[:, 0:16]
-    x2 = t[:, 16:32]
+    """GPT-NeoX rotary embedding of one head's 16 columns: rotate_half."""
+    x1 = t[:, 0:8]
+    x2 = t[:, 8:16]
     return htp.concat([x1 * c - x2 * s, x2 * c + x1 * s], axis=1)
 
 
 @htp.kernel
-def qkv_rope(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, 192], cos: htp.Tensor[f32, "M", 16],
-             sin: htp.Tensor[f32, "M", 16], positions: htp.Tensor[i32, "B", 1], q: htp.Out[f32, "B", 64],
-             k: htp.Out[f32, "B", 64], v: htp.Out[f32, "B", 64]):
-    """q, k, v = h @ w, with RoPE at each row's position applied to q and k."""
+def qkv_rope(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, "QKV"], cos: htp.Tensor[f32, "M", 8],
+             sin: htp.Tensor[f32, "M", 8], positions: htp.Tensor[i32, "B", 1], q: htp.Out[f32, "B", "QD"],
+             k: htp.Out[f32, "B", "QD"], v: htp.Out[f32, "B", "QD"], QD: htp.Const[int] = 64,
+             QKV: htp.Const[int] = 192):
+    """q, k, v = h @ w (w: the q, k and v columns of QD // 16 heads, in that
+    order), with RoPE at each row's position applied to each head of q and k."""
     for r in range(0, h.shape[0], 8):
-        qkv = htp.pad(h[r:r + 8, :], 0.0) @ w[:, :]                   # 8 x 192
+        t = htp.pad(h[r:r + 8, :], 0.0)
         at = htp.pad(positions[r:r + 8, :], 0)
-        c = htp.gather(cos, at, 0, 16)                                # 8 x 16: each row's position
-        s = htp.gather(sin, at, 0, 16)
-        q[r:r + 8, :] = htp.concat([rope_head(qkv[:, 0:32], c, s), rope_head(qkv[:, 32:64], c, s)], axis=1)
-        k[r:r + 8, :] = htp.concat([rope_head(qkv[:, 64:96], c, s), rope_head(qkv[:, 96:128], c, s)], axis=1)
-        v[r:r + 8, :] = qkv[:, 128:192]
+        c = htp.gather(cos, at, 0, 8)                                 # 8 x 8: each row's position
+        s = htp.gather(sin, at, 0, 8)
+        tq = t @ w[:, 0:QD]
+        tk = t @ w[:, QD:2 * QD]
+        for hd in htp.static_range(0, QD // 16, 1):
+            q[r:r + 8, hd * 16:hd * 16 + 16] = rope_head(tq[:, hd * 16:hd * 16 + 16], c, s)
+            k[r:r + 8, hd * 16:hd * 16 + 16] = rope_head(tk[:, hd * 16:hd * 16 + 16], c, s)
+        v[r:r + 8, :] = t @ w[:, 2 * QD:QKV]
 
 
 @htp.kernel
-def append_kv(k: htp.Tensor[f32, "B", 64], v: htp.Tensor[f32, "B", 64], positions: htp.Tensor[i32, "B", 1],
-              lens: htp.Tensor[i32, "B", 1], table: htp.Tensor[i32, "B", 8], kc: htp.InOut[f32, "S", 64],
-              vc: htp.InOut[f32, "S", 64]):
+def append_kv(k: htp.Tensor[f32, "B", "QD"], v: htp.Tensor[f32, "B", "QD"], positions: htp.Tensor[i32, "B", 1],
+              lens: htp.Tensor[i32, "B", 1], table: htp.Tensor[i32, "B", 8], kc: htp.InOut[f32, "S", "QD"],
+              vc: htp.InOut[f32, "S", "QD"], QD: htp.Const[int] = 64):
     """Writes each live request's new key and value into its page: the
     row of position p is row p % 16 of page table[b, p // 16]."""
     for b in range(k.shape[0]):
@@ -87,61 +100,53 @@ def append_kv(k: htp.Tensor[f32, "B", 64], v: htp.Tensor[f32, "B", 64], position
 
 
 @htp.kernel
-def attend_pages(q: htp.Tensor[f32, 1, 64], kc: htp.Tensor[f32, "S", 64], vc: htp.Tensor[f32, "S", 64],
-                 table: htp.Tensor[i32, 1, 8], o: htp.Out[f32, 1, 64], lse: htp.Out[f32, 1, 2],
-                 start: htp.i32, count: htp.i32, scale: f32):
-    """Attention of one request's query (both heads) over its positions
-    start .. start + count - 1, page by page through its block table
-    (online softmax): the normalised partial output and each head's
-    log-sum-exp."""
-    m0 = htp.full((1, 1), -1.0e30, f32)
-    m1 = htp.full((1, 1), -1.0e30, f32)
-    l0 = htp.zeros((1, 1), f32)
-    l1 = htp.zeros((1, 1), f32)
-    a0 = htp.zeros((1, 32), f32)
-    a1 = htp.zeros((1, 32), f32)
-    q0 = q[0:1, 0:32] * scale
-    q1 = q[0:1, 32:64] * scale
-    for j in range(0, count, 16):
-        page = table[0, (start + j) // 16]
-        keys = htp.pad(kc[page * 16:page * 16 + 16, :], 0.0)
-        values = htp.pad(vc[page * 16:page * 16 + 16, :], 0.0)
-        past = htp.iota((1, 16), 1, i32) + j >= count
-        s0 = htp.where(past, -1.0e30, q0 @ htp.transpose(keys[:, 0:32]))
-        s1 = htp.where(past, -1.0e30, q1 @ htp.transpose(keys[:, 32:64]))
-        n0 = htp.maximum(m0, htp.row_max(s0))
-        n1 = htp.maximum(m1, htp.row_max(s1))
-        p0 = htp.exp(s0 - n0)
-        p1 = htp.exp(s1 - n1)
-        c0 = htp.exp(m0 - n0)
-        c1 = htp.exp(m1 - n1)
-        l0 = l0 * c0 + htp.row_sum(p0)
-        l1 = l1 * c1 + htp.row_sum(p1)
-        a0 = a0 * c0 + p0 @ values[:, 0:32]
-        a1 = a1 * c1 + p1 @ values[:, 32:64]
-        m0 = n0
-        m1 = n1
-    o[:, :] = htp.concat([a0 / l0, a1 / l1], axis=1)
-    lse[:, :] = htp.concat([m0 + htp.log(l0), m1 + htp.log(l1)], axis=1)
+def attend_pages(q: htp.Tensor[f32, 1, "QD"], kc: htp.Tensor[f32, "S", "QD"], vc: htp.Tensor[f32, "S", "QD"],
+                 table: htp.Tensor[i32, 1, 8], o: htp.Out[f32, 1, "QD"], lse: htp.Out[f32, 1, 8],
+                 start: htp.i32, count: htp.i32, scale: f32, QD: htp.Const[int] = 64):
+    """Attention of one request's query (each of its QD // 16 heads) over
+    its positions start .. start + count - 1, page by page through its block
+    table (online softmax): the normalised partial output and each head's
+    log-sum-exp (lse column hd)."""
+    logsums = htp.zeros((1, 8), f32)
+    heads = htp.iota((1, 8), 1, i32)
+    for hd in htp.static_range(0, QD // 16, 1):
+        m = htp.full((1, 1), -1.0e30, f32)
+        l = htp.zeros((1, 1), f32)
+        a = htp.zeros((1, 16), f32)
+        qh = q[0:1, hd * 16:hd * 16 + 16] * scale
+        for j in range(0, count, 16):
+            page = table[0, (start + j) // 16]
+            keys = htp.pad(kc[page * 16:page * 16 + 16, hd * 16:hd * 16 + 16], 0.0)
+            values = htp.pad(vc[page * 16:page * 16 + 16, hd * 16:hd * 16 + 16], 0.0)
+            past = htp.iota((1, 16), 1, i32) + j >= count
+            s = htp.where(past, -1.0e30, qh @ htp.transpose(keys))
+            n = htp.maximum(m, htp.row_max(s))
+            p = htp.exp(s - n)
+            c = htp.exp(m - n)
+            l = l * c + htp.row_sum(p)
+            a = a * c + p @ values
+            m = n
+        o[:, hd * 16:hd * 16 + 16] = a / l
+        logsums = htp.where(heads == hd, m + htp.log(l), logsums)
+    lse[:, :] = logsums
 
 
 @htp.kernel
-def merge_chunks(po: htp.Tensor[f32, 8, 64], plse: htp.Tensor[f32, 8, 2], o: htp.Out[f32, 1, 64], chunks: htp.i32):
+def merge_chunks(po: htp.Tensor[f32, 8, "QD"], plse: htp.Tensor[f32, 8, 8], o: htp.Out[f32, 1, "QD"], chunks: htp.i32,
+                 QD: htp.Const[int] = 64):
     """Combines a request's first `chunks` partial outputs by their
     log-sum-exps, per head."""
     unused = htp.iota((1, 8), 1, i32) >= chunks
-    rows = htp.iota((8, 32), 0, i32) >= chunks
-    lse0 = htp.where(unused, -1.0e30, htp.transpose(plse[0:8, 0:1]))
-    lse1 = htp.where(unused, -1.0e30, htp.transpose(plse[0:8, 1:2]))
-    w0 = htp.exp(lse0 - htp.row_max(lse0))
-    w1 = htp.exp(lse1 - htp.row_max(lse1))
-    o0 = (w0 @ htp.where(rows, 0.0, po[0:8, 0:32])) / htp.row_sum(w0)
-    o1 = (w1 @ htp.where(rows, 0.0, po[0:8, 32:64])) / htp.row_sum(w1)
-    o[:, :] = htp.concat([o0, o1], axis=1)
+    rows = htp.iota((8, 16), 0, i32) >= chunks
+    for hd in htp.static_range(0, QD // 16, 1):
+        lse = htp.where(unused, -1.0e30, htp.transpose(plse[0:8, hd:hd + 1]))
+        w = htp.exp(lse - htp.row_max(lse))
+        o[:, hd * 16:hd * 16 + 16] = (w @ htp.where(rows, 0.0, po[0:8, hd * 16:hd * 16 + 16])) / htp.row_sum(w)
 
 
 @htp.kernel
-def project_add(a: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, 64], x: htp.InOut[f32, "B", 64]):
+def project_add(a: htp.Tensor[f32, "B", "QD"], w: htp.Tensor[f32, "QD", 64], x: htp.InOut[f32, "B", 64],
+                QD: htp.Const[int] = 64):
     """x += a @ w (the attention output projection and its residual)."""
     for r in range(0, x.shape[0], 8):
         x[r:r + 8, :] = htp.pad(x[r:r + 8, :], 0.0) + htp.pad(a[r:r + 8, :], 0.0) @ w[:, :]
@@ -153,8 +158,8 @@ def swiglu(t, wg, wu, wd):
 
 
 @htp.kernel
-def ffn_add(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[f32, 64, 128], wu: htp.Tensor[f32, 64, 128],
-            wd: htp.Tensor[f32, 128, 64], x: htp.InOut[f32, "B", 64]):
+def ffn_add(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[f32, 64, "FC"], wu: htp.Tensor[f32, 64, "FC"],
+            wd: htp.Tensor[f32, "FC", 64], x: htp.InOut[f32, "B", 64], FC: htp.Const[int] = 128):
     """x += SwiGLU(h)."""
     for r in range(0, x.shape[0], 8):
         t = htp.pad(h[r:r + 8, :], 0.0)
@@ -241,7 +246,7 @@ def attention_half(l, x, h, q, k_new, v_new, attn, po, plse, positions, lens, bl
     wsp.task(rmsnorm, x, attn_norm[l:l + 1, :], h, 1.0e-5)
     wsp.task(qkv_rope, h, wqkv[l, :, :], cos, sin, positions, q, k_new, v_new)
     wsp.task(append_kv, k_new, v_new, positions, lens, block_table, k_cache[l, :, :], v_cache[l, :, :])
-    attention(l, q, k_cache, v_cache, block_table, lens, po, plse, attn, 0.17677669529663687)   # 1 / sqrt(DH)
+    attention(l, q, k_cache, v_cache, block_table, lens, po, plse, attn, 0.25)   # 1 / sqrt(DH)
     wsp.task(project_add, attn, wo[l, :, :], x)
 
 
@@ -253,11 +258,11 @@ def decode_step(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B",
                 ffn_norm: htp.Tensor[f32, "L", 64], w_gate: htp.Tensor[f32, "L", 64, 128],
                 w_up: htp.Tensor[f32, "L", 64, 128], w_down: htp.Tensor[f32, "L", 128, 64],
                 final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
-                cos: htp.Tensor[f32, "M", 16], sin: htp.Tensor[f32, "M", 16],
+                cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                 k_cache: htp.InOut[f32, "L", "S", 64], v_cache: htp.InOut[f32, "L", "S", 64],
                 x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", 64],
                 k_new: htp.Out[f32, "B", 64], v_new: htp.Out[f32, "B", 64], attn: htp.Out[f32, "B", 64],
-                po: htp.Out[f32, "B", 8, 64], plse: htp.Out[f32, "B", 8, 2],
+                po: htp.Out[f32, "B", 8, 64], plse: htp.Out[f32, "B", 8, 8],
                 logits: htp.Out[f32, "B", 128], next_tokens: htp.Out[i32, "B", 1]):
     """One decode step of the dense model for every slot of the batch."""
     wsp.task(embed, tokens, embedding, x)
@@ -279,11 +284,11 @@ def decode_step_moe(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, 
                     w_gate: htp.Tensor[f32, "L", 8, 64, 128], w_up: htp.Tensor[f32, "L", 8, 64, 128],
                     w_down: htp.Tensor[f32, "L", 8, 128, 64],
                     final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
-                    cos: htp.Tensor[f32, "M", 16], sin: htp.Tensor[f32, "M", 16],
+                    cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                     k_cache: htp.InOut[f32, "L", "S", 64], v_cache: htp.InOut[f32, "L", "S", 64],
                     x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", 64],
                     k_new: htp.Out[f32, "B", 64], v_new: htp.Out[f32, "B", 64], attn: htp.Out[f32, "B", 64],
-                    po: htp.Out[f32, "B", 8, 64], plse: htp.Out[f32, "B", 8, 2],
+                    po: htp.Out[f32, "B", 8, 64], plse: htp.Out[f32, "B", 8, 8],
                     gates: htp.Out[f32, "B", 8], counts: htp.Out[i32, 8, 1],
                     logits: htp.Out[f32, "B", 128], next_tokens: htp.Out[i32, "B", 1]):
     """One decode step of the MoE model: each layer's FFN is a top-2 mixture

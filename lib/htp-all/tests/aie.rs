@@ -329,9 +329,11 @@ fn the_simulator_runs_the_rmsnorm_design_with_broadcast_weights() {
 }
 
 #[test]
-fn the_cores_are_the_most_that_divide_the_blocks_and_one_block_still_has_its_loop() {
-    // Blocks of 8 rows over up to 4 columns of 4 cores, fewer columns on a tie (D58).
-    for (rows, cores) in [(8, 1), (24, 3), (40, 1), (64, 8), (256, 16)] {
+fn the_cores_take_the_fewest_blocks_each_and_one_block_still_has_its_loop() {
+    // Blocks of 8 rows over up to 4 columns of 4 cores: the fewest blocks per core, then the
+    // fewest cores, then the fewest columns (D58). 40 rows (5 blocks) take 6 cores, one block past
+    // the end; 43 and 100 rows end in a ragged block; the host pads the tensors to whole blocks.
+    for (rows, cores) in [(8, 1), (24, 3), (40, 6), (43, 6), (64, 8), (100, 16), (256, 16)] {
         let source = format!(
             "import htp\nfrom htp import f32\n\n@htp.kernel\ndef scale(x: htp.Tensor[f32, \"N\", 64], y: htp.Out[f32, \"N\", 64], N: htp.Const[int] = {rows}):\n    for i in range(0, N, 8):\n        t = x[i:i + 8, :]\n        y[i:i + 8, :] = t * t + 1.0\n"
         );

@@ -29,6 +29,10 @@ pub const ALL_DTYPES: &str = "dtype:*";
 pub const ALL_LAYOUTS: &str = "layout:*";
 /// The need of a tile layout no registered facet names.
 pub const UNNAMED_LAYOUT: &str = "layout:axe";
+/// The need of a kernel taking a communication window (`comm.Window[...]`):
+/// memory the target allocates in every chip of a group for each run, which
+/// the `comm` set's puts and signals address on a peer.
+pub const WINDOW: &str = "intrinsic:comm.window";
 /// The suffix of a strided access's need: `op:tile.load.strided` for a
 /// `tile.load` with `strides` (a slice with a step), which a target
 /// providing `op:tile.load` does not provide by that.
@@ -86,6 +90,9 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
             "tile.intrinsic" => view::<tile::IntrinsicOperation>(op)
                 .and_then(|intrinsic| intrinsic.callee().ok())
                 .map(|callee| format!("intrinsic:{}", callee.value())),
+            "tile.intrinsic_effect" => view::<tile::IntrinsicEffectOperation>(op)
+                .and_then(|intrinsic| intrinsic.callee().ok())
+                .map(|callee| format!("intrinsic:{}", callee.value())),
             // A load or store with a step (`x[:, 0::2]`) is a capability of its own.
             "tile.load" | "tile.store" if htp_dialects::tile::access_strides(op) != [1, 1] => Some(format!("op:{name}{STRIDED}")),
             tile if tile.starts_with("tile.") => Some(format!("op:{tile}")),
@@ -99,12 +106,17 @@ pub fn needs<'c>(module: &Module<'c>) -> Vec<Need<'c>> {
         if let Some(capability) = capability {
             needs.push(Need { capability, location });
         }
-        // A kernel's tensors laid out other than row-major, at the parameter.
-        if name == "func.func" && op.attribute("htp.kernel").is_ok() {
+        // A kernel's tensors laid out other than row-major, and its
+        // communication windows (`comm.Window[...]`), at the parameter.
+        // A model's function (a workload) taking windows, at the parameter too.
+        let kernel = op.attribute("htp.kernel").is_ok();
+        if name == "func.func" && (kernel || op.attribute(crate::models::MODEL_ATTRIBUTE).is_ok()) {
+            let windows = crate::signature::declared_arguments(op, crate::signature::WINDOWS_ATTRIBUTE);
             if let Some(entry) = op.region(0).ok().and_then(|r| r.first_block()) {
                 for index in 0..entry.argument_count() {
                     let Ok(argument) = entry.argument(index) else { continue };
-                    if let Some(capability) = tensor_layout_need(argument.r#type()) {
+                    let window = windows.contains(&(index as i64)).then(|| WINDOW.to_string());
+                    if let Some(capability) = window.or_else(|| kernel.then(|| tensor_layout_need(argument.r#type())).flatten()) {
                         if !needs.iter().any(|n| n.capability == capability) {
                             let location = htp_ir::query::value_location(htp_ir::builder::detach(argument.into()));
                             // As above: the location lives as long as the context.
@@ -196,6 +208,9 @@ pub fn describe(capability: &str) -> String {
             if let Some(intrinsic) = set.intrinsics.iter().find(|i| i.op == op) {
                 return format!("the intrinsic {}.{} ({op})", set.namespace, intrinsic.name);
             }
+        }
+        if capability == WINDOW {
+            return "a communication window parameter (comm.Window)".to_string();
         }
         return format!("the intrinsic {op}");
     }

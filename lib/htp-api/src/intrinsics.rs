@@ -18,6 +18,44 @@ pub enum IntrinsicShape {
     /// A tile and a run-time or constant scalar of its element type; the
     /// result has the tile's type.
     TileScalar,
+    /// An operation with effects beyond its result (a put to another
+    /// chip's memory, a signal, a wait) or a question to the target (its
+    /// rank): `params` in order, `keywords` by name; no result or one
+    /// `index` scalar. It becomes one `tile.intrinsic_effect "<op>"` whose
+    /// operands are the parameters in order, a tensor block or element as
+    /// its memref followed by one index per dimension.
+    Effect { params: &'static [EffectParam], keywords: &'static [EffectKeyword], returns_index: bool },
+}
+
+/// One positional parameter of an [`IntrinsicShape::Effect`] intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffectParam {
+    /// An integer (a run-time scalar or a constant), passed as `index`.
+    Index(&'static str),
+    /// An integer passed as `i32` (a signal's value).
+    I32(&'static str),
+    /// A tile. With a [`EffectParam::Block`] in the same intrinsic, it is
+    /// the tile written to that block: the same shape and element type,
+    /// its valid region narrowed to the block's at a ragged edge.
+    Tile(&'static str),
+    /// A block of a tensor, written as a subscript (`w[me, i:i + 16, :]`):
+    /// its memref and one index per dimension, as `tile.store` addresses
+    /// it. `window`: the tensor must be a communication window parameter.
+    Block { name: &'static str, window: bool },
+    /// One `i32` element of a tensor (`signals[p]`): its memref and one
+    /// index per dimension. `window` as for a block.
+    Element { name: &'static str, window: bool },
+}
+
+/// A keyword parameter of an [`IntrinsicShape::Effect`] intrinsic: a
+/// compile-time string, one of `choices` (the Python spelling and the
+/// attribute value it becomes), `default` when not given. It becomes the
+/// op's string attribute `name`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EffectKeyword {
+    pub name: &'static str,
+    pub choices: &'static [(&'static str, &'static str)],
+    pub default: &'static str,
 }
 
 /// One intrinsic: the Python name in its set, the op it becomes, its typing.

@@ -142,6 +142,9 @@ pub struct KernelSignature {
     pub name: String,
     /// Every Python parameter, in order.
     pub params: Vec<ParamSignature>,
+    /// MLIR argument indices of its communication windows ([`WINDOWS_ATTRIBUTE`]):
+    /// tensors no caller passes (the target allocates them for each run).
+    pub windows: Vec<usize>,
 }
 
 impl KernelSignature {
@@ -190,6 +193,18 @@ pub const OUTPUTS_ATTRIBUTE: &str = "htp.outputs";
 /// The argument indices of its in-out outputs (`htp.InOut`: what it does
 /// not write keeps its value).
 pub const IN_OUTS_ATTRIBUTE: &str = "htp.in_outs";
+
+/// The argument indices of its communication windows (`comm.Window[...]`):
+/// tensors no caller passes, which the target allocates on every chip of a
+/// group for each run (zeroed), readable and writable by the kernel and
+/// addressed on a peer by the `comm` set's puts and signals.
+pub const WINDOWS_ATTRIBUTE: &str = "htp.windows";
+
+/// An argument attribute (unit): the target supplies this argument of a
+/// lowered function (a chip's communication context), so a caller — a
+/// model's task of the function — passes the others. Trailing arguments
+/// only.
+pub const IMPLICIT_ATTRIBUTE: &str = "htp.implicit";
 
 /// The argument indices a function declares under `attribute`
 /// ([`OUTPUTS_ATTRIBUTE`], [`IN_OUTS_ATTRIBUTE`]); empty when it has none.

@@ -131,6 +131,7 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
             name: param.name.clone(),
             element: memref.element().to_string(),
             elements,
+            host_elements: elements,
             output: outputs.contains(&index),
             scalar: matches!(param.kind, ParamKind::Scalar { .. }),
         });

@@ -13,6 +13,11 @@ pub struct HostTensor {
     pub name: String,
     pub element: String,
     pub elements: i64,
+    /// Elements of the buffer the runtime sequence moves: more than
+    /// `elements` when the design pads a streamed tensor to whole blocks
+    /// for every core (the host copies the tensor in, zeroes the rest and
+    /// copies outputs' first `elements` back).
+    pub host_elements: i64,
     pub output: bool,
     /// A run-time scalar, moved as a one-element buffer (D59).
     pub scalar: bool,
@@ -40,7 +45,7 @@ pub fn test_cpp(program: &str, tensors: &[HostTensor]) -> String {
 //   g++ -std=c++17 test.cpp -I$XILINX_XRT/include -L$XILINX_XRT/lib -lxrt_coreutil -o test\n\
 // Run: ./test aie.xclbin insts.bin <data dir>\n\
 // The data directory holds each input as <name>.bin (raw little-endian elements, row-major; bf16 as\n\
-// its 16 bits) and may hold each output's expected values as <name>.expected.bin (from HTP's aie-sim\n\
+// its 16 bits; an output's <name>.bin, if there, gives the elements its blocks leave) and may hold each output's expected values as <name>.expected.bin (from HTP's aie-sim\n\
 // target or numpy); each output is written to <name>.out.bin and compared when expected values exist.\n\n"
     );
     s += "#include <cmath>\n#include <cstdint>\n#include <cstring>\n#include <fstream>\n#include <iostream>\n#include <string>\n#include <vector>\n\n";
@@ -109,10 +114,21 @@ template <typename T> static double as_double(T value) { return static_cast<doub
             s += &format!("  // `{n}`: {} x {} ({})\n", t.elements, t.element, if t.output { "out" } else { "in" });
         }
         s += &format!("  const size_t {n}_count = {};\n", t.elements);
-        s += &format!("  auto bo_{n} = xrt::bo(device, {n}_count * sizeof({ty}), XRT_BO_FLAGS_HOST_ONLY, kernel.group_id({}));\n", 3 + i);
+        let padded = t.host_elements > t.elements;
+        if padded {
+            // The design moves whole blocks for every core: the buffer is the tensor padded with zeros.
+            s += &format!("  const size_t {n}_padded = {}; // the tensor padded to whole blocks for every core\n", t.host_elements);
+        }
+        let size = if padded { format!("{n}_padded") } else { format!("{n}_count") };
+        s += &format!("  auto bo_{n} = xrt::bo(device, {size} * sizeof({ty}), XRT_BO_FLAGS_HOST_ONLY, kernel.group_id({}));\n", 3 + i);
         s += &format!("  {ty} *buf_{n} = bo_{n}.map<{ty} *>();\n");
+        if t.output || padded {
+            s += &format!("  std::memset(buf_{n}, 0, {size} * sizeof({ty}));\n");
+        }
         if t.output {
-            s += &format!("  std::memset(buf_{n}, 0, {n}_count * sizeof({ty}));\n");
+            // An output's elements a block does not write come back as they were (an in-out
+            // tensor's): its initial contents from <name>.bin when given, zeros otherwise.
+            s += &format!("  if (!read_file(data + \"/{n}.bin\", buf_{n}, {n}_count * sizeof({ty})))\n    std::memset(buf_{n}, 0, {n}_count * sizeof({ty}));\n");
         } else {
             s += &format!(
                 "  if (!read_file(data + \"/{n}.bin\", buf_{n}, {n}_count * sizeof({ty}))) {{\n    std::cerr << \"missing or short \" << data << \"/{n}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n",

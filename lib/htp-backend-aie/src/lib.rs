@@ -7,10 +7,13 @@
 //! (`architecture.rs`), and is named by one line of `htp-all`.
 
 pub mod architecture;
+pub mod bound_ragged_buffers;
+pub mod copies_to_loops;
 pub mod finish;
 pub mod host;
 pub mod lower;
 pub mod sim;
+pub mod specialize;
 pub mod target;
 pub mod translate;
 
@@ -21,16 +24,20 @@ pub mod handles {
 
 /// Registers the `aie` and `aiex` dialects with the core (every context,
 /// `htp-opt` and `htp-translate` then know them) and the targets
-/// `aie-npu1` and `aie-npu2`, and the translation `--tile-to-aie`.
+/// `aie-npu1` and `aie-npu2`, its passes, and the translation `--tile-to-aie`.
 pub fn register() -> Result<(), String> {
     for (namespace, handle) in handles::DIALECTS {
         htp_dialects::register_dialect(namespace, *handle)?;
     }
+    htp_pass::register_passes(PASSES)?;
     htp_api::translation::register_translation(&translate::TILE_TO_AIE)?;
     htp_api::register_target(&target::NPU1)?;
     htp_api::register_target(&target::NPU2)?;
     htp_api::register_target(&target::SIM)
 }
+
+/// The passes of the block functions' lowering (lower.rs).
+pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION];
 
 /// The AIE targets and the device each builds designs for.
 pub const TARGETS: [(&str, &str); 3] = [("aie-npu1", "npu1"), ("aie-npu2", "npu2"), ("aie-sim", "npu1")];

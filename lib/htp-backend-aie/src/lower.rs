@@ -10,8 +10,8 @@
 //! passes (named in a pipeline, so no Cargo dependency) to
 //! scf/arith/memref code. The design then places it on one column:
 //!
-//! * `n` compute tiles (rows 2..2+n, the most that divide the blocks and
-//!   fit the memtile's and shim's DMA channels), core `k` taking blocks
+//! * `n` compute tiles (rows 2..2+n, D58/D78: the fewest blocks per core, as
+//!   the memtile's and shim's DMA channels allow), core `k` taking blocks
 //!   `k, k + n, ...`;
 //! * per row-walked input, a FIFO shim → memtile of `n` blocks, split by
 //!   `aie.objectfifo.link` into one FIFO per core (depth 2 each); outputs
@@ -22,7 +22,13 @@
 //! * the runtime sequence moves each tensor with one
 //!   `aiex.npu.dma_memcpy_nd` and waits for the outputs.
 //!
-//! Anything else is an error at the user's line (the op's location).
+//! The loop's end need not be a multiple of its step: the blocks are
+//! rounded up to a multiple of the cores, the host pads the streamed
+//! tensors, a core skips a block past the end, and the block function keeps
+//! the ragged block's valid region (D78). A tensor may have blocks of its
+//! own height (`y[b:b + 1, :]`). A kernel that is not one loop of
+//! independent blocks runs whole on one core (D79). Anything else is an
+//! error at the user's line (the op's location).
 
 use htp_dialects::diagnostics::MlirError;
 use htp_ir::query::{constant_int, kernel_functions};
@@ -46,8 +52,12 @@ use crate::architecture::Device;
 /// In two runs, with `accumulate_in_place` between them (D56): tile →
 /// linalg on tensors, then bufferization and loops.
 const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops";
+/// A ragged block's temporaries (sized at run time) take their bound
+/// first (`aie-bound-ragged-buffers`), so that they fit on the stack too;
+/// strided copies become loops (`aie-copies-to-loops`: MLIR would call
+/// `memrefCopy` of its runtime library, which a core does not have).
 const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
-    func.func(convert-linalg-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+    func.func(aie-bound-ragged-buffers,convert-linalg-to-loops,aie-copies-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
 
 /// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
 /// updated in place (D56): where a loop-carried tensor's one use is an
@@ -97,11 +107,28 @@ fn accumulate_in_place(module: &Module) {
     }
 }
 
+/// A stored value materialized into a `memref.cast` of a view goes into
+/// the view itself when the view has the value's shape. Canonicalization
+/// leaves such casts where it folds a ragged size to a constant (a column
+/// window `x[i:i + 8, j:j + 64]` of 50 columns: `memref<?x50xf32>` cast to
+/// `memref<?x?xf32>`); `cpu-store-in-place` would make the cast's tensor
+/// with the value's type (`tensor<?x50xf32>`), which does not verify.
+fn materialize_into_cast_sources(module: &Module) {
+    for store in htp_ir::query::ops_named(module.as_operation(), "bufferization.materialize_in_destination") {
+        let (Ok(value), Ok(view)) = (store.operand(0), store.operand(1)) else { continue };
+        let Some(cast) = htp_ir::query::defining_op(htp_ir::builder::detach(view)).filter(|op| op_name(*op) == "memref.cast") else { continue };
+        let Ok(source) = cast.operand(0) else { continue };
+        if htp_ir::builder::shape_of(source.r#type()) == htp_ir::builder::shape_of(value.r#type()) {
+            unsafe { mlir_sys::mlirOperationSetOperand(store.to_raw(), 1, source.to_raw()) };
+        }
+    }
+}
+
 /// FIFO depth of the row-walked FIFOs (double buffering).
 const DEPTH: u32 = 2;
 
 /// How a kernel parameter is moved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     /// Rows `[i, i + R)` per block.
     Rows,
@@ -118,7 +145,8 @@ struct Param {
     cols: i64,
     element: String,
     location: String,
-    /// A run-time scalar, moved as a 1x1 tensor and read from it in the block.
+    /// A run-time scalar, moved as one 32-bit word (`1 x 32/bits` elements,
+    /// the value first) and read from it in the block.
     scalar: bool,
     /// The parameter's place in the user's source.
     position: Option<htp_dialects::diagnostics::SourcePosition>,
@@ -127,6 +155,16 @@ struct Param {
     packed: Option<(String, usize)>,
     /// An output the block also reads: it comes in on `<name>_in` too.
     read_too: bool,
+    /// Rows of each block's object: a streamed tensor's rows per block (the
+    /// loop's step, or `B` for a tensor accessed at `i // step * B`), all
+    /// of a broadcast's.
+    block_rows: i64,
+    /// Rows the runtime sequence moves: a streamed tensor's blocks, rounded
+    /// up to whole blocks for every core; `rows` for a broadcast.
+    moved_rows: i64,
+    /// Rows of the host buffer: the tensor's, or the rows moved when they are
+    /// more (the host pads, `crate::host`).
+    host_rows: i64,
 }
 
 /// Broadcasts of one type (rows, columns, element) travel in one FIFO, an
@@ -191,14 +229,15 @@ pub struct Design {
 /// its capacity, the memtile's objects, FIFO objects in all, and per
 /// compute tile the locks (a producer and a consumer lock per FIFO end, as
 /// mlir-aie's object-FIFO lowering makes them) and DMA channels.
-fn metrics(params: &[Param], rows_per_block: i64, columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
+fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
     let bytes = |p: &Param| match p.element.as_str() {
         "f32" | "i32" => 4,
         "f16" | "bf16" | "i16" => 2,
         _ => 1,
     };
-    let tensor = |p: &Param| (p.rows * p.cols * bytes(p)) as f64;
-    let object = |p: &Param| if p.role == Role::Rows { rows_per_block * p.cols * bytes(p) } else { p.rows * p.cols * bytes(p) };
+    // What the shim moves: a streamed tensor's whole blocks.
+    let tensor = |p: &Param| (p.moved_rows * p.cols * bytes(p)) as f64;
+    let object = |p: &Param| p.block_rows * p.cols * bytes(p);
     let depth = |p: &Param| if p.role == Role::Rows { DEPTH as i64 } else { 1 };
     let mut address = stack;
     for p in params {
@@ -274,16 +313,57 @@ fn location_text(location: Location) -> String {
     location.to_string()
 }
 
+/// Why a lowering stopped: a kernel whose row blocks cannot be dealt to
+/// cores (`Structure`: it may still run whole on one core), or anything else.
+enum Refusal {
+    Structure(Vec<MlirError>),
+    Final(Vec<MlirError>),
+}
+
+impl From<Vec<MlirError>> for Refusal {
+    fn from(errors: Vec<MlirError>) -> Self {
+        Refusal::Final(errors)
+    }
+}
+
 /// Lowers the module's kernel to a design on `device`; the errors have
 /// been reported on the module's context at the user's lines (and are
 /// returned for callers that collect them).
+///
+/// A kernel that is one loop over independent row blocks has them dealt to
+/// the cores; any other (no loop, several, values carried from block to
+/// block, loads outside the loop, blocks reading each other's rows) runs
+/// whole on one core, every tensor moved whole, when it fits one.
 pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)]) -> Result<Design, Vec<MlirError>> {
     // cse only: canonicalize would fold a one-block loop away (its body then
-    // outside any loop).
-    htp_pass::dump::run_pipeline_collecting(context, module, "cse", "cse before the AIE lowering")?;
+    // outside any loop). The cpu's distribution first: a grain the user gave a
+    // loop that cannot be distributed is the same error on every target (the
+    // attribute it leaves on the loop is the cpu's; the cores deal blocks as D58 says).
+    htp_pass::dump::run_pipeline_collecting(context, module, "tile-distribute-outer-loop{level=core},cse", "cse before the AIE lowering")?;
+    match lower_in(context, module, device, names, false) {
+        Ok(design) => Ok(design),
+        Err(Refusal::Final(errors)) => Err(errors),
+        Err(Refusal::Structure(why)) => lower_in(context, module, device, names, true).map_err(|refusal| {
+            // Why the kernel does not run whole on one core, and why it ran there: why its blocks
+            // are not dealt to cores.
+            let (Refusal::Final(mut errors) | Refusal::Structure(mut errors)) = refusal;
+            if let (Some(first), Some(reason)) = (errors.first_mut(), why.first()) {
+                first.message = format!(
+                    "{} (on one core, every tensor whole, because {}{})",
+                    first.message,
+                    reason.position.as_ref().map(|p| format!("at {p}: ")).unwrap_or_default(),
+                    reason.message
+                );
+            }
+            errors
+        }),
+    }
+}
+
+fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)], single: bool) -> Result<Design, Refusal> {
     let kernels = kernel_functions(module.as_operation());
     let [kernel] = kernels.as_slice() else {
-        return Err(error(None, format!("the aie targets compile one kernel per module, got {}", kernels.len())));
+        return Err(error(None, format!("the aie targets compile one kernel per module, got {}", kernels.len())).into());
     };
     let kernel = *kernel;
     let name = kernel
@@ -308,22 +388,35 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let location = htp_ir::query::value_location(argument.into());
         let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
         if MemRefType::try_from(ty).is_err() {
-            // Run-time scalars (D59): 32-bit ones, a word the shim moves.
-            if ty.to_string() == "f32" || ty.to_string() == "i32" {
+            // Run-time scalars (D59): one 32-bit word the shim moves, the value in its first
+            // element (a 16- or 8-bit one padded by the host).
+            if ["f32", "i32", "f16", "bf16", "i16", "i8"].contains(&ty.to_string().as_str()) {
                 continue;
             }
-            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32 and i32 (a 32-bit word the shim DMA moves)")));
+            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32, f16, bf16, i32, i16 and i8 (in a 32-bit word the shim DMA moves)")).into());
         }
         let shape = htp_ir::builder::shape_of(ty);
-        if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
-            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")));
+        let identity = MemRefType::try_from(ty).is_ok_and(|m| unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(melior::ir::TypeLike::to_raw(&m))) });
+        if !identity {
+            return Err(error(Some(location), format!("{parameter} has type {ty}, not row-major; the aie targets move a tensor's rows by block (a DMA window of whole rows): give it row-major")).into());
+        }
+        if shape.len() != 2 {
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets move 2-D tensors (rows x columns, walked by row block)")).into());
+        }
+        if shape.iter().any(|&d| d < 0) {
+            return Err(error(
+                Some(location),
+                format!("{parameter} has type {ty}, a dimension known only at run time; an aie-npu design moves static shapes (give dimensions as htp.Const; aie-sim builds a design for each call's sizes)"),
+            ).into());
         }
     }
 
     // The loop over row blocks: the one op of the body besides constants.
+    // (On one core: the whole body, once.)
+    let structure = |location: Location, message: String| Refusal::Structure(error(Some(location), message));
     let mut the_loop = None;
     let mut op = body.first_operation();
-    while let Some(current) = op {
+    while let Some(current) = op.filter(|_| !single) {
         let name = op_name(current);
         // Pure values hoisted out of the loop (constants, constant tiles)
         // are recomputed in each block.
@@ -334,38 +427,37 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             "scf.for" if the_loop.is_none() => the_loop = Some(current),
             other => {
                 let what = if other == "scf.for" { "a second loop".to_string() } else { format!("'{other}'") };
-                return Err(error(
-                    Some(current.location()),
-                    format!("the aie targets lower a kernel whose body is one loop over row blocks (`for i in range(0, M, R)`); {what} is outside it"),
-                ));
+                return Err(structure(current.location(), format!("the aie targets deal the blocks of one loop over row blocks (`for i in range(0, M, R)`) to their cores; {what} is outside it")));
             }
         }
         op = current.next_in_block();
     }
-    let the_loop = the_loop.ok_or_else(|| error(Some(kernel.location()), "the aie targets lower a kernel whose body is one loop over row blocks (`for i in range(0, M, R)`); this kernel has none"))?;
-    let the_loop: OperationRef<'_, '_> = unsafe { OperationRef::from_raw(the_loop.to_raw()) };
-    let loop_location = the_loop.location();
-    if the_loop.result_count() > 0 {
-        return Err(error(Some(loop_location), "the row-block loop carries values from one block to the next; the aie targets distribute its blocks over cores, so each block must stand alone"));
+    let the_loop: Option<OperationRef<'_, '_>> = if single {
+        None
+    } else {
+        let the_loop = the_loop.ok_or_else(|| structure(kernel.location(), "the aie targets deal the blocks of one loop over row blocks (`for i in range(0, M, R)`) to their cores; this kernel has none".into()))?;
+        Some(unsafe { OperationRef::from_raw(the_loop.to_raw()) })
+    };
+    let loop_location = the_loop.map(|l| l.location()).unwrap_or_else(|| kernel.location());
+    if the_loop.is_some_and(|l| l.result_count() > 0) {
+        return Err(structure(loop_location, "the row-block loop carries values from one block to the next; the aie targets deal its blocks to their cores, so each block must stand alone".into()));
     }
     let bound = |index: usize, what: &str| {
         the_loop
+            .expect("a loop")
             .operand(index)
             .ok()
             .and_then(|v| constant_int(htp_ir::builder::detach(v)))
-            .ok_or_else(|| error(Some(loop_location), format!("the row-block loop's {what} must be a compile-time constant on the aie targets (give the tensor's rows as an htp.Const)")))
+            .ok_or_else(|| structure(loop_location, format!("the row-block loop's {what} must be a compile-time constant to deal its blocks to cores (give the tensor's rows as an htp.Const)")))
     };
-    let (lower, upper, step) = (bound(0, "start")?, bound(1, "end")?, bound(2, "step")?);
+    let (lower, upper, step) = if single { (0, 1, 1) } else { (bound(0, "start")?, bound(1, "end")?, bound(2, "step")?) };
     if lower != 0 || step <= 0 {
-        return Err(error(Some(loop_location), format!("the row-block loop must start at 0 with a positive step (it runs from {lower} by {step})")));
-    }
-    if upper % step != 0 {
-        return Err(error(Some(loop_location), format!("the row-block loop's end {upper} is not a multiple of its step {step}: the aie targets move whole blocks")));
+        return Err(structure(loop_location, format!("the row-block loop must start at 0 with a positive step to deal its blocks to cores (it runs from {lower} by {step})")));
     }
     let rows_per_block = step;
-    let blocks = upper / step;
-    let loop_body = the_loop.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(Some(loop_location), "a loop without a body"))?;
-    let iv = loop_body.argument(0).map_err(|e| error(Some(loop_location), e.to_string()))?;
+    let blocks = ceil_div(upper, step);
+    let loop_body = the_loop.and_then(|l| l.region(0).ok()).and_then(|r| r.first_block());
+    let iv: Option<Value> = loop_body.and_then(|b| b.argument(0).ok()).map(|a| a.into());
 
     // The parameters: static 2-D memrefs, each read by rows or whole.
     let mut params = Vec::new();
@@ -373,28 +465,46 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
         let argument = body.argument(index).map_err(|e| error(None, e.to_string()))?;
         let location = htp_ir::query::value_location(argument.into());
         let ty: Type = argument.r#type();
-        let parameter = format!("parameter {}", index + 1);
+        let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
         let Ok(memref) = MemRefType::try_from(ty) else {
-            // A run-time scalar (checked above): a 1x1 object broadcast to every core (D59).
+            // A run-time scalar (checked above): a one-word object broadcast to every core (D59);
+            // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: 1, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false });
+            let word = 32 / htp_ir::builder::bit_width(ty) as i64;
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1 });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
         if shape.len() != 2 || shape.iter().any(|&d| d < 0) {
-            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")));
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")).into());
         }
         let element = memref.element().to_string();
         let bits = htp_ir::builder::bit_width(memref.element());
         if bits != 32 && bits != 16 && bits != 8 {
-            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16- and 32-bit elements")));
+            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16- and 32-bit elements")).into());
         }
-        // Every use: a tile load or store, at row `i` (by rows) or not at all.
+        // Every use: a tile load or store, at the block's rows (`i`, or `i // step * B`) or not at all.
         let mut by_rows = None::<bool>;
+        let mut param_block = None::<i64>;
         let mut tile_rows = Vec::new();
         let mut problem = None;
         let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
-        for user in &uses {
+        // On one core every tensor is whole: its loads and stores stay where they are.
+        let mut structural = true;
+        for user in uses.iter().filter(|_| single) {
+            let at = |k: usize| user.operand(k).is_ok_and(|v| same(v, argument.into()));
+            let moved = match op_name(*user).as_str() {
+                "tile.load" | "memref.load" => at(0),
+                "tile.store" | "memref.store" => at(1),
+                _ => false,
+            };
+            if !moved {
+                problem = Some((user.location(), format!("the aie targets move tensors only by tile loads and stores; '{}' uses {parameter}", op_name(*user))));
+                structural = false;
+                break;
+            }
+        }
+        for user in uses.iter().filter(|_| !single) {
             // One element read (`s[0, 2]`): the tensor travels whole, as a broadcast.
             if op_name(*user) == "memref.load" && user.operand(0).is_ok_and(|v| same(v, argument.into())) {
                 if by_rows == Some(true) {
@@ -415,17 +525,27 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
                 }
                 other => {
                     problem = Some((user.location(), format!("the aie targets move tensors only by tile loads and stores at their row block; '{other}' uses {parameter}")));
+                    structural = false;
                     break;
                 }
             };
-            let at_iv = row_index.is_some_and(|v| same(v, iv.into()));
+            let iv = iv.expect("a loop");
+            let block = row_index.and_then(|v| block_rows_at(v, iv, step));
+            let at_iv = block.is_some();
+            if let (Some(b), Some(before)) = (block, param_block) {
+                if b != before {
+                    problem = Some((user.location(), format!("{parameter} is accessed at blocks of {b} rows here and of {before} rows elsewhere: the aie targets move one block of a tensor per block of the loop")));
+                    break;
+                }
+            }
+            param_block = param_block.or(block);
             if at_iv && by_rows == Some(false) && uses.iter().any(|u| op_name(*u) == "memref.load") {
                 problem = Some((user.location(), format!("{parameter} is read element by element and by row block: a core holds only its block's rows of a streamed tensor, so read its elements from a tensor read whole")));
                 break;
             }
             // Read whole: at rows that do not depend on the block (row 0,
             // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`).
-            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv.into(), 0))) {
+            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv, 0))) {
                 problem = Some((user.location(), format!("{parameter} is accessed at rows other than the block's own (`x[i:i + {rows_per_block}, ...]`) or the whole tensor's (from row 0): the aie targets move each block's rows to its core")));
                 break;
             }
@@ -433,57 +553,61 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             tile_rows.push((user.location(), rows.unwrap_or(-1)));
         }
         if let Some((location, message)) = problem {
-            return Err(error(Some(location), message));
+            return Err(if structural { structure(location, message) } else { Refusal::Final(error(Some(location), message)) });
         }
         let output = outputs.contains(&(index as i64));
-        let role = if by_rows == Some(false) { Role::Whole } else { Role::Rows };
+        let role = if single || by_rows == Some(false) { Role::Whole } else { Role::Rows };
         if role == Role::Rows {
-            if let Some((location, rows)) = tile_rows.iter().find(|(_, r)| *r != rows_per_block) {
-                return Err(error(Some(*location), format!("this tile has {rows} rows, but the row-block loop steps by {rows_per_block}: the aie targets give each core whole blocks of {rows_per_block} rows")));
+            // (A tensor no block uses is streamed at the loop's step.)
+            let b = param_block.unwrap_or(step);
+            if let Some((location, rows)) = tile_rows.iter().find(|(_, r)| *r != b) {
+                return Err(structure(*location, format!("this tile has {rows} rows, but each block of the row-block loop holds {b} rows of {parameter}: the aie targets give each core whole blocks")));
             }
-            if shape[0] != upper {
-                return Err(error(Some(location), format!("{parameter} has {} rows, but the row-block loop runs over {upper}", shape[0])));
-            }
-        } else if output {
-            return Err(error(Some(location), format!("{parameter} is an output written at the same rows by every block: the aie targets need outputs written by row block")));
+            // Rows other than the loop's end are fine: a block's tiles are clipped to the
+            // tensor's own rows (their valid regions), past the blocks they are not moved.
+        } else if output && !single {
+            return Err(structure(location, format!("{parameter} is an output written at the same rows by every block: the aie targets deal blocks to cores, so outputs must be written by row block")));
         } else if shape[0] * shape[1] > 1023 * 64 {
-            return Err(error(Some(location), format!("{parameter} is read whole by every block and too large to broadcast to the cores ({} elements)", shape[0] * shape[1])));
+            let how = if single { "moved whole to the core" } else { "read whole by every block" };
+            return Err(Refusal::Final(error(Some(location), format!("{parameter} is {how} and too large to move to a core in one transfer ({} elements)", shape[0] * shape[1]))));
         }
-        // An output the block also reads (an in-out tensor) travels both ways: its block comes in
-        // on a FIFO of its own and is copied into the output object before the block runs.
-        let read_too = output && uses.iter().any(|u| op_name(*u) == "tile.load");
-        // Each block's output object goes back to the host whole: a block must write all of its rows,
-        // or the elements it leaves would come back as the object's stale contents, where every
-        // other target keeps the caller's values (docs/language.md, "Outputs"). An in-out block
-        // starts as the tensor's own rows, so it keeps what it does not write.
-        if output && !read_too && !writes_whole_block(&uses, loop_body, shape[1]) {
-            let at = uses.iter().find(|u| op_name(**u) == "tile.store").map(|u| u.location()).unwrap_or(location);
-            return Err(error(
-                Some(at),
-                format!("{parameter} is an htp.Out that a block does not write whole (all {} columns of its {rows_per_block} rows, unconditionally, in the row-block loop itself): the aie targets send each block's rows back whole, so elements left unwritten would not keep their values. Write the whole block", shape[1]),
-            ));
-        }
+        // Each block's output object goes back to the host whole, so an output a block may not
+        // write whole (some of its columns or rows, or under a condition) travels both ways, as an
+        // output the block reads does (an in-out tensor): its block comes in on a FIFO of its own
+        // and is copied into the output object before the block runs, so the elements a block
+        // leaves keep their values (docs/language.md, "Outputs"). Whole: every column (as below)
+        // and every row, one block per block (a tensor with more rows than the loop's blocks cover
+        // would have rows no block writes).
+        let rows_covered = match param_block {
+            Some(b) if b == step => shape[0] == upper,
+            Some(b) => shape[0] == blocks * b,
+            None => false,
+        };
+        let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
+        let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0] });
     }
-    let inputs = params.iter().filter(|p| p.role == Role::Rows && (!p.output || p.read_too)).count() as u32;
+    // Inputs: each streamed tensor (an in-out one's block too), and an in-out tensor moved whole
+    // on one core (its copy in).
+    let inputs = params.iter().filter(|p| (p.role == Role::Rows && (!p.output || p.read_too)) || (p.role == Role::Whole && p.output && p.read_too)).count() as u32;
     let outs = params.iter().filter(|p| p.output).count() as u32;
     let whole = pack_broadcasts(&mut params) as u32;
     if outs == 0 {
-        return Err(error(Some(kernel.location()), "the kernel writes no output"));
+        return Err(error(Some(kernel.location()), "the kernel writes no output").into());
     }
     // Shim: one MM2S per row-walked input and per broadcast, one S2MM per output.
     if inputs + whole > 2 || outs > 2 {
         return Err(error(
             Some(kernel.location()),
-            format!("the kernel moves {} tensors into the array and {outs} out of it (tensors read whole count once per shape and element type: they share a FIFO); one column's shim tile has 2 DMA channels each way (several columns are not lowered yet, issue 20)", inputs + whole),
-        ));
+            format!("the kernel moves {} tensors into the array and {outs} out of it (tensors read whole count once per shape and element type: they share a FIFO); a core and a column's shim tile have 2 DMA channels each way (packing several tensors into one FIFO is not built yet)", inputs + whole),
+        ).into());
     }
     // Cores: the most (up to 4) that divide the blocks and fit the memtile's
     // 6 channels each way (each input: 1 in, n out; each output: n in, 1 out)
     // and each core's 2 (one per FIFO into and out of it).
     if inputs + whole > 2 {
-        return Err(error(Some(kernel.location()), "a core has 2 input DMA channels"));
+        return Err(error(Some(kernel.location()), "a core has 2 input DMA channels").into());
     }
     // Each core holds DEPTH objects of each row-walked tensor's block and
     // each invariant tensor whole, after its stack (the verifier checks the
@@ -495,14 +619,27 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             _ => 1,
         };
         let ways = if p.read_too { 2 } else { 1 };
-        if p.role == Role::Rows { ways * DEPTH as i64 * rows_per_block * p.cols * bits } else { p.rows * p.cols * bits }
+        if p.role == Role::Rows { ways * DEPTH as i64 * p.block_rows * p.cols * bits } else { ways * p.rows * p.cols * bits }
     };
     let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
     // Broadcast tensors that do not fit even beside one-row blocks: fewer
     // rows would not help, so the error is at the largest of them.
     let whole_bytes: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
-    let one_row: i64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes_of(p) / rows_per_block).sum();
+    let one_row: i64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes_of(p) / p.block_rows).sum();
+    if whole_bytes == 0 && one_row > budget {
+        return Err(error(
+            Some(loop_location),
+            format!("each core would hold {one_row} bytes of FIFO objects even with one row per block ({DEPTH} objects of each streamed tensor's rows, whole), more than the {budget} a compute tile has beside its stack: the rows are too wide for a core"),
+        ).into());
+    }
+    if single && whole_bytes > budget {
+        return Err(error(
+            Some(loop_location),
+            format!("the kernel's tensors, whole on one core, take {whole_bytes} bytes, more than the {budget} a compute tile has beside its stack"),
+        )
+        .into());
+    }
     if whole_bytes + one_row > budget {
         let largest = params.iter().filter(|p| p.role == Role::Whole).max_by_key(|p| bytes_of(p)).expect("some broadcast");
         return Err(vec![MlirError {
@@ -512,7 +649,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
                 largest.name,
                 bytes_of(largest)
             ),
-        }]);
+        }].into());
     }
     if per_core > budget {
         return Err(error(
@@ -520,39 +657,54 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             format!(
                 "each core would hold {per_core} bytes of FIFO objects ({DEPTH} blocks of {rows_per_block} rows of each streamed tensor, invariant tensors whole), more than the {budget} a compute tile has beside its stack: take fewer rows per block"
             ),
-        ));
+        ).into());
     }
     if device.columns < 1 {
-        return Err(error(None, "a device without columns"));
+        return Err(error(None, "a device without columns").into());
     }
-    // Columns (D58): the most cores in all, `columns x per_column`, that
-    // divide the blocks, with each column's memtile and shim channels as
-    // above (broadcasts leave from column 0's shim) and each column's share
-    // of a streamed tensor one shim buffer descriptor; fewer columns on a tie.
+    // Columns (D58): `columns x per_column` cores, each column's memtile
+    // and shim channels as above (broadcasts leave from column 0's shim) and
+    // each column's share of a streamed tensor one shim buffer descriptor:
+    // the fewest blocks per core, then the fewest cores (the fewest blocks
+    // past the end), then the fewest columns. Core `g` takes blocks `g, g +
+    // cores, ...` of the blocks rounded up to a multiple of the cores; the
+    // host pads the streamed tensors to those rows and a core skips a block
+    // past the end (a ragged last block is masked in the block function).
     let fits_window = |per_column: u32, columns: u32| {
         columns == 1
             || params.iter().filter(|p| p.role == Role::Rows).all(|p| {
                 let bits = bits_of(&p.element);
-                let share = per_column as i64 * rows_per_block * p.cols;
+                let share = per_column as i64 * p.block_rows * p.cols;
                 let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
-                share / inner <= 1023 && blocks / (per_column as i64 * columns as i64) <= 1023
+                share / inner <= 1023 && ceil_div(blocks, per_column as i64 * columns as i64) <= 1023
             })
     };
-    let (columns, cores) = (1..=device.columns)
-        .flat_map(|c| (1..=4u32).map(move |n| (c, n)))
-        .filter(|&(c, n)| blocks % (c as i64 * n as i64) == 0 && inputs * n + outs <= 6 && inputs + outs * n <= 6 && fits_window(n, c))
-        .max_by_key(|&(c, n)| (c * n, std::cmp::Reverse(c)))
+    let (columns, cores) = if single { Some((1, 1)) } else { None }
+        .into_iter()
+        .chain((1..=device.columns).flat_map(|c| (1..=4u32).map(move |n| (c, n))).filter(|_| !single))
+        .filter(|&(c, n)| inputs * n + outs <= 6 && inputs + outs * n <= 6 && fits_window(n, c))
+        .min_by_key(|&(c, n)| (ceil_div(blocks, c as i64 * n as i64), c * n, c))
         .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
+    let all_cores = (columns * cores) as i64;
+    let padded_blocks = ceil_div(blocks, all_cores) * all_cores;
+    for p in params.iter_mut().filter(|p| p.role == Role::Rows) {
+        p.moved_rows = padded_blocks * p.block_rows;
+        p.host_rows = p.rows.max(p.moved_rows);
+    }
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
     let stack = lower_block_functions(context, module)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
             Some(loop_location),
-            format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY),
-        ));
+            if single {
+                format!("the kernel's tensors, whole on one core, take {per_core} bytes and its temporaries a stack of {stack} bytes, more than a compute tile's {} bytes", crate::architecture::COMPUTE_MEMORY)
+            } else {
+                format!("each core would hold {per_core} bytes of FIFO objects and a stack of {stack} bytes (its temporaries), more than a compute tile's {} bytes: take fewer rows per block", crate::architecture::COMPUTE_MEMORY)
+            },
+        ).into());
     }
-    let design = emit(&name, device, &params, rows_per_block, blocks, columns, cores, stack, &location_text(loop_location));
+    let design = emit(&name, device, &params, rows_per_block, padded_blocks, upper, columns, cores, stack, &location_text(loop_location));
     // The design around the lowered block function: parsed (its locations
     // are the user's), then the function moved into the device.
     let (parsed, errors) = htp_dialects::diagnostics::collect_errors(context, || Module::parse(context, &design));
@@ -601,11 +753,18 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     *module = unsafe { Module::from_raw(raw) };
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
     if !verified {
-        return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors });
+        return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors }.into());
     }
     let text = module.as_operation().to_string();
-    let metrics = metrics(&params, rows_per_block, columns, cores, stack);
-    let tensors = params.iter().map(|p| crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements: p.rows * p.cols, output: p.output, scalar: p.scalar }).collect();
+    let metrics = metrics(&params, columns, cores, stack);
+    let tensors = params
+        .iter()
+        .map(|p| {
+            // A scalar is one element of its word.
+            let elements = if p.scalar { 1 } else { p.rows * p.cols };
+            crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements, host_elements: p.host_rows * p.cols, output: p.output, scalar: p.scalar }
+        })
+        .collect();
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
 }
 
@@ -617,15 +776,41 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
 pub fn lower_block_functions(context: &Context, module: &mut Module) -> Result<i64, Vec<MlirError>> {
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
     accumulate_in_place(module);
+    materialize_into_cast_sources(module);
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
     // Temporaries live on the core's stack (a core has no heap): the stack
     // grows by their bytes, and must still fit beside the FIFO objects.
+    // A run-time check the cpu's lowering reports through its runtime (an index of htp.gather
+    // or htp.scatter outside the tile): a core has no way to tell the host.
+    let mut check = None;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let callee = op.attribute("callee").map(|c| c.to_string()).unwrap_or_default();
+        if check.is_none() && op_name(op) == "func.call" && callee == "@htpRuntimeError" {
+            check = Some(htp_dialects::diagnostics::source_position(op.location()));
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    if let Some(position) = check {
+        return Err(vec![MlirError {
+            position,
+            message: "this op checks its indices at run time (each must be inside the tile or tensor), and an AIE core cannot report a failed check to the host; the aie targets do not take it".into(),
+        }]);
+    }
     let mut temporaries = 0i64;
     let mut heap = None;
     module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let name = op_name(op);
         if name == "memref.alloc" && heap.is_none() {
-            heap = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
+            // What kept it off the stack: its size (unknown, or over the stack's share), else
+            // that it is made anew on each trip of a loop carrying it.
+            let bytes = op.result(0).ok().and_then(|r| {
+                let ty: Type = r.r#type();
+                let shape = htp_ir::builder::shape_of(ty);
+                let bits = MemRefType::try_from(ty).map(|m| htp_ir::builder::bit_width(m.element()) as i64).unwrap_or(32);
+                shape.iter().all(|&d| d >= 0).then(|| shape.iter().product::<i64>() * ((bits + 7) / 8))
+            });
+            let position = htp_dialects::diagnostics::source_position(op.location()).or(Some(htp_dialects::diagnostics::SourcePosition { file: String::new(), line: 0, column: 0 }));
+            heap = Some((position, bytes.is_some_and(|b| b <= 16384)));
         } else if name == "memref.alloca" {
             if let Ok(result) = op.result(0) {
                 let ty: Type = result.r#type();
@@ -636,9 +821,14 @@ pub fn lower_block_functions(context: &Context, module: &mut Module) -> Result<i
         }
         melior::ir::operation::WalkResult::Advance
     });
-    if let Some(position) = heap {
-        let position = (!position.file.is_empty()).then_some(position);
-        return Err(vec![MlirError { position, message: "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles".into() }]);
+    if let Some((position, carried)) = heap {
+        let position = position.filter(|p| !p.file.is_empty());
+        let message = if carried {
+            "this value is made anew on each trip of a loop that carries it (a core cannot update it in place: D56 updates only an elementwise accumulator), and a compute tile has no heap for the new buffers"
+        } else {
+            "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles"
+        };
+        return Err(vec![MlirError { position, message: message.into() }]);
     }
     let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
     Ok(stack)
@@ -648,19 +838,19 @@ pub fn lower_block_functions(context: &Context, module: &mut Module) -> Result<i
 /// %row: index)`, in place of the kernel: row-walked parameters become
 /// `memref<R x C>` objects loaded and stored at row 0, invariant ones stay
 /// whole, the loop's induction variable becomes `%row`.
-fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef<'_, '_>, the_loop: OperationRef<'_, '_>, params: &[Param], name: &str) -> Result<(), Vec<MlirError>> {
+fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef<'_, '_>, the_loop: Option<OperationRef<'_, '_>>, params: &[Param], name: &str) -> Result<(), Vec<MlirError>> {
     use melior::ir::{attribute::TypeAttribute, r#type::FunctionType, Block, Region};
     let location = kernel.location();
     let kernel_body = kernel.region(0).ok().and_then(|r| r.first_block()).expect("checked");
-    let loop_body = the_loop.region(0).ok().and_then(|r| r.first_block()).expect("checked");
+    // (Without a loop, on one core: the whole body, called once.)
+    let loop_body = the_loop.and_then(|l| l.region(0).ok()).and_then(|r| r.first_block());
     let index = Type::index(context);
     let mut types: Vec<Type> = Vec::new();
     for (i, p) in params.iter().enumerate() {
         let ty = if p.role == Role::Rows {
-            let step = constant_int(htp_ir::builder::detach(the_loop.operand(2).expect("checked"))).expect("checked");
-            htp_ir::builder::parse_type(context, &format!("memref<{step}x{}x{}>", p.cols, p.element))
+            htp_ir::builder::parse_type(context, &format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
         } else if p.scalar {
-            htp_ir::builder::parse_type(context, &format!("memref<1x1x{}>", p.element))
+            htp_ir::builder::parse_type(context, &format!("memref<1x{}x{}>", p.cols, p.element))
         } else {
             kernel_body.argument(i).expect("checked").r#type()
         };
@@ -683,7 +873,7 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     let ret = block.append_operation(ret);
     let zero = block.insert_operation_before(ret, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, 0).into(), location));
     let zero: Value = zero.result(0).expect("constant").into();
-    // Each run-time scalar, loaded from its 1x1 object first.
+    // Each run-time scalar, loaded from its one-word object first.
     let mut loaded: Vec<(usize, Value)> = Vec::new();
     for (i, p) in params.iter().enumerate() {
         if p.scalar {
@@ -702,11 +892,11 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     while let Some(current) = op {
         op = current.next_in_block();
         let name = op_name(current);
-        if name != "func.return" && name != "scf.for" {
+        if name != "func.return" && (name != "scf.for" || loop_body.is_none()) {
             unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), ret.to_raw()) };
         }
     }
-    let mut op = loop_body.first_operation();
+    let mut op = loop_body.and_then(|b| b.first_operation());
     while let Some(current) = op {
         op = current.next_in_block();
         if op_name(current) != "scf.yield" {
@@ -714,7 +904,6 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
         }
     }
     // Loads and stores of row-walked parameters at row `i` → row 0 of the object.
-    let iv: Value = loop_body.argument(0).expect("checked").into();
     for (i, p) in params.iter().enumerate() {
         let argument: Value = kernel_body.argument(i).expect("checked").into();
         if p.role == Role::Rows {
@@ -726,12 +915,33 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
         let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(i).expect("built").into());
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), object.to_raw()) };
     }
-    let row: Value = block.argument(params.len()).expect("built").into();
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(iv.to_raw(), row.to_raw()) };
+    if let Some(iv) = loop_body.and_then(|b| b.argument(0).ok()) {
+        let row: Value = block.argument(params.len()).expect("built").into();
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(melior::ir::ValueLike::to_raw(&iv), row.to_raw()) };
+    }
     // The kernel goes; the block function takes its place.
     unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(module.body().to_raw(), kernel.to_raw(), function.into_raw()) };
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
     Ok(())
+}
+
+/// Whether a kernel run once writes the whole of an output of `shape`: a
+/// `tile.store` in the kernel's body itself (under no condition or loop)
+/// at row and column 0 of a tile as large as the output, whole.
+fn writes_whole_tensor(uses: &[OperationRef], body: melior::ir::BlockRef, shape: &[i64]) -> bool {
+    uses.iter().any(|store| {
+        let tile = store.operand(0).ok().and_then(|v| htp_dialects::tile::TileType::try_from(v.r#type()).ok());
+        let at_zero = (2..4).all(|k| store.operand(k).ok().and_then(|v| constant_int(htp_ir::builder::detach(v))) == Some(0));
+        op_name(*store) == "tile.store"
+            && store.block() == Some(body)
+            && at_zero
+            && tile.is_some_and(|t| {
+                t.rows() >= shape[0]
+                    && t.cols() >= shape[1]
+                    && t.valid_size(0) == htp_dialects::tile::ValidSize::Static(t.rows())
+                    && t.valid_size(1) == htp_dialects::tile::ValidSize::Static(t.cols())
+            })
+    })
 }
 
 /// Whether the block's stores write every column of the output on every block: a `tile.store`
@@ -742,7 +952,11 @@ fn writes_whole_block(uses: &[OperationRef], loop_body: melior::ir::BlockRef, co
         if op_name(*store) != "tile.store" {
             return false;
         }
-        let Some(width) = store.operand(0).ok().and_then(|v| htp_dialects::tile::TileType::try_from(v.r#type()).ok()).map(|t| t.cols()) else { return false };
+        let Some(tile) = store.operand(0).ok().and_then(|v| htp_dialects::tile::TileType::try_from(v.r#type()).ok()) else { return false };
+        let width = tile.cols();
+        // A tile whole in its columns (padded, or never ragged) writes all of them within the
+        // output's bounds; a ragged one only its valid columns.
+        let full = tile.valid_size(1) == htp_dialects::tile::ValidSize::Static(width);
         let Ok(column) = store.operand(3) else { return false };
         // The loops between the store and the row-block loop: all scf.for, no condition.
         let mut column_loop = None;
@@ -767,10 +981,53 @@ fn writes_whole_block(uses: &[OperationRef], loop_body: melior::ir::BlockRef, co
             None => constant_int(htp_ir::builder::detach(column)) == Some(0) && width == columns,
             Some(inner) => {
                 let bound = |k: usize| inner.operand(k).ok().and_then(|v| constant_int(htp_ir::builder::detach(v)));
-                bound(0) == Some(0) && bound(2) == Some(width) && bound(1).is_some_and(|end| end >= columns)
+                let covered = |end: i64| if full { ceil_div(end, width) * width } else { end };
+                bound(0) == Some(0) && bound(2) == Some(width) && bound(1).is_some_and(|end| covered(end) >= columns)
             }
         }
     })
+}
+
+/// The rows per block of a tensor accessed at row `row` of the loop over
+/// `iv` by `step`: `iv` itself (`step` rows), or `k * B` for the block
+/// number `k` (`i // step * B`; `i * c` is `k * step * c`; with a step of
+/// one, `b` is `k`). `None`: rows that are not one block per block.
+fn block_rows_at(row: Value, iv: Value, step: i64) -> Option<i64> {
+    if same(row, iv) {
+        return Some(step);
+    }
+    let op = htp_ir::query::defining_op(htp_ir::builder::detach(row))?;
+    let constant = |v: Value| constant_int(htp_ir::builder::detach(v));
+    // `iv / step`, the block number.
+    let block_number = |v: Value| {
+        htp_ir::query::defining_op(htp_ir::builder::detach(v)).is_some_and(|d| {
+            matches!(op_name(d).as_str(), "arith.floordivsi" | "arith.divsi" | "arith.divui")
+                && d.operand(0).is_ok_and(|a| same(a, iv))
+                && d.operand(1).ok().and_then(constant) == Some(step)
+        })
+    };
+    match op_name(op).as_str() {
+        "arith.muli" => {
+            let (a, b) = (op.operand(0).ok()?, op.operand(1).ok()?);
+            let (x, c) = match (constant(a), constant(b)) {
+                (_, Some(c)) => (a, c),
+                (Some(c), _) => (b, c),
+                _ => return None,
+            };
+            if c <= 0 {
+                return None;
+            }
+            if same(x, iv) {
+                Some(step * c)
+            } else if block_number(x) {
+                Some(c)
+            } else {
+                None
+            }
+        }
+        _ if block_number(row) => Some(1),
+        _ => None,
+    }
 }
 
 /// Bits of an element type the aie targets move.
@@ -780,6 +1037,25 @@ pub fn bits_of(element: &str) -> i64 {
         "f16" | "bf16" | "i16" => 16,
         _ => 8,
     }
+}
+
+/// `a / b` rounded up (positive `b`).
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// A core's copy of the object `fifo` gives (`rows x cols` of `ty`) into
+/// `%<name>_o`, element by element: an in-out tensor's elements as they are,
+/// before the block writes some of them.
+fn copy_in(name: &str, fifo: &str, ty: &str, rows: i64, cols: i64, location: &str, indent: &str) -> String {
+    let mut s = String::new();
+    s += &format!("{indent}%{name}_is = aie.objectfifo.acquire @{fifo}(Consume, 1) : !aie.objectfifosubview<{ty}> {location}\n");
+    s += &format!("{indent}%{name}_i = aie.objectfifo.subview.access %{name}_is[0] : !aie.objectfifosubview<{ty}> -> {ty}\n");
+    s += &format!("{indent}%{name}_rows = arith.constant {rows} : index\n{indent}%{name}_cols = arith.constant {cols} : index\n");
+    s += &format!("{indent}scf.for %{name}_r = %zero to %{name}_rows step %one {{\n{indent}  scf.for %{name}_c = %zero to %{name}_cols step %one {{\n");
+    s += &format!("{indent}    %{name}_v = memref.load %{name}_i[%{name}_r, %{name}_c] : {ty}\n{indent}    memref.store %{name}_v, %{name}_o[%{name}_r, %{name}_c] : {ty}\n{indent}  }}\n{indent}}}\n");
+    s += &format!("{indent}aie.objectfifo.release @{fifo}(Consume, 1) {location}\n");
+    s
 }
 
 /// The largest divisor of `n` that is at most `limit`.
@@ -800,7 +1076,7 @@ pub fn contiguous_window(elements: i64, bits: i64) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, columns: u32, cores: u32, stack: i64, loop_location: &str) -> String {
+fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, blocks: i64, end: i64, columns: u32, cores: u32, stack: i64, loop_location: &str) -> String {
     let n = cores as i64;
     let all = (columns * cores) as i64;
     // One column keeps the first part's names; several get a `_c<col>` suffix.
@@ -818,8 +1094,8 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     let consumers = (0..columns).flat_map(|c| (0..cores).map(move |k| (c, k))).map(|(c, k)| core(c, k)).collect::<Vec<_>>().join(", ");
     for p in params {
         let loc = &p.location;
-        let object = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
-        let block_elements = rows_per_block * p.cols;
+        let object = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
+        let block_elements = p.block_rows * p.cols;
         for c in 0..columns {
             let (f, shim, mem) = (format!("{}{}", p.name, col(c)), format!("%shim{}", col(c)), format!("%mem{}", col(c)));
             // A streamed tensor into the array: shim -> memtile `fifo`, split by the link into one FIFO per core.
@@ -853,6 +1129,15 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     let src = if cores > 1 { offsets.join(", ") } else { String::new() };
                     s += &format!("    aie.objectfifo.link [{}] -> [@{f}] ([{src}] []) {loc}\n", ins.join(", "));
                 }
+                // An output moved whole (one core): the core produces it once; an in-out one comes
+                // in first on a FIFO of its own.
+                (Role::Whole, true) => {
+                    let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
+                    if p.read_too {
+                        s += &format!("    aie.objectfifo @{0}_in({shim}, {{{consumers}}}, 1 : i32) : !aie.objectfifo<{ty}> {loc}\n", p.name);
+                    }
+                    s += &format!("    aie.objectfifo @{0}({consumers}, {{{shim}}}, 1 : i32) : !aie.objectfifo<{ty}> {loc}\n", p.name);
+                }
                 // Broadcasts leave from column 0's shim to every core, one FIFO per type (its first's).
                 (Role::Whole, _) if c == 0 && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0) => {
                     let depth = packed_count(params, &p.name);
@@ -864,7 +1149,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     }
     let types: Vec<String> = params
         .iter()
-        .map(|p| if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) })
+        .map(|p| format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
     let per_core = blocks / all;
@@ -878,7 +1163,15 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
             s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {all} : index\n      %me = arith.constant {me} : index\n      %rows = arith.constant {rows_per_block} : index\n");
             let mut args = Vec::new();
-            for p in params.iter().filter(|p| p.role == Role::Whole) {
+            for p in params.iter().filter(|p| p.role == Role::Whole && p.output) {
+                let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
+                s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Produce, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
+                s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                if p.read_too {
+                    s += &copy_in(&p.name, &format!("{}_in", p.name), &ty, p.rows, p.cols, &p.location, "      ");
+                }
+            }
+            for p in params.iter().filter(|p| p.role == Role::Whole && !p.output) {
                 let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
                 let (fifo, slot) = p.packed.clone().unwrap_or_else(|| (p.name.clone(), 0));
                 if slot == 0 {
@@ -892,38 +1185,41 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             for p in params {
                 let port = if p.output { "Produce" } else { "Consume" };
                 if p.role == Role::Rows {
-                    let ty = format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element);
+                    let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
                     s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
                     s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
                     if p.read_too {
-                        // The block's rows as they are, into the output object, element by element.
-                        let fin = format!("{}_in{}_{k}", p.name, col(c));
-                        s += &format!("        %{0}_is = aie.objectfifo.acquire @{fin}(Consume, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
-                        s += &format!("        %{0}_i = aie.objectfifo.subview.access %{0}_is[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
-                        s += &format!("        %{0}_rows = arith.constant {rows_per_block} : index\n        %{0}_cols = arith.constant {1} : index\n", p.name, p.cols);
-                        s += &format!("        scf.for %{0}_r = %zero to %{0}_rows step %one {{\n          scf.for %{0}_c = %zero to %{0}_cols step %one {{\n", p.name);
-                        s += &format!("            %{0}_v = memref.load %{0}_i[%{0}_r, %{0}_c] : {ty}\n            memref.store %{0}_v, %{0}_o[%{0}_r, %{0}_c] : {ty}\n          }}\n        }}\n", p.name);
-                        s += &format!("        aie.objectfifo.release @{fin}(Consume, 1) {0}\n", p.location);
+                        s += &copy_in(&p.name, &format!("{}_in{}_{k}", p.name, col(c)), &ty, p.block_rows, p.cols, &p.location, "        ");
                     }
                 }
-                let ty = if p.role == Role::Rows { format!("memref<{}x{}x{}>", rows_per_block, p.cols, p.element) } else { format!("memref<{}x{}x{}>", p.rows, p.cols, p.element) };
+                let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
                 args.push((format!("%{}_o", p.name), ty));
             }
             let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
             let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
-            s += &format!("        func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
+            let call = format!("func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
+            if blocks * rows_per_block - end >= rows_per_block {
+                // Blocks past the end (rounding the blocks up to the cores):
+                // moved, acquired and released as the others, not computed.
+                s += &format!("        %end = arith.constant {end} : index\n        %live = arith.cmpi slt, %row, %end : index\n        scf.if %live {{\n          {call}        }}\n");
+            } else {
+                s += &format!("        {call}");
+            }
             for p in params.iter().filter(|p| p.role == Role::Rows) {
                 let port = if p.output { "Produce" } else { "Consume" };
                 s += &format!("        aie.objectfifo.release @{0}({port}, 1) {1}\n", fifo(p), p.location);
             }
             s += "      }\n";
-            for p in params.iter().filter(|p| p.role == Role::Whole && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0)) {
+            for p in params.iter().filter(|p| p.role == Role::Whole && !p.output && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0)) {
                 s += &format!("      aie.objectfifo.release @{0}(Consume, {2}) {1}\n", p.name, p.location, packed_count(params, &p.name));
+            }
+            for p in params.iter().filter(|p| p.role == Role::Whole && p.output) {
+                s += &format!("      aie.objectfifo.release @{0}(Produce, 1) {1}\n", p.name, p.location);
             }
             s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
     }
-    let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.rows * p.cols, p.element).replace("xx", "x")).collect();
+    let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.host_rows * p.cols, p.element).replace("xx", "x")).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
     let mut id = 0;
     // Outputs first (their shim channels wait for data), then inputs, as
@@ -936,21 +1232,23 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         let streamed_columns = if p.role == Role::Rows { columns } else { 1 };
         for c in 0..streamed_columns {
             let window = if p.role == Role::Whole || columns == 1 {
-                contiguous_window(p.rows * p.cols, bits)
+                contiguous_window(p.moved_rows * p.cols, bits)
             } else {
                 // Column `c`'s share: `cores` blocks at block `c x cores`
                 // of every `all` blocks.
-                let block = rows_per_block * p.cols;
+                let block = p.block_rows * p.cols;
                 let share = n * block;
                 let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
                 format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
             };
             let f = match (&p.role, out, p.read_too) {
                 (Role::Rows, false, true) => format!("{}_in{}", p.name, col(c)),
+                (Role::Whole, false, true) => format!("{}_in", p.name),
+                (Role::Whole, true, _) => p.name.clone(),
                 (Role::Rows, _, _) => format!("{}{}", p.name, col(c)),
                 _ => p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()),
             };
-            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.rows * p.cols, p.element, p.location);
+            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.host_rows * p.cols, p.element, p.location);
             id += 1;
         }
     }

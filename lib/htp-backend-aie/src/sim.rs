@@ -89,6 +89,10 @@ pub struct Simulation {
     transfers: Vec<Transfer>,
     /// The source line of each acquire (by site number), for reports.
     sites: Vec<String>,
+    /// The arguments the design pads to whole blocks for every core
+    /// (`HostTensor::host_elements`): (argument, bytes given, bytes moved,
+    /// an output). A run stages them as the host program does.
+    padded: Vec<(usize, usize, usize, bool)>,
 }
 
 // The engine is only used under RUN (one run at a time) and its code is
@@ -321,7 +325,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
             engine.register_symbol(&format!("_mlir_ciface_htp_aie_sim_object_{number}"), object as *mut ());
         }
     }
-    Ok(Simulation { engine, cores: core_names, fifos, ends, links, transfers, sites })
+    Ok(Simulation { engine, cores: core_names, fifos, ends, links, transfers, sites, padded: Vec::new() })
 }
 
 // ---------------------------------------------------------------------------
@@ -496,6 +500,21 @@ extern "C" fn object(result: *mut Descriptor2, end: i64, index: i64) {
 
 
 impl Simulation {
+    /// Stages the arguments the design pads (`tensors`: the runtime
+    /// sequence's, in order) in zero-padded buffers of the sequence's size
+    /// at each run, as the host program does.
+    pub fn pad_host_buffers(&mut self, tensors: &[crate::host::HostTensor]) {
+        self.padded = tensors
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.host_elements > t.elements)
+            .map(|(i, t)| {
+                let bytes = (crate::lower::bits_of(&t.element) / 8) as usize;
+                (i, t.elements as usize * bytes, t.host_elements as usize * bytes, t.output)
+            })
+            .collect();
+    }
+
     /// The tile a link forwards at: the producer of its outputs.
     fn link_tile(&self, link: &Link) -> (i64, i64) {
         self.fifos[link.outs[0]].producer
@@ -516,6 +535,10 @@ impl Simulation {
             .map(|a| match a {
                 Argument::F32(v) => Box::new(v.to_bits()),
                 Argument::I32(v) => Box::new(*v as u32),
+                // A 16- or 8-bit scalar: the word's first element (little-endian).
+                Argument::F16(bits) | Argument::BF16(bits) => Box::new(*bits as u32),
+                Argument::I16(v) => Box::new(*v as u16 as u32),
+                Argument::I8(v) => Box::new(*v as u8 as u32),
                 _ => Box::new(0),
             })
             .collect();
@@ -524,10 +547,20 @@ impl Simulation {
             .zip(&words)
             .map(|(a, word)| match a {
                 Argument::Buffer { data, .. } => Ok(*data as usize),
-                Argument::F32(_) | Argument::I32(_) => Ok(&**word as *const u32 as usize),
-                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32/i32 scalars")),
+                Argument::F32(_) | Argument::I32(_) | Argument::F16(_) | Argument::BF16(_) | Argument::I16(_) | Argument::I8(_) => Ok(&**word as *const u32 as usize),
+                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32, f16, bf16, i32, i16 and i8 scalars")),
             })
             .collect::<Result<_, _>>()?;
+        // Padded arguments: the tensor, then zeros, in a buffer of the sequence's size.
+        let mut buffers = buffers;
+        let mut staged: Vec<(usize, Vec<u8>)> = Vec::new();
+        for &(argument, given, moved, _) in &self.padded {
+            let Some(&address) = buffers.get(argument) else { continue };
+            let mut stage = vec![0u8; moved];
+            unsafe { std::ptr::copy_nonoverlapping(address as *const u8, stage.as_mut_ptr(), given) };
+            buffers[argument] = stage.as_mut_ptr() as usize;
+            staged.push((argument, stage));
+        }
         let state = State {
             fifos: self
                 .fifos
@@ -606,6 +639,14 @@ impl Simulation {
         *CURRENT.lock().unwrap() = None;
         let state = run.state.lock().unwrap();
         if !state.deadlock {
+            // The outputs' rows back from their padded buffers.
+            for (argument, stage) in &staged {
+                if let Some(&(_, given, _, true)) = self.padded.iter().find(|p| p.0 == *argument) {
+                    if let Argument::Buffer { data, .. } = &arguments[*argument] {
+                        unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr(), *data as *mut u8, given) };
+                    }
+                }
+            }
             return Ok(());
         }
         let mut report = String::from("deadlock in the AIE design: every core and transfer still running waits on a FIFO\n  waiting:\n");

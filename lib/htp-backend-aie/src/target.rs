@@ -17,10 +17,15 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// (lib/htp-all/tests/aie.rs, python/tests/test_aie.py; the CPU backend's
 /// conversions lower them): a target lists only what it has run.
 /// Elementwise and row ops, and matmul (with its accumulator) for GEMM (D56);
-/// the shape ops of a core's block (python/tests/test_tile_shapes.py). A
-/// load or store with a step (`op:tile.load.strided`) is not listed: a
-/// block's DMA moves whole rows of its tensor.
-const OPS: [&str; 31] = ["load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp", "select", "col_reduce", "transpose", "iota", "pad", "slice", "concat", "reshape"];
+/// the shape ops of a core's block (python/tests/test_tile_shapes.py), the
+/// selection ops within a tile (sort, arg reductions, take/put along
+/// rows) and tile relayouts, all computed in the core's memory. A load or
+/// store with a step (`op:tile.load.strided`) reads or writes the block's
+/// object in the core's memory too (the DMA moves whole rows either way).
+const OPS: [&str; 38] = [
+    "load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp",
+    "select", "col_reduce", "transpose", "iota", "pad", "slice", "concat", "reshape", "sort", "row_arg_reduce", "take", "put", "relayout", "load.strided", "store.strided",
+];
 
 pub struct AieTarget {
     pub name: &'static str,
@@ -65,6 +70,11 @@ impl Artifact for AiePackage {
 /// the design a stage made (finished), or the kernel lowered to one.
 fn design(context: &Context, module: &mut Module, target: &str, device: Device, kernel: &KernelSignature) -> Result<crate::lower::Design, Vec<MlirError>> {
     htp_api::extensions::run_stages(context, module, target, htp_api::BEFORE_LOWERING.name)?;
+    design_after_stages(context, module, device, kernel)
+}
+
+/// The design of `module` once its extensions' stages have run.
+fn design_after_stages(context: &Context, module: &mut Module, device: Device, kernel: &KernelSignature) -> Result<crate::lower::Design, Vec<MlirError>> {
     if crate::finish::device_of(module).is_some() {
         return crate::finish::finish(context, module, kernel);
     }
@@ -97,7 +107,9 @@ impl Target for AieTarget {
     }
 
     fn capabilities(&self) -> Vec<String> {
-        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:f16", "dtype:i32", "dtype:i16", "dtype:i8", "dtype:i1", "layout:row_major"]
+        // Every tile layout (a core computes on tiles in its memory as the cpu does); a tensor
+        // laid out otherwise than row-major is refused by the lowering, at its parameter.
+        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:f16", "dtype:i32", "dtype:i16", "dtype:i8", "dtype:i1", htp_api::capabilities::ALL_LAYOUTS]
             .into_iter()
             .map(String::from)
             .chain(OPS.iter().map(|op| format!("op:tile.{op}")))
@@ -130,7 +142,10 @@ impl Target for AieTarget {
             match (param.arg_index, &param.kind) {
                 (Some(index), ParamKind::Tensor { .. }) => {
                     let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
-                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"}}", json_string(&param.name)));
+                    // A tensor the design moves padded to whole blocks for every core: the host
+                    // buffer's elements (the tensor first, then zeros; docs/targets/aie.md).
+                    let padded = design.tensors.iter().find(|t| t.name == param.name && t.host_elements > t.elements).map(|t| format!(", \"host_elements\": {}", t.host_elements)).unwrap_or_default();
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"{padded}}}", json_string(&param.name)));
                 }
                 // A run-time scalar: a one-element buffer of the runtime sequence (D59).
                 (Some(index), ParamKind::Scalar { .. }) => {
@@ -219,6 +234,75 @@ impl Artifact for Simulated {
     }
 }
 
+/// The simulation of the design built for one call's tensor sizes, with
+/// the context its code was compiled in.
+struct Specialized {
+    sizes: Vec<Vec<i64>>,
+    simulated: Simulated,
+    _context: Context,
+}
+
+/// A kernel with symbolic sizes on aie-sim (`crate::specialize`): a design
+/// per set of sizes, built at the first call with them (the last few kept).
+struct PerShape {
+    /// The kernel's tile IR, with the user's locations.
+    text: String,
+    kernel: KernelSignature,
+    built: std::sync::Mutex<Vec<Specialized>>,
+}
+
+/// Designs kept per kernel (each holds JIT-compiled cores).
+const KEPT_DESIGNS: usize = 8;
+
+impl PerShape {
+    /// Runs `with` on the simulation for tensors of `sizes` (per argument, a
+    /// tensor's sizes; empty for a scalar), building it first if need be.
+    fn with<T>(&self, sizes: Vec<Vec<i64>>, with: impl FnOnce(&Simulated) -> T) -> Result<T, String> {
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = built.iter().find(|s| s.sizes == sizes) {
+            return Ok(with(&found.simulated));
+        }
+        let context = htp_dialects::new_context();
+        let simulated = (|| {
+            let mut module = crate::specialize::specialize(&context, &self.text, |i, d| sizes.get(i).and_then(|s| s.get(d)).copied().unwrap_or(1))?;
+            let design = design_after_stages(&context, &mut module, NPU1.device(), &self.kernel)?;
+            let mut simulation = crate::sim::build(&context, &design.text)?;
+            simulation.pad_host_buffers(&design.tensors);
+            Ok::<_, Vec<MlirError>>(Simulated { simulation, metrics: design.metrics })
+        })()
+        .map_err(|errors| {
+            let shapes = sizes.iter().filter(|s| !s.is_empty()).map(|s| format!("{s:?}")).collect::<Vec<_>>().join(", ");
+            format!("aie-sim builds the design for each call's tensor sizes ({shapes}); for these: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))
+        })?;
+        if built.len() == KEPT_DESIGNS {
+            built.remove(0);
+        }
+        built.push(Specialized { sizes, simulated, _context: context });
+        Ok(with(&built.last().expect("just pushed").simulated))
+    }
+}
+
+impl Artifact for PerShape {
+    unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
+        let sizes = arguments.iter().map(|a| if let Argument::Buffer { sizes, .. } = a { sizes.clone() } else { Vec::new() }).collect();
+        self.with(sizes, |simulated| unsafe { simulated.run(kernel, arguments) })
+            .map_err(|message| htp_api::RunError::new(htp_api::RunErrorKind::Failed, message))?
+    }
+
+    fn static_metrics(&self, shapes: &[Vec<i64>], _scalars: &[f64]) -> Option<Result<Vec<(String, f64)>, String>> {
+        // Shapes of the tensors in argument order: scalars between them take no sizes.
+        let mut tensors = shapes.iter();
+        let sizes = self
+            .kernel
+            .params
+            .iter()
+            .filter(|p| p.arg_index.is_some())
+            .map(|p| if matches!(p.kind, ParamKind::Tensor { .. }) { tensors.next().cloned().unwrap_or_default() } else { Vec::new() })
+            .collect();
+        Some(self.with(sizes, |simulated| simulated.metrics.clone()))
+    }
+}
+
 impl Target for AieSimTarget {
     fn name(&self) -> &'static str {
         "aie-sim"
@@ -252,8 +336,19 @@ impl Target for AieSimTarget {
         _sources: &[SourceText],
         _stages: &[(String, String)],
     ) -> Result<Box<dyn Artifact>, Vec<MlirError>> {
-        let design = design(context, module, self.name(), NPU1.device(), kernel)?;
-        let simulation = crate::sim::build(context, &design.text)?;
+        htp_api::extensions::run_stages(context, module, self.name(), htp_api::BEFORE_LOWERING.name)?;
+        if crate::finish::device_of(module).is_none() && crate::specialize::has_symbolic_sizes(module) {
+            // The design is made per call's sizes; its structure is checked now, on a copy with
+            // every symbolic size PROBE (a size-dependent limit, such as a core's memory for a
+            // symbolic column count, shows at the call).
+            let text = crate::specialize::text_of(module)?;
+            let mut probe = crate::specialize::specialize(context, &text, |_, _| crate::specialize::PROBE)?;
+            design_after_stages(context, &mut probe, NPU1.device(), kernel)?;
+            return Ok(Box::new(PerShape { text, kernel: kernel.clone(), built: std::sync::Mutex::new(Vec::new()) }));
+        }
+        let design = design_after_stages(context, module, NPU1.device(), kernel)?;
+        let mut simulation = crate::sim::build(context, &design.text)?;
+        simulation.pad_host_buffers(&design.tensors);
         Ok(Box::new(Simulated { simulation, metrics: design.metrics }))
     }
 }

@@ -412,6 +412,23 @@ pub(crate) fn add_site<'c>(context: &'c Context, op: OperationRef<'c, '_>, kind:
     Some(id)
 }
 
+/// An out-of-bounds check site for `op` ([`add_site`]) as an i64 constant
+/// built by `b`; None when the op is in no module.
+pub(crate) fn out_of_bounds_site<'c>(b: &impl Builder<'c>, op: OperationRef<'c, '_>) -> Option<V<'c>> {
+    let id = add_site(b.context(), op, SiteKind::OutOfBounds)?;
+    let i64_type = Type::from(IntegerType::new(b.context(), 64));
+    Some(b.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]))
+}
+
+/// Placed by `b`: a report of `site` where `ok` is false.
+pub(crate) fn report_unless<'c>(b: &impl Builder<'c>, ok: V<'c>, site: V<'c>) {
+    let i1 = Type::from(IntegerType::new(b.context(), 1));
+    let truth = b.value_with("arith.constant", &[], i1, &[("value", IntegerAttribute::new(i1, 1).into())]);
+    let bad = b.value("arith.xori", &[ok, truth], i1);
+    let (context, location) = (b.context(), b.location());
+    b.place(guarded(context, location, bad, |then| report(context, location, then, site)));
+}
+
 /// `func.call @htpRuntimeError(site)`, appended by `then`.
 pub(crate) fn report<'c>(context: &'c Context, location: Location<'c>, then: &Block<'c>, site: V<'c>) {
     let callee = FlatSymbolRefAttribute::new(context, ERROR_FUNCTION);

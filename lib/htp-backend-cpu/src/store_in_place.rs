@@ -50,7 +50,13 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), F
     for store in htp_ir::query::ops_named(function, "bufferization.materialize_in_destination") {
         let (Ok(value), Ok(view)) = (store.operand(0), store.operand(1)) else { continue };
         let (value, view) = (detach(value), detach(view));
-        if !htp_ir::builder::is_memref(view.r#type()) || !has_single_use(value) {
+        // `to_tensor` of the view must be the value's type: a value the
+        // canonicalizer made static (`8x16`) stored into a view it left
+        // dynamic (`?x16`, through a `memref.cast`) keeps its copy.
+        if !htp_ir::builder::is_memref(view.r#type())
+            || !has_single_use(value)
+            || htp_ir::builder::shape_of(view.r#type()) != htp_ir::builder::shape_of(value.r#type())
+        {
             continue;
         }
         let Some(generic) = defining_op(value) else { continue };

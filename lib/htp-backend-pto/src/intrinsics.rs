@@ -5,7 +5,7 @@
 //! `tile.intrinsic "pto.t<name>"` that only the PTO targets provide;
 //! `conversion/vector.rs` lowers it to the instruction itself.
 
-use htp_api::intrinsics::{Intrinsic, IntrinsicSet, IntrinsicShape};
+use htp_api::intrinsics::{EffectKeyword, EffectParam, Intrinsic, IntrinsicSet, IntrinsicShape};
 
 const ARITHMETIC: &[&str] = &["i32", "i16", "f16", "f32"];
 const FLOAT: &[&str] = &["f16", "f32"];
@@ -48,7 +48,56 @@ pub static PTO: IntrinsicSet = IntrinsicSet {
     ],
 };
 
-/// The capability a target needs to run an intrinsic op.
+const fn effect(name: &'static str, op: &'static str, params: &'static [EffectParam], keywords: &'static [EffectKeyword], returns_index: bool, summary: &'static str) -> Intrinsic {
+    Intrinsic { name, op, shape: IntrinsicShape::Effect { params, keywords, returns_index }, elements: &[], summary }
+}
+
+/// The `comm` intrinsic set: communication between the chips of a group
+/// (pto-runtime's L3 workers, each chip with a copy of the kernel's
+/// communication windows, `comm.Window[...]` parameters), after `from htp
+/// import comm`. Lowered by `conversion/comm.rs` to the `pto.comm_*` ops:
+/// PTO-ISA's `pto::comm` TNOTIFY/TWAIT and TPUT's store.
+pub static COMM: IntrinsicSet = IntrinsicSet {
+    namespace: "comm",
+    description: "communication between chips (pto-runtime L3 windows; PTO-ISA TPUT/TNOTIFY/TWAIT)",
+    intrinsics: &[
+        effect("rank", "comm.rank", &[], &[], true, "this chip's rank in its group, 0 .. comm.size() - 1"),
+        effect("size", "comm.size", &[], &[], true, "the number of chips in the group"),
+        effect(
+            "put",
+            "comm.put",
+            &[EffectParam::Index("peer"), EffectParam::Block { name: "block", window: true }, EffectParam::Tile("tile")],
+            &[],
+            false,
+            "put(peer, w[...], t): the tile stored into peer's copy of the window block (TPUT's store; peer == rank stores locally)",
+        ),
+        effect(
+            "notify",
+            "comm.notify",
+            &[EffectParam::Index("peer"), EffectParam::Element { name: "signal", window: true }, EffectParam::I32("value")],
+            &[EffectKeyword { name: "op", choices: &[("add", "add"), ("set", "set")], default: "add" }],
+            false,
+            "notify(peer, s[i], v, op=\"add\"|\"set\"): TNOTIFY of peer's copy of the i32 signal, after every earlier write landed",
+        ),
+        effect(
+            "wait",
+            "comm.wait",
+            &[EffectParam::Element { name: "signal", window: true }, EffectParam::I32("value")],
+            &[EffectKeyword {
+                name: "cmp",
+                choices: &[(">=", "ge"), (">", "gt"), ("==", "eq"), ("!=", "ne"), ("<", "lt"), ("<=", "le")],
+                default: "ge",
+            }],
+            false,
+            "wait(s[i], v, cmp=\">=\"): TWAIT until this chip's signal compares true against v",
+        ),
+    ],
+};
+
+/// The capability a target needs to run an intrinsic op (both sets), and
+/// communication windows (`comm.Window[...]`).
 pub fn capabilities() -> Vec<String> {
-    PTO.intrinsics.iter().map(|i| format!("intrinsic:{}", i.op)).collect()
+    let mut provided: Vec<String> = PTO.intrinsics.iter().chain(COMM.intrinsics).map(|i| format!("intrinsic:{}", i.op)).collect();
+    provided.push(htp_api::capabilities::WINDOW.to_string());
+    provided
 }

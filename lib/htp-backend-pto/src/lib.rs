@@ -1,5 +1,6 @@
 //! HTP's PTO backend: the `pto-a2a3sim` and `pto-a2a3` targets. A tile
-//! module is lowered by the [`PIPELINE`] (`convert-tile-to-pto`, then per
+//! module is lowered by the [`PIPELINE`] (`tile-reuse-loads` within half
+//! the UB's bytes, `convert-tile-to-pto`, then per
 //! kernel `pto-allocate-tiles` and `pto-insert-sync`) and written out as a
 //! pto-runtime package: one PTO-ISA C++ source per kernel, the
 //! orchestration source and `manifest.json` (docs/targets/pto.md). The
@@ -47,7 +48,7 @@ pub const PASSES: &[PassDefinition] =
 pub const PIPELINE: PipelineDefinition = PipelineDefinition {
     name: "htp-pto-lowering",
     description: "tile IR -> placed, synchronised PTO-ISA kernels and their pto-runtime orchestration (Ascend A2/A3)",
-    passes: "convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync),pto-verify-pipes",
+    passes: "func.func(tile-reuse-loads{budget-bytes=94208}),convert-tile-to-pto,func.func(pto-allocate-tiles,pto-insert-sync),pto-verify-pipes",
 };
 
 /// Which PTO target: the CPU simulation of pto-runtime, or the chip.
@@ -100,6 +101,7 @@ fn register_everything() -> Result<(), String> {
     htp_pass::register_passes(PASSES)?;
     htp_pass::register_pipeline(PIPELINE)?;
     htp_api::intrinsics::register_intrinsic_set(&intrinsics::PTO)?;
+    htp_api::intrinsics::register_intrinsic_set(&intrinsics::COMM)?;
     htp_dialects::layout::register_facet(conversion::layouts::nz_facet())?;
     htp_api::translation::register_translation(&emit::translate::PTO_TO_CPP)?;
     htp_api::register_target(&SIM)?;
@@ -128,7 +130,11 @@ pub fn new_context() -> Result<Context, String> {
 
 /// The passes of [`PIPELINE`] before and after the `after-tile-to-pto`
 /// extension point.
-const TO_PTO: &str = "convert-tile-to-pto";
+/// `tile-reuse-loads` keeps a read-only tensor's tiles in UB within half its
+/// usable bytes (`dialect::Location::Vec.usable_capacity()`, checked below):
+/// the peak it estimates is before placement, and the allocator's alignment
+/// and a later pass's tiles need the rest.
+const TO_PTO: &str = "func.func(tile-reuse-loads{budget-bytes=94208}),convert-tile-to-pto";
 const PLACE_AND_SYNC: &str = "func.func(pto-allocate-tiles,pto-insert-sync),pto-verify-pipes";
 
 /// The named points of the PTO pipeline where target extensions' stages
@@ -173,5 +179,12 @@ mod extension_point_tests {
     #[test]
     fn the_parts_around_the_extension_points_make_the_pipeline() {
         assert_eq!(format!("{},{}", super::TO_PTO, super::PLACE_AND_SYNC), super::PIPELINE.passes);
+    }
+
+    /// The load-reuse budget is half the UB's usable bytes.
+    #[test]
+    fn the_reuse_budget_is_half_the_usable_ub() {
+        let budget = format!("budget-bytes={}}}", crate::dialect::Location::Vec.usable_capacity() / 2);
+        assert!(super::TO_PTO.contains(&budget), "{}", super::TO_PTO);
     }
 }

@@ -17,10 +17,16 @@ htp_dialects::op_kinds! {
     Barrier = BarrierOperation,
     ClusterRecv = ClusterRecvOperation,
     ClusterSend = ClusterSendOperation,
+    CommNotify = CommNotifyOperation,
+    CommPut = CommPutOperation,
+    CommRank = CommRankOperation,
+    CommSize = CommSizeOperation,
+    CommWait = CommWaitOperation,
     CreateTensor = CreateTensorOperation,
     GlobalView = GlobalViewOperation,
     Guard = GuardOperation,
     MGather = MGatherOperation,
+    MScatter = MScatterOperation,
     OrderBarrier = OrderBarrierOperation,
     Ordered = OrderedOperation,
     Schedule = ScheduleOperation,
@@ -76,6 +82,7 @@ htp_dialects::op_kinds! {
     TRowMin = TRowMinOperation,
     TRowSum = TRowSumOperation,
     TRsqrt = TRsqrtOperation,
+    TScatter = TScatterOperation,
     TSel = TSelOperation,
     TSort32 = TSort32Operation,
     TSqrt = TSqrtOperation,
@@ -128,6 +135,18 @@ impl PtoOp {
     pub fn is_tile_instruction(self) -> bool {
         use PtoOp::*;
         !matches!(self, AllocTile | TileView | GlobalView | CreateTensor | AvailableCores | Submit | SetFlag | WaitFlag | Barrier | ClusterSend | ClusterRecv)
+            && !self.is_comm()
+    }
+
+    /// Communication between chips (`comm_put`, `comm_notify`, ...): each a
+    /// full barrier (`pipe_barrier(PIPE_ALL)` before and after it).
+    pub fn is_comm(self) -> bool {
+        matches!(self, PtoOp::CommNotify | PtoOp::CommPut | PtoOp::CommRank | PtoOp::CommSize | PtoOp::CommWait)
+    }
+
+    /// A communication op that orders the kernel's pipes (the queries do not).
+    pub fn is_comm_barrier(self) -> bool {
+        matches!(self, PtoOp::CommNotify | PtoOp::CommPut | PtoOp::CommWait)
     }
 
     /// Tile-level hand-overs of a cluster program, which `convert-tile-to-pto` turns into pipes.

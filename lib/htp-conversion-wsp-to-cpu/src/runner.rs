@@ -44,7 +44,12 @@ impl WorkloadArtifact {
         let idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
         match idle {
             // The worker count follows HTP_NUM_THREADS, which may change between calls.
-            Some(runtime) if *runtime.config() == config => Ok(runtime),
+            Some(runtime) if *runtime.config() == config => {
+                // A kept runtime's trace measures from its last drain: this run's times are
+                // from now, the call's start (docs/wsp.md, "The trace file").
+                runtime.restart_trace();
+                Ok(runtime)
+            }
             _ => TaskRuntime::start(config).map_err(RunError::from),
         }
     }

@@ -42,7 +42,17 @@ fn fail<'c>(location: Location<'c>, e: impl ToString) -> Failure<'c> {
 }
 
 /// Rewrites `workload`'s wsp ops (checked by `lower::lower` before).
-pub fn convert<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, schedule: &Schedule, window: i64) -> Result<'c, ()> {
+/// `comm_context`: the workload's `CommContext` argument, which each task
+/// of a kernel in `communicating` gets as its argument there (the kernel's
+/// orchestration's context argument: its last).
+pub fn convert<'c>(
+    context: &'c Context,
+    workload: OperationRef<'c, 'c>,
+    schedule: &Schedule,
+    window: i64,
+    comm_context: Option<usize>,
+    communicating: &std::collections::HashMap<String, usize>,
+) -> Result<'c, ()> {
     let location = workload.location();
     let entry = workload.region(0).ok().and_then(|r| r.first_block()).ok_or(fail(location, "a workload without a body"))?;
     let entry: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(entry.to_raw()) };
@@ -66,7 +76,11 @@ pub fn convert<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, schedul
         ],
         vec![],
     );
-    let converter = Converter { context, placeholders: Default::default() };
+    let comm_context = match comm_context {
+        Some(index) => Some(entry.argument(index).map(|a| detach(a.into())).map_err(|e| fail(location, e))?),
+        None => None,
+    };
+    let converter = Converter { context, placeholders: Default::default(), comm_context, communicating };
     converter.block(entry, true)?;
     for placeholder in converter.placeholders.take() {
         unsafe { mlir_sys::mlirOperationDestroy(placeholder.to_raw()) };
@@ -85,8 +99,12 @@ pub fn convert<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, schedul
     Ok(())
 }
 
-struct Converter<'c> {
+struct Converter<'c, 'a> {
     context: &'c Context,
+    /// The workload's `CommContext` (when it communicates), and the kernels
+    /// whose tasks take it.
+    comm_context: Option<V<'c>>,
+    communicating: &'a std::collections::HashMap<String, usize>,
     /// Ops marking the end of a region without a terminator while it is
     /// filled (removed when the conversion is done).
     placeholders: std::cell::RefCell<Vec<OperationRef<'c, 'c>>>,
@@ -115,7 +133,7 @@ fn region_op<'c>(at: &Emitter<'c, 'c>, name: &str, operands: &[V<'c>], attribute
     block
 }
 
-impl<'c> Converter<'c> {
+impl<'c> Converter<'c, '_> {
     /// An emitter at the end of `block`: before its `scf.yield`, or before a
     /// placeholder op in a region without a terminator (`pto.scope`, `pto.guard`).
     fn end_of(&self, block: BlockRef<'c, 'c>, location: Location<'c>) -> Emitter<'c, 'c> {
@@ -214,6 +232,19 @@ impl<'c> Converter<'c> {
         }
         let callee = op.attribute("callee").map_err(|e| fail(op.location(), e))?.to_string();
         let callee = callee.trim_start_matches('@');
+        let mut arguments = arguments.to_vec();
+        let mut access = access;
+        if let Some(&index) = self.communicating.get(callee) {
+            // The kernel's orchestration takes the chip's CommContext last (before the stream, if any,
+            // which is the task's own operand, not an argument).
+            let context = self.comm_context.ok_or(fail(op.location(), "internal error: a communicating task in a workload without a CommContext"))?;
+            if index != arguments.len() {
+                return Err(fail(op.location(), format!("internal error: '{callee}' takes its CommContext as argument {index}, after {} others", arguments.len())));
+            }
+            values.insert(arguments.len(), context);
+            arguments.push(context);
+            access.push(StringAttribute::new(self.context, "none").into());
+        }
         let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &[arguments.len() as i32, stream as i32]).into();
         at.op(
             pto::TaskOperation::name(),

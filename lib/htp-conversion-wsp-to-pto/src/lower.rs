@@ -37,6 +37,8 @@ use htp_pass::Failure;
 
 use htp_model_wsp::schedule::{Dispatch, Schedule};
 
+use htp_backend_pto::conversion::comm;
+
 htp_pass::pass! {
     pub DEFINITION = Pass<"wsp-to-pto", "builtin.module"> {
         summary: "Make WSP workloads pto-runtime orchestrations (checks placement, views, guards and the task window; records directions and the window)",
@@ -101,6 +103,8 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
     let entry = workload.region(0).ok().and_then(|r| r.first_block()).ok_or((at, "a workload without a body".to_string()))?;
     let arguments: Vec<Value> = (0..entry.argument_count()).filter_map(|i| entry.argument(i).ok()).map(|a| unsafe { Value::from_raw(a.to_raw()) }).collect();
     let mut modes: HashMap<usize, (bool, bool)> = HashMap::new();
+    // The kernels that communicate (their orchestration takes the chip's CommContext).
+    let mut communicating = HashMap::new();
     for task in ops_named(workload, "wsp.task") {
         let where_ = task.location();
         let seg = segments(task);
@@ -112,8 +116,11 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
         }
         let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
         let orchestration = functions.get(&callee).filter(|f| f.attribute("pto.orchestration").is_ok());
-        if orchestration.is_none() {
+        let Some(orchestration) = orchestration else {
             return Err((where_, format!("no PTO tasks for the kernel '{callee}' (it did not lower to an orchestration)")));
+        };
+        if let Some(index) = comm::context_argument(*orchestration) {
+            communicating.insert(callee.clone(), index);
         }
         let all = operands(task);
         let task_arguments = &all[seg[0]..seg[0] + seg[1]];
@@ -179,8 +186,20 @@ fn lower<'c>(context: &'c Context, workload: OperationRef<'c, 'c>, functions: &H
             (true, true) => "inout",
         }));
     }
+    // A workload that communicates (tasks of kernels that do, or windows of its own) takes its
+    // chip's CommContext as its last argument, which each such task hands on; the manifest marks it
+    // and the windows for the runner (a group session), as for a kernel that communicates.
+    let windows: Vec<usize> = htp_api::signature::declared_arguments(workload, htp_api::signature::WINDOWS_ATTRIBUTE).into_iter().map(|i| i as usize).collect();
+    let comm_context = if communicating.is_empty() && windows.is_empty() {
+        None
+    } else {
+        let index = comm::append_context(context, workload).map_err(|e| (at, e))?;
+        comm::mark_orchestration(context, workload, &windows, index).map_err(|e| (at, e))?;
+        directions.push(None);
+        Some(index)
+    };
     htp_backend_pto::emit::package::mark_entry(context, workload, &directions, (schedule.window != 0).then_some(window)).map_err(|e| (at, e))?;
-    crate::convert::convert(context, workload, &schedule, window)
+    crate::convert::convert(context, workload, &schedule, window, comm_context, &communicating)
 }
 
 /// The ops named in `names` around `op`, innermost first.

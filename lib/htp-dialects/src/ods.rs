@@ -54,12 +54,12 @@ macro_rules! ods_ops {
     };
 }
 
-ods_ops!(tile: LoadOperation, StoreOperation, GatherOperation, ConstantOperation, FillOperation, IotaOperation,
+ods_ops!(tile: LoadOperation, StoreOperation, GatherOperation, ScatterOperation, ConstantOperation, FillOperation, IotaOperation,
     AddOperation, SubOperation, MulOperation, DivOperation, MaxOperation, MinOperation, ExpOperation, LogOperation,
     SqrtOperation, RsqrtOperation, RecipOperation, AbsOperation, NegOperation, ReluOperation, RowReduceOperation,
-    ColReduceOperation, RowArgReduceOperation, SortOperation, TakeOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
+    ColReduceOperation, RowArgReduceOperation, SortOperation, TakeOperation, PutOperation, BroadcastOperation, PadOperation, SetValidOperation, MatmulOperation, CastOperation,
     CmpOperation, SelectOperation, TransposeOperation, RelayoutOperation, SliceOperation, ConcatOperation, ReshapeOperation,
-    IntrinsicOperation);
+    IntrinsicOperation, IntrinsicEffectOperation);
 
 /// An enum of a dialect's op kinds from its `dialect!` module, each named
 /// by its generated wrapper's `T::name()`: `op_kinds! { /// doc
@@ -117,6 +117,7 @@ op_kinds! {
     Load = LoadOperation,
     Store = StoreOperation,
     Gather = GatherOperation,
+    Scatter = ScatterOperation,
     Constant = ConstantOperation,
     Fill = FillOperation,
     Iota = IotaOperation,
@@ -139,6 +140,7 @@ op_kinds! {
     RowArgReduce = RowArgReduceOperation,
     Sort = SortOperation,
     Take = TakeOperation,
+    Put = PutOperation,
     Broadcast = BroadcastOperation,
     Pad = PadOperation,
     SetValid = SetValidOperation,
@@ -151,7 +153,8 @@ op_kinds! {
     Slice = SliceOperation,
     Concat = ConcatOperation,
     Reshape = ReshapeOperation,
-    Intrinsic = IntrinsicOperation
+    Intrinsic = IntrinsicOperation,
+    IntrinsicEffect = IntrinsicEffectOperation
     }
 }
 

@@ -212,46 +212,94 @@ mod tests {
 /// read off the op that set them: a `tile.load`'s or `tile.set_valid`'s
 /// size operands, looking through tile ops whose result keeps an operand's
 /// shape and valid region (elementwise ops, casts, selects, pads of the
-/// other dim...). `None` where a block argument (a loop or branch) carries
-/// the tile. Shared by the front end (filling scalars to a ragged tile) and
-/// the CPU bounds check.
+/// other dim...) and, dim by dim, through those whose result keeps an
+/// operand's rows or columns (reductions, `argmax`, `topk`, `gather` by
+/// column, broadcasts, a matmul's rows and columns, a transpose's swapped
+/// dims). `None` where a block argument (a loop or branch) carries the tile.
+/// Shared by the front end (filling scalars to a ragged tile) and the CPU
+/// bounds check.
 pub fn dynamic_valid_sizes(tile: mlir_sys::MlirValue) -> Option<Vec<mlir_sys::MlirValue>> {
+    let dynamic = valid_pattern(tile)?.2;
+    let sizes = valid_sizes_per_dim(tile, 256)?;
+    (0..2).filter(|&d| dynamic[d]).map(|d| sizes[d]).collect()
+}
+
+/// (rows, cols, which of the two valid sizes are run-time ones) of a tile value.
+fn valid_pattern(value: mlir_sys::MlirValue) -> Option<(i64, i64, [bool; 2])> {
+    let tile = unsafe { TileType::try_from(Type::from_raw(mlir_sys::mlirValueGetType(value))) }.ok()?;
+    Some((tile.rows(), tile.cols(), [0, 1].map(|d| tile.valid_size(d) == ValidSize::Dynamic)))
+}
+
+/// `dynamic_valid_sizes` by dim: the run-time valid size of each `?` dim.
+fn valid_sizes_per_dim(tile: mlir_sys::MlirValue, depth: usize) -> Option<[Option<mlir_sys::MlirValue>; 2]> {
     use mlir_sys::*;
-    let pattern = |ty: MlirType| -> Option<(i64, i64, [bool; 2])> {
-        let tile = unsafe { TileType::try_from(Type::from_raw(ty)) }.ok()?;
-        Some((tile.rows(), tile.cols(), [0, 1].map(|d| tile.valid_size(d) == ValidSize::Dynamic)))
-    };
-    let mut wanted = pattern(unsafe { mlirValueGetType(tile) })?;
-    let mut current = tile;
-    for _ in 0..256 {
-        if !unsafe { mlirValueIsAOpResult(current) } {
-            return None;
-        }
-        let op = unsafe { mlirOpResultGetOwner(current) };
-        let name_ref = unsafe { mlirIdentifierStr(mlirOperationGetName(op)) };
-        let name = unsafe { std::str::from_utf8(std::slice::from_raw_parts(name_ref.data as *const u8, name_ref.length)) }.ok()?;
-        let operands = unsafe { mlirOperationGetNumOperands(op) } as isize;
-        let operand = |i: isize| unsafe { mlirOperationGetOperand(op, i) };
-        match name {
-            "tile.load" => {
-                let source = unsafe { mlirValueGetType(operand(0)) };
-                let rank = unsafe { mlirShapedTypeGetRank(source) } as isize;
-                return Some((1 + rank..operands).map(operand).collect());
-            }
-            "tile.set_valid" => return Some((1..operands).map(operand).collect()),
-            // A slice's `?` dims are its input's, taken whole; a concat's
-            // are its inputs' other dim: the same sizes, in the same order.
-            "tile.slice" | "tile.concat" if operands > 0 => {
-                current = operand(0);
-                wanted = pattern(unsafe { mlirValueGetType(current) })?;
-            }
-            _ if name.starts_with("tile.") => {
-                current = (0..operands).map(operand).find(|&v| pattern(unsafe { mlirValueGetType(v) }) == Some(wanted))?;
-            }
-            _ => return None,
-        }
+    let (rows, cols, dynamic) = valid_pattern(tile)?;
+    if dynamic == [false, false] {
+        return Some([None, None]);
     }
-    None
+    if depth == 0 || !unsafe { mlirValueIsAOpResult(tile) } {
+        return None;
+    }
+    let op = unsafe { mlirOpResultGetOwner(tile) };
+    let name_ref = unsafe { mlirIdentifierStr(mlirOperationGetName(op)) };
+    let name = unsafe { std::str::from_utf8(std::slice::from_raw_parts(name_ref.data as *const u8, name_ref.length)) }.ok()?;
+    let operands = unsafe { mlirOperationGetNumOperands(op) } as isize;
+    let operand = |i: isize| unsafe { mlirOperationGetOperand(op, i) };
+    // The sizes of the `?` dims, in order, given as operands from `first`.
+    let from_operands = |first: isize| -> Option<[Option<MlirValue>; 2]> {
+        let mut next = first;
+        let mut sizes = [None, None];
+        for d in 0..2 {
+            if dynamic[d] {
+                if next >= operands {
+                    return None;
+                }
+                sizes[d] = Some(operand(next));
+                next += 1;
+            }
+        }
+        Some(sizes)
+    };
+    // Each `?` dim of this tile from `inner`'s dim `map[d]`.
+    let keep = |inner: [Option<MlirValue>; 2], map: [usize; 2]| -> Option<[Option<MlirValue>; 2]> {
+        let mut sizes = [None, None];
+        for d in 0..2 {
+            if dynamic[d] {
+                sizes[d] = Some(inner[map[d]]?);
+            }
+        }
+        Some(sizes)
+    };
+    match name {
+        "tile.load" => {
+            let source = unsafe { mlirValueGetType(operand(0)) };
+            let rank = unsafe { mlirShapedTypeGetRank(source) } as isize;
+            from_operands(1 + rank)
+        }
+        "tile.set_valid" => from_operands(1),
+        // A slice's `?` dims are its input's, taken whole; a concat's are its
+        // inputs' other dim: the same dims.
+        "tile.slice" | "tile.concat" if operands > 0 => keep(valid_sizes_per_dim(operand(0), depth - 1)?, [0, 1]),
+        "tile.transpose" if operands > 0 => keep(valid_sizes_per_dim(operand(0), depth - 1)?, [1, 0]),
+        _ if name.starts_with("tile.") => {
+            // An operand with this tile's shape and valid region (elementwise ops) ...
+            if let Some(same) = (0..operands).map(operand).find(|&v| valid_pattern(v) == Some((rows, cols, dynamic))) {
+                return valid_sizes_per_dim(same, depth - 1);
+            }
+            // ... else, dim by dim, one as long along it with a run-time size there.
+            let mut sizes = [None, None];
+            for d in 0..2 {
+                if dynamic[d] {
+                    let along = (0..operands).map(operand).find(|&v| {
+                        valid_pattern(v).is_some_and(|(r, c, dy)| [r, c][d] == [rows, cols][d] && dy[d])
+                    })?;
+                    sizes[d] = Some(valid_sizes_per_dim(along, depth - 1)?[d]?);
+                }
+            }
+            Some(sizes)
+        }
+        _ => None,
+    }
 }
 
 /// The `strides [SR, SC]` of a `tile.load`, `tile.store` or `tile.slice`:

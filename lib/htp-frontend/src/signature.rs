@@ -11,7 +11,10 @@ pub use htp_api::signature::*;
 /// What an annotation says about a parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Annotation {
-    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool, in_out: bool, layout: TensorLayout },
+    /// `window`: a communication window (`comm.Window[dtype, dims...]`),
+    /// which no caller passes (the target allocates it on every chip of a
+    /// group, `htp_api::signature::WINDOWS_ATTRIBUTE`); read and written.
+    Tensor { elem: Elem, shape: Vec<AnnotatedDim>, is_output: bool, in_out: bool, layout: TensorLayout, window: bool },
     Scalar(Elem),
     /// `htp.Const` / `htp.Const[int|float|bool]`.
     Const(Option<ConstType>),
@@ -57,11 +60,17 @@ pub fn parse_annotation(expr: &Expr) -> Result<Annotation, String> {
         };
         return match head {
             "Tensor" => parse_tensor(&items, false, false),
+            // A window is written by peers and by the kernel: in and out.
+            "Window" => match parse_tensor(&items, true, true)? {
+                Annotation::Tensor { layout: TensorLayout::ColMajor, .. } => Err("a communication window is row-major (comm.Window[dtype, dims...])".into()),
+                Annotation::Tensor { elem, shape, .. } => Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: true, layout: TensorLayout::RowMajor, window: true }),
+                other => Ok(other),
+            },
             "Out" | "InOut" => match items.as_slice() {
                 [Expr::Subscript(inner)] if type_name(&inner.value) == Some("Tensor") => {
                     match parse_annotation(items[0])? {
                         Annotation::Tensor { elem, shape, layout, .. } => {
-                            Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: head == "InOut", layout })
+                            Ok(Annotation::Tensor { elem, shape, is_output: true, in_out: head == "InOut", layout, window: false })
                         }
                         _ => Err(FORMS.into()),
                     }
@@ -126,7 +135,7 @@ fn parse_tensor(items: &[&Expr], is_output: bool, in_out: bool) -> Result<Annota
             _ => Err("a dimension must be a positive integer or a name in quotes (\"N\")".into()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Annotation::Tensor { elem, shape, is_output, in_out, layout })
+    Ok(Annotation::Tensor { elem, shape, is_output, in_out, layout, window: false })
 }
 
 /// `htp.layout("row_major" | "col_major")` in a tensor annotation.
@@ -165,10 +174,13 @@ mod tests {
                 shape: vec![AnnotatedDim::Name("N".into()), AnnotatedDim::Static(64)],
                 is_output: false,
                 in_out: false,
-                layout: TensorLayout::RowMajor
+                layout: TensorLayout::RowMajor,
+                window: false
             }
         );
         assert!(matches!(annotation("htp.Out[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, .. }));
+        assert!(matches!(annotation("comm.Window[htp.i32, 16]").unwrap(), Annotation::Tensor { window: true, in_out: true, ref shape, .. } if shape.len() == 1));
+        assert!(annotation("comm.Window[htp.f32, 8, 8, htp.layout(\"col_major\")]").is_err());
         assert!(matches!(annotation("htp.Out[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: false, .. }));
         assert!(matches!(annotation("htp.InOut[htp.f32, 8]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));
         assert!(matches!(annotation("htp.InOut[htp.Tensor[htp.f32, 8]]").unwrap(), Annotation::Tensor { is_output: true, in_out: true, .. }));

@@ -23,6 +23,12 @@ share one agree on its element type and rank, and the array given for it
 fits every step's parameter. Nothing recompiles while the session runs:
 a compiled step is keyed by its target and compile-time constants only
 (shapes are bound at each call), so another batch size reuses it.
+
+On a group of chips (``program.start(chips=n, **state)``, a target whose
+runner opens groups): each state is one array for every chip or a list of
+one per chip (its shard); a step runs once on every chip per call and
+returns each chip's results (tensor parallelism: docs/serving.md, "Several
+chips").
 """
 
 import importlib as _importlib
@@ -90,6 +96,59 @@ class _DeviceResidency:
         self._session.close()
 
 
+class _GroupResidency:
+    """State in the memory of each chip of a group, through the target's
+    runner module's ``open_session(package, chips=n)`` (docs/serving.md,
+    "Several chips"): every chip runs the step once per call with its own
+    placed state and the call's per-step arguments; a communication window
+    (``comm.Window``) is the group's, allocated for each run."""
+
+    def __init__(self, runner, package, chips):
+        self.chips = chips
+        self._session = runner.open_session(package, chips=chips)
+
+    @property
+    def copies(self):
+        return self._session.copies
+
+    def place(self, name, arrays):
+        handles = []
+        for chip, array in enumerate(arrays):
+            handles.append(self._session.place(chip, name, array))
+        return handles
+
+    def run(self, compiled, arguments, state):
+        """Runs every chip; returns each chip's tensors by argument index
+        (chip 0's are ``arguments``' own; the others' outputs are copies)."""
+        outputs = {p.arg_index for p in compiled.parameters if p.kind == "tensor" and p.is_output}
+        per_chip, tensors_of = [], []
+        for chip in range(self.chips):
+            tensors, mine = [], {}
+            for i, a in enumerate(arguments):
+                if i in state:
+                    tensors.append(state[i][chip])
+                elif isinstance(a, _np.ndarray):
+                    # Every chip writes its own outputs; inputs are the same on every chip.
+                    a = a.copy() if chip and i in outputs else a
+                    mine[i] = a
+                    tensors.append(a)
+            per_chip.append(tensors)
+            tensors_of.append(mine)
+        scalars = [a for a in arguments if a is not None and not isinstance(a, _np.ndarray)]
+        self._session.run(per_chip, scalars)
+        return tensors_of
+
+    def read(self, name, handles):
+        return [self._session.read(h) for h in handles]
+
+    def write(self, name, handles, arrays):
+        for handle, array in zip(handles, arrays):
+            self._session.write(handle, array)
+
+    def close(self):
+        self._session.close()
+
+
 class Routine:
     """Steps and their state (``routine(state=..., step=kernel, ...)``)."""
 
@@ -135,10 +194,19 @@ class CompiledRoutine:
             raise TypeError(f"serving.routine: a routine of several steps runs on targets that run in this process; "
                             f"'{target}' runs each step as a package of its own, and its sessions hold one package's state")
 
-    def start(self, **state):
+    def start(self, chips=None, **state):
         """A session with ``state`` (every state name, an array each) placed
-        on the target: copied there once, now."""
+        on the target: copied there once, now.
+
+        ``chips=n``: a session on a group of ``n`` chips (a target whose
+        runner opens groups, docs/serving.md "Several chips"): each state
+        is one array (every chip gets a copy) or a list of ``n`` arrays of
+        one shape (chip ``c`` gets the ``c``-th: its shard); every chip runs
+        each step once per call, with the call's per-step arguments, and a
+        step returns a list of each chip's results."""
         caller = _caller()
+        if chips is not None and (isinstance(chips, bool) or not isinstance(chips, (int, _np.integer)) or chips < 1):
+            raise _argument_error(caller, f"start(): chips must be a positive integer, got {chips!r}")
         missing = [n for n in self.routine.state if n not in state]
         extra = [n for n in state if n not in self.routine.state]
         if missing or extra:
@@ -146,7 +214,12 @@ class CompiledRoutine:
                 ([f"missing state {', '.join(map(repr, missing))}"] if missing else [])
                 + ([f"{', '.join(map(repr, extra))} is not state of the routine (state: {', '.join(self.routine.state)})"]
                    if extra else [])))
-        return Session(self, state, caller)
+        grouped = [f"'{step}' ({', '.join(p.name for p in compiled.parameters if p.kind == 'window')})"
+                   for step, compiled in self.steps.items() if any(p.kind == "window" for p in compiled.parameters)]
+        if grouped and chips is None:
+            raise _argument_error(caller, f"start(): the step {', '.join(grouped)} communicates with other chips through "
+                                          "communication windows: it runs on a group of chips, start(chips=n, ...)")
+        return Session(self, state, caller, None if chips is None else int(chips))
 
     def __repr__(self):
         return f"<serving compiled routine for {self.target}: steps {', '.join(self.steps)}>"
@@ -158,8 +231,10 @@ class Session:
     (``stats()``); ``read``/``write`` move one state tensor on request;
     ``close()`` (or leaving a ``with`` block) frees the state."""
 
-    def __init__(self, program, state, caller):
+    def __init__(self, program, state, caller, chips=None):
         self.program = program
+        #: The chips of the group the session runs on (None: one chip, or the host).
+        self.chips = chips
         self._steps = {}
         # Per step: the Python signature of its other parameters, and its
         # state parameters.
@@ -167,6 +242,11 @@ class Session:
             signature = compiled.kernel._python_signature
             kept = [p for p in signature.parameters.values() if p.name not in program.routine.state]
             self._steps[name] = (compiled, signature.replace(parameters=kept))
+        # Every state checked before anything is opened or placed.
+        if chips is None:
+            arrays = {name: self._checked_state(name, array, caller) for name, array in state.items()}
+        else:
+            arrays = {name: self._chip_arrays(name, array, caller) for name, array in state.items()}
         first = next(iter(program.steps.values()))
         if first.files:
             runner = _importlib.import_module(first._compiled.runner())
@@ -176,19 +256,27 @@ class Session:
             problem = runner.find_runtime()
             if problem is not None:
                 raise RuntimeError(f"cannot start a session on {program.target}: {problem}")
-            self._residency = _DeviceResidency(runner, first._package_directory())
+            if chips is not None:
+                self._residency = _GroupResidency(runner, first._package_directory(), chips)
+            else:
+                self._residency = _DeviceResidency(runner, first._package_directory())
+        elif chips is not None:
+            raise _argument_error(caller, f"start(): chips={chips}: {program.target} runs steps in this process, on "
+                                          "one device; a group of chips runs a target's packages (a PTO target)")
         else:
             self._residency = _HostResidency()
         self._host = {}
         self._handles = {}
         self.steps_run = 0
         try:
-            for name, array in state.items():
-                array = self._checked_state(name, array, caller)
+            for name, array in arrays.items():
                 handle = self._residency.place(name, array)
-                # On the host the handle is the array the steps get; on a
-                # device a stand-in of its shape checks each call's arguments.
-                host = handle if isinstance(handle, _np.ndarray) else array
+                if chips is None:
+                    # On the host the handle is the array the steps get; on a
+                    # device a stand-in of its shape checks each call's arguments.
+                    host = handle if isinstance(handle, _np.ndarray) else array
+                else:
+                    host = array[0]
                 self._host[name] = host
                 self._handles[name] = handle
         except BaseException:
@@ -201,6 +289,23 @@ class Session:
             for step, (compiled, _) in self._steps.items()}
         self._layouts = {}
         self._closed = False
+
+    def _chip_arrays(self, name, value, caller):
+        """Each chip's array of the state ``name``: one array (every chip's) or
+        a list of one per chip, checked, of one shape and dtype."""
+        if isinstance(value, (list, tuple)):
+            if len(value) != self.chips:
+                raise _argument_error(caller, f"start(): the state '{name}' is a list of {len(value)} arrays, and the "
+                                              f"session has {self.chips} chips: give one array per chip (or one array "
+                                              "for every chip)")
+            arrays = [self._checked_state(name, a, caller) for a in value]
+            for chip, a in enumerate(arrays[1:], 1):
+                if a.shape != arrays[0].shape or a.dtype != arrays[0].dtype:
+                    raise _argument_error(caller, f"start(): chip {chip}'s '{name}' is {a.dtype} {a.shape}, chip 0's "
+                                                  f"{arrays[0].dtype} {arrays[0].shape}: every chip runs the same step "
+                                                  "on the same shapes")
+            return arrays
+        return [self._checked_state(name, value, caller)] * self.chips
 
     def _checked_state(self, name, array, caller):
         dtype_name, rank = self.program.state_types[name]
@@ -249,7 +354,7 @@ class Session:
             arguments, outputs, copy_back = self._arguments(name, compiled, bound, caller)
             compiled._compiled.check_call(arguments)
             try:
-                self._residency.run(compiled, arguments, self._state_arguments[name])
+                chip_tensors = self._residency.run(compiled, arguments, self._state_arguments[name])
             finally:
                 for view, array in copy_back:
                     view[...] = array
@@ -258,10 +363,18 @@ class Session:
         except (IndexError, ZeroDivisionError, ValueError) as error:
             raise error.with_traceback(None) from None
         self.steps_run += 1
-        results = [outputs[p.name] for p in compiled.parameters if p.name in outputs and p.name not in self._host]
-        if not results:
+        returned = [p for p in compiled.parameters if p.name in outputs and p.name not in self._host]
+        if not returned:
             return None
-        return results[0] if len(results) == 1 else tuple(results)
+        if self.chips is None:
+            results = [outputs[p.name] for p in returned]
+            return results[0] if len(results) == 1 else tuple(results)
+        # Each chip's results: chip 0 wrote the arrays given (or allocated), the others their copies.
+        per_chip = []
+        for chip, tensors in enumerate(chip_tensors):
+            results = [outputs[p.name] if chip == 0 else tensors[p.arg_index].view(p.dtype.numpy_dtype) for p in returned]
+            per_chip.append(results[0] if len(results) == 1 else tuple(results))
+        return per_chip
 
     def _arguments(self, step, compiled, bound, caller):
         """The native arguments of a step's call: checked in full (state and
@@ -294,7 +407,7 @@ class Session:
                 return arguments, outputs, copy_back
         full = dict(bound)
         full.update((p.name, self._host[p.name]) for p in compiled.parameters if p.name in self._host)
-        arguments, outputs, copy_back = compiled._arguments(full, caller)
+        arguments, outputs, copy_back = compiled._arguments(full, caller, group=self.chips is not None)
         per_step = [p for p in compiled.parameters if p.name in bound and p.arg_index is not None]
         missing = [p for p in compiled.parameters
                    if p.kind == "tensor" and p.name not in full and p.name in outputs and p.arg_index is not None]
@@ -302,17 +415,26 @@ class Session:
         return arguments, outputs, copy_back
 
     def read(self, name):
-        """A copy of the state ``name`` as it is now on the target."""
+        """A copy of the state ``name`` as it is now on the target (on a
+        group, a list: each chip's)."""
         return self._residency.read(name, self._handle(name))
 
     def write(self, name, array):
-        """Replaces the state ``name`` with ``array`` (same shape and dtype)."""
+        """Replaces the state ``name`` with ``array`` (same shape and dtype;
+        on a group, one array for every chip or a list of one per chip)."""
         handle = self._handle(name)
         host = self._host[name]
-        array = _np.asarray(array)
-        if array.shape != host.shape or array.dtype != host.dtype:
-            raise ValueError(f"write(): the state '{name}' is {host.dtype} {host.shape}, got {array.dtype} {array.shape}")
-        self._residency.write(name, handle, array)
+        if self.chips is not None:
+            arrays = list(array) if isinstance(array, (list, tuple)) else [array] * self.chips
+            if len(arrays) != self.chips:
+                raise ValueError(f"write(): the session has {self.chips} chips, got {len(arrays)} arrays for '{name}'")
+        else:
+            arrays = [array]
+        arrays = [_np.asarray(a) for a in arrays]
+        for a in arrays:
+            if a.shape != host.shape or a.dtype != host.dtype:
+                raise ValueError(f"write(): the state '{name}' is {host.dtype} {host.shape}, got {a.dtype} {a.shape}")
+        self._residency.write(name, handle, arrays if self.chips is not None else arrays[0])
 
     def _handle(self, name):
         if self._closed:
@@ -357,13 +479,15 @@ def routine(state=(), **steps):
         if not isinstance(step, _Kernel):
             raise TypeError(f"serving.routine: the step '{name}' must be an @wsp.workload or an @htp.kernel, "
                             f"got {type(step).__name__}")
-        if name.startswith("_") or name in {"read", "write", "stats", "close", "program", "steps_run"}:
+        if name.startswith("_") or name in {"read", "write", "stats", "close", "program", "steps_run", "chips"}:
             raise TypeError(f"serving.routine: a step cannot be named '{name}' (a session's own attribute)")
     if isinstance(state, str):
         state = (state,)
     for name in state:
         if not isinstance(name, str):
             raise TypeError(f"serving.routine: state names parameters by their names (str), got {name!r}")
+        if name == "chips":
+            raise TypeError("serving.routine: a state cannot be named 'chips' (start()'s own keyword: the group's size)")
         if not any(name in step._python_signature.parameters for step in steps.values()):
             raise TypeError(f"serving.routine: the state '{name}' is a parameter of no step ({', '.join(steps)})")
     return Routine(state, steps)

@@ -12,7 +12,9 @@
 //! `htp.model("serving")`); where a step runs is the step's target's
 //! business — in this process on the cpu, and through the target's runner
 //! module's `open_session` (device memory kept between runs) for targets
-//! whose packages another runtime runs (PTO's `htp.pto.runtime`).
+//! whose packages another runtime runs (PTO's `htp.pto.runtime`), on one
+//! chip or on every chip of a group (`start(chips=n)`: per-chip state,
+//! one run of the step on every chip per call).
 //!
 //! ```python
 //! serving = htp.model("serving")

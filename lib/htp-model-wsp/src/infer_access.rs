@@ -43,8 +43,10 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
         reject_compute(*workload)?;
         let inputs = input_parameters(*workload);
         let mut written = HashSet::new();
+        let windows = window_parameters(*workload);
         for task in ops_named(*workload, "wsp.task") {
             let access = access_of(task, &functions)?;
+            check_windows(task, &functions, &windows)?;
             for (index, (argument, mode)) in task_arguments(task).iter().zip(&access).enumerate() {
                 if matches!(*mode, "out" | "inout") {
                     let tensor = tensor_of(*argument);
@@ -80,12 +82,43 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), Fai
 /// `htp.InOut`), by value key, with their indices.
 fn input_parameters(workload: OperationRef) -> HashMap<usize, usize> {
     let outputs = htp_api::signature::declared_arguments(workload, htp_api::signature::OUTPUTS_ATTRIBUTE);
+    // A communication window is written (by its tasks and by the peers' puts).
+    let windows = htp_api::signature::declared_arguments(workload, htp_api::signature::WINDOWS_ATTRIBUTE);
     let Some(block) = workload.region(0).ok().and_then(|r| r.first_block()) else { return HashMap::new() };
     (0..block.argument_count())
         .filter_map(|i| Some((i, block.argument(i).ok()?)))
-        .filter(|(i, a)| htp_ir::builder::is_memref(a.r#type()) && !outputs.contains(&(*i as i64)))
+        .filter(|(i, a)| htp_ir::builder::is_memref(a.r#type()) && !outputs.contains(&(*i as i64)) && !windows.contains(&(*i as i64)))
         .map(|(i, a)| (key(a.into()), i))
         .collect()
+}
+
+/// The workload's communication windows (`comm.Window[...]` parameters), by value key.
+fn window_parameters(workload: OperationRef) -> HashSet<usize> {
+    let windows = htp_api::signature::declared_arguments(workload, htp_api::signature::WINDOWS_ATTRIBUTE);
+    let Some(block) = workload.region(0).ok().and_then(|r| r.first_block()) else { return HashSet::new() };
+    windows.iter().filter_map(|i| block.argument(*i as usize).ok()).map(|a| key(a.into())).collect()
+}
+
+/// A kernel's communication window is addressed on its peers at its offset
+/// in the window, so a task gives it (a view of) a window of the workload,
+/// never another tensor.
+fn check_windows<'c>(task: OperationRef<'c, '_>, functions: &HashMap<String, OperationRef<'c, '_>>, windows: &HashSet<usize>) -> Result<(), Failure<'c>> {
+    let callee = task.attribute("callee").map(|a| a.to_string().trim_start_matches('@').to_string()).unwrap_or_default();
+    let Some(kernel) = functions.get(&callee) else { return Ok(()) };
+    for index in htp_api::signature::declared_arguments(*kernel, htp_api::signature::WINDOWS_ATTRIBUTE) {
+        let Some(argument) = task_arguments(task).get(index as usize).copied() else { continue };
+        if !windows.contains(&key(tensor_of(argument))) {
+            return Err((
+                task.location(),
+                format!(
+                    "task '{callee}': its argument #{index} is a communication window of the kernel (comm.Window), and the task \
+                     gives it a tensor that is not one: a kernel reaches a window on its peers at the window's own offset. \
+                     Declare the workload's parameter comm.Window[...] and pass it (or a block of it)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The error of a task whose kernel writes (a view of) an input of the
@@ -140,12 +173,16 @@ fn access_of<'c>(task: OperationRef<'c, '_>, functions: &HashMap<String, Operati
         return Err((task.location(), format!("'{callee}' is not an @htp.kernel: a task runs a kernel")));
     }
     let outputs = htp_api::signature::declared_arguments(*kernel, htp_api::signature::OUTPUTS_ATTRIBUTE);
+    let windows = htp_api::signature::declared_arguments(*kernel, htp_api::signature::WINDOWS_ATTRIBUTE);
     let block = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| (task.location(), format!("'{callee}' has no body")))?;
     let mut modes = Vec::new();
     for index in 0..block.argument_count() {
         let Ok(parameter) = block.argument(index) else { continue };
         let mode = if !htp_ir::builder::is_memref(parameter.r#type()) {
             "none"
+        } else if windows.contains(&(index as i64)) {
+            // A communication window: read and written by the kernel and by its peers.
+            "inout"
         } else if !outputs.contains(&(index as i64)) {
             "in"
         } else if is_read(parameter.into()) {
@@ -159,11 +196,13 @@ fn access_of<'c>(task: OperationRef<'c, '_>, functions: &HashMap<String, Operati
 }
 
 /// Whether an output parameter is read: any use but the destination of a
-/// store or a query of its extents.
+/// store or a scatter (`tile.store` / `tile.scatter`, the destination their
+/// operand #1) or a query of its extents.
 fn is_read(parameter: Value) -> bool {
     htp_ir::query::uses(unsafe { Value::from_raw(parameter.to_raw()) }).iter().any(|user| {
         let name = user.name().as_string_ref().as_str().unwrap_or("").to_string();
-        !(name == "memref.dim" || name == "tile.store" && user.operand(1).is_ok_and(|o| key(o) == key(parameter)))
+        let written = matches!(name.as_str(), "tile.store" | "tile.scatter") && user.operand(1).is_ok_and(|o| key(o) == key(parameter));
+        !(name == "memref.dim" || written)
     })
 }
 

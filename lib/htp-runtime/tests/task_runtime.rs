@@ -688,6 +688,12 @@ fn a_drained_runtime_runs_the_next_run_with_the_same_workers() {
             assert_eq!(*log.lock().unwrap(), (0..20).collect::<Vec<_>>(), "{policy:?} run {run}: in order");
             assert_eq!(report.trace.expect("trace").events().len(), 20, "each run its own trace");
         }
+        // A run measured from its own start: not from the last drain.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        runtime.restart_trace();
+        runtime.submit(task(0, || Ok(()))).unwrap();
+        let trace = runtime.drain().unwrap().trace.expect("trace");
+        assert!(trace.events()[0].start < std::time::Duration::from_millis(25), "{policy:?}: {:?}", trace.events()[0].start);
         // A failed run reports its failure, and the next run starts clean.
         runtime.submit(task(0, || Err("first run fails".into()))).unwrap();
         assert!(runtime.drain().unwrap_err().contains("first run fails"));

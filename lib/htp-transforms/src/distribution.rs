@@ -145,7 +145,8 @@ pub fn distribute<'c, 'a>(
                 "it is not the kernel's only top-level loop (with no tile work or kernel-local array around it)"
             } else if op.parent_operation().is_some_and(|p| p.to_raw().ptr == kernel.to_raw().ptr) {
                 "its iterations are not independent (each store must write the slice its iteration's index selects, \
-                 no tensor it stores may also be loaded, and no scalar state — memref.store, scf.while — may pass between them)"
+                 no tensor it stores may also be loaded, no htp.scatter may write rows its data chooses, and no scalar \
+                 state — memref.store, scf.while — may pass between them)"
             } else {
                 "only a kernel's outermost loop is distributed"
             };

@@ -42,7 +42,8 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
 /// run in any order or at once: every store writes the slice the
 /// iteration's index selects (the index is the loop variable along a dim
 /// the stored tile spans at most `step` of), no tensor it stores is also
-/// loaded, it stores something, and it keeps no scalar state (no
+/// loaded, it stores something, it scatters nothing (`tile.scatter` writes
+/// the rows its data names), and it keeps no scalar state (no
 /// `memref.store`, no `scf.while`: what one iteration writes to an array
 /// or searches from, the next may read; proving otherwise is not worth it).
 pub fn iterations_independent(outer: OperationRef) -> bool {
@@ -57,6 +58,13 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
     let mut independent = true;
     outer.walk(WalkOrder::PreOrder, |op| {
         if is_scalar_state(op.name().as_string_ref().as_str().unwrap_or("")) {
+            independent = false;
+            return WalkResult::Interrupt;
+        }
+        // A scatter writes rows its data names: two iterations may write
+        // the same row, and the later one must win (docs/language.md,
+        // "Scatter"), so they run in order.
+        if view::<tile::ScatterOperation>(op).is_some() {
             independent = false;
             return WalkResult::Interrupt;
         }

@@ -69,7 +69,9 @@ impl Compiled {
                             DimSig::Symbol(name) => Dim::Symbol(name.clone()),
                         })
                         .collect();
-                    (p.name.clone(), "tensor", Some(elem.mlir()), shape, *is_output, p.arg_index, layout.name())
+                    // A communication window is no argument a caller passes: its own kind.
+                    let kind = if p.arg_index.is_some_and(|i| self.kernel.signature.windows.contains(&i)) { "window" } else { "tensor" };
+                    (p.name.clone(), kind, Some(elem.mlir()), shape, *is_output, p.arg_index, layout.name())
                 }
                 ParamKind::Scalar { elem } => (p.name.clone(), "scalar", Some(elem.mlir()), vec![], false, p.arg_index, ""),
                 ParamKind::Constant { .. } => (p.name.clone(), "constant", None, vec![], false, None, ""),

@@ -59,6 +59,14 @@ per run as :func:`run_package` stages them. :meth:`Session.read`/:meth:`Session.
 placed tensor back or replace it (``copy_from``/``copy_to``); ``Session.copies`` counts every
 host<->device copy per tensor name.
 
+Group sessions (``open_session(package, chips=n)``, :class:`GroupSession`): the package on ``n``
+chips through pto-runtime's level 3 (``Worker(level=3, device_ids=range(n))``), each chip with its
+own arguments and its own placed tensors (``alloc_child_tensor``). A package whose manifest marks
+communication windows and a CommContext argument (``"comm": "window" | "context"``, from the
+``comm`` intrinsic set) gets, in every run and before any task is submitted, one domain
+(``allocate_domain``) holding each window on every chip, and its tasks are submitted as one group
+(``submit_next_level_group``) with each chip's ``device_ctx``; such a package runs only in a group.
+
 Every call into pto-runtime — compiles, runs, a session's worker from start to close — runs on
 one thread of this module's (``_DEVICE``). On the simulators each run leaves 5 pthread keys
 behind, so a process has about 200 runs (all packages and sessions together): a run that would
@@ -90,7 +98,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["DeviceTensor", "PtoRuntimeError", "Session", "find_runtime", "open_session", "run_package"]
+__all__ = ["DeviceTensor", "GroupSession", "PtoRuntimeError", "Session", "find_runtime", "open_session", "run_package"]
 
 PACKAGE_FORMAT = "htp-pto-package/1"
 
@@ -230,6 +238,10 @@ def _load_manifest(package_dir: Path) -> dict:
                 raise PtoRuntimeError(f"{path}: tensor {arg.get('name')!r} has bad direction {arg.get('direction')!r}")
         elif kind != "scalar":
             raise PtoRuntimeError(f"{path}: argument {arg.get('name')!r} has bad kind {kind!r}")
+        comm = arg.get("comm")
+        if comm is not None and (comm, kind) not in (("window", "tensor"), ("context", "scalar")):
+            raise PtoRuntimeError(f"{path}: argument {arg.get('name')!r}: comm {comm!r} is \"window\" (a tensor) or "
+                                  "\"context\" (a scalar)")
     ids = set()
     for k in manifest["kernels"]:
         if k.get("core_type") not in ("aiv", "aic"):
@@ -484,6 +496,7 @@ def run_package(package_dir: str, arrays: list, scalars: list) -> None:
     manifest order. Raises PtoRuntimeError on any problem.
     """
     pkg, manifest, platform, runtime, pto_isa_root = _package_setup(package_dir)
+    _refuse_communicating(pkg, manifest)
     tensor_args = [a for a in manifest["arguments"] if a["kind"] == "tensor"]
     scalar_args = [a for a in manifest["arguments"] if a["kind"] == "scalar"]
     host_arrays = _check_arrays(tensor_args, list(arrays))
@@ -693,11 +706,12 @@ class DeviceTensor:
     device memory as it is (no copy in either direction); :meth:`Session.read` and
     :meth:`Session.write` copy it to and from the host."""
 
-    __slots__ = ("name", "index", "shape", "dtype", "nbytes", "_session", "_buffer")
+    __slots__ = ("name", "index", "shape", "dtype", "nbytes", "chip", "_session", "_buffer")
 
-    def __init__(self, session, index, name, shape, dtype, buffer):
+    def __init__(self, session, index, name, shape, dtype, buffer, chip=0):
         self.name = name  #: the manifest's name of the tensor argument
         self.index = index  #: its position among the package's tensor arguments
+        self.chip = chip  #: the chip of a group session it was placed on (0 in a one-chip session)
         self.shape = shape  #: a tuple of ints
         self.dtype = dtype  #: the numpy dtype of the array it was placed from
         self.nbytes = int(np.prod(shape)) * dtype.itemsize
@@ -706,7 +720,8 @@ class DeviceTensor:
 
     def __repr__(self):
         state = "" if self._buffer is not None else ", freed"
-        return f"DeviceTensor({self.name!r}, shape={self.shape}, dtype={self.dtype}{state})"
+        chip = f", chip={self.chip}" if isinstance(self._session, GroupSession) else ""
+        return f"DeviceTensor({self.name!r}, shape={self.shape}, dtype={self.dtype}{chip}{state})"
 
 
 class _SessionState:
@@ -749,17 +764,30 @@ def _close_open_sessions() -> None:
             logging.getLogger("htp.pto").warning("closing %r at exit failed: %s", session, e)
 
 
-def open_session(package_dir) -> "Session":
+def open_session(package_dir, chips: int | None = None):
     """Compile (cached) the package and start one pto-runtime worker for it that stays up until
     :meth:`Session.close`: for calling the same package many times with some of its tensors kept
-    in device memory (:meth:`Session.place`). Raises PtoRuntimeError on any problem."""
+    in device memory (:meth:`Session.place`). Raises PtoRuntimeError on any problem.
+
+    With ``chips=n``: a :class:`GroupSession` on ``n`` chips (one level-3 worker over chip workers
+    ``0 .. n - 1``), each chip with its own inputs and placed tensors, and a communication window
+    per ``comm.Window`` parameter allocated in every chip for each run."""
+    if chips is not None:
+        return _open_group_session(package_dir, chips)
     pkg, manifest, platform, runtime, pto_isa_root = _package_setup(package_dir)
+    _refuse_communicating(pkg, manifest)
     _set_log_level()
     # The session first, so that its finalizer closes the worker even when the caller is
     # interrupted while the worker starts (the close is queued behind the start).
     session = Session(pkg, manifest, platform, _SessionState(f"{pkg.name} on {platform}"))
+    return _started(session, _open_on_device, pkg, manifest, platform, runtime, pto_isa_root)
+
+
+def _started(session, on_device, *setup):
+    """The session, once ``on_device(session's state, *setup)`` has started its worker on the
+    device thread; closed (and the error raised) if that fails."""
     try:
-        _DEVICE.call(_open_on_device, session._state, pkg, manifest, platform, runtime, pto_isa_root)
+        _DEVICE.call(on_device, session._state, *setup)
     except Exception:
         session._state.closed = True
         session._finalizer.detach()
@@ -768,20 +796,27 @@ def open_session(package_dir) -> "Session":
     return session
 
 
+def _registered(worker, chip_callable, what: str):
+    """``worker`` initialised with ``chip_callable`` registered: its handle (the worker closed
+    and PtoRuntimeError raised if either fails)."""
+    try:
+        handle = worker.register(chip_callable)
+        worker.init()
+    except BaseException as e:
+        worker.close()
+        if isinstance(e, Exception):
+            raise PtoRuntimeError(f"starting pto-runtime for {what} failed: {e}") from e
+        raise
+    return handle
+
+
 def _open_on_device(state, pkg, manifest, platform, runtime, pto_isa_root) -> None:
     chip_callable = _compile_checked(pkg, manifest, platform, runtime, pto_isa_root)
     _check_sim_thread_keys(platform, 1)
     from simpler.worker import Worker
 
     worker = Worker(level=2, device_id=0, platform=platform, runtime=runtime)
-    try:
-        state.callable = worker.register(chip_callable)
-        worker.init()
-    except BaseException as e:
-        worker.close()
-        if isinstance(e, Exception):
-            raise PtoRuntimeError(f"starting pto-runtime for {pkg} on {platform} failed: {e}") from e
-        raise
+    state.callable = _registered(worker, chip_callable, f"{pkg} on {platform}")
     state.worker = worker
 
 
@@ -800,6 +835,11 @@ class Session:
     :func:`run_package` of the process share the one device thread, so a session's worker is
     idle, not gone, while another package runs."""
 
+    # The device-thread functions a session's memory goes through (a group session's differ).
+    _close_fn = staticmethod(_close_state)
+    _copy_to_fn = staticmethod(lambda state, buffer, host: _copy_to_device(state, buffer, host))
+    _copy_from_fn = staticmethod(lambda state, host, buffer: _copy_from_device(state, host, buffer))
+
     def __init__(self, pkg, manifest, platform, state):
         self.package_dir = str(pkg)
         self.manifest = manifest
@@ -811,7 +851,7 @@ class Session:
         self._lock = threading.RLock()
         self.copies = {"uploads": Counter(), "downloads": Counter()}
         # A session dropped without close(): its worker is closed on the device thread, later.
-        self._finalizer = weakref.finalize(self, _DEVICE.post, _close_state, state)
+        self._finalizer = weakref.finalize(self, _DEVICE.post, self._close_fn, state)
         self._finalizer.atexit = False
         _OPEN_SESSIONS.add(self)
         if not _AT_EXIT:
@@ -876,13 +916,15 @@ class Session:
         with self._lock:
             self._require_open("place a tensor")
             index, spec = self._spec(name_or_index)
-            host = self._host_array(spec, array, "place")
-            shape = tuple(int(d) for d in host.shape)
-            buffer = _DEVICE.call(_place_on_device, self._state, host)
-            handle = DeviceTensor(self, index, spec["name"], shape, host.dtype, buffer)
-            self._state.buffers[id(buffer)] = buffer
-            self.copies["uploads"][spec["name"]] += 1
-            return handle
+            return self._place(index, spec, array, 0, lambda host: (_place_on_device, self._state, host))
+
+    def _place(self, index, spec, array, chip, device_call) -> DeviceTensor:
+        host = self._host_array(spec, array, "place")
+        buffer = _DEVICE.call(*device_call(host))
+        handle = DeviceTensor(self, index, spec["name"], tuple(int(d) for d in host.shape), host.dtype, buffer, chip)
+        self._state.buffers[id(buffer)] = buffer
+        self.copies["uploads"][spec["name"]] += 1
+        return handle
 
     def write(self, handle: DeviceTensor, array: np.ndarray) -> None:
         """Copy ``array`` (of the handle's shape and dtype) into the handle's device memory."""
@@ -893,7 +935,7 @@ class Session:
             if host.shape != handle.shape or host.dtype != handle.dtype:
                 raise PtoRuntimeError(f"tensor {handle.name!r}: cannot write a {host.dtype} array of shape "
                                       f"{host.shape} into the placed {handle.dtype} tensor of shape {handle.shape}")
-            _DEVICE.call(_copy_to_device, self._state, handle._buffer, host)
+            _DEVICE.call(self._copy_to_fn, self._state, handle._buffer, host)
             self.copies["uploads"][handle.name] += 1
 
     def read(self, handle: DeviceTensor) -> np.ndarray:
@@ -902,7 +944,7 @@ class Session:
             self._require_open("read a tensor")
             self._live(handle, "read")
             out = np.empty(handle.shape, dtype=handle.dtype)
-            _DEVICE.call(_copy_from_device, self._state, out, handle._buffer)
+            _DEVICE.call(self._copy_from_fn, self._state, out, handle._buffer)
             self.copies["downloads"][handle.name] += 1
             return out
 
@@ -926,29 +968,39 @@ class Session:
             if len(tensors) != len(self._tensor_args):
                 raise PtoRuntimeError(f"expected {len(self._tensor_args)} tensors, got {len(tensors)}")
             symbols: dict[str, int] = {}
-            entries = []
-            for index, (spec, tensor) in enumerate(zip(self._tensor_args, tensors)):
-                if isinstance(tensor, DeviceTensor):
-                    self._live(tensor, "run with")
-                    if tensor.index != index:
-                        raise PtoRuntimeError(f"tensor {spec['name']!r}: got the device tensor placed for "
-                                              f"{tensor.name!r} (a device tensor stands for the argument it was "
-                                              "placed for)")
-                    _check_layout(spec, tensor.dtype, tensor.shape, symbols)
-                    entries.append(tensor)
-                else:
-                    entries.append(_check_arrays([spec], [tensor])[0])  # as run_package takes it
-                    _check_layout(spec, tensor.dtype, tensor.shape, symbols)
+            entries = [self._entry(index, spec, tensor, symbols, 0, "")
+                       for index, (spec, tensor) in enumerate(zip(self._tensor_args, tensors))]
             sizes = [int(np.prod(t.shape)) for t in entries]
             if _nothing_to_run(self._tensor_args, sizes):
                 return
             scalar_bits = _encode_scalars(self._scalar_args, scalars)
             _DEVICE.call(_run_on_device, self, entries, scalar_bits)
-            for spec, tensor in zip(self._tensor_args, entries):
-                if not isinstance(tensor, DeviceTensor):
-                    self.copies["uploads"][spec["name"]] += 1
-                    if spec["direction"] != "in":
-                        self.copies["downloads"][spec["name"]] += 1
+            self._count_staged(self._tensor_args, entries)
+
+    def _entry(self, index, spec, tensor, symbols, chip, where):
+        """One tensor argument of a run, checked: a live device tensor placed for this argument
+        (on this chip), or a numpy array as :func:`run_package` takes it; its symbolic sizes
+        recorded in ``symbols`` (agreeing with the run's other tensors)."""
+        if isinstance(tensor, DeviceTensor):
+            self._live(tensor, "run with")
+            if tensor.index != index:
+                raise PtoRuntimeError(f"{where}tensor {spec['name']!r}: got the device tensor placed for "
+                                      f"{tensor.name!r} (a device tensor stands for the argument it was placed for)")
+            if tensor.chip != chip:
+                raise PtoRuntimeError(f"{where}tensor {spec['name']!r}: the device tensor was placed on chip "
+                                      f"{tensor.chip} (device memory is one chip's)")
+            _check_layout(spec, tensor.dtype, tensor.shape, symbols)
+            return tensor
+        array = _check_arrays([spec], [tensor])[0]
+        _check_layout(spec, array.dtype, array.shape, symbols)
+        return array
+
+    def _count_staged(self, specs, entries) -> None:
+        for spec, tensor in zip(specs, entries):
+            if not isinstance(tensor, DeviceTensor):
+                self.copies["uploads"][spec["name"]] += 1
+                if spec["direction"] != "in":
+                    self.copies["downloads"][spec["name"]] += 1
 
     def close(self) -> None:
         """Free the session's device memory and stop its worker; a second close does nothing."""
@@ -959,9 +1011,9 @@ class Session:
             self._finalizer.detach()
             _OPEN_SESSIONS.discard(self)
             try:
-                _DEVICE.call(_close_state, self._state)
+                _DEVICE.call(self._close_fn, self._state)
             except Exception as e:
-                raise PtoRuntimeError(f"closing the session of {self.package_dir} failed: {e}") from e
+                raise PtoRuntimeError(f"closing {self!r} failed: {e}") from e
 
 
 def _device_error(state, what, e):
@@ -1021,3 +1073,360 @@ def _run_on_device(session, entries, scalar_bits) -> None:
         state.worker.run(state.callable, args, session._config)
     except Exception as e:
         raise PtoRuntimeError(f"running {session.package_dir} on {session.platform} failed: {e}") from e
+
+
+# --------------------------------------------------------------------------
+# Group sessions: one package on several chips (pto-runtime's level 3)
+# --------------------------------------------------------------------------
+
+
+def _communicates(manifest: dict) -> bool:
+    """Whether the package has communication windows or a CommContext argument (``comm``)."""
+    return any(a.get("comm") for a in manifest["arguments"])
+
+
+def _refuse_communicating(pkg, manifest: dict) -> None:
+    if _communicates(manifest):
+        raise PtoRuntimeError(
+            f"{pkg} communicates between chips (comm.Window parameters, comm.* intrinsics): run it on a group, "
+            "htp.pto.runtime.open_session(package, chips=n)")
+
+
+def _free_sim_thread_keys(platform: str) -> int | None:
+    """How many pthread keys this process can still create (None off the simulators)."""
+    if not platform.endswith("sim") or not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    keys = []
+    try:
+        while len(keys) < 1100:
+            key = ctypes.c_uint()
+            if libc.pthread_key_create(ctypes.byref(key), None) != 0:
+                break
+            keys.append(key)
+        return len(keys)
+    finally:
+        for key in keys:
+            libc.pthread_key_delete(key)
+
+
+#: A window's bytes in the domain start at a multiple of this (the buffers are laid out one
+#: after the other in declaration order, `CommBufferSpec`).
+_WINDOW_ALIGNMENT = 512
+
+
+class _GroupState:
+    """What a group session's finalizer needs: the level-3 worker and its buffers."""
+
+    def __init__(self, label, chips):
+        self.label = label
+        self.chips = chips
+        self.worker = None
+        self.handle = None  # the registered ChipCallable
+        self.buffers = {}  # id(Buffer) -> Buffer: device memory placed on the chips
+        self.stages = {}  # (chip, tensor index) -> host Buffer (shared memory) a run stages an array through
+        self.closed = False
+        #: Runs left before the simulated chips run out of pthread keys (None: no limit known).
+        self.runs_left = None
+        #: Why the chips cannot run again (a failed run leaves pto-runtime's chip lanes unusable).
+        self.failed = None
+
+
+def _close_group_state(state: _GroupState) -> None:
+    """Free the group's device memory and close its worker; on the device thread."""
+    if state.worker is None:
+        return
+    worker, state.worker = state.worker, None
+    buffers, state.buffers = list(state.buffers.values()), {}
+    state.stages = {}
+    try:
+        for buffer in buffers:
+            try:
+                worker.free(buffer)
+            except Exception as e:  # noqa: BLE001 - the close must still happen
+                logging.getLogger("htp.pto").warning("freeing a device tensor of %s failed: %s", state.label, e)
+    finally:
+        worker.close()
+
+
+def _open_group_session(package_dir, chips) -> "GroupSession":
+    if isinstance(chips, bool) or not isinstance(chips, (int, np.integer)) or int(chips) < 1:
+        raise PtoRuntimeError(f"chips must be a positive integer, got {chips!r}")
+    chips = int(chips)
+    pkg, manifest, platform, runtime, pto_isa_root = _package_setup(package_dir)
+    _set_log_level()
+    session = GroupSession(pkg, manifest, platform, _GroupState(f"{pkg.name} on {chips} {platform} chips", chips))
+    return _started(session, _open_group_on_device, pkg, manifest, platform, runtime, pto_isa_root)
+
+
+def _open_group_on_device(state, pkg, manifest, platform, runtime, pto_isa_root) -> None:
+    chip_callable = _compile_checked(pkg, manifest, platform, runtime, pto_isa_root)
+    # The chip workers are forked now: each inherits this process's pthread keys and leaks
+    # _SIM_KEYS_PER_RUN of them per run (`_check_sim_thread_keys`).
+    free = _free_sim_thread_keys(platform)
+    if free is not None:
+        state.runs_left = max(0, (free - 8) // _SIM_KEYS_PER_RUN)
+        if state.runs_left == 0:
+            raise PtoRuntimeError(f"pto-runtime's {platform} cannot run in this process any more: it has no pthread keys "
+                                  "left for its chips (about 200 runs per process); open the group in a new process")
+    from simpler.worker import Worker
+
+    worker = Worker(level=3, platform=platform, runtime=runtime, device_ids=list(range(state.chips)), num_sub_workers=0)
+    state.handle = _registered(worker, chip_callable, f"{pkg} on {state.chips} {platform} chips")
+    state.worker = worker
+
+
+class GroupSession(Session):
+    """One package on a group of chips: one pto-runtime level-3 worker over ``chips`` chip workers,
+    kept up between runs (:func:`open_session` with ``chips=n``).
+
+    Every chip runs the package once per :meth:`run`, each with its own arguments: ``tensors[c]``
+    holds chip ``c``'s tensor arguments in manifest order, communication windows left out (numpy
+    arrays, staged to that chip and back, or :class:`DeviceTensor`\\ s placed on that chip with
+    :meth:`place`, used in place); ``scalars[c]`` its scalar arguments, its ``CommContext`` left out
+    (or one list for every chip). A package with ``comm.Window`` parameters gets one window per
+    parameter in every chip, allocated for the run before any task is submitted
+    (``Orchestrator.allocate_domain``, zeroed, released when the run ends), its tasks submitted as
+    one group (``submit_next_level_group``: the chips run together, so their signals meet) with
+    each chip's ``CommContext`` (``device_ctx``); a package without is submitted to each chip on its
+    own. Placed tensors persist across runs until :meth:`free` or :meth:`close`.
+
+    A run that fails leaves pto-runtime's chip workers unusable: later runs raise, reads still work;
+    close the session and open another. On the simulators each chip worker leaks pthread keys per run,
+    so a group session runs about 200 times (fewer in a process that ran much before it)."""
+
+    # Defined below the class: looked up when called.
+    _close_fn = staticmethod(lambda state: _close_group_state(state))
+    _copy_to_fn = staticmethod(lambda state, buffer, host: _group_copy_to_device(state, buffer, host))
+    _copy_from_fn = staticmethod(lambda state, host, buffer: _group_copy_from_device(state, host, buffer))
+
+    def __init__(self, pkg, manifest, platform, state):
+        super().__init__(pkg, manifest, platform, state)
+        self.chips = state.chips
+        #: The tensor arguments a caller gives (every tensor but the windows), in manifest order.
+        self._given = [a for a in self._tensor_args if a.get("comm") != "window"]
+        self._windows = [a for a in self._tensor_args if a.get("comm") == "window"]
+        self._given_scalars = [a for a in self._scalar_args if a.get("comm") != "context"]
+        self._symbols_of: dict[int, dict] = {}  # chip -> its symbolic sizes at the run being prepared
+
+    def __repr__(self):
+        return f"GroupSession({self.package_dir!r}, chips={self.chips}{', closed' if self.closed else ''})"
+
+    @property
+    def runs_left(self):
+        """Runs the simulated chips have pthread keys for (None: not limited)."""
+        return self._state.runs_left
+
+    def _check_chip(self, chip) -> int:
+        if isinstance(chip, bool) or not isinstance(chip, (int, np.integer)) or not 0 <= int(chip) < self.chips:
+            raise PtoRuntimeError(f"chip must be an integer in 0..{self.chips - 1}, got {chip!r}")
+        return int(chip)
+
+    def place(self, chip, name_or_index, array: np.ndarray) -> DeviceTensor:
+        """Allocate device memory on ``chip`` for one tensor argument (``alloc_child_tensor``) and
+        copy ``array`` there; the handle stands for that argument in ``chip``'s runs."""
+        with self._lock:
+            self._require_open("place a tensor")
+            chip = self._check_chip(chip)
+            index, spec = self._spec(name_or_index)
+            if spec.get("comm") == "window":
+                raise PtoRuntimeError(f"tensor {spec['name']!r} is a communication window: each run allocates it")
+            return self._place(index, spec, array, chip,
+                               lambda host: (_group_place_on_device, self._state, chip, spec, host))
+
+    def run(self, tensors: list, scalars: list | None = None) -> None:
+        """Run the package once on every chip: ``tensors[c]`` (one entry per tensor argument that is
+        not a window, in manifest order: a numpy array or a :class:`DeviceTensor` placed on chip
+        ``c``) and ``scalars[c]`` (one value per scalar argument but the CommContext; a flat list
+        is every chip's). Outputs are written into the arrays, as :func:`run_package` does."""
+        with self._lock:
+            self._require_open("run")
+            if self._state.failed is not None:
+                raise PtoRuntimeError(f"{self.package_dir}: an earlier run on these chips failed ({self._state.failed}), "
+                                      "which leaves pto-runtime's chip workers unusable; read what you need, close the "
+                                      "session and open another")
+            tensors = list(tensors)
+            if len(tensors) != self.chips:
+                raise PtoRuntimeError(f"expected the tensors of {self.chips} chips (one list per chip), got {len(tensors)}")
+            scalars = [] if scalars is None else list(scalars)
+            if not scalars or not all(isinstance(s, (list, tuple)) for s in scalars):
+                scalars = [scalars] * self.chips
+            if len(scalars) != self.chips:
+                raise PtoRuntimeError(f"expected the scalars of {self.chips} chips (one list per chip), got {len(scalars)}")
+            entries, bits = [], []
+            for chip, (given, values) in enumerate(zip(tensors, scalars)):
+                entries.append(self._chip_entries(chip, list(given)))
+                bits.append(_encode_scalars(self._given_scalars, values))
+            if self._state.runs_left is not None and self._state.runs_left <= 0:
+                raise PtoRuntimeError(f"pto-runtime's {self.platform} chips of this session have no pthread keys left "
+                                      "(each run leaks some, about 200 runs per process): open a new session in a new process")
+            _DEVICE.call(_group_run_on_device, self, entries, bits)
+            for chip_entries in entries:
+                self._count_staged(self._given, chip_entries)
+
+    def _chip_entries(self, chip: int, given: list) -> list:
+        """One chip's tensors, checked (a symbolic size agrees across its tensors)."""
+        if len(given) != len(self._given):
+            names = ", ".join(a["name"] for a in self._given)
+            raise PtoRuntimeError(f"chip {chip}: expected {len(self._given)} tensors ({names}), got {len(given)}")
+        symbols: dict[str, int] = {}
+        entries = []
+        for spec, tensor in zip(self._given, given):
+            entry = self._entry(self._tensor_args.index(spec), spec, tensor, symbols, chip, f"chip {chip}, ")
+            if isinstance(entry, np.ndarray) and entry.size == 0:
+                raise PtoRuntimeError(f"chip {chip}, tensor {spec['name']!r}: pto-runtime takes no empty tensor")
+            entries.append(entry)
+        # The windows' sizes: static, or named by a tensor's size.
+        for window in self._windows:
+            for dim in window["shape"]:
+                if not isinstance(dim, int) and dim not in symbols:
+                    raise PtoRuntimeError(f"window {window['name']!r}: its size {dim!r} is not the size of any tensor")
+        self._symbols_of[chip] = symbols
+        return entries
+
+    def _window_shapes(self) -> list:
+        """(spec, shape) of each window, its symbolic sizes bound by chip 0's tensors (every chip's
+        window has the same size, the domain's buffers being one layout)."""
+        shapes = []
+        for window in self._windows:
+            per_chip = {tuple(d if isinstance(d, int) else self._symbols_of[c][d] for d in window["shape"])
+                        for c in range(self.chips)}
+            if len(per_chip) != 1:
+                raise PtoRuntimeError(f"window {window['name']!r} would have different sizes on different chips "
+                                      f"({sorted(per_chip)}): every chip's window has one size")
+            shapes.append((window, per_chip.pop()))
+        return shapes
+
+
+def _simpler_dtype(spec: dict):
+    from simpler.task_interface import DataType
+
+    return getattr(DataType, _DTYPES[spec["dtype"]][0])
+
+
+def _group_place_on_device(state, chip, spec, host):
+    worker = state.worker
+    try:
+        buffer = worker.alloc_child_tensor(chip, tuple(int(d) for d in host.shape), _simpler_dtype(spec))
+    except Exception as e:
+        raise _device_error(state, f"allocating device memory on chip {chip}", e) from e
+    try:
+        _group_copy_to_device(state, buffer, host)
+    except BaseException:
+        worker.free(buffer)
+        raise
+    return buffer
+
+
+def _staging(state, key, nbytes):
+    """A host buffer (shared memory the chip workers map) of at least ``nbytes`` for ``key``."""
+    buffer = state.stages.get(key)
+    if buffer is None or buffer.nbytes < nbytes:
+        buffer = state.worker.create_buffer(max(int(nbytes), 1))
+        state.stages[key] = buffer
+    return buffer
+
+
+def _to_stage(buffer, host: np.ndarray) -> None:
+    view = np.frombuffer(buffer.shm.buf, dtype=np.uint8, count=host.nbytes)
+    view[...] = _bytes(host)
+    del view  # no export of the shared memory may outlive the copy (the worker's close needs none)
+
+
+def _from_stage(buffer, host: np.ndarray) -> None:
+    view = np.frombuffer(buffer.shm.buf, dtype=np.uint8, count=host.nbytes)
+    _bytes(host)[...] = view
+    del view
+
+
+def _group_copy_to_device(state, buffer, host) -> None:
+    # A copy moves its host buffer's whole size: a buffer of exactly this tensor's bytes.
+    stage = _staging(state, ("copy", host.nbytes), host.nbytes)
+    try:
+        _to_stage(stage, host)
+        state.worker.copy_to(buffer, stage)
+    except Exception as e:
+        raise _device_error(state, "copying to the device", e) from e
+
+
+def _group_copy_from_device(state, host, buffer) -> None:
+    stage = _staging(state, ("copy", host.nbytes), host.nbytes)
+    try:
+        state.worker.copy_from(stage, buffer)
+        _from_stage(stage, host)
+    except Exception as e:
+        raise _device_error(state, "copying from the device", e) from e
+
+
+def _group_run_on_device(session, entries, bits) -> None:
+    from simpler.task_interface import CommBufferSpec, TaskArgs, TensorArgType
+
+    state = session._state
+    worker = state.worker
+    if session._config is None:
+        session._config = _call_config(session.manifest)
+    tags = {"in": TensorArgType.INPUT, "out": TensorArgType.OUTPUT_EXISTING, "inout": TensorArgType.INOUT}
+    windows = session._window_shapes()
+    # Each chip's tensor arguments in manifest order: a device tensor's view, a staged array's
+    # shared-memory view, or (None) a window, named once the run's domain exists.
+    arguments, copy_back = [], []
+    for chip in range(session.chips):
+        given = iter(entries[chip])
+        row = []
+        for index, spec in enumerate(session._tensor_args):
+            if spec.get("comm") == "window":
+                row.append(None)
+                continue
+            tensor = next(given)
+            dtype = _simpler_dtype(spec)
+            if isinstance(tensor, DeviceTensor):
+                row.append(tensor._buffer.tensor(shapes=tensor.shape, dtype=dtype))
+            else:
+                stage = _staging(state, (chip, index), tensor.nbytes)
+                _to_stage(stage, tensor)
+                row.append(stage.tensor(shapes=tuple(int(d) for d in tensor.shape), dtype=dtype))
+                if spec["direction"] != "in":
+                    copy_back.append((stage, tensor))
+        arguments.append(row)
+    buffers = []
+    for window, shape in windows:
+        count = int(np.prod(shape))
+        nbytes = count * _DTYPES[window["dtype"]][1]
+        buffers.append(CommBufferSpec(name=window["name"], dtype=window["dtype"], count=count,
+                                      nbytes=-(-nbytes // _WINDOW_ALIGNMENT) * _WINDOW_ALIGNMENT))
+    scalar_specs = session._scalar_args
+    chips = list(range(session.chips))
+
+    def task_args(chip, domain):
+        args = TaskArgs()
+        for spec, tensor in zip(session._tensor_args, arguments[chip]):
+            if tensor is None:
+                window_shape = next(shape for w, shape in windows if w is spec)
+                tensor = domain[chip].buffers[spec["name"]].tensor(shapes=window_shape, dtype=_simpler_dtype(spec))
+            args.add_tensor(tensor, tags[spec["direction"]])
+        given = iter(bits[chip])
+        for spec in scalar_specs:
+            args.add_scalar(int(domain[chip].device_ctx) if spec.get("comm") == "context" else next(given))
+        return args
+
+    def orchestrate(orch, _args, config):
+        if not any(spec.get("comm") for spec in session.manifest["arguments"]):
+            for chip in chips:
+                orch.submit_next_level(state.handle, task_args(chip, None), config, worker=chip)
+            return
+        # The run's windows first: control ops must precede every submit of a run.
+        size = max(sum(b.nbytes for b in buffers), _WINDOW_ALIGNMENT)
+        with orch.allocate_domain(name="htp", workers=chips, window_size=size, buffers=buffers) as domain:
+            orch.submit_next_level_group(state.handle, [task_args(chip, domain) for chip in chips], config, workers=chips)
+
+    if state.runs_left is not None:
+        state.runs_left -= 1
+    try:
+        worker.run(orchestrate, args=None, config=session._config)
+    except Exception as e:
+        state.failed = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        raise PtoRuntimeError(f"running {session.package_dir} on {session.chips} {session.platform} chips failed: {e}") from e
+    for stage, host in copy_back:
+        _from_stage(stage, host)

@@ -214,6 +214,55 @@ func.func @gather(%m: memref<?x128xf16>, %rows: !tile.tile<8x1xi32>, %c: index) 
 
 // -----
 
+// Scatter writes rows[r, 0] of the memref, one row after the other (the last
+// of equal row indices wins), element by element; each row's index and the
+// column window are checked (outside: the site is reported, the row skipped).
+// CHECK-LABEL: func.func @scatter(
+// CHECK-SAME:    %[[M:.*]]: memref<?x128xf16>, %[[T:.*]]: tensor<8x64xf16>, %[[ROWS:.*]]: tensor<8x1xi64>, %[[C:.*]]: index)
+// CHECK:         %[[END:.*]] = arith.addi %[[C]], %{{.*}} : index
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[IDX:.*]] = tensor.extract %[[ROWS]][%[[R]], %{{.*}}] : tensor<8x1xi64>
+// CHECK:           %[[ROW:.*]] = arith.index_cast %[[IDX]] : i64 to index
+// CHECK:           arith.cmpi sle, %[[END]], %{{.*}} : index
+// CHECK:           scf.if %[[BAD:.*]] {
+// CHECK-NEXT:        func.call @htpRuntimeError(
+// CHECK:           scf.if %[[OK:.*]] {
+// CHECK-NEXT:        scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:          %[[X:.*]] = tensor.extract %[[T]][%[[R]], %[[J]]] : tensor<8x64xf16>
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[C]], %[[J]] : index
+// CHECK-NEXT:          memref.store %[[X]], %[[M]][%[[ROW]], %[[AT]]] : memref<?x128xf16>
+func.func @scatter(%m: memref<?x128xf16>, %t: !tile.tile<8x64xf16>, %rows: !tile.tile<8x1xi64>, %c: index) {
+  tile.scatter %t, %m[%rows, %c] : !tile.tile<8x64xf16>, memref<?x128xf16>, !tile.tile<8x1xi64>
+  return
+}
+
+// -----
+
+// Put: loops over the index tile's valid rows and columns, in order (the
+// last of equal indices wins), inserting into the input; an index outside
+// the row's valid columns is reported and writes nothing.
+// CHECK-LABEL: func.func @put(
+// CHECK-SAME:    %[[X:.*]]: tensor<?x64xf32>, %[[I:.*]]: tensor<?x8xi32>, %[[V:.*]]: tensor<?x8xf32>) -> tensor<?x64xf32>
+// CHECK:         %[[ROWS:.*]] = tensor.dim %[[I]], %{{.*}} : tensor<?x8xi32>
+// CHECK:         %[[OUT:.*]] = scf.for %[[R:.*]] = %{{.*}} to %[[ROWS]] step %{{.*}} iter_args(%[[A:.*]] = %[[X]]) -> (tensor<?x64xf32>) {
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[B:.*]] = %[[A]]) -> (tensor<?x64xf32>) {
+// CHECK:             %[[RAW:.*]] = tensor.extract %[[I]][%[[R]], %[[J]]] : tensor<?x8xi32>
+// CHECK:             %[[COL:.*]] = arith.index_cast %[[RAW]] : i32 to index
+// CHECK:             %[[NEW:.*]] = tensor.extract %[[V]][%[[R]], %[[J]]] : tensor<?x8xf32>
+// CHECK:             scf.if %{{.*}} {
+// CHECK-NEXT:          func.call @htpRuntimeError(
+// CHECK:             %[[SAFE:.*]] = arith.select %[[IN:.*]], %[[COL]], %{{.*}} : index
+// CHECK:             %[[OLD:.*]] = tensor.extract %[[B]][%[[R]], %[[SAFE]]] : tensor<?x64xf32>
+// CHECK:             %[[W:.*]] = arith.select %[[IN]], %[[NEW]], %[[OLD]] : f32
+// CHECK:             tensor.insert %[[W]] into %[[B]][%[[R]], %[[SAFE]]] : tensor<?x64xf32>
+// CHECK:         return %[[OUT]] : tensor<?x64xf32>
+func.func @put(%x: !tile.tile<16x64xf32, valid = ?x64>, %i: !tile.tile<16x8xi32, valid = ?x8>, %v: !tile.tile<16x8xf32, valid = ?x8>) -> !tile.tile<16x64xf32, valid = ?x64> {
+  %r = tile.put %x[%i], %v : !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x8xi32, valid = ?x8>, !tile.tile<16x8xf32, valid = ?x8> -> !tile.tile<16x64xf32, valid = ?x64>
+  return %r : !tile.tile<16x64xf32, valid = ?x64>
+}
+
+// -----
+
 // Loop-carried tiles: iter_args, yields and loop results become tensors.
 // CHECK-LABEL: func.func @loop_carried(
 // CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16x1xf32>)

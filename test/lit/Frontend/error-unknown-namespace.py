@@ -4,7 +4,7 @@ import numpy as np
 
 import htp
 
-# CHECK: error-unknown-namespace.py:[[@LINE+3]]:15: error: 'np' is not htp or an intrinsic module HTP knows (known: htp, pto; programming models: csp, sample, serving, wsp)
+# CHECK: error-unknown-namespace.py:[[@LINE+3]]:15: error: 'np' is not htp or an intrinsic module HTP knows (known: htp, comm, pto; programming models: csp, sample, serving, wsp)
 @htp.kernel
 def k(x: htp.Tensor[htp.f32, 16, 64], y: htp.Out[htp.f32, 16, 64]):
     y[:, :] = np.exp(x[:, :])

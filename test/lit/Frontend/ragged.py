@@ -51,3 +51,15 @@ def pad_and_narrow(x: htp.Tensor[htp.f32, "N", 64], y: htp.Out[htp.f32, "N", 64]
         acc = htp.ones((8, 64), htp.f32)
         acc = acc + htp.pad(x[i:i + 8, :], 0.0)
         y[i:i + 8, :] = acc
+
+
+# A block of one along a symbolic dimension is full, as an index is (q[b:b + 1, :]
+# is q[b, :]): no valid size.
+# CHECK-LABEL: func.func @row_blocks
+# CHECK: tile.load %arg0[%{{.*}}, %{{.*}}] : memref<?x64xf32> -> !tile.tile<1x64xf32>
+# CHECK: tile.load %arg0[%{{.*}}, %{{.*}}] : memref<?x64xf32> -> !tile.tile<1x64xf32>
+# CHECK: tile.store %{{.*}}, %arg1[%{{.*}}, %{{.*}}] : !tile.tile<1x64xf32>, memref<?x64xf32>
+@htp.kernel
+def row_blocks(q: htp.Tensor[htp.f32, "B", 64], y: htp.Out[htp.f32, "B", 64]):
+    for b in range(q.shape[0]):
+        y[b:b + 1, :] = q[b:b + 1, :] + q[b, :]

@@ -92,16 +92,30 @@ func.func @kept(%a: memref<16x32xf32>, %b: memref<32x64xf32>, %c: memref<16x64xf
 
 // The micro-kernel: 4 x 64 blocks then single vectors, accumulators carried
 // through the k loop, fused multiply-adds; the rest is the plain contraction.
+// The single vectors and the column rest run only when they have columns (their
+// row and k loops are outside the columns: empty columns still cost M x K turns).
 // CHECK-LABEL: func.func private @__htp_matmul_4x64_f32(
+// CHECK: %[[NWR:.*]] = arith.remui %[[N:.*]], %c64
+// CHECK: %[[NW:.*]] = arith.subi %[[N]], %[[NWR]]
+// CHECK: %[[NV:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: %[[NR:.*]] = arith.subi %[[N]], %[[NV]] : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[NW:.*]] step %c64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[NW]] step %c64
 // CHECK: %{{.*}}:16 = scf.for
 // CHECK-COUNT-16: vector.fma
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
-// CHECK: scf.for %{{.*}} = %[[NW]] to %{{.*}} step %c16
+// CHECK: %[[SOME_VECTORS:.*]] = arith.cmpi ult, %[[NW]], %[[NV]] : index
+// CHECK-NEXT: scf.if %[[SOME_VECTORS]] {
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// CHECK: scf.for %{{.*}} = %[[NW]] to %[[NV]] step %c16
 // CHECK: %{{.*}}:4 = scf.for
 // CHECK-COUNT-4: vector.fma
-// CHECK-COUNT-2: linalg.generic
+// The row rest: its loop over its own rows is empty when they are.
+// CHECK-NOT: scf.if
+// CHECK: linalg.generic
+// CHECK: %[[SOME_COLUMNS:.*]] = arith.cmpi ne, %[[NR]], %c0 : index
+// CHECK-NEXT: scf.if %[[SOME_COLUMNS]] {
+// CHECK: memref.subview %arg1[0, %[[NV]]] [%{{.*}}, %[[NR]]]
+// CHECK: linalg.generic
 // CHECK: return
 // CHECK-LABEL: func.func private @__htp_matmul_f16_f16(
 // CHECK: memref.alloc

@@ -19,6 +19,15 @@ func.func @accumulate(%y: memref<16x64xf32>) attributes {htp.kernel, htp.outputs
   return
 }
 
+// A scatter writes its destination: an output only scattered into is "out".
+func.func @scatter_rows(%x: memref<16x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<16x64xf32> -> !tile.tile<16x64xf32>
+  %r = tile.constant 3 : !tile.tile<16x1xi32>
+  tile.scatter %t, %y[%r, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>, !tile.tile<16x1xi32>
+  return
+}
+
 // CHECK-LABEL: func.func @workload
 func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 1>} {
   %c0 = arith.constant 0 : index
@@ -38,6 +47,8 @@ func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.
     // Given keys are kept.
     // CHECK: wsp.task @accumulate[%[[J]]] ({{.+}}) {access = ["inout"]}
     wsp.task @accumulate[%j](%vy) : (memref<16x64xf32>) -> ()
+    // CHECK: wsp.task @scatter_rows[%[[I]], %[[J]]] ({{.+}}) {access = ["in", "out"]}
+    wsp.task @scatter_rows[](%vx, %y) : (memref<16x64xf32>, memref<?x64xf32>) -> ()
     wsp.yield
   }
   // Outside any loop: no keys.
@@ -95,5 +106,33 @@ func.func @helper(%x: memref<16x64xf32>) {
 func.func @not_a_kernel(%x: memref<16x64xf32>) attributes {htp.model = "wsp"} {
   // expected-error @+1 {{'helper' is not an @htp.kernel: a task runs a kernel}}
   wsp.task @helper[](%x) : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A kernel's communication window (htp.windows) is read and written, by the kernel and by its
+// peers: "inout". A workload's window is no input: a task may write it.
+func.func @exchange(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>, %done: memref<8xi32>) attributes {htp.kernel, htp.windows = array<i64: 1, 2>} {
+  return
+}
+
+// CHECK-LABEL: func.func @communicates
+func.func @communicates(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>, %done: memref<8xi32>) attributes {htp.model = "wsp", htp.windows = array<i64: 1, 2>} {
+  // CHECK: wsp.task @exchange[] ({{.+}}) {access = ["in", "inout", "inout"]}
+  wsp.task @exchange[](%x, %boxes, %done) : (memref<4x64xf32>, memref<8x4x64xf32>, memref<8xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func @exchange(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>, %done: memref<8xi32>) attributes {htp.kernel, htp.windows = array<i64: 1, 2>} {
+  return
+}
+
+// A kernel reaches a peer's window at its own offset in the window: a task gives it a window.
+func.func @not_a_window(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>, %done: memref<8xi32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 1>, htp.windows = array<i64: 2>} {
+  // expected-error @+1 {{task 'exchange': its argument #1 is a communication window of the kernel (comm.Window), and the task gives it a tensor that is not one}}
+  wsp.task @exchange[](%x, %boxes, %done) : (memref<4x64xf32>, memref<8x4x64xf32>, memref<8xi32>) -> ()
   return
 }

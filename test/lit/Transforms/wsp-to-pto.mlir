@@ -154,3 +154,25 @@ func.func @work(%y: memref<?x64xf32>, %weights: memref<8xf32>) attributes {htp.m
   }
   return
 }
+
+// -----
+
+// A workload calling a kernel that communicates (its orchestration takes the chip's CommContext,
+// marked htp.implicit) takes a CommContext of its own, last, and hands it to that task; the
+// manifest's marks: its windows and its context.
+func.func @exchange(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>, %comm: i64 {pto.comm = "context", htp.implicit}) attributes {pto.orchestration} {
+  return
+}
+func.func @k(%x: memref<4x64xf32>) attributes {pto.orchestration} {
+  return
+}
+
+// CHECK-LABEL: func.func @communicates(
+// CHECK-SAME: %{{.*}}: memref<4x64xf32> {pto.direction = "inout"}, %{{.*}}: memref<8x4x64xf32> {pto.comm = "window", pto.direction = "inout"}, %[[CTX:.*]]: i64 {htp.implicit, pto.comm = "context"})
+// CHECK: pto.task @k(%{{.*}}) {access = ["inout"], at = "{{.*}}"} : memref<4x64xf32>
+// CHECK: pto.task @exchange(%{{.*}}, %{{.*}}, %[[CTX]]) {access = ["in", "inout", "none"], at = "{{.*}}"} : memref<4x64xf32>, memref<8x4x64xf32>, i64
+func.func @communicates(%x: memref<4x64xf32>, %boxes: memref<8x4x64xf32>) attributes {htp.model = "wsp", htp.outputs = array<i64: 0>, htp.windows = array<i64: 1>} {
+  wsp.task @k[](%x) {access = ["inout"]} : (memref<4x64xf32>) -> ()
+  wsp.task @exchange[](%x, %boxes) {access = ["in", "inout"]} : (memref<4x64xf32>, memref<8x4x64xf32>) -> ()
+  return
+}

@@ -3,6 +3,8 @@
 //! (so the tile is a snapshot taken at the load, as `tile.load` means); a
 //! store materializes the tile's tensor into the subview it covers. Views
 //! that are tensors use `tensor.extract_slice` / `tensor.insert_slice`.
+//! Gathers and scatters address rows by data: element by element, each row
+//! index checked.
 
 use htp_dialects::ods::{tile, view};
 use melior::ir::{r#type::MemRefType, OperationRef, Type, ValueLike};
@@ -88,6 +90,36 @@ impl<'c> Slice<'c> {
     }
 }
 
+/// A `memref.subview` of `source` (a memref) at `indices`, `sizes` (dynamic
+/// ones from `dynamic`) and `steps` along its last two dims, rank-reduced to
+/// those two. With a step on a memref of rank > 2 it is two subviews: the
+/// leading dims dropped first (their indices, the last two dims whole, no
+/// step), then the stepped 2-D block of that. MLIR's canonicalizer works out
+/// which unit dims a rank-reducing subview dropped from the strides, and with
+/// a step (the result's strides no longer the source's) it drops a unit last
+/// dim too (`x[b, i:i + 8:2, :]` of a `[B, N, 1]` tensor) and builds an
+/// invalid `memref.cast`.
+fn tile_view<'c>(e: &Emitter<'c, '_>, source: V<'c>, indices: Vec<V<'c>>, sizes: [i64; 2], dynamic: [Option<V<'c>>; 2], steps: [i64; 2]) -> Result<V<'c>, String> {
+    let rank = indices.len();
+    if rank <= 2 || steps == [1, 1] {
+        let slice = slice(indices, sizes, dynamic, steps);
+        let view_type = subview_type(e, source.r#type(), sizes, steps)?;
+        return Ok(e.value_with("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1])));
+    }
+    let shape = shape_of(source.r#type());
+    let whole: [i64; 2] = [shape[rank - 2], shape[rank - 1]];
+    let index = Type::index(e.context);
+    let extent = |d: usize| if whole[d] == DYNAMIC { Some(e.value("memref.dim", &[source, e.index((rank - 2 + d) as i64)], index)) } else { None };
+    let mut leading = indices[..rank - 2].to_vec();
+    leading.extend([e.index(0), e.index(0)]);
+    let outer = slice(leading, whole, [extent(0), extent(1)], [1, 1]);
+    let outer_type = subview_type(e, source.r#type(), whole, [1, 1])?;
+    let plane = e.value_with("memref.subview", &outer.operands(&[source]), outer_type, &outer.attributes(e, &[1]));
+    let inner = slice(indices[rank - 2..].to_vec(), sizes, dynamic, steps);
+    let view_type = subview_type(e, plane.r#type(), sizes, steps)?;
+    Ok(e.value_with("memref.subview", &inner.operands(&[plane]), view_type, &inner.attributes(e, &[1])))
+}
+
 /// tile.load %source[indices] strides [steps] valid [sizes]
 pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, String> {
     let load = view::<tile::LoadOperation>(op).ok_or("not a tile.load")?;
@@ -99,16 +131,16 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
     let sizes = [shape_of(result)[0], shape_of(result)[1]];
     let dynamic: [Option<V>; 2] = sizes.map(|s| if s == DYNAMIC { valid_operands.next() } else { None });
     let steps = htp_dialects::tile::access_strides(op);
-    let slice = slice(indices, sizes, dynamic, steps);
 
     if !htp_ir::builder::is_memref(source.r#type()) {
+        let slice = slice(indices, sizes, dynamic, steps);
         let attributes = slice.attributes(e, &[1]);
         return Ok(e.value_with("tensor.extract_slice", &slice.operands(&[source]), result, &attributes));
     }
-    let view_type = subview_type(e, source.r#type(), sizes, steps)?;
-    let view = e.value_with("memref.subview", &slice.operands(&[source]), view_type, &slice.attributes(e, &[1]));
+    let dynamic_sizes: Vec<V> = dynamic.iter().flatten().copied().collect();
+    let view = tile_view(e, source, indices, sizes, dynamic, steps)?;
     let aliased = e.value_with("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
-    let empty = e.value("tensor.empty", &slice.dynamic_sizes, result);
+    let empty = e.value("tensor.empty", &dynamic_sizes, result);
     let id = affine_map(e.context, 2, "d0, d1");
     Ok(e.generic(&[aliased], empty, &[id, id], &["parallel", "parallel"], |_, args| args[0]))
 }
@@ -123,14 +155,13 @@ pub fn store<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<Option
     let sizes = [shape[0], shape[1]];
     let run_time = run_time_sizes(e, value);
     let steps = htp_dialects::tile::access_strides(op);
-    let slice = slice(indices, sizes, [run_time[0], run_time[1]], steps);
 
     if !htp_ir::builder::is_memref(dest.r#type()) {
+        let slice = slice(indices, sizes, [run_time[0], run_time[1]], steps);
         let attributes = slice.attributes(e, &[1, 1]);
         return Ok(Some(e.value_with("tensor.insert_slice", &slice.operands(&[value, dest]), dest.r#type(), &attributes)));
     }
-    let view_type = subview_type(e, dest.r#type(), sizes, steps)?;
-    let view = e.value_with("memref.subview", &slice.operands(&[dest]), view_type, &slice.attributes(e, &[1]));
+    let view = tile_view(e, dest, indices, sizes, [run_time[0], run_time[1]], steps)?;
     e.op(
         "bufferization.materialize_in_destination",
         &[value, view],
@@ -158,11 +189,10 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>
     let read = if memref { "memref.load" } else { "tensor.extract" };
     // Row indices come from data: each is checked against the source (an
     // index outside reports the site and reads element [0, 0] instead).
-    let site = if memref { crate::check_bounds::add_site(e.context, op, crate::check_bounds::SiteKind::OutOfBounds) } else { None };
+    let site_value = if memref { crate::check_bounds::out_of_bounds_site(e, op) } else { None };
     let extents = [0, 1].map(|d| e.value(if memref { "memref.dim" } else { "tensor.dim" }, &[source, e.index(d)], index));
     let i1 = Type::from(melior::ir::r#type::IntegerType::new(e.context, 1));
     let i64_type = Type::from(melior::ir::r#type::IntegerType::new(e.context, 64));
-    let site_value = site.map(|id| e.value_with("arith.constant", &[], i64_type, &[("value", melior::ir::attribute::IntegerAttribute::new(i64_type, id).into())]));
     Ok(e.generate(result, &dynamic, |b, at| {
         let row_index = b.value("tensor.extract", &[rows, at[0], zero], element_of(rows.r#type()));
         let row = b.value("arith.index_cast", &[row_index], index);
@@ -176,12 +206,57 @@ pub fn gather<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>
             b.value("arith.andi", &[low, high], i1)
         };
         let ok = b.value("arith.andi", &[inside(row, extents[0]), inside(col, extents[1])], i1);
-        let truth = b.value_with("arith.constant", &[], i1, &[("value", melior::ir::attribute::IntegerAttribute::new(i1, 1).into())]);
-        let bad = b.value("arith.xori", &[ok, truth], i1);
-        let check = crate::check_bounds::guarded(e.context, e.location, bad, |then| crate::check_bounds::report(e.context, e.location, then, site_value));
-        b.place(check);
+        crate::check_bounds::report_unless(b, ok, site_value);
         let safe_row = b.value("arith.select", &[ok, row, zero], index);
         let safe_col = b.value("arith.select", &[ok, col, zero], index);
         b.value(read, &[source, safe_row, safe_col], element)
     }))
+}
+
+/// tile.scatter %value, %dest[%rows, %column]: row `r` of the value into
+/// `dest[rows[r, 0], column + c]`, one row after the other (so the last of
+/// equal row indices wins), element by element (`memref.store`). A row whose
+/// index or column window falls outside the memref reports the op's site
+/// (IndexError at the user's line) and is not written.
+pub fn scatter<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<(), String> {
+    use melior::ir::attribute::IntegerAttribute;
+    let scatter = view::<tile::ScatterOperation>(op).ok_or("not a tile.scatter")?;
+    let value = detach(scatter.value().map_err(|e| e.to_string())?);
+    let dest = detach(scatter.dest().map_err(|e| e.to_string())?);
+    let rows = detach(scatter.row_indices().map_err(|e| e.to_string())?);
+    let column = detach(scatter.column().map_err(|e| e.to_string())?);
+    let element = element_of(value.r#type());
+    let run_time = run_time_sizes(e, value);
+    let shape = shape_of(value.r#type());
+    let [count, width] = [0, 1].map(|d| run_time[d].unwrap_or_else(|| e.index(shape[d])));
+    let index = Type::index(e.context);
+    let (zero, one) = (e.index(0), e.index(1));
+    let extents = [0, 1].map(|d| e.value("memref.dim", &[dest, e.index(d)], index));
+    let i1 = Type::from(melior::ir::r#type::IntegerType::new(e.context, 1));
+    let i64_type = Type::from(melior::ir::r#type::IntegerType::new(e.context, 64));
+    let site = crate::check_bounds::out_of_bounds_site(e, op);
+    let end = e.value("arith.addi", &[column, width], index);
+    super::selection::for_loop(e, [zero, count, one], &[], |b, r, _| {
+        let row_index = b.value("tensor.extract", &[rows, r, zero], element_of(rows.r#type()));
+        let row = b.value("arith.index_cast", &[row_index], index);
+        let predicate = |p: i64| IntegerAttribute::new(i64_type, p).into();
+        // arith.cmpi predicates: 5 = sge, 2 = slt, 3 = sle.
+        let compare = |p: i64, x: V<'c>, y: V<'c>| b.value_with("arith.cmpi", &[x, y], i1, &[("predicate", predicate(p))]);
+        let and = |x: V<'c>, y: V<'c>| b.value("arith.andi", &[x, y], i1);
+        let ok = and(and(compare(5, row, zero), compare(2, row, extents[0])), and(compare(5, column, zero), compare(3, end, extents[1])));
+        if let Some(site) = site {
+            crate::check_bounds::report_unless(b, ok, site);
+        }
+        b.place(crate::check_bounds::guarded(e.context, e.location, ok, |then| {
+            let then = htp_ir::builder::BodyBuilder::for_block(e.context, then, e.location);
+            super::selection::for_loop(&then, [zero, width, one], &[], |b, c, _| {
+                let x = b.value("tensor.extract", &[value, r, c], element);
+                let at = b.value("arith.addi", &[column, c], index);
+                b.op("memref.store", &[x, dest, row, at], &[], &[], vec![]);
+                vec![]
+            });
+        }));
+        vec![]
+    });
+    Ok(())
 }

@@ -139,6 +139,10 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
         Kind::Load => memory::load(&e, op)?,
         Kind::Store => return Ok(memory::store(&e, op)?.into_iter().map(detach).collect()),
         Kind::Gather => memory::gather(&e, op)?,
+        Kind::Scatter => {
+            memory::scatter(&e, op)?;
+            return Ok(vec![]);
+        }
         Kind::Add | Kind::Sub | Kind::Mul | Kind::Div | Kind::Max | Kind::Min => compute::binary(&e, op, kind.mnemonic()),
         Kind::Exp | Kind::Log | Kind::Sqrt | Kind::Rsqrt | Kind::Recip | Kind::Abs | Kind::Neg | Kind::Relu => compute::unary(&e, op, kind.mnemonic()),
         Kind::Cmp => compute::compare(&e, op),
@@ -152,6 +156,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
             return Ok(vec![detach(values), detach(indices)]);
         }
         Kind::Take => selection::take(&e, op),
+        Kind::Put => selection::put(&e, op),
         Kind::Broadcast => {
             let original = unsafe { Type::from_raw(tile_op.operand_types[0]) };
             let input = TileType::try_from(original).map_err(|_| "broadcast of a non-tile")?;
@@ -170,7 +175,7 @@ fn lower<'c>(context: &'c Context, op: OperationRef<'c, '_>, tile_op: &TileOp) -
         Kind::Fill => compute::fill(&e, op),
         Kind::Iota => compute::iota(&e, op),
         // Intrinsics are lowered by the targets that provide them.
-        Kind::Intrinsic => return Err(format!("convert-tile-to-linalg does not lower '{}'", kind.name())),
+        Kind::Intrinsic | Kind::IntrinsicEffect => return Err(format!("convert-tile-to-linalg does not lower '{}'", kind.name())),
     };
     Ok(vec![detach(value)])
 }

@@ -1,8 +1,10 @@
 //! Lowering of the selection ops to tensors and `scf` loops:
 //! `tile.row_arg_reduce` (a scan of each row keeping the best element and
 //! its column), `tile.sort` (a stable bottom-up merge sort of each row,
-//! carrying every element's column along) and `tile.take` (a
-//! `tensor.generate` reading each row at its indices, checked).
+//! carrying every element's column along), `tile.take` (a
+//! `tensor.generate` reading each row at its indices, checked) and
+//! `tile.put` (loops over each row's indices in order, inserting into a
+//! copy of the input, checked: the last of equal indices wins).
 
 use melior::ir::{
     attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, r#type::IntegerType, Block, OperationRef, Region,
@@ -17,7 +19,7 @@ use super::{scalar, tensor_type_of};
 /// `scf.for %iv = lower to upper step step iter_args(inits)`: `body` gets
 /// the induction variable and the carried values and returns the values to
 /// carry on; the loop's results are returned.
-fn for_loop<'c>(
+pub(super) fn for_loop<'c>(
     b: &impl Builder<'c>,
     bounds: [V<'c>; 3],
     inits: &[V<'c>],
@@ -233,22 +235,53 @@ pub fn take<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
     let index = Type::index(e.context);
     let columns = size(e, input, 1);
     let zero = e.index(0);
-    let i64_type: Type = IntegerType::new(e.context, 64).into();
-    let site = crate::check_bounds::add_site(e.context, op, crate::check_bounds::SiteKind::OutOfBounds)
-        .map(|id| e.value_with("arith.constant", &[], i64_type, &[("value", IntegerAttribute::new(i64_type, id).into())]));
+    let site = crate::check_bounds::out_of_bounds_site(e, op);
     e.generate(result, &dynamic, |b, at| {
         let raw = b.value("tensor.extract", &[indices, at[0], at[1]], element_of(indices.r#type()));
         let column = b.value("arith.index_cast", &[raw], index);
         let Some(site) = site else { return b.value("tensor.extract", &[input, at[0], column], element) };
-        // arith.cmpi sge 5, slt 2.
-        let low = cmp(b, false, 5, column, zero);
-        let high = cmp(b, false, 2, column, columns);
-        let inside = b.value("arith.andi", &[low, high], i1(b));
-        let truth = b.constant(IntegerAttribute::new(i1(b), 1).into(), i1(b));
-        let outside = b.value("arith.xori", &[inside, truth], i1(b));
-        let check = crate::check_bounds::guarded(e.context, e.location, outside, |then| crate::check_bounds::report(e.context, e.location, then, site));
-        b.place(check);
-        let safe = b.value("arith.select", &[inside, column, zero], index);
+        let (_, safe) = checked_column(b, site, column, columns, zero);
         b.value("tensor.extract", &[input, at[0], safe], element)
     })
+}
+
+/// A column index read from data, checked against `columns`: whether it is
+/// inside, and the column to use (0 when it is not); a report of `site`
+/// where it is not.
+fn checked_column<'c>(b: &BodyBuilder<'c>, site: V<'c>, column: V<'c>, columns: V<'c>, zero: V<'c>) -> (V<'c>, V<'c>) {
+    // arith.cmpi sge 5, slt 2.
+    let low = cmp(b, false, 5, column, zero);
+    let high = cmp(b, false, 2, column, columns);
+    let inside = b.value("arith.andi", &[low, high], i1(b));
+    crate::check_bounds::report_unless(b, inside, site);
+    (inside, b.value("arith.select", &[inside, column, zero], Type::index(b.context)))
+}
+
+/// tile.put: the input with `values[r, j]` inserted at `[r, indices[r, j]]`,
+/// row by row and, in a row, in order of `j` (so the last of equal indices
+/// wins), as loops over the index tile carrying the result. An index outside
+/// the row's valid columns reports the op's site (IndexError at the user's
+/// line) and writes nothing (the element at column 0 is written back).
+pub fn put<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> V<'c> {
+    let (input, indices, values) = (operand(op, 0), operand(op, 1), operand(op, 2));
+    let element = element_of(input.r#type());
+    let index_element = element_of(indices.r#type());
+    let (rows, count, columns) = (size(e, indices, 0), size(e, indices, 1), size(e, input, 1));
+    let index = Type::index(e.context);
+    let (zero, one) = (e.index(0), e.index(1));
+    let site = crate::check_bounds::out_of_bounds_site(e, op);
+    let written = for_loop(e, [zero, rows, one], &[input], |b, row, carried| {
+        for_loop(b, [zero, count, one], carried, |b, j, carried| {
+            let out = carried[0];
+            let raw = b.value("tensor.extract", &[indices, row, j], index_element);
+            let column = b.value("arith.index_cast", &[raw], index);
+            let value = b.value("tensor.extract", &[values, row, j], element);
+            let Some(site) = site else { return vec![b.value("tensor.insert", &[value, out, row, column], out.r#type())] };
+            let (inside, safe) = checked_column(b, site, column, columns, zero);
+            let kept = b.value("tensor.extract", &[out, row, safe], element);
+            let value = b.value("arith.select", &[inside, value, kept], element);
+            vec![b.value("tensor.insert", &[value, out, row, safe], out.r#type())]
+        })
+    });
+    written[0]
 }

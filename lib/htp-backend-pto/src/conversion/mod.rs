@@ -21,6 +21,7 @@
 
 pub mod attrs;
 mod buffer;
+pub mod comm;
 mod reductions;
 mod cores;
 pub use cores::Core;
@@ -72,12 +73,17 @@ fn convert_module<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Res
         scalars::check(function)?;
         widen::bf16_arithmetic(context, function)?;
         masks::broadcast_compares_first(context, function)?;
+        // A kernel that communicates takes its chip's CommContext too (`comm.rs`).
+        let comm_context = comm::add_context(context, function)?;
         let plan = tasks::plan(context, function, &name)?;
         for &core in &plan.cores {
             let kernel = state::Kernel::build(context, function, &plan, core)?;
             body.insert_operation_before(function, kernel);
         }
         let orchestration = tasks::orchestration(context, function, &name, &plan)?;
+        if let Some(index) = comm_context {
+            comm::mark_orchestration(context, unsafe { melior::ir::OperationRef::from_raw(orchestration.to_raw()) }, &comm::windows(function), index).map_err(|message| (function.location(), message))?;
+        }
         body.insert_operation_before(function, orchestration);
         unsafe { mlir_sys::mlirOperationDestroy(function.to_raw()) };
     }

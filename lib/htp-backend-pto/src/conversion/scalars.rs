@@ -66,7 +66,7 @@ fn array_access_problem(op: OperationRef, name: &str) -> Option<String> {
 }
 
 /// A scalar read of a tensor element (`lens[b]`): of a kernel parameter
-/// that no tile store of the kernel writes (the vector and cube pipes'
+/// that no tile store or scatter of the kernel writes (the vector and cube pipes'
 /// stores would have to reach GM before the scalar unit reads it).
 fn tensor_read_problem(op: OperationRef, tensor: V) -> Option<String> {
     if melior::ir::block::BlockArgument::try_from(tensor).is_err() {
@@ -80,7 +80,9 @@ fn tensor_read_problem(op: OperationRef, tensor: V) -> Option<String> {
             let d = detach(d);
             key(d) == key(tensor) || htp_ir::query::defining_op(d).is_some_and(|view| view.operand(0).is_ok_and(|base| key(detach(base)) == key(tensor)))
         };
-        if htp_dialects::ods::view::<htp_dialects::ods::tile::StoreOperation>(inner).is_some_and(|s| s.dest().is_ok_and(stores_into)) {
+        let store = htp_dialects::ods::view::<htp_dialects::ods::tile::StoreOperation>(inner).is_some_and(|s| s.dest().is_ok_and(stores_into));
+        let scatter = htp_dialects::ods::view::<htp_dialects::ods::tile::ScatterOperation>(inner).is_some_and(|s| s.dest().is_ok_and(stores_into));
+        if store || scatter {
             written = true;
             return WalkResult::Interrupt;
         }

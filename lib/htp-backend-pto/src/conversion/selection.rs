@@ -14,11 +14,21 @@
 //! - `tile.take` is TGATHER by flat offsets: each index plus its row's
 //!   offset in the source buffer (`r x columns`, a TCI column times the
 //!   stride, added by TROWEXPANDADD).
+//! - `tile.put` is one TSCATTER by flat offsets. A2/A3's TSCATTER zeroes
+//!   its destination before it writes (pto-isa's CPU model does not), so
+//!   the input is scattered too: each row of the scattered tile is the
+//!   input's valid row followed by the values (TCONCAT), and each row of
+//!   offsets is the input's own (`r x stride + c`) followed by the indices'
+//!   (`r x stride + index`). TSCATTER writes them in row-major order from
+//!   the scalar pipe, so every element first gets the input's value and
+//!   then, in order of `j`, the values picked for it: the last of equal
+//!   indices wins. Offsets of 8- and 16-bit elements are 16-bit (TCVT).
 
 use htp_dialects::tile::TileType;
 use melior::ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, Type, ValueLike};
 
 use super::buffer::{elements_per_block, extents_like, round_up, Buffer, Extent, Layout, Pad, Shape};
+use super::memory::column_in_rows;
 use super::relayout::{as_row, transpose_into};
 use super::state::{At, Kernel, PtoOps};
 use super::vector::{convert_chain, destination, materialise, operand, result, result_tile};
@@ -271,6 +281,102 @@ pub fn take<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Re
     // A2/A3 walks the scratch with dst's row stride.
     let tmp = at.alloc(Shape { element: index, valid: offsets.shape.valid, rows: dst.shape.rows.max(offsets.shape.rows), cols: dst.shape.cols.max(offsets.shape.cols), ..offsets.shape });
     at.instruction(pto::TGatherOperationBuilder::new(at.context, at.location).dst(dst.value).src(source.value).indices(offsets.value).tmp(tmp.value).build());
+    k.bind(result(op), dst);
+    Ok(())
+}
+
+/// The largest tile of 8- or 16-bit elements `tile.put` scatters into: its
+/// offsets are i16 (A2/A3's TSCATTER pairs 2-byte offsets with them).
+pub const LARGEST_NARROW_PUT: i64 = 32768;
+
+/// `a + b` for valid extents: static when both are.
+fn sum<'c>(at: &At<'c>, a: Extent<'c>, b: Extent<'c>) -> Extent<'c> {
+    let value = |e: Extent<'c>| match e {
+        Extent::Static(n) => at.index(n),
+        Extent::Dynamic(v) => v,
+    };
+    match (a, b) {
+        (Extent::Static(x), Extent::Static(y)) => Extent::Static(x + y),
+        _ => Extent::Dynamic(at.value("arith.addi", &[value(a), value(b)], Type::index(at.context))),
+    }
+}
+
+/// `tile.put` (see the module comment).
+pub fn put<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let input = TileType::try_from(operand(op, 0).r#type()).map_err(|_| "a put into a non-tile")?;
+    let indices_tile = TileType::try_from(operand(op, 1).r#type()).map_err(|_| "put indices")?;
+    let element = input.element_type();
+    if !matches!(bit_width(element), 8 | 16 | 32) {
+        return Err(format!("PTO scatters 8-, 16- and 32-bit elements (A2/A3's TSCATTER), not {element}"));
+    }
+    let source = materialise(k, at, operand(op, 0))?;
+    let mut indices = materialise(k, at, operand(op, 1))?;
+    let values = materialise(k, at, operand(op, 2))?;
+    let index = i32_type(at);
+    if bit_width(indices.shape.element) == 64 {
+        let narrowed = at.alloc(Shape::vec_of(indices_tile, index, indices.shape.valid));
+        convert_into(at, indices, narrowed)?;
+        indices = narrowed;
+    }
+    let dst = destination(k, at, op, &source.shape.valid)?;
+    let narrow = bit_width(element) < 32;
+    let elements = dst.shape.rows * dst.shape.cols;
+    if narrow && elements > LARGEST_NARROW_PUT {
+        return Err(format!(
+            "PTO scatters {element} elements by 16-bit offsets (A2/A3's TSCATTER): into a tile of at most {LARGEST_NARROW_PUT} elements, \
+             got {elements} ({}x{} in UB); scatter into smaller row blocks",
+            dst.shape.rows, dst.shape.cols
+        ));
+    }
+    // One-column tiles (DN) as column 0 of ND ones: TCONCAT joins rows.
+    let row_form = |b: Buffer<'c>| -> Buffer<'c> {
+        if !b.shape.is_column() {
+            return b;
+        }
+        let staged = at.alloc(column_in_rows(b.shape));
+        transpose_into(at, staged, b);
+        staged
+    };
+    let (source_rows, indices_rows, values_rows) = (row_form(source), row_form(indices), row_form(values));
+    let rows = input.rows();
+    let [valid_rows, valid_cols] = source.shape.valid;
+    let picked = indices.shape.valid[1];
+    // Row r of dst starts at r x its columns; a one-column (DN) dst holds row r at r.
+    let stride = if dst.shape.is_column() { 1 } else { dst.shape.cols };
+    let length = round_up(rows, 8);
+    let line = at.alloc(Shape { valid: [Extent::Static(1), Extent::Static(rows)], ..nd(1, length, index) });
+    at.instruction(pto::TCiOperationBuilder::new(at.context, at.location).dst(line.value).start(i32_constant(at, 0)).build());
+    at.instruction(pto::TMulSOperationBuilder::new(at.context, at.location).dst(line.value).src(line.value).scalar(i32_constant(at, stride)).build());
+    let starts = at.view(line, Shape { rows: length, cols: 1, layout: Layout::Dn, valid: [valid_rows, Extent::Static(1)], ..line.shape });
+    let add = attrs::expand_kind(at.context, "add");
+    // The input's own offsets: r x stride + c (TCI columns, TCOLEXPAND, TROWEXPANDADD).
+    let width = round_up(input.cols(), 8);
+    let columns_line = at.alloc(nd(1, width, index));
+    at.instruction(pto::TCiOperationBuilder::new(at.context, at.location).dst(columns_line.value).start(i32_constant(at, 0)).build());
+    let columns = at.alloc(nd(rows, width, index));
+    instructions::expand(at, false, columns.value, columns_line.value);
+    let region = [valid_rows, valid_cols];
+    let columns = at.view(columns, Shape { valid: region, ..columns.shape });
+    let own = at.alloc(Shape { valid: region, ..nd(rows, width, index) });
+    instructions::expand_binary(at, true, add, own.value, columns.value, starts.value);
+    // The values' offsets: r x stride + index.
+    let theirs = at.alloc(indices_rows.shape);
+    instructions::expand_binary(at, true, add, theirs.value, indices_rows.value, starts.value);
+    // Each row: the input's, then the values (TCONCAT), for elements and offsets alike.
+    let joined_cols = round_up(input.cols() + indices_tile.cols(), 32);
+    let joined_valid = [valid_rows, sum(at, valid_cols, picked)];
+    let offsets = at.alloc(Shape { valid: joined_valid, ..nd(rows, joined_cols, index) });
+    at.instruction(pto::TConcatOperationBuilder::new(at.context, at.location).dst(offsets.value).src_0(own.value).src_1(theirs.value).build());
+    let joined = at.alloc(Shape { valid: joined_valid, ..nd(rows, joined_cols, element) });
+    at.instruction(pto::TConcatOperationBuilder::new(at.context, at.location).dst(joined.value).src_0(source_rows.value).src_1(values_rows.value).build());
+    let offsets = if narrow {
+        let short = at.alloc(Shape { element: IntegerType::new(at.context, 16).into(), ..offsets.shape });
+        convert_into(at, offsets, short)?;
+        short
+    } else {
+        offsets
+    };
+    at.instruction(pto::TScatterOperationBuilder::new(at.context, at.location).dst(dst.value).src(joined.value).idx(offsets.value).build());
     k.bind(result(op), dst);
     Ok(())
 }

@@ -124,7 +124,7 @@ pub fn slice<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
     if steps[1] != 1 {
         strided_columns(at, dst, src, (row, col, steps[1]), tile)?;
     } else {
-        block(at, dst, src, row, col)?;
+        block(at, dst, src, row, col, tile.rows())?;
     }
     k.bind(result(op), dst);
     Ok(())
@@ -134,8 +134,9 @@ pub fn slice<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
 /// takes any row start but only a column start at a 32-byte boundary: a
 /// block at another column is extracted from the transpose, where its
 /// column start is a row start (its rows taken first, at column 0, so
-/// that the transpose's column start is 0).
-fn block<'c>(at: &At<'c>, dst: Buffer<'c>, src: Buffer<'c>, row: i64, col: i64) -> Result<(), String> {
+/// that the transpose's column start is 0). `rows`: the block's rows (a
+/// one-column `dst`'s buffer has more, its rows padded to 32 bytes).
+fn block<'c>(at: &At<'c>, dst: Buffer<'c>, src: Buffer<'c>, row: i64, col: i64, rows: i64) -> Result<(), String> {
     let one_element = matches!(dst.shape.valid, [Extent::Static(1), Extent::Static(1)]);
     if src.shape.is_column() {
         // Rows of a one-column tile: columns of the row its bytes are, or
@@ -147,7 +148,7 @@ fn block<'c>(at: &At<'c>, dst: Buffer<'c>, src: Buffer<'c>, row: i64, col: i64) 
         }
         let staged = at.alloc(super::memory::column_in_rows(src.shape));
         transpose_into(at, staged, src);
-        let part = at.alloc(nd(&src.shape, count(dst.shape.valid[0], dst.shape.rows), 1, [dst.shape.valid[0], Extent::Static(1)]));
+        let part = at.alloc(nd(&src.shape, count(dst.shape.valid[0], rows), 1, [dst.shape.valid[0], Extent::Static(1)]));
         extract(at, part, staged, row, 0);
         transpose_into(at, dst, part);
         return Ok(());
@@ -162,7 +163,7 @@ fn block<'c>(at: &At<'c>, dst: Buffer<'c>, src: Buffer<'c>, row: i64, col: i64) 
         return Ok(());
     }
     // Through the transpose of the block's rows.
-    let rows = take_rows(at, src, row, count(dst.shape.valid[0], dst.shape.rows), dst.shape.valid[0]);
+    let rows = take_rows(at, src, row, count(dst.shape.valid[0], rows), dst.shape.valid[0]);
     let t = transposed(at, rows);
     if dst.shape.is_column() {
         // One column: the transpose's row, into the column's bytes seen as a row.

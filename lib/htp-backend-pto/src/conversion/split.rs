@@ -561,6 +561,8 @@ pub fn valid_sources<'c>(value: V<'c>) -> Option<[ValidSource<'c>; 2]> {
         }
         // The index tile's region.
         Some(TileOp::Take) => valid_sources(htp_ir::query::operand_at(op, 1)?),
+        // The input's region.
+        Some(TileOp::Put) => valid_sources(htp_ir::query::operand_at(op, 0)?),
         Some(TileOp::Matmul) => {
             let rows = valid_sources(htp_ir::query::operand_at(op, 0)?)?[0];
             let cols = valid_sources(htp_ir::query::operand_at(op, 1)?)?[1];

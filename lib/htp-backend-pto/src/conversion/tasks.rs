@@ -123,10 +123,13 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
         .and_then(|a| melior::ir::attribute::DenseI64ArrayAttribute::try_from(a).ok())
         .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect::<Vec<i64>>())
         .unwrap_or_default();
+    // A communication window is read and written (by the kernel and its peers).
+    let windows = htp_api::signature::declared_arguments(function, htp_api::signature::WINDOWS_ATTRIBUTE);
     for index in 0..entry.argument_count() {
         let argument = detach(entry.argument(index).map_err(|e| (location, e.to_string()))?.into());
         if htp_ir::builder::is_memref(argument.r#type()) {
             let direction = match direction(argument) {
+                _ if windows.contains(&(index as i64)) => Direction::InOut,
                 Direction::Out if declared_in_out.contains(&(index as i64)) => Direction::InOut,
                 other => other,
             };
@@ -140,7 +143,13 @@ pub fn plan<'c>(context: &'c Context, function: OperationRef<'c, '_>, name: &str
     // cube work, vector cores otherwise), as many as are available at run
     // time unless the user gave a grain; `parallel=False` keeps one task.
     let level = if cores.contains(&Core::Aic) { crate::architecture::CLUSTER } else { crate::architecture::VECTOR_CORE };
-    let outer = htp_transforms::distribution::distribute(context, function, level, None)?;
+    // A kernel that communicates runs as one task per chip: its signals
+    // count what each chip did once (`comm.rs`).
+    let communicates = super::comm::communicates(function);
+    if communicates && cores.contains(&Core::Aic) {
+        return Err((location, "a kernel that communicates (comm.*) runs on the vector core alone; this one also multiplies matrices: split it into two kernels".to_string()));
+    }
+    let outer = if communicates { None } else { htp_transforms::distribution::distribute(context, function, level, None)? };
     let distribution = outer.and_then(Distribution::of);
     let outer_loop = outer.filter(|_| distribution.is_some()).map(|outer| outer.to_raw().ptr as usize);
     let fifo = split.as_ref().map(|split| fifo_of(split, &tensors, [Fifo::SLOTS; 2]));
@@ -249,13 +258,15 @@ pub fn cluster_plan<'c>(context: &'c Context, functions: &[(OperationRef<'c, '_>
     })
 }
 
-/// In if the kernel only loads the tensor, out if it only stores it.
+/// In if the kernel only loads the tensor, out if it only stores (or
+/// scatters into) it.
 fn direction(tensor: V) -> Direction {
     let (mut loaded, mut stored) = (false, false);
     let mut users = htp_ir::query::uses(tensor);
     while let Some(user) = users.pop() {
         match user.name().as_string_ref().as_str() {
-            _ if TileOp::of(user) == Some(TileOp::Store) => stored = true,
+            // A tensor is a store's or a scatter's destination, never its value.
+            _ if matches!(TileOp::of(user), Some(TileOp::Store | TileOp::Scatter)) => stored = true,
             // A 1-D tensor's `1 x N` view: its users are the tensor's.
             Ok("memref.expand_shape") => users.extend(user.results().flat_map(|result| htp_ir::query::uses(detach(result.into())))),
             _ => loaded = true,

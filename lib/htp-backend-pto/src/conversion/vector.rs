@@ -38,12 +38,15 @@ pub fn lower<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>, kind
         Cmp => compare(k, at, op),
         Select => select(k, at, op),
         Intrinsic => intrinsic(k, at, op),
+        IntrinsicEffect => super::comm::lower(k, at, op),
         Transpose => transpose(k, at, op),
         Relayout => super::layouts::relayout(k, op),
         Gather => gather(k, at, op),
+        Scatter => scatter(k, at, op),
         RowArgReduce => super::selection::row_arg_reduce(k, at, op),
         Sort => super::selection::sort(k, at, op),
         Take => super::selection::take(k, at, op),
+        Put => super::selection::put(k, at, op),
         Slice => super::shapes::slice(k, at, op),
         Concat => super::shapes::concat(k, at, op),
         Reshape => super::shapes::reshape(k, at, op),
@@ -101,6 +104,45 @@ fn gather<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Resu
     let view = memory::global_view(at, table, &offsets, &[rows, Extent::Static(tile.cols())], Layout::Nd, false, tile.element_type());
     at.instruction(pto::MGatherOperationBuilder::new(at.context, at.location).dst(dst.value).table(view).idx(as_row(at, indices).value).build());
     k.bind(result(op), dst);
+    Ok(())
+}
+
+/// `tile.scatter` into GM: MSCATTER with whole rows (`Coalesce::Row`) into
+/// a view of the table's columns `[column, column + C)`, the indices seen
+/// as one row (what A2/A3 reads). A2/A3 writes the rows in order, one DMA
+/// each, so the last of equal indices wins.
+fn scatter<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let tile = TileType::try_from(operand(op, 0).r#type()).map_err(|_| "a scatter of a non-tile")?;
+    let element = tile.element_type();
+    if !matches!(bit_width(element), 8 | 16 | 32) {
+        return Err(format!("PTO scatters rows of 8-, 16- and 32-bit elements (A2/A3's MSCATTER), not {element}"));
+    }
+    let mut source = materialise(k, at, operand(op, 0))?;
+    let mut indices = materialise(k, at, operand(op, 2))?;
+    if !indices.shape.is_column() {
+        return Err("scatter indices must be a one-column tile".into());
+    }
+    if bit_width(indices.shape.element) == 64 {
+        let index = melior::ir::r#type::IntegerType::new(at.context, 32).into();
+        let indices_tile = TileType::try_from(operand(op, 2).r#type()).map_err(|_| "scatter indices")?;
+        let narrowed = at.alloc(Shape::vec_of(indices_tile, index, indices.shape.valid));
+        convert_chain(at, indices, narrowed, |_| Err("i64 -> i32 is one TCVT".into()))?;
+        indices = narrowed;
+    }
+    if source.shape.is_column() {
+        // MSCATTER copies ND rows: a one-column tile as column 0 of one.
+        let staged = at.alloc(memory::column_in_rows(source.shape));
+        transpose_into(at, staged, source);
+        source = staged;
+    }
+    let table = k.value(operand(op, 1))?;
+    if shape_of(table.r#type()).len() != 2 {
+        return Err("PTO scatters rows into a 2-D tensor".into());
+    }
+    let offsets = [at.index(0), k.value(operand(op, 3))?];
+    let table_rows = at.value("memref.dim", &[table, offsets[0]], melior::ir::Type::index(at.context));
+    let view = memory::global_view(at, table, &offsets, &[Extent::Dynamic(table_rows), Extent::Static(tile.cols())], Layout::Nd, false, element);
+    at.instruction(pto::MScatterOperationBuilder::new(at.context, at.location).table(view).src(source.value).idx(as_row(at, indices).value).build());
     Ok(())
 }
 
@@ -314,6 +356,10 @@ fn broadcast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> R
 
 /// `tile.pad` -> TFILLPAD into a full tile whose type carries the pad value.
 fn pad<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    if is_mask(operand(op, 0)) {
+        // Its valid region is rows of packed bytes, not the tile's (see `set_valid`).
+        return Err("PTO holds a bool tile (a mask) as packed bits, which it cannot pad: pad the data it compares, then compare again".into());
+    }
     let source = k.buffer(operand(op, 0))?;
     let Ok(pad) = pad_value(operand(op, 1)) else {
         return pad_with_fill(k, at, op, source);
@@ -381,6 +427,9 @@ pub fn set_valid<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) 
 /// `tile.cast`: one TCVT, or a chain of them through the types A2/A3
 /// converts between (`conversion_path`).
 fn cast<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    if is_mask(operand(op, 0)) {
+        return cast_mask(k, at, op);
+    }
     let source = k.buffer(operand(op, 0))?;
     let tile = result_tile(op)?;
     let dst = destination(k, at, op, &source.shape.valid)?;
@@ -678,6 +727,38 @@ fn store_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> 
     let out = at.alloc(bytes);
     at.instruction(pto::TCvtOperationBuilder::new(at.context, at.location).dst(out.value).src(selected.value).round(attrs::round_mode(at.context, "rint")).build());
     memory::store_buffer(k, at, op, out)
+}
+
+/// A mask cast to numbers, 1 where it is set and 0 elsewhere: TSEL of
+/// filled f16 tiles (TSEL takes 16- and 32-bit elements), then the TCVTs to
+/// the result's type — as a mask is stored to a bool tensor. A mask's valid
+/// region is rows of packed bytes: the columns are the tile's, static.
+fn cast_mask<'c>(k: &mut Kernel<'c>, at: &At<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let mask = k.buffer(operand(op, 0))?;
+    let tile = result_tile(op)?;
+    let cols = match tile.valid_size(1) {
+        htp_dialects::tile::ValidSize::Static(n) if tile.cols() > 1 => n,
+        _ => return Err("PTO converts a mask to numbers only from a tile of several columns with a static valid width".into()),
+    };
+    let valid = [mask.shape.valid[0], Extent::Static(cols)];
+    let dst = destination(k, at, op, &valid)?;
+    let half_type = melior::ir::Type::float16(at.context);
+    let half = Shape::vec_of(tile, half_type, valid);
+    let constant = |value: f64| {
+        let filled = at.alloc(half.fully_valid());
+        at.instruction(pto::TExpandSOperationBuilder::new(at.context, at.location).dst(filled.value).scalar(at.number(half_type, value)).build());
+        filled
+    };
+    let (ones, zeros) = (constant(1.0), constant(0.0));
+    if dst.shape.element == half_type {
+        select_into(at, dst, mask, ones, zeros);
+    } else {
+        let selected = at.alloc(half);
+        select_into(at, selected, mask, ones, zeros);
+        convert_chain(at, selected, dst, |element| Ok(Shape::vec_of(tile, parse_element(at.context, element)?, valid)))?;
+    }
+    k.bind(result(op), dst);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -35,6 +35,12 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("#include <algorithm>");
     w.line("#include <limits>");
     w.line("#include <pto/pto-inst.hpp>");
+    let communicates = uses_comm(function);
+    if communicates {
+        w.line("#include <pto/comm/comm_types.hpp>");
+        w.line("#include <pto/comm/pto_comm_inst.hpp>");
+        w.line("#include \"platform_comm/comm_context.h\"");
+    }
     if function.attribute(FIFO_ATTRIBUTE).is_ok() {
         w.line("#include <pto/common/fifo.hpp>");
         w.line("#include \"intrinsic.h\"");
@@ -50,6 +56,12 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     w.line("#define __aicore__ [aicore]");
     w.line("#endif");
     w.line("");
+    if communicates {
+        for line in COMM_HELPERS.lines() {
+            w.line(line);
+        }
+        w.line("");
+    }
     // Where a large kernel's parts go (`parts.rs`): before the entry that calls them.
     let parts_at = w.out.len();
     w.line(&format!("// {} kernel for {}.", core, flavour.description()));
@@ -106,6 +118,46 @@ pub fn emit(function: OperationRef, parameters: &[String], flavour: Flavour, lin
     out.insert_str(parts_at, &parts);
     Ok(out)
 }
+
+/// Whether the kernel communicates with other chips (`pto.comm_*` ops).
+fn uses_comm(function: OperationRef) -> bool {
+    let mut found = false;
+    function.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if PtoOp::of(op).is_some_and(PtoOp::is_comm) {
+            found = true;
+            return melior::ir::operation::WalkResult::Interrupt;
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    found
+}
+
+/// What a kernel that communicates with other chips declares once: its
+/// `CommContext` (the `comm_context` argument, an address), a peer's copy
+/// of a window address (the same offset from that rank's window base,
+/// `windowsIn[peer]`) and of a GM view. Guarded, so several kernels can
+/// share a translation unit (`htp.pto.isa_check`).
+const COMM_HELPERS: &str = r#"#ifndef HTP_COMM_HELPERS
+#define HTP_COMM_HELPERS
+// This chip's CommContext (its rank, the domain's size, every rank's window base).
+AICORE inline __gm__ CommContext *htp_comm(int64_t context) {
+    return reinterpret_cast<__gm__ CommContext *>(static_cast<uint64_t>(context));
+}
+// A peer's copy of a window address: the same offset from the peer's window base.
+template <typename T>
+AICORE inline __gm__ T *htp_comm_peer(int64_t context, __gm__ T *local, int64_t peer) {
+    __gm__ CommContext *ctx = htp_comm(context);
+    const uint64_t offset = reinterpret_cast<uint64_t>(local) - ctx->windowsIn[ctx->rankId];
+    return reinterpret_cast<__gm__ T *>(ctx->windowsIn[peer] + offset);
+}
+// A GM view of a window block, moved to a peer's copy of the window.
+template <typename GT>
+AICORE inline GT htp_comm_peer_view(int64_t context, GT &view, int64_t peer) {
+    return GT(htp_comm_peer(context, view.data(), peer),
+              typename GT::Shape(view.GetShape(0), view.GetShape(1), view.GetShape(2), view.GetShape(3), view.GetShape(4)),
+              typename GT::Stride(view.GetStride(0), view.GetStride(1), view.GetStride(2), view.GetStride(3), view.GetStride(4)));
+}
+#endif"#;
 
 /// The cross-core pipes of a cluster task's kernel (`pto.fifo`): one
 /// one-way `TPipe` per direction that carries tiles, through the GM ring
@@ -259,8 +311,42 @@ impl Ops for KernelOps {
             // Whole rows by index; the simulator's un-templated MGATHER
             // gathers single elements, so the mode is spelled out.
             MGather => w.line(&format!("MGATHER<Coalesce::Row>({});", operands.join(", "))),
+            // Whole rows by index, as MGATHER reads them.
+            MScatter => w.line(&format!("MSCATTER<Coalesce::Row>({});", operands.join(", "))),
             TStore if self.lane_guard => {
                 w.line(&format!("if (get_sub_block_id(args) == 0) TSTORE({});", operands.join(", ")));
+            }
+            CommRank | CommSize => {
+                let field = if kind == CommRank { "rankId" } else { "rankNum" };
+                let result = op.result(0).map_err(|e| e.to_string())?;
+                let name = w.fresh(if kind == CommRank { "rank" } else { "ranks" });
+                w.line(&format!("const int64_t {name} = static_cast<int64_t>(htp_comm({})->{field});", operands[0]));
+                w.bind(result.into(), name);
+            }
+            // TPUT's store: the tile into the peer's copy of the window block.
+            CommPut => {
+                let remote = w.fresh("remote");
+                w.line(&format!("auto {remote} = htp_comm_peer_view({}, {}, {});", operands[3], operands[0], operands[2]));
+                w.line(&format!("TSTORE({remote}, {});", operands[1]));
+            }
+            CommNotify | CommWait => {
+                let (offset, next) = w.element_offset(op, 0)?;
+                let signals = &operands[0];
+                let text = |name: &str| {
+                    op.attribute(name).ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).map(|s| s.value().to_string()).ok_or(format!("{} without its {name}", kind.name()))
+                };
+                let signal = w.fresh("signal");
+                if kind == CommNotify {
+                    let (value, peer, context) = (&operands[next], &operands[next + 1], &operands[next + 2]);
+                    let mode = if text("op")? == "set" { "Set" } else { "AtomicAdd" };
+                    w.line(&format!("comm::Signal {signal}(htp_comm_peer({context}, {signals} + {offset}, {peer}));"));
+                    w.line(&format!("comm::TNOTIFY({signal}, static_cast<int32_t>({value}), comm::NotifyOp::{mode});"));
+                } else {
+                    let value = &operands[next];
+                    let cmp = text("cmp")?.to_uppercase();
+                    w.line(&format!("comm::Signal {signal}({signals} + {offset});"));
+                    w.line(&format!("comm::TWAIT({signal}, static_cast<int32_t>({value}), comm::WaitCmp::{cmp});"));
+                }
             }
             AvailableCores | Submit | CreateTensor => return Err(format!("{} belongs in an orchestration", kind.name())),
             ClusterSend | ClusterRecv => return Err(format!("{} is tile IR: convert-tile-to-pto makes it a pipe hand-over", kind.name())),
@@ -392,6 +478,8 @@ fn global_view(w: &mut Writer, op: OperationRef, existing: Option<String>) -> Re
     let shape = shape_of(memref);
     let rank = shape.len();
     let mut tensor = w.name(source)?;
+    // The tensor's shape descriptor is `<name>_desc` whatever the pointer is seen as.
+    let desc = format!("{tensor}_desc");
     let result = op.result(0).map_err(|e| e.to_string())?;
     let view = result.r#type();
     let element_type = GlobalTensorType::try_from(view).map_err(|_| "a global_view of a non-gtensor")?.element_type();
@@ -409,7 +497,7 @@ fn global_view(w: &mut Writer, op: OperationRef, existing: Option<String>) -> Re
             shape[d + 1..].iter().product::<i64>().to_string()
         } else {
             (d + 1..rank)
-                .map(|k| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({tensor}_desc->shapes[{k}])") })
+                .map(|k| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({desc}->shapes[{k}])") })
                 .collect::<Vec<_>>()
                 .join(" * ")
         }

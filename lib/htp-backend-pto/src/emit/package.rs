@@ -73,6 +73,12 @@ pub struct ManifestArgument {
     pub shape: Option<Vec<Dim>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
+    /// `"window"`: a communication window the runner allocates on every
+    /// chip of a group for each run (no caller passes it); `"context"`: the
+    /// scalar that receives the chip's `CommContext` address
+    /// (`conversion/comm.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comm: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -372,11 +378,16 @@ pub fn package(
     for (index, direction) in declared_directions(orchestration, directions.len()) {
         directions[index] = direction;
     }
+    let mut comm = vec![None; arguments.len()];
+    for (index, role) in declared_strings(orchestration, comm.len(), crate::conversion::comm::COMM_ARGUMENT) {
+        comm[index] = Some(role);
+    }
     let runtime_env = runtime_env(orchestration)?;
     let manifest_arguments = arguments
         .into_iter()
         .zip(directions)
-        .map(|(a, direction)| {
+        .zip(comm)
+        .map(|((a, direction), comm)| {
             let tensor = a.kind == "tensor";
             ManifestArgument {
                 name: a.name,
@@ -384,6 +395,7 @@ pub fn package(
                 dtype: a.dtype,
                 shape: tensor.then_some(a.shape),
                 direction: tensor.then_some(direction),
+                comm,
             }
         })
         .collect();
@@ -412,14 +424,19 @@ pub fn package(
 
 /// The `pto.direction` argument attributes of `function`'s first `count` arguments.
 fn declared_directions(function: OperationRef, count: usize) -> Vec<(usize, String)> {
+    declared_strings(function, count, DIRECTION_ATTRIBUTE)
+}
+
+/// The string argument attributes `name` of `function`'s first `count` arguments.
+fn declared_strings(function: OperationRef, count: usize, name: &str) -> Vec<(usize, String)> {
     let Some(attributes) = function.attribute("arg_attrs").ok().and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok()) else {
         return Vec::new();
     };
     (0..count.min(attributes.len()))
         .filter_map(|i| {
             let dictionary = melior::ir::attribute::DictionaryAttribute::try_from(attributes.element(i).ok()?).ok()?;
-            let direction = (0..dictionary.len()).filter_map(|k| dictionary.element(k).ok()).find(|(key, _)| key.as_string_ref().as_str() == Ok(DIRECTION_ATTRIBUTE))?.1;
-            Some((i, StringAttribute::try_from(direction).ok()?.value().to_string()))
+            let value = (0..dictionary.len()).filter_map(|k| dictionary.element(k).ok()).find(|(key, _)| key.as_string_ref().as_str() == Ok(name))?.1;
+            Some((i, StringAttribute::try_from(value).ok()?.value().to_string()))
         })
         .collect()
 }
@@ -531,8 +548,9 @@ mod tests {
                     dtype: "float32".into(),
                     shape: Some(vec![Dim::Symbol("N".into()), Dim::Static(256)]),
                     direction: Some("in".into()),
+                    comm: None,
                 },
-                ManifestArgument { name: "n".into(), kind: "scalar", dtype: "int64".into(), shape: None, direction: None },
+                ManifestArgument { name: "n".into(), kind: "scalar", dtype: "int64".into(), shape: None, direction: None, comm: None },
             ],
             orchestration: ManifestOrchestration { source: "orchestration/k.cpp".into(), function: "aicpu_orchestration_entry" },
             kernels: vec![ManifestKernel { func_id: 0, name: "k_aiv".into(), source: "kernels/aiv/k_aiv.cpp".into(), core_type: "aiv".into(), signature: vec!["in"] }],

@@ -359,21 +359,9 @@ impl<'s> Writer<'s> {
     /// coherent with what other cores and DMA wrote; a no-op on a2a3sim).
     fn tensor_element(&mut self, op: OperationRef) -> Result<(), String> {
         let tensor = op.operand(0).map_err(|e| e.to_string())?;
-        let shape = htp_ir::builder::shape_of(tensor.r#type());
         let element_type = htp_ir::builder::element_of(tensor.r#type());
         let base = self.name(tensor)?;
-        let rank = shape.len();
-        let indices: Vec<String> = (0..rank).map(|d| op.operand(1 + d).map_err(|e| e.to_string()).and_then(|v| self.name(v))).collect::<Result<_, _>>()?;
-        let extent = |k: usize| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({base}_desc->shapes[{k}])") };
-        let terms: Vec<String> = (0..rank)
-            .map(|d| {
-                let inner: Vec<String> = (d + 1..rank).map(extent).collect();
-                let index = format!("static_cast<int64_t>({})", indices[d]);
-                if inner.is_empty() { index } else { format!("{index} * {}", inner.join(" * ")) }
-            })
-            .collect();
-        let offset = self.fresh("offset");
-        self.line(&format!("const int64_t {offset} = {};", if terms.is_empty() { "0".to_string() } else { terms.join(" + ") }));
+        let (offset, _) = self.element_offset(op, 0)?;
         // A bool tensor holds one byte per element.
         let (pointer, read) = if htp_ir::builder::int_width(element_type) == Some(1) {
             let bytes = format!("reinterpret_cast<__gm__ uint8_t *>({base})");
@@ -387,6 +375,29 @@ impl<'s> Writer<'s> {
         self.line(&format!("const {} {variable} = {read};", c_type(result.r#type())?));
         self.bind(result.into(), variable);
         Ok(())
+    }
+
+    /// The row-major offset of the element `op` addresses with its operand
+    /// `at` (a kernel's tensor) and the indices after it, one per
+    /// dimension: declared as a `const int64_t`; returns its name and the
+    /// operand position after the indices.
+    pub fn element_offset(&mut self, op: OperationRef, at: usize) -> Result<(String, usize), String> {
+        let tensor = op.operand(at).map_err(|e| e.to_string())?;
+        let shape = htp_ir::builder::shape_of(tensor.r#type());
+        let base = self.name(tensor)?;
+        let rank = shape.len();
+        let indices: Vec<String> = (0..rank).map(|d| op.operand(at + 1 + d).map_err(|e| e.to_string()).and_then(|v| self.name(v))).collect::<Result<_, _>>()?;
+        let extent = |k: usize| if shape[k] >= 0 { shape[k].to_string() } else { format!("static_cast<int64_t>({base}_desc->shapes[{k}])") };
+        let terms: Vec<String> = (0..rank)
+            .map(|d| {
+                let inner: Vec<String> = (d + 1..rank).map(extent).collect();
+                let index = format!("static_cast<int64_t>({})", indices[d]);
+                if inner.is_empty() { index } else { format!("{index} * {}", inner.join(" * ")) }
+            })
+            .collect();
+        let offset = self.fresh("offset");
+        self.line(&format!("const int64_t {offset} = {};", if terms.is_empty() { "0".to_string() } else { terms.join(" + ") }));
+        Ok((offset, at + 1 + rank))
     }
 
     fn if_else(&mut self, op: OperationRef, ops: &mut dyn Ops) -> Result<(), String> {

@@ -477,6 +477,19 @@ impl<'c, 'a> Machine<'c, 'a> {
                 };
                 add(&mut m.read_bytes, gm, rows * cols * element);
             }
+            MScatter => {
+                // One table row per valid index: the source's valid rows.
+                m.mscatters += 1;
+                let (gm, cols, element) = match operands.first() {
+                    Some(Value::View { gm, cols, element_bytes, .. }) => (*gm, *cols, *element_bytes),
+                    _ => return Err(format!("{n} without a GM table")),
+                };
+                let rows = match operands.get(1) {
+                    Some(Value::Tile { rows, .. }) => *rows,
+                    _ => return Err(format!("{n} without a source tile")),
+                };
+                add(&mut m.write_bytes, gm, rows * cols * element);
+            }
             TStore => {
                 if !frame.skip_stores {
                     m.tstores += 1;
@@ -495,6 +508,11 @@ impl<'c, 'a> Machine<'c, 'a> {
             WaitFlag => m.wait_flags += 1,
             Barrier => m.barriers += 1,
             TFree => {}
+            // Metrics are those of one chip alone: rank 0 of a group of 1.
+            CommRank | CommSize => {
+                let result = op.result(0).map_err(|e| e.to_string())?;
+                frame.values.insert(key(result.into()), Value::Int(i64::from(kind == CommSize)));
+            }
             AvailableCores | Submit | CreateTensor => return Err(format!("metrics: {n} in a kernel")),
             // Every other instruction computes on tiles already on chip.
             _ => {}

@@ -52,11 +52,12 @@ pub struct Metrics {
     /// GM bytes read (`pto.tload`, `pto.mgather`) per tensor argument of the
     /// program, in argument order (valid extents x element bytes).
     pub read_bytes: Vec<i64>,
-    /// GM bytes written (`pto.tstore`) per tensor argument.
+    /// GM bytes written (`pto.tstore`, `pto.mscatter`) per tensor argument.
     pub write_bytes: Vec<i64>,
     pub tloads: i64,
     pub tstores: i64,
     pub mgathers: i64,
+    pub mscatters: i64,
     pub set_flags: i64,
     pub wait_flags: i64,
     pub barriers: i64,
@@ -90,6 +91,7 @@ impl Metrics {
             ("tloads", self.tloads),
             ("tstores", self.tstores),
             ("mgathers", self.mgathers),
+            ("mscatters", self.mscatters),
             ("set_flags", self.set_flags),
             ("wait_flags", self.wait_flags),
             ("barriers", self.barriers),

@@ -69,6 +69,7 @@ fn counts_a_hand_written_program_as_executed() {
             tloads: 3,
             tstores: 3,
             mgathers: 0,
+            mscatters: 0,
             set_flags: 8,
             wait_flags: 8,
             barriers: 2,

@@ -210,6 +210,13 @@ fn accesses(op: OperationRef) -> Result<Vec<Access>, String> {
             let pipe = Pipe::Mte2;
             vec![tile(0, pipe, true)?, Access { pipe, write: false, resource: tensor_resource(operand(1)?)? }, tile(2, pipe, false)?]
         }
+        // A GM write of UB rows by DMA, as TSTORE (PTO-ISA's table says
+        // PIPE_V: A2/A3's MSCATTER waits for V and MTE2 before it reads the
+        // indices and for its own MTE3 copies before it returns).
+        MScatter => {
+            let pipe = Pipe::Mte3;
+            vec![Access { pipe, write: true, resource: tensor_resource(operand(0)?)? }, tile(1, pipe, false)?, tile(2, pipe, false)?]
+        }
         TStore => {
             let pipe = if location_of(operand(1)?)? == TileLocation::Acc { Pipe::Fix } else { Pipe::Mte3 };
             vec![Access { pipe, write: true, resource: tensor_resource(operand(0)?)? }, tile(1, pipe, false)?]
@@ -297,11 +304,25 @@ impl<'c> Sync<'c> {
         self.build(pto::BarrierOperation::name(), location, &[("pipe", "#pto<pipe v>")], false)
     }
 
+    /// `pto.barrier <all>`: every pipe drained.
+    fn full_barrier(&self, location: Location<'c>) -> Operation<'c> {
+        self.build(pto::BarrierOperation::name(), location, &[("pipe", "#pto<pipe all>")], false)
+    }
+
     /// Synchronises one block (and, recursively, the blocks inside it).
     fn block(&mut self, block: BlockRef<'c, 'c>) -> Result<Vec<Pending<'c>>, String> {
         let items = items_of(block);
         let mut pending: Vec<Pending<'c>> = Vec::new();
         for (position, &item) in items.iter().enumerate() {
+            // Communication with other chips is a full barrier: every pipe
+            // drained before it (what the kernel wrote has landed when a
+            // peer is told) and after it (nothing after a wait starts early).
+            if is_comm_barrier(item) {
+                block.insert_operation_before(item, self.full_barrier(item.location()));
+                block.insert_operation_after(item, self.full_barrier(item.location()));
+                pending.clear();
+                continue;
+            }
             let list = summary(item)?;
             self.order(block, &mut pending, item, position, &list, None)?;
             for region in item.regions() {
@@ -396,6 +417,10 @@ impl<'c> Sync<'c> {
     /// The loop body against its own previous iteration.
     fn back_edge(&mut self, loop_op: OperationRef<'c, 'c>, body: BlockRef<'c, 'c>, mut left: Vec<Pending<'c>>) -> Result<(), String> {
         for item in items_of(body) {
+            // Nothing of the previous iteration is pending past a full barrier.
+            if is_comm_barrier(item) {
+                break;
+            }
             let list = summary(item)?;
             self.order(body, &mut left, item, LATER_ITERATION, &list, Some(loop_op))?;
         }
@@ -433,6 +458,11 @@ impl<'c> Sync<'c> {
         }
         Ok(())
     }
+}
+
+/// A communication op that is a full barrier (`PtoOp::is_comm_barrier`).
+fn is_comm_barrier(op: OperationRef) -> bool {
+    PtoOp::of(op).is_some_and(PtoOp::is_comm_barrier)
 }
 
 fn detach_op<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {

@@ -26,9 +26,9 @@ struct Args {
 pub const BUILTIN_FUNCTIONS: &[&str] = &[
     "exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "add", "sub", "mul", "div", "maximum", "minimum", "max",
     "min", "row_sum", "row_max", "row_min", "col_sum", "col_max", "col_min", "row_reduce", "col_reduce", "broadcast",
-    "matmul", "dot", "cast", "transpose", "relayout", "where", "select", "full", "zeros", "ones", "iota", "gather", "pad", "float", "int",
+    "matmul", "dot", "cast", "transpose", "relayout", "where", "select", "full", "zeros", "ones", "full_like", "zeros_like", "ones_like", "iota", "gather", "pad", "float", "int",
     "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "bool", "sigmoid", "silu", "gelu", "tanh", "erf", "softplus",
-    "row_argmax", "row_argmin", "argmax", "argmin", "sort", "argsort", "topk",
+    "row_argmax", "row_argmin", "argmax", "argmin", "sort", "argsort", "topk", "scatter",
     "concat", "concatenate", "reshape",
 ];
 
@@ -53,6 +53,18 @@ impl<'c> Lowerer<'c, '_> {
 
     /// Matches `args` to `params` (names, in order); `required` leading
     /// ones must be given. Returns one slot per parameter.
+    /// The arguments of `full`/`zeros`/`ones` and their `_like` forms: `[first, dtype]` (`first`
+    /// the shape or the tile) and the value — `full`'s argument, else 0 or 1.
+    fn fill_arguments(&self, name: &str, args: Args, first: &str, range: TextRange) -> LResult<(Vec<Option<(Val, TextRange)>>, Val)> {
+        if name.starts_with("full") {
+            let s = self.bind(name, args, &[first, "value", "dtype"], 2, range)?;
+            let value = s[1].as_ref().map(|x| x.0.clone()).unwrap_or(Val::NoneV);
+            return Ok((vec![s[0].clone(), s[2].clone()], value));
+        }
+        let s = self.bind(name, args, &[first, "dtype"], 1, range)?;
+        Ok((s, Val::Int(i64::from(name.starts_with("ones")))))
+    }
+
     fn bind(&self, fname: &str, args: Args, params: &[&str], required: usize, range: TextRange) -> LResult<Vec<Option<(Val, TextRange)>>> {
         if args.positional.len() > params.len() {
             return Err(self.error(range, DiagnosticKind::Invalid, format!(
@@ -106,6 +118,10 @@ impl<'c> Lowerer<'c, '_> {
                     )));
                 }
                 if let Some(Namespace::Intrinsics(set)) = module {
+                    // An intrinsic with effects takes tensor blocks as they are written (not loaded).
+                    if let Some(intrinsic) = set.get(attr).filter(|i| matches!(i.shape, htp_api::intrinsics::IntrinsicShape::Effect { .. })) {
+                        return self.effect_intrinsic(set, intrinsic, call, range);
+                    }
                     let args = self.eval_args(call)?;
                     let keywords = args.keywords.len();
                     return self.intrinsic(set, attr, args.positional, keywords, a.range, range);
@@ -375,14 +391,7 @@ impl<'c> Lowerer<'c, '_> {
                 }
             }
             "full" | "zeros" | "ones" => {
-                let (s, value) = if name == "full" {
-                    let s = self.bind(name, args, &["shape", "value", "dtype"], 2, range)?;
-                    let v = s[1].as_ref().map(|x| x.0.clone()).unwrap_or(Val::NoneV);
-                    (vec![s[0].clone(), s[2].clone()], v)
-                } else {
-                    let s = self.bind(name, args, &["shape", "dtype"], 1, range)?;
-                    (s, Val::Int(if name == "ones" { 1 } else { 0 }))
-                };
+                let (s, value) = self.fill_arguments(name, args, "shape", range)?;
                 let shape = self.shape_arg(&s[0], range)?;
                 let elem = match &s[1] {
                     Some(_) => self.dtype_arg(&s[1], range)?,
@@ -395,6 +404,18 @@ impl<'c> Lowerer<'c, '_> {
                 };
                 let ty = TileTy::full(shape[0], shape[1], elem);
                 Ok(Val::Tile(self.splat(&value, &ty, range)?, ty))
+            }
+            "full_like" | "zeros_like" | "ones_like" => {
+                // numpy's *_like: the tile's shape and valid region (a ragged
+                // block's zeros), its element type unless dtype says otherwise.
+                let (s, value) = self.fill_arguments(name, args, "t", range)?;
+                let Some((Val::Tile(like, like_ty), _)) = &s[0] else {
+                    let (what, at) = s[0].as_ref().map(|(v, r)| (v.describe(), *r)).unwrap_or_else(|| ("nothing".into(), range));
+                    return Err(self.error(at, DiagnosticKind::Type, format!("htp.{name}() takes a tile first, got {what}")));
+                };
+                let elem = if s[1].is_some() { self.dtype_arg(&s[1], range)? } else { like_ty.elem };
+                let ty = TileTy { elem, layout: None, ..*like_ty };
+                Ok(Val::Tile(self.splat_like(&value, &ty, Some(*like), range)?, ty))
             }
             "iota" => {
                 let s = self.bind(name, args, &["shape", "dim", "dtype"], 2, range)?;
@@ -420,6 +441,29 @@ impl<'c> Lowerer<'c, '_> {
                 }
                 let s = self.bind(name, args, &["x", "rows", "col", "cols"], 4, range)?;
                 self.gather(&s, range)
+            }
+            "scatter" => {
+                // A tile first: elements into each row by column (`tile.put`);
+                // a tensor first: rows of a tile into rows of the tensor
+                // (`tile.scatter`), as `gather` reads them (D76).
+                let first = args.positional.first().map(|a| (&a.0, a.1)).or_else(|| args.keywords.iter().find(|k| k.0 == "x").map(|k| (&k.1, k.2)));
+                if let Some((other, r)) = first.filter(|(v, _)| !matches!(v, Val::Tile(..) | Val::Tensor(..))) {
+                    return Err(self.error(r, DiagnosticKind::Type, format!(
+                        "htp.scatter takes a tile first (htp.scatter(t, index, src, axis=1): elements into each row) \
+                         or a tensor (htp.scatter(y, rows, col, t): rows into the tensor), got {}", other.describe()
+                    )));
+                }
+                if let Some((Val::Tile(..), _)) = first {
+                    let s = self.bind(name, args, &["x", "index", "src", "axis"], 3, range)?;
+                    self.row_axis("scatter(t, index, src, axis=1)", &s[3], range)?;
+                    return match (&s[0], &s[1], &s[2]) {
+                        (Some((t, _)), Some((index, index_range)), Some((src, src_range))) => self.put(t, index, *index_range, src, *src_range, range),
+                        _ => Err(self.internal(range, "missing operands")),
+                    };
+                }
+                let s = self.bind(name, args, &["x", "rows", "col", "src"], 4, range)?;
+                self.scatter_rows(&s, range)?;
+                Ok(Val::NoneV)
             }
             "row_argmax" | "row_argmin" | "argmax" | "argmin" => {
                 let s = if name.starts_with("row_") {
@@ -563,6 +607,80 @@ impl<'c> Lowerer<'c, '_> {
             .build();
         let v = self.place1(range, op)?;
         Ok(Val::Tile(v, result))
+    }
+
+    /// `htp.scatter(y, rows, col, t)`: row `r` of `t` into row `rows[r, 0]`
+    /// of the 2-D tensor `y` at columns `col..`, rows in order (the last
+    /// of equal indices wins): a `tile.scatter`, the inverse of `gather`.
+    fn scatter_rows(&mut self, s: &[Option<(Val, TextRange)>], range: TextRange) -> LResult<()> {
+        const CALL: &str = "htp.scatter(y, rows, col, t)";
+        let tensor = match &s[0] {
+            Some((Val::Tensor(t), _)) if t.dims.len() == 2 => t.clone(),
+            Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                "{CALL} needs a 2-D tensor (or, with a tile first, htp.scatter(t, index, src, axis=1)), got {}", other.describe()
+            ))),
+            None => return Err(self.internal(range, "missing x")),
+        };
+        if let Some(parameter) = &tensor.input_of {
+            return Err(self.error(range, DiagnosticKind::Invalid, format!(
+                "cannot scatter into '{}': it is an input ({parameter}), which a kernel only reads; declare the parameter htp.InOut[...] to read and write it, or htp.Out[...] to only write it",
+                tensor.name
+            )));
+        }
+        let (rows, rows_ty) = match &s[1] {
+            Some((Val::Tile(v, t), _)) if t.shape[1] == 1 && matches!(t.elem, Elem::I32 | Elem::I64) => (*v, *t),
+            Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                "{CALL} needs an Rx1 tile of i32 or i64 row indices, got {}", other.describe()
+            ))),
+            None => return Err(self.internal(range, "missing rows")),
+        };
+        let col = match &s[2] {
+            Some((v, r)) => self.to_index(v, *r)?,
+            None => return Err(self.internal(range, "missing col")),
+        };
+        let (value, ty, value_range) = match &s[3] {
+            Some((Val::Tile(v, t), r)) => (*v, *t, *r),
+            Some((other, r)) => return Err(self.error(*r, DiagnosticKind::Type, format!(
+                "{CALL} stores the rows of a tile, got {}", other.describe()
+            ))),
+            None => return Err(self.internal(range, "missing src")),
+        };
+        if ty.elem != tensor.elem {
+            return Err(self.error(value_range, DiagnosticKind::Type, format!(
+                "element type mismatch: scattering a {ty} into the {} tensor '{}' (convert with htp.cast(t, htp.{}))",
+                tensor.elem, tensor.name, tensor.elem
+            )));
+        }
+        if ty.shape[0] != rows_ty.shape[0] || ty.valid[0] != rows_ty.valid[0] {
+            return Err(self.error(value_range, DiagnosticKind::Shape, format!(
+                "{CALL} writes row r of t to row rows[r, 0]: the {ty} and the row indices {rows_ty} must have the same rows (and valid rows)"
+            )));
+        }
+        // The window of columns lies inside the tensor (docs/language.md,
+        // "Gather"): checked here when it is known, at run time on the CPU
+        // otherwise.
+        if let (DimV::Static(d), super::types::Valid::Static(cols)) = (&tensor.dims[1], ty.valid[1]) {
+            let d = *d;
+            if cols > d {
+                return Err(self.error(value_range, DiagnosticKind::Shape, format!("scatters {cols} columns into '{}' with {d}", tensor.name)));
+            }
+            if let Some((Val::Int(start), r)) = &s[2] {
+                if *start < 0 || start + cols > d {
+                    return Err(self.error(*r, DiagnosticKind::Shape, format!(
+                        "scatters into columns {start}..{} of '{}', which has {d}: the window must lie inside the tensor",
+                        start + cols, tensor.name
+                    )));
+                }
+            }
+        }
+        let op = tile::ScatterOperationBuilder::new(self.ctx, self.loc(range))
+            .value(self.value(value))
+            .dest(self.value(tensor.value))
+            .row_indices(self.value(rows))
+            .column(self.value(col))
+            .build();
+        self.place(op);
+        Ok(())
     }
 
     /// Inlines a call of another kernel or helper: its parameters are bound

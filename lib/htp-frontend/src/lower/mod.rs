@@ -161,7 +161,9 @@ fn lower_entry<'c>(
     // MLIR argument types, in Python order without constants.
     let mut arg_types: Vec<Type<'c>> = Vec::new();
     let mut arg_locs: Vec<Location<'c>> = Vec::new();
-    let mut signature = KernelSignature { name: def.name.id.to_string(), params: Vec::new() };
+    let mut signature = KernelSignature { name: def.name.id.to_string(), params: Vec::new(), windows: Vec::new() };
+    // Argument indices of the communication windows (`comm.Window[...]`).
+    let mut windows: Vec<usize> = Vec::new();
     let const_ints: HashMap<&str, i64> = params
         .iter()
         .filter_map(|p| match p.constant {
@@ -171,7 +173,7 @@ fn lower_entry<'c>(
         .collect();
     for p in &params {
         let (kind, arg_ty) = match &p.annotation {
-            Annotation::Tensor { elem, shape, is_output, in_out, layout } => {
+            Annotation::Tensor { elem, shape, is_output, in_out, layout, window } => {
                 let dims: Vec<DimSig> = shape
                     .iter()
                     .map(|d| match d {
@@ -191,7 +193,13 @@ fn lower_entry<'c>(
                     .collect::<Vec<_>>()
                     .join("x");
                 let ty = lowerer.ty(p.range, &format!("memref<{text}x{}{}>", elem.mlir(), layout.memref_suffix(dims.len())))?;
-                (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output, in_out: *in_out, layout: *layout }, Some(ty))
+                if *window {
+                    // No caller passes it: it is neither an input nor an output of a call.
+                    windows.push(arg_types.len());
+                    (ParamKind::Tensor { elem: *elem, shape: dims, is_output: false, in_out: false, layout: *layout }, Some(ty))
+                } else {
+                    (ParamKind::Tensor { elem: *elem, shape: dims, is_output: *is_output, in_out: *in_out, layout: *layout }, Some(ty))
+                }
             }
             Annotation::Scalar(elem) => (ParamKind::Scalar { elem: *elem }, Some(lowerer.ty(p.range, elem.mlir())?)),
             Annotation::Const(_) => match p.constant {
@@ -220,6 +228,7 @@ fn lower_entry<'c>(
         });
         signature.params.push(ParamSignature { name: p.name.clone(), kind, arg_index });
     }
+    signature.windows = windows.clone();
 
     let region = Region::new();
     let block = region.append_block(Block::new(
@@ -235,7 +244,10 @@ fn lower_entry<'c>(
             (ParamKind::Scalar { elem }, Some(i)) => Val::Scalar(block_arg(&block, i, &lowerer, p.range)?, ScalarTy::Elem(*elem)),
             (ParamKind::Tensor { elem, shape, is_output, .. }, Some(i)) => {
                 let arg = block_arg(&block, i, &lowerer, p.range)?;
-                let tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape, *is_output)?;
+                let window = windows.contains(&i);
+                // A window is written too (by the kernel and by its peers).
+                let mut tensor = lowerer.bind_tensor(p.range, &p.name, arg, *elem, shape, *is_output || window)?;
+                tensor.window = window;
                 for (dim, sig_dim) in tensor.dims[tensor.dims.len() - shape.len()..].iter().zip(shape) {
                     if let (DimSig::Symbol(sym), DimV::Dynamic(v)) = (sig_dim, dim) {
                         lowerer.env.entry(sym.clone()).or_insert(Val::Scalar(*v, ScalarTy::Index));
@@ -277,6 +289,13 @@ fn lower_entry<'c>(
         } else {
             // Which outputs keep what the kernel does not write (`htp.InOut`).
             vec![(Identifier::new(ctx, "htp.in_outs"), lowerer.parse_attr(def.range, &format!("array<i64: {in_outs}>"))?)]
+        })
+        .add_attributes(&if windows.is_empty() {
+            vec![]
+        } else {
+            // Which arguments are communication windows (`comm.Window`).
+            let list = windows.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+            vec![(Identifier::new(ctx, htp_api::signature::WINDOWS_ATTRIBUTE), lowerer.parse_attr(def.range, &format!("array<i64: {list}>"))?)]
         })
         .add_regions([region])
         .build()

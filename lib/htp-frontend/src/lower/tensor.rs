@@ -111,7 +111,7 @@ impl<'c> Lowerer<'c, '_> {
             dims.insert(0, DimV::Static(1));
         }
         let input_of = (!is_output).then(|| format!("the kernel's htp.Tensor parameter '{name}'"));
-        Ok(TensorV { name: name.to_string(), value, elem, dims, user_rank: shape.len(), shape_text, input_of })
+        Ok(TensorV { name: name.to_string(), value, elem, dims, user_rank: shape.len(), shape_text, input_of, window: false })
     }
 
     /// The tile addressed by `tensor[slice]`.
@@ -324,6 +324,11 @@ impl<'c> Lowerer<'c, '_> {
                     None => self.index_const(range, d)?,
                 }
             }
+            // A block of one along a symbolic dimension is that element's
+            // row or column, as an index is (`q[b:b + 1, :]` is `q[b, :]`):
+            // the start is assumed inside the dimension (the cpu checks it),
+            // as a block that divides a static dimension is assumed aligned.
+            DimV::Dynamic(_) if span == 1 => return Ok(Valid::Static(size)),
             DimV::Dynamic(v) => v,
         };
         let index = self.ty(range, "index")?;
@@ -389,7 +394,7 @@ impl<'c> Lowerer<'c, '_> {
     /// in-bounds part: a `tile.set_valid` whose run-time sizes are the
     /// slice's. Per dimension (slice, tile): (?, static) and (t, v > t)
     /// narrow; (?, ?) and (t, v <= t) are stored as they are.
-    fn narrow_to_slice(
+    pub(super) fn narrow_to_slice(
         &mut self,
         tile: MlirValue,
         ty: TileTy,

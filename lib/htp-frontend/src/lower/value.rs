@@ -33,6 +33,9 @@ pub struct TensorV {
     /// (or was passed in for) the `htp.Tensor` parameter `parameter`, an
     /// input. A store into it is an error at the store.
     pub input_of: Option<String>,
+    /// A communication window parameter (`comm.Window[...]`): what the
+    /// `comm` set's puts and signals address on a peer.
+    pub window: bool,
 }
 
 impl TensorV {

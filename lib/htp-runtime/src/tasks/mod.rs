@@ -353,6 +353,14 @@ impl TaskRuntime {
         report
     }
 
+    /// Starts the trace's clock again (events recorded since the last [`drain`](Self::drain)
+    /// are dropped): a runtime kept between runs measures each run from its own start.
+    pub fn restart_trace(&self) {
+        if let Some(trace) = &self.shared.trace {
+            drop(trace.restart());
+        }
+    }
+
     /// Waits for every task submitted so far and reports the run (the first task error or
     /// panic, if any, is the error), then makes the runtime ready for another run with the same
     /// workers: task ids start again from 0, the failure is forgotten, the trace restarts. With a

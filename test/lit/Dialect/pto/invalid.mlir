@@ -2380,6 +2380,119 @@ func.func @f(%d: !pto.tile<vec, 1x256xf16>, %s: !pto.tile<vec, 1x256xf32>) {
 // -----
 
 func.func @f(%d: !pto.tile<mat, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tscatter' op scatters into a vec tile}}
+  pto.tscatter %d, %s, %i : !pto.tile<mat, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf16>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tscatter' op element type of 'src' ('f16') differs from 'dst' ('f32')}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x8xi64>, %s: !pto.tile<vec, 16x8xi64>, %i: !pto.tile<vec, 16x8xi32>) {
+  // expected-error @+1 {{'pto.tscatter' op element type 'i64' is not supported on A2/A3 (supported: i8, i16, i32, ui8, ui16, ui32, f16, bf16, f32)}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x8xi64>, !pto.tile<vec, 16x8xi64>, !pto.tile<vec, 16x8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf16>, %s: !pto.tile<vec, 16x64xf16>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tscatter' op offsets of 'f16' elements must be i16 or ui16 (A2/A3's TSCATTER), got '!pto.tile<vec, 16x64xi32>'}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xf16>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi16>) {
+  // expected-error @+1 {{'pto.tscatter' op offsets of 'f32' elements must be i32 or ui32 (A2/A3's TSCATTER), got '!pto.tile<vec, 16x64xi16>'}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi16>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32, blayout = col_major>) {
+  // expected-error @+1 {{'pto.tscatter' op 'idx' must be row_major with slayout = none (ND), got blayout = col_major, slayout = none}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<vec, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32, valid = 16x8>, %i: !pto.tile<vec, 16x64xi32>) {
+  // expected-error @+1 {{'pto.tscatter' op valid columns of 'src' (8) differ from valid columns of 'idx' (64)}}
+  pto.tscatter %d, %s, %i : !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xf32, valid = 16x8>, !pto.tile<vec, 16x64xi32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x128xf16>, %s: !pto.tile<vec, 16x128xf16, blayout = col_major>, %i: !pto.tile<vec, 1x16xi32>) {
+  // expected-error @+1 {{'pto.mscatter' op 'src' must be row_major with slayout = none (ND), got blayout = col_major, slayout = none}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x128xf16>, !pto.tile<vec, 16x128xf16, blayout = col_major>, !pto.tile<vec, 1x16xi32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x128xf16>, %s: !pto.tile<vec, 8x128xf16>, %i: !pto.tile<vec, 8x1xi32, blayout = col_major>) {
+  // expected-error @+1 {{'pto.mscatter' op indices must be a 1xR row_major vec i32 tile (what A2/A3's MSCATTER reads), got '!pto.tile<vec, 8x1xi32, blayout = col_major>'}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 8x1xi32, blayout = col_major>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x128xf16>, %s: !pto.tile<vec, 8x128xf16>, %i: !pto.tile<vec, 1x8xi32, valid = 1x6>) {
+  // expected-error @+1 {{'pto.mscatter' op scatters 8 rows of 'src' by 6 valid indices}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32, valid = 1x6>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x128xf16>, %s: !pto.tile<vec, 16x128xf16>, %i: !pto.tile<vec, 1x8xi32, valid = 1x?>) {
+  // expected-error @+1 {{'pto.mscatter' op 'src' has 16 valid rows but 'idx' holds 8 indices}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x128xf16>, !pto.tile<vec, 16x128xf16>, !pto.tile<vec, 1x8xi32, valid = 1x?>
+  return
+}
+
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x128xf32>, %s: !pto.tile<vec, 8x128xf16>, %i: !pto.tile<vec, 1x8xi32>) {
+  // expected-error @+1 {{'pto.mscatter' op tile element type 'f16' differs from the table's 'f32'}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x128xf32>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x4xi64>, %s: !pto.tile<vec, 8x4xi64>, %i: !pto.tile<vec, 1x8xi32>) {
+  // expected-error @+1 {{'pto.mscatter' op element type 'i64' is not supported on A2/A3}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x4xi64>, !pto.tile<vec, 8x4xi64>, !pto.tile<vec, 1x8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%t: !pto.gtensor<?x64xf16>, %s: !pto.tile<vec, 8x128xf16>, %i: !pto.tile<vec, 1x8xi32>) {
+  // expected-error @+1 {{'pto.mscatter' op 'src' has 128 valid columns but the table has 64}}
+  pto.mscatter %t, %s, %i : !pto.gtensor<?x64xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32>
+  return
+}
+
+// -----
+
+func.func @f(%d: !pto.tile<mat, 16x64xf32>, %s: !pto.tile<vec, 16x64xf32>, %i: !pto.tile<vec, 16x64xi32>) {
   // expected-error @+1 {{'pto.tgather' op gathers between vec tiles}}
   pto.tgather %d, %s, %i, %i : !pto.tile<mat, 16x64xf32>, !pto.tile<vec, 16x64xf32>, !pto.tile<vec, 16x64xi32>, !pto.tile<vec, 16x64xi32>
   return
@@ -2674,5 +2787,69 @@ func.func @f(%A: memref<128xf32>, %i: index) {
 func.func @f(%A: memref<128x64xf32>, %i: index) {
   // expected-error @+1 {{'pto.global_view' op attribute 'row_step' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   %g = pto.global_view %A[%i, %i] dims [0, 1] row_step 0 : memref<128x64xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%g: !pto.gtensor<16x64xf32>, %t: !pto.tile<mat, 16x64xf32>, %p: index, %ctx: i64) {
+  // expected-error @+1 {{'pto.comm_put' op puts a vec tile (UB), got a mat tile}}
+  pto.comm_put %g, %t peer %p comm %ctx : !pto.gtensor<16x64xf32>, !pto.tile<mat, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%g: !pto.gtensor<16x64xf16>, %t: !pto.tile<vec, 16x64xf32>, %p: index, %ctx: i64) {
+  // expected-error @+1 {{'pto.comm_put' op tile element type 'f32' differs from the gtensor's 'f16'}}
+  pto.comm_put %g, %t peer %p comm %ctx : !pto.gtensor<16x64xf16>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%g: !pto.gtensor<16x64xf32, layout = dn>, %t: !pto.tile<vec, 16x64xf32>, %p: index, %ctx: i64) {
+  // expected-error @+1 {{'pto.comm_put' op cannot store a vec tile with}}
+  pto.comm_put %g, %t peer %p comm %ctx : !pto.gtensor<16x64xf32, layout = dn>, !pto.tile<vec, 16x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<4xi32>, %i: index, %v: i32, %ctx: i64) {
+  // expected-error @+1 {{'pto.comm_notify' op op is "add" or "set", got "max"}}
+  pto.comm_notify "max" %s[%i], %v peer %i comm %ctx : memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<4xf32>, %i: index, %v: i32, %ctx: i64) {
+  // expected-error @+1 {{'pto.comm_notify' op signals are i32, got 'f32'}}
+  pto.comm_notify "add" %s[%i], %v peer %i comm %ctx : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<4x4xi32>, %i: index, %v: i32) {
+  // expected-error @+1 {{'pto.comm_wait' op needs 2 indices (one per dimension), got 1}}
+  pto.comm_wait %s[%i] "ge" %v : memref<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%s: memref<4xi32>, %i: index, %v: i32) {
+  // expected-error @+1 {{'pto.comm_wait' op cmp is one of eq, ne, gt, ge, lt, le, got ">="}}
+  pto.comm_wait %s[%i] ">=" %v : memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @f(%ctx: i32) {
+  // expected-error @+1 {{'pto.comm_rank' op operand #0 must be 64-bit signless integer}}
+  %r = "pto.comm_rank"(%ctx) : (i32) -> index
   return
 }

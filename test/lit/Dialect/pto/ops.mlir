@@ -154,6 +154,18 @@ func.func @gather_ten(%dst: !pto.tile<vec, 10x64xf32>, %table: !pto.gtensor<?x64
   return
 }
 
+// Rows scattered into a GM table by a 1xR index row (what A2/A3 reads); ten
+// valid rows of an i8 tile whose rows are padded.
+// CHECK-LABEL: func.func @scatter(
+// CHECK-NEXT: pto.mscatter %{{.*}}, %{{.*}}, %{{.*}} : !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32>
+// CHECK-NEXT: pto.mscatter %{{.*}}, %{{.*}}, %{{.*}} : !pto.gtensor<?x1xi8>, !pto.tile<vec, 32x32xi8, valid = 10x1>, !pto.tile<vec, 1x16xi32, valid = 1x10>
+func.func @scatter(%table: !pto.gtensor<?x128xf16>, %src: !pto.tile<vec, 8x128xf16>, %idx: !pto.tile<vec, 1x8xi32>,
+                   %bytes: !pto.gtensor<?x1xi8>, %b: !pto.tile<vec, 32x32xi8, valid = 10x1>, %ten: !pto.tile<vec, 1x16xi32, valid = 1x10>) {
+  pto.mscatter %table, %src, %idx : !pto.gtensor<?x128xf16>, !pto.tile<vec, 8x128xf16>, !pto.tile<vec, 1x8xi32>
+  pto.mscatter %bytes, %b, %ten : !pto.gtensor<?x1xi8>, !pto.tile<vec, 32x32xi8, valid = 10x1>, !pto.tile<vec, 1x16xi32, valid = 1x10>
+  return
+}
+
 // CHECK-LABEL: func.func @moves(
 // CHECK-SAME:  %[[ARG0:[a-zA-Z0-9_]+]]: !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>, %[[ARG1:[a-zA-Z0-9_]+]]: !pto.tile<left, 64x64xf16>, %[[ARG2:[a-zA-Z0-9_]+]]: !pto.tile<right, 64x64xf16>, %[[ARG3:[a-zA-Z0-9_]+]]: !pto.tile<mat, 1x64xf32>, %[[ARG4:[a-zA-Z0-9_]+]]: !pto.tile<bias, 1x64xf32>, %[[ARG5:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG6:[a-zA-Z0-9_]+]]: !pto.tile<vec, 16x64xf32>, %[[ARG7:[a-zA-Z0-9_]+]]: !pto.tile<acc, 64x64xf32>, %[[ARG8:[a-zA-Z0-9_]+]]: index) {
 // CHECK-NEXT: pto.tmov %[[ARG1]], %[[ARG0]] : !pto.tile<left, 64x64xf16>, !pto.tile<mat, 64x64xf16, blayout = col_major, slayout = row_major>
@@ -441,6 +453,21 @@ func.func @selection(%i: !pto.tile<vec, 16x1xi32, blayout = col_major>, %x: !v, 
   return
 }
 
+// TSCATTER by flat offsets: i32 offsets for 32-bit elements, i16 for 16- and
+// 8-bit ones; a one-column (DN) destination.
+// CHECK-LABEL: func.func @scatter_elements(
+// CHECK-NEXT: pto.tscatter %{{.*}}, %{{.*}}, %{{.*}} : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x96xf32, valid = ?x72>, !pto.tile<vec, 16x96xi32, valid = ?x72>
+// CHECK-NEXT: pto.tscatter %{{.*}}, %{{.*}}, %{{.*}} : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x96xi8, valid = 16x72>, !pto.tile<vec, 16x96xi16, valid = 16x72>
+// CHECK-NEXT: pto.tscatter %{{.*}}, %{{.*}}, %{{.*}} : !pto.tile<vec, 16x1xbf16, blayout = col_major>, !pto.tile<vec, 16x32xbf16, valid = 16x4>, !pto.tile<vec, 16x32xui16, valid = 16x4>
+func.func @scatter_elements(%d: !pto.tile<vec, 16x64xf32, valid = ?x64>, %s: !pto.tile<vec, 16x96xf32, valid = ?x72>, %o: !pto.tile<vec, 16x96xi32, valid = ?x72>,
+                            %db: !pto.tile<vec, 16x64xi8>, %sb: !pto.tile<vec, 16x96xi8, valid = 16x72>, %ob: !pto.tile<vec, 16x96xi16, valid = 16x72>,
+                            %dc: !pto.tile<vec, 16x1xbf16, blayout = col_major>, %sc: !pto.tile<vec, 16x32xbf16, valid = 16x4>, %oc: !pto.tile<vec, 16x32xui16, valid = 16x4>) {
+  pto.tscatter %d, %s, %o : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x96xf32, valid = ?x72>, !pto.tile<vec, 16x96xi32, valid = ?x72>
+  pto.tscatter %db, %sb, %ob : !pto.tile<vec, 16x64xi8>, !pto.tile<vec, 16x96xi8, valid = 16x72>, !pto.tile<vec, 16x96xi16, valid = 16x72>
+  pto.tscatter %dc, %sc, %oc : !pto.tile<vec, 16x1xbf16, blayout = col_major>, !pto.tile<vec, 16x32xbf16, valid = 16x4>, !pto.tile<vec, 16x32xui16, valid = 16x4>
+  return
+}
+
 // CHECK-LABEL: func.func @sync() {
 // CHECK-NEXT: pto.set_flag <mte2 -> v>, 0
 // CHECK-NEXT: pto.wait_flag <mte2 -> v>, 0
@@ -699,5 +726,24 @@ func.func @vec_blocks(%h: !pto.tile<vec, 16x32xf32>, %x: !pto.tile<vec, 16x64xf3
   pto.tinsert %d, %x[%c16, %c0] : !pto.tile<vec, 32x64xf32>, !pto.tile<vec, 16x64xf32>
   pto.tconcat %j, %a, %a : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x32xf32, valid = ?x32>, !pto.tile<vec, 16x32xf32, valid = ?x32>
   %g = pto.global_view %A[%c16, %c0] dims [0, 1] row_step 2 : memref<128x64xf32> -> !pto.gtensor<16x64xf32>
+  return
+}
+
+// Communication between chips: the CommContext queries, a put to a peer's
+// window block, a signal added to / set in a peer's window, a wait.
+// CHECK-LABEL: func.func @comm(
+// CHECK: %[[R:.*]] = pto.comm_rank %[[C:.*]]
+// CHECK-NEXT: %{{.*}} = pto.comm_size %[[C]]
+// CHECK-NEXT: pto.comm_put %{{.*}}, %{{.*}} peer %[[R]] comm %[[C]] : !pto.gtensor<16x64xf32>, !pto.tile<vec, 16x64xf32>
+// CHECK-NEXT: pto.comm_notify "add" %{{.*}}[%[[R]]], %{{.*}} peer %[[R]] comm %[[C]] : memref<4xi32>
+// CHECK-NEXT: pto.comm_notify "set" %{{.*}}[%[[R]], %[[R]]], %{{.*}} peer %[[R]] comm %[[C]] : memref<4x4xi32>
+// CHECK-NEXT: pto.comm_wait %{{.*}}[%[[R]]] "ge" %{{.*}} : memref<4xi32>
+func.func @comm(%g: !pto.gtensor<16x64xf32>, %t: !pto.tile<vec, 16x64xf32>, %s: memref<4xi32>, %s2: memref<4x4xi32>, %one: i32, %ctx: i64) {
+  %me = pto.comm_rank %ctx
+  %n = pto.comm_size %ctx
+  pto.comm_put %g, %t peer %me comm %ctx : !pto.gtensor<16x64xf32>, !pto.tile<vec, 16x64xf32>
+  pto.comm_notify "add" %s[%me], %one peer %me comm %ctx : memref<4xi32>
+  pto.comm_notify "set" %s2[%me, %me], %one peer %me comm %ctx : memref<4x4xi32>
+  pto.comm_wait %s[%me] "ge" %one : memref<4xi32>
   return
 }

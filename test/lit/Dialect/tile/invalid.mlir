@@ -370,7 +370,7 @@ func.func @gather_float_indices(%m: memref<?x128xf16>, %r: !tile.tile<8x1xf32>, 
 // -----
 
 func.func @gather_row_count(%m: memref<?x128xf16>, %r: !tile.tile<8x1xi32>, %c: index) -> !tile.tile<16x128xf16> {
-  // expected-error @+1 {{'tile.gather' op gathers 8 rows but the result has 16}}
+  // expected-error @+1 {{'tile.gather' op gathers 16 rows by 8 row indices}}
   %g = tile.gather %m[%r, %c] : memref<?x128xf16>, !tile.tile<8x1xi32> -> !tile.tile<16x128xf16>
   return %g : !tile.tile<16x128xf16>
 }
@@ -378,7 +378,7 @@ func.func @gather_row_count(%m: memref<?x128xf16>, %r: !tile.tile<8x1xi32>, %c: 
 // -----
 
 func.func @gather_element_type(%m: tensor<?x128xf32>, %r: !tile.tile<8x1xi64>, %c: index) -> !tile.tile<8x128xf16> {
-  // expected-error @+1 {{'tile.gather' op source element type 'f32' differs from the result element type 'f16'}}
+  // expected-error @+1 {{'tile.gather' op source element type 'f32' differs from the result's element type 'f16'}}
   %g = tile.gather %m[%r, %c] : tensor<?x128xf32>, !tile.tile<8x1xi64> -> !tile.tile<8x128xf16>
   return %g : !tile.tile<8x128xf16>
 }
@@ -397,6 +397,74 @@ func.func @gather_column_not_index(%m: memref<?x128xf16>, %r: !tile.tile<8x1xi32
   // expected-error @+1 {{'tile.gather' op operand #2 must be index, but got 'i64'}}
   %g = "tile.gather"(%m, %r, %c) : (memref<?x128xf16>, !tile.tile<8x1xi32>, i64) -> !tile.tile<8x128xf16>
   return %g : !tile.tile<8x128xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tile.scatter
+//===----------------------------------------------------------------------===//
+
+func.func @scatter_rank3(%m: memref<2x64x128xf16>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x1xi32>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op scatters rows into a rank-2 destination, got rank 3}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x128xf16>, memref<2x64x128xf16>, !tile.tile<8x1xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_into_a_tensor(%m: tensor<64x128xf16>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x1xi32>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op operand #1 must be memref of any type values, but got 'tensor<64x128xf16>'}}
+  "tile.scatter"(%t, %m, %r, %c) : (!tile.tile<8x128xf16>, tensor<64x128xf16>, !tile.tile<8x1xi32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @scatter_indices_cols(%m: memref<?x128xf16>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x2xi32>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op row indices must be an Rx1 tile, got '!tile.tile<8x2xi32>'}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x2xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_i16_indices(%m: memref<?x128xf16>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x1xi16>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op row indices must be i32 or i64, got 'i16'}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi16>
+  return
+}
+
+// -----
+
+func.func @scatter_row_count(%m: memref<?x128xf16>, %t: !tile.tile<16x128xf16>, %r: !tile.tile<8x1xi32>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op scatters 16 rows by 8 row indices}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<16x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_element_type(%m: memref<?x128xf32>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x1xi64>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op destination element type 'f32' differs from the value's element type 'f16'}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x128xf16>, memref<?x128xf32>, !tile.tile<8x1xi64>
+  return
+}
+
+// -----
+
+func.func @scatter_cols_exceed(%m: memref<?x128xf16>, %t: !tile.tile<8x256xf16>, %r: !tile.tile<8x1xi32>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op scatters 256 columns into a destination with 128}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x256xf16>, memref<?x128xf16>, !tile.tile<8x1xi32>
+  return
+}
+
+// -----
+
+func.func @scatter_valid_rows(%m: memref<?x128xf16>, %t: !tile.tile<8x128xf16>, %r: !tile.tile<8x1xi32, valid = ?x1>, %c: index) {
+  // expected-error @+1 {{'tile.scatter' op value valid rows 8 differ from the index tile's ?}}
+  tile.scatter %t, %m[%r, %c] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi32, valid = ?x1>
+  return
 }
 
 // -----
@@ -1569,6 +1637,30 @@ func.func @intrinsic_on_a_memref(%m: memref<4xf32>) -> !tile.tile<16x64xf32> {
 
 // -----
 
+func.func @intrinsic_effect_without_set() {
+  // expected-error @+1 {{'tile.intrinsic_effect' op callee must be '<set>.<name>', got 'rank'}}
+  %r = tile.intrinsic_effect "rank"() : () -> index
+  return
+}
+
+// -----
+
+func.func @intrinsic_effect_two_results() {
+  // expected-error @+1 {{'tile.intrinsic_effect' op has at most one result (a scalar)}}
+  %r:2 = tile.intrinsic_effect "comm.rank"() : () -> (index, index)
+  return
+}
+
+// -----
+
+func.func @intrinsic_effect_tile_result() {
+  // expected-error @+1 {{'tile.intrinsic_effect' op result #0 must be variadic of}}
+  %r = tile.intrinsic_effect "comm.rank"() : () -> !tile.tile<16x64xf32>
+  return
+}
+
+// -----
+
 func.func @relayout_changes_more(%x: !tile.tile<16x64xf32>) {
   // expected-error @+1 {{'tile.relayout' op changes only the layout: the result must be '!tile.tile<16x64xf32, layout = #layout.axe<[16@m:1] x [64@m:16]>>', got '!tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>'}}
   %d = tile.relayout %x : !tile.tile<16x64xf32> -> !tile.tile<16x64xf16, layout = #layout.axe<[16@m:1] x [64@m:16]>>
@@ -1789,4 +1881,52 @@ func.func @reshape_to_a_partial_tile(%x: !tile.tile<16x64xf32>) {
   // expected-error @+1 {{'tile.reshape' op result '!tile.tile<32x32xf32, valid = 16x32>' must be fully valid}}
   %r = tile.reshape %x : !tile.tile<16x64xf32> -> !tile.tile<32x32xf32, valid = 16x32>
   return
+}
+
+// -----
+
+func.func @put_index_type(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi16>, %v: !tile.tile<16x8xf32>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.put' op column indices must be i32 or i64, got 'i16'}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32>, !tile.tile<16x8xi16>, !tile.tile<16x8xf32> -> !tile.tile<16x64xf32>
+  return %r : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @put_rows(%a: !tile.tile<16x64xf32>, %i: !tile.tile<8x8xi32>, %v: !tile.tile<8x8xf32>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.put' op puts into 16 rows by indices of 8}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32>, !tile.tile<8x8xi32>, !tile.tile<8x8xf32> -> !tile.tile<16x64xf32>
+  return %r : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @put_valid_rows(%a: !tile.tile<16x64xf32, valid = ?x64>, %i: !tile.tile<16x8xi32>, %v: !tile.tile<16x8xf32>) -> !tile.tile<16x64xf32, valid = ?x64> {
+  // expected-error @+1 {{'tile.put' op valid rows of the input (?) and of the indices (16) differ}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32, valid = ?x64>, !tile.tile<16x8xi32>, !tile.tile<16x8xf32> -> !tile.tile<16x64xf32, valid = ?x64>
+  return %r : !tile.tile<16x64xf32, valid = ?x64>
+}
+
+// -----
+
+func.func @put_values_element(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi32>, %v: !tile.tile<16x8xf16>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.put' op values must be a '!tile.tile<16x8xf32>' (the indices' shape and valid region, the input's element type), got '!tile.tile<16x8xf16>'}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32>, !tile.tile<16x8xi32>, !tile.tile<16x8xf16> -> !tile.tile<16x64xf32>
+  return %r : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @put_values_valid(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi32>, %v: !tile.tile<16x8xf32, valid = 16x4>) -> !tile.tile<16x64xf32> {
+  // expected-error @+1 {{'tile.put' op values must be a '!tile.tile<16x8xf32>' (the indices' shape and valid region, the input's element type), got '!tile.tile<16x8xf32, valid = 16x4>'}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32>, !tile.tile<16x8xi32>, !tile.tile<16x8xf32, valid = 16x4> -> !tile.tile<16x64xf32>
+  return %r : !tile.tile<16x64xf32>
+}
+
+// -----
+
+func.func @put_result(%a: !tile.tile<16x64xf32>, %i: !tile.tile<16x8xi32>, %v: !tile.tile<16x8xf32>) -> !tile.tile<16x8xf32> {
+  // expected-error @+1 {{'tile.put' op result type must be '!tile.tile<16x64xf32>', got '!tile.tile<16x8xf32>'}}
+  %r = tile.put %a[%i], %v : !tile.tile<16x64xf32>, !tile.tile<16x8xi32>, !tile.tile<16x8xf32> -> !tile.tile<16x8xf32>
+  return %r : !tile.tile<16x8xf32>
 }

@@ -127,6 +127,24 @@ func.func @gather(%m: memref<?x128xf16>, %t: tensor<64x32xi8>, %r32: !tile.tile<
   return %a, %b : !tile.tile<8x128xf16>, !tile.tile<16x16xi8, valid = ?x16>
 }
 
+// A scatter writes a memref and has no result; rows of any valid region.
+// CHECK-LABEL: func.func @scatter(
+// CHECK-SAME:    %[[M:[a-zA-Z0-9_]+]]: memref<?x128xf16>
+// CHECK-SAME:    %[[N:[a-zA-Z0-9_]+]]: memref<64x32xi8>
+// CHECK-SAME:    %[[A:[a-zA-Z0-9_]+]]: !tile.tile<8x128xf16>
+// CHECK-SAME:    %[[B:[a-zA-Z0-9_]+]]: !tile.tile<16x16xi8, valid = ?x16>
+// CHECK-SAME:    %[[R32:[a-zA-Z0-9_]+]]: !tile.tile<8x1xi32>
+// CHECK-SAME:    %[[R64:[a-zA-Z0-9_]+]]: !tile.tile<16x1xi64, valid = ?x1>
+// CHECK-SAME:    %[[C:[a-zA-Z0-9_]+]]: index
+// CHECK-NEXT:  tile.scatter %[[A]], %[[M]][%[[R32]], %[[C]]] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi32>
+// CHECK-NEXT:  tile.scatter %[[B]], %[[N]][%[[R64]], %[[C]]] : !tile.tile<16x16xi8, valid = ?x16>, memref<64x32xi8>, !tile.tile<16x1xi64, valid = ?x1>
+// CHECK-NEXT:  return
+func.func @scatter(%m: memref<?x128xf16>, %n: memref<64x32xi8>, %a: !tile.tile<8x128xf16>, %b: !tile.tile<16x16xi8, valid = ?x16>, %r32: !tile.tile<8x1xi32>, %r64: !tile.tile<16x1xi64, valid = ?x1>, %c: index) {
+  tile.scatter %a, %m[%r32, %c] : !tile.tile<8x128xf16>, memref<?x128xf16>, !tile.tile<8x1xi32>
+  tile.scatter %b, %n[%r64, %c] : !tile.tile<16x16xi8, valid = ?x16>, memref<64x32xi8>, !tile.tile<16x1xi64, valid = ?x1>
+  return
+}
+
 // The literal is untyped and prints in the element type's form: floats in
 // exponent form, `nan`/`inf`/`-inf` as keywords, i1 as true/false. An integer
 // literal initializes float elements.
@@ -423,6 +441,24 @@ func.func @take(%x: !tile.tile<16x64xbf16, valid = ?x40>, %i: !tile.tile<16x8xi6
   return %0 : !tile.tile<16x8xbf16, valid = ?x8>
 }
 
+// A put keeps the input's type; the values have the indices' shape and
+// valid region.
+// CHECK-LABEL: func.func @put(
+// CHECK-SAME:    %[[X:[a-zA-Z0-9_]+]]: !tile.tile<16x64xbf16, valid = ?x40>
+// CHECK-SAME:    %[[I:[a-zA-Z0-9_]+]]: !tile.tile<16x8xi64, valid = ?x8>
+// CHECK-SAME:    %[[V:[a-zA-Z0-9_]+]]: !tile.tile<16x8xbf16, valid = ?x8>
+// CHECK-SAME:    %[[Y:[a-zA-Z0-9_]+]]: !tile.tile<4x1xi8>
+// CHECK-SAME:    %[[J:[a-zA-Z0-9_]+]]: !tile.tile<4x3xi32>
+// CHECK-SAME:    %[[W:[a-zA-Z0-9_]+]]: !tile.tile<4x3xi8>
+// CHECK-NEXT:  %[[A:[a-zA-Z0-9_]+]] = tile.put %[[X]][%[[I]]], %[[V]] : !tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<16x8xi64, valid = ?x8>, !tile.tile<16x8xbf16, valid = ?x8> -> !tile.tile<16x64xbf16, valid = ?x40>
+// CHECK-NEXT:  %[[B:[a-zA-Z0-9_]+]] = tile.put %[[Y]][%[[J]]], %[[W]] : !tile.tile<4x1xi8>, !tile.tile<4x3xi32>, !tile.tile<4x3xi8> -> !tile.tile<4x1xi8>
+// CHECK-NEXT:  return %[[A]], %[[B]]
+func.func @put(%x: !tile.tile<16x64xbf16, valid = ?x40>, %i: !tile.tile<16x8xi64, valid = ?x8>, %v: !tile.tile<16x8xbf16, valid = ?x8>, %y: !tile.tile<4x1xi8>, %j: !tile.tile<4x3xi32>, %w: !tile.tile<4x3xi8>) -> (!tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<4x1xi8>) {
+  %0 = tile.put %x[%i], %v : !tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<16x8xi64, valid = ?x8>, !tile.tile<16x8xbf16, valid = ?x8> -> !tile.tile<16x64xbf16, valid = ?x40>
+  %1 = tile.put %y[%j], %w : !tile.tile<4x1xi8>, !tile.tile<4x3xi32>, !tile.tile<4x3xi8> -> !tile.tile<4x1xi8>
+  return %0, %1 : !tile.tile<16x64xbf16, valid = ?x40>, !tile.tile<4x1xi8>
+}
+
 // CHECK-LABEL: func.func @broadcast(
 // CHECK-SAME:    %[[R:[a-zA-Z0-9_]+]]: !tile.tile<16x1xf32>
 // CHECK-SAME:    %[[C:[a-zA-Z0-9_]+]]: !tile.tile<1x64xi32, valid = 1x?>
@@ -679,6 +715,20 @@ func.func @intrinsic(%a: !tile.tile<16x64xf32>, %b: !tile.tile<16x64xf32>, %k: f
   %s = tile.intrinsic "pto.tadd"(%a, %b) : (!tile.tile<16x64xf32>, !tile.tile<16x64xf32>) -> !tile.tile<16x64xf32>
   %t = tile.intrinsic "pto.tadds"(%s, %k) : (!tile.tile<16x64xf32>, f32) -> !tile.tile<16x64xf32>
   return %t : !tile.tile<16x64xf32>
+}
+
+// An intrinsic with effects: scalars, tensors (a block's memref and indices)
+// and tiles in, no result or one scalar.
+// CHECK-LABEL: func.func @intrinsic_effect
+// CHECK-NEXT:    %[[R:.*]] = tile.intrinsic_effect "comm.rank"() : () -> index
+// CHECK-NEXT:    tile.intrinsic_effect "comm.put"(%[[R]], %{{.*}}, %[[R]], %{{.*}}, %{{.*}}, %{{.*}}) : (index, memref<4x16x64xf32>, index, index, index, !tile.tile<16x64xf32>) -> ()
+// CHECK-NEXT:    tile.intrinsic_effect "comm.notify"(%[[R]], %{{.*}}, %[[R]], %{{.*}}) {op = "add"} : (index, memref<4xi32>, index, i32) -> ()
+// CHECK-NEXT:    return %[[R]]
+func.func @intrinsic_effect(%w: memref<4x16x64xf32>, %s: memref<4xi32>, %t: !tile.tile<16x64xf32>, %c0: index, %one: i32) -> index {
+  %me = tile.intrinsic_effect "comm.rank"() : () -> index
+  tile.intrinsic_effect "comm.put"(%me, %w, %me, %c0, %c0, %t) : (index, memref<4x16x64xf32>, index, index, index, !tile.tile<16x64xf32>) -> ()
+  tile.intrinsic_effect "comm.notify"(%me, %s, %me, %one) {op = "add"} : (index, memref<4xi32>, index, i32) -> ()
+  return %me : index
 }
 
 // CHECK-LABEL: func.func @relayout

@@ -11,6 +11,28 @@ func.func @wrong_argument_count(%x: memref<16x64xf32>) {
 
 // -----
 
+// A trailing argument the target supplies (htp.implicit) is not the task's; the others are.
+func.func @k(%x: memref<16x64xf32>, %s: f32, %comm: i64 {htp.implicit}) attributes {htp.kernel} { return }
+
+func.func @wrong_argument_count_besides_implicit(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{passes 1 arguments to 'k', which takes 2 (and 1 the target supplies)}}
+  wsp.task @k[](%x) : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Only trailing arguments are supplied: an implicit one before others is the task's to pass.
+func.func @k(%comm: i64 {htp.implicit}, %x: memref<16x64xf32>) attributes {htp.kernel} { return }
+
+func.func @implicit_not_trailing(%x: memref<16x64xf32>) {
+  // expected-error @+1 {{passes 1 arguments to 'k', which takes 2}}
+  wsp.task @k[](%x) : (memref<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
 func.func @k(%x: memref<16x64xf32>, %s: f32) attributes {htp.kernel} { return }
 
 func.func @wrong_element(%x: memref<16x64xf16>, %s: f32) {

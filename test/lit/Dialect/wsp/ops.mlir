@@ -10,6 +10,11 @@ func.func @attend(%q: memref<?x64xf32>, %o: memref<?x64xf32>) attributes {htp.ke
   return
 }
 
+// A lowered kernel whose last argument the target supplies (a chip's communication context).
+func.func @exchange(%x: memref<?x64xf32>, %comm: i64 {htp.implicit}) attributes {htp.kernel} {
+  return
+}
+
 // CHECK-LABEL: func.func @workload
 func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8xi32>, %indptr: memref<9xi32>, %indices: memref<?xi32>, %counts: memref<8x1xi32>) attributes {htp.model = "wsp"} {
   %c0 = arith.constant 0 : index
@@ -57,6 +62,8 @@ func.func @workload(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %lens: memref<8x
     }
     wsp.yield
   }
+  // CHECK: wsp.task @exchange[] (%{{.+}}) : (memref<?x64xf32>) -> ()
+  wsp.task @exchange[](%x) : (memref<?x64xf32>) -> ()
   return
 }
 

@@ -2,7 +2,9 @@
 // (eps) travels from the orchestration's scalar arguments to the kernel's,
 // a ragged row block is zero-padded in UB (TFILLPAD), the loop-carried
 // per-row sum is updated in place, and `x * rstd * w` fuses into a
-// row-broadcast then a column-broadcast multiply.
+// row-broadcast then a column-broadcast multiply. tile-reuse-loads unrolls
+// the two passes over H: x's row block is loaded once (4 TLOADs of x, then
+// only w's), the scaling pass re-pads the tiles already in UB.
 // RUN: htp-translate --import-python %repo/examples/python/rmsnorm.py --mlir-print-debuginfo \
 // RUN:   | htp-opt --mlir-print-debuginfo %pto_pipeline \
 // RUN:   | htp-translate --pto-to-cpp | FileCheck %s
@@ -16,8 +18,11 @@
 // CHECK:      TROWSUM(rowsum, mul, scratch);
 // CHECK:      TADDS({{.*}}, eps);
 // CHECK:      TRSQRT(
-// CHECK:      TROWEXPANDMUL(rowbcast, fillpad_1, scratch_1);
-// CHECK:      TCOLEXPANDMUL(colbcast, rowbcast, load_2);
+// CHECK-NOT:  TLOAD(
+// CHECK:      TFILLPAD(fillpad_4, load);
+// CHECK:      TROWEXPANDMUL(rowbcast, fillpad_4, scratch_4);
+// CHECK:      TLOAD(load_4, gm_4);
+// CHECK:      TCOLEXPANDMUL(colbcast, rowbcast, load_4);
 
 // CHECK-LABEL: // ----- orchestration/rmsnorm.cpp
 // CHECK:      const float eps = from_u64<float>(orch_args.scalar(0));

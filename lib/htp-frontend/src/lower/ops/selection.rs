@@ -1,7 +1,7 @@
 //! Selection along each row: the column of a row's max/min
-//! (`tile.row_arg_reduce`), sorts and top-k (`tile.sort`), and picking
-//! elements of each row by column (`tile.take`). docs/language.md,
-//! "Selection".
+//! (`tile.row_arg_reduce`), sorts and top-k (`tile.sort`), picking
+//! elements of each row by column (`tile.take`) and writing them back
+//! (`tile.put`). docs/language.md, "Selection".
 
 use mlir_sys::MlirValue;
 use ruff_text_size::TextRange;
@@ -109,5 +109,55 @@ impl<'c> Lowerer<'c, '_> {
         let rt = self.tile_ty(range, &result)?;
         let operands = [x, i];
         Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.take", &operands, std::slice::from_ref(&rt)))?, result))
+    }
+
+    /// `htp.scatter(t, index, src, axis=1)`: `t` with `t[r, index[r, j]] =
+    /// src[r, j]`, the last `j` winning (`tile.put`). `src` is a tile of
+    /// the index's shape and `t`'s element type, or a scalar (every picked
+    /// element becomes it).
+    pub fn put(&self, v: &Val, index: &Val, index_range: TextRange, src: &Val, src_range: TextRange, range: TextRange) -> LResult<Val> {
+        const CALL: &str = "htp.scatter(t, index, src, axis=1)";
+        let (x, t) = self.selection_input("scatter", v, range)?;
+        let (i, it) = match index {
+            Val::Tile(i, it) if matches!(it.elem, Elem::I32 | Elem::I64) => (*i, *it),
+            other => {
+                return Err(self.error(index_range, DiagnosticKind::Type, format!(
+                    "{CALL} needs a tile of i32 or i64 column indices, got {}", other.describe()
+                )))
+            }
+        };
+        if it.shape[0] != t.shape[0] || it.valid[0] != t.valid[0] {
+            return Err(self.error(index_range, DiagnosticKind::Shape, format!(
+                "{CALL} writes into each row of t by the same row of index: \
+                 the {t} and the index {it} must have the same rows (and valid rows)"
+            )));
+        }
+        let values_ty = TileTy { elem: t.elem, layout: None, ..it };
+        let values = match src {
+            Val::Tile(s, st) => {
+                if st.elem != t.elem {
+                    return Err(self.error(src_range, DiagnosticKind::Type, format!(
+                        "{CALL} writes src into t: src must have t's element type {}, got a {st} (convert with htp.cast(src, htp.{}))",
+                        t.elem, t.elem
+                    )));
+                }
+                if st.shape != it.shape || st.valid != it.valid {
+                    return Err(self.error(src_range, DiagnosticKind::Shape, format!(
+                        "{CALL} writes src[r, j] at index[r, j]: src must have the index's shape and valid region ({it}), got a {st}"
+                    )));
+                }
+                *s
+            }
+            other if other.is_const() || matches!(other, Val::Scalar(..)) => self.splat_like(other, &values_ty, Some(i), src_range)?,
+            other => {
+                return Err(self.error(src_range, DiagnosticKind::Type, format!(
+                    "{CALL} needs src as a tile (of the index's shape) or a scalar, got {}", other.describe()
+                )))
+            }
+        };
+        let result = TileTy { layout: None, ..t };
+        let rt = self.tile_ty(range, &result)?;
+        let operands = [x, i, values];
+        Ok(Val::Tile(self.emit1(range, OpSpec::new("tile.put", &operands, std::slice::from_ref(&rt)))?, result))
     }
 }
