@@ -72,28 +72,13 @@ def _binary(dt, a, b, op):
     return to(dt, op(np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)))
 
 
-def add(dt, a, b):
-    return _binary(dt, a, b, np.add)
+def _elementwise(op):
+    """The reference of a binary elementwise op: `op` on the promoted values, rounded to `dt`."""
+    return lambda dt, a, b: _binary(dt, a, b, op)
 
 
-def sub(dt, a, b):
-    return _binary(dt, a, b, np.subtract)
-
-
-def mul(dt, a, b):
-    return _binary(dt, a, b, np.multiply)
-
-
-def div(dt, a, b):
-    return _binary(dt, a, b, np.divide)
-
-
-def maximum(dt, a, b):
-    return _binary(dt, a, b, np.maximum)
-
-
-def minimum(dt, a, b):
-    return _binary(dt, a, b, np.minimum)
+add, sub, mul, div = (_elementwise(op) for op in (np.add, np.subtract, np.multiply, np.divide))
+maximum, minimum = _elementwise(np.maximum), _elementwise(np.minimum)
 
 
 def neg(dt, a):

@@ -39,19 +39,16 @@ POOL = 24        # KV pages per layer in the pool
 WEIGHTS = ("embedding", "attn_norm", "wqkv", "wo", "ffn_norm", "w_gate", "w_up", "w_down", "final_norm", "w_out",
            "cos", "sin")
 CACHE = ("k_cache", "v_cache")
-WORKSPACES = {"x": (model.D,), "h": (model.D,), "q": (model.D,), "k_new": (model.D,), "v_new": (model.D,),
-              "attn": (model.D,), "po": (8, model.D), "plse": (8, model.LSE), "logits": (model.VOCAB,)}
-
-
-MOE_WORKSPACES = {"gates": np.float32, "counts": np.int32}
+WORKSPACES = ("x", "h", "q", "k_new", "v_new", "attn", "po", "plse", "logits")   # model.empty_state makes them
+MOE_WORKSPACES = ("gates", "counts")
 
 
 def routine(moe=False, chips=None):
     """The decode routine; with `chips`, parallel.py's step of one chip of a group."""
     step = model.decode_step_moe if moe else model.decode_step
-    state = WEIGHTS + CACHE + tuple(WORKSPACES)
+    state = WEIGHTS + CACHE + WORKSPACES
     if moe:
-        state += ("w_router",) + tuple(MOE_WORKSPACES)
+        state += ("w_router",) + MOE_WORKSPACES
     if chips is not None:
         step = parallel.step(moe)
         state += ("part",) + (("experts",) if moe else ())
@@ -60,15 +57,7 @@ def routine(moe=False, chips=None):
 
 def initial_state(w, layers, slots=SLOTS, pool=POOL):
     """The weights, an empty cache of `pool` pages per layer, workspaces for `slots`."""
-    state = dict(w)
-    for name in CACHE:
-        state[name] = np.zeros((layers, pool * model.PAGE, model.D), np.float32)
-    for name, shape in WORKSPACES.items():
-        state[name] = np.zeros((slots, *shape), np.float32)
-    if "w_router" in w:
-        state["gates"] = np.zeros((slots, model.EXPERTS), np.float32)
-        state["counts"] = np.zeros((model.EXPERTS, 1), np.int32)
-    return state
+    return model.empty_state(w, layers, slots, pool)
 
 
 def requests_for(seed=1, count=10, steps=64):

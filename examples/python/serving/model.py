@@ -24,6 +24,8 @@ parallel.py compiles the same kernels with a chip's share of the heads and
 of the FFN (tensor parallelism over a group of chips).
 """
 
+import numpy as np
+
 import htp
 from htp import f32, i32
 
@@ -305,3 +307,20 @@ def decode_step_moe(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, 
                 wsp.task(expert_add, h, gates, w_gate[l, e, :, :], w_up[l, e, :, :], w_down[l, e, :, :], x, e)
     wsp.task(rmsnorm, x, final_norm, h, 1.0e-5)
     wsp.task(sample, h, w_out, logits, next_tokens)
+
+
+def empty_state(weights, layers, slots, pool, width=D, shared=()):
+    """The weights, an empty cache of `pool` pages per layer, zeroed workspaces
+    for `slots` requests. `width` is the attention columns a chip holds (its
+    heads x DH); `shared` names extra D-wide workspaces (parallel.py's `part`)."""
+    state = dict(weights)
+    for name in ("k_cache", "v_cache"):
+        state[name] = np.zeros((layers, pool * PAGE, width), np.float32)
+    shapes = {"x": (D,), "h": (D,), "q": (width,), "k_new": (width,), "v_new": (width,), "attn": (width,),
+              "po": (8, width), "plse": (8, LSE), "logits": (VOCAB,), **{name: (D,) for name in shared}}
+    for name, shape in shapes.items():
+        state[name] = np.zeros((slots, *shape), np.float32)
+    if "w_router" in weights:
+        state["gates"] = np.zeros((slots, EXPERTS), np.float32)
+        state["counts"] = np.zeros((EXPERTS, 1), np.int32)
+    return state

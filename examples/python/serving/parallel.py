@@ -216,15 +216,5 @@ def shard(w, chips):
 def initial_state(w, layers, chips, slots, pool):
     """Each chip's state: its shard of the weights, an empty cache of `pool`
     pages per layer for its heads, workspaces for `slots`."""
-    qd = model.HEADS // chips * model.DH
-    state = shard(w, chips)
-    for name in ("k_cache", "v_cache"):
-        state[name] = np.zeros((layers, pool * model.PAGE, qd), np.float32)
-    shapes = {"x": (model.D,), "h": (model.D,), "part": (model.D,), "q": (qd,), "k_new": (qd,), "v_new": (qd,),
-              "attn": (qd,), "po": (8, qd), "plse": (8, model.LSE), "logits": (model.VOCAB,)}
-    for name, shape in shapes.items():
-        state[name] = np.zeros((slots, *shape), np.float32)
-    if "w_router" in w:
-        state["gates"] = np.zeros((slots, model.EXPERTS), np.float32)
-        state["counts"] = np.zeros((model.EXPERTS, 1), np.int32)
-    return state
+    return model.empty_state(shard(w, chips), layers, slots, pool, width=model.HEADS // chips * model.DH,
+                             shared=("part",))

@@ -395,11 +395,11 @@ def test_a_layout_a_target_does_not_accept_gets_the_capability_diagnostic():
     with pytest.raises(htp.CompileError) as info:
         K.columns.compile("c")
     message = str(info.value)
-    assert "the layout 'col_major' is not available on target 'c' (targets that provide it: cpu)" in message, message
+    assert "the layout 'col_major' is not available on target 'c' (targets that provide it: cpu, aie-npu1, aie-npu2, aie-sim)" in message, message
     assert f"ctarget_kernels.py:{line_of(K.columns, 'col_major')}:" in message, message
     with pytest.raises(htp.CompileError) as info:
         K.panels.compile("pto-a2a3sim")
-    assert "the layout 'panels16' is not available on target 'pto-a2a3sim' (targets that provide it: cpu, c)" in str(info.value)
+    assert "the layout 'panels16' is not available on target 'pto-a2a3sim' (targets that provide it: cpu, aie-npu1, aie-npu2, aie-sim, c)" in str(info.value)
 
 
 MULTIPLY_ADD = '''
@@ -457,4 +457,4 @@ def fortran(x: htp.Tensor[htp.f32, "N", 32, htp.layout("col_major")], y: htp.Out
     with pytest.raises(htp.CompileError) as info:
         kernel.compile("c")
     message = str(info.value)
-    assert ".py:5:13: error: the layout 'col_major' is not available on target 'c' (targets that provide it: cpu)" in message, message
+    assert ".py:5:13: error: the layout 'col_major' is not available on target 'c' (targets that provide it: cpu, aie-npu1, aie-npu2, aie-sim)" in message, message
