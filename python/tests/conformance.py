@@ -483,6 +483,16 @@ with open(sys.argv[2], "wb") as handle:
 SIMULATOR_TIMEOUT = 600
 
 
+def run_on(kernel, target, *args, **constants):
+    """`kernel` compiled for `target` and called; on pto-a2a3sim the package runs in a child
+    process (run_package_in_a_child), so a crash of the simulator fails this case only."""
+    compiled = kernel.compile(target, **constants)
+    if target == "pto-a2a3sim":
+        with mock.patch.object(pto_runtime, "run_package", run_package_in_a_child):
+            return compiled(*args)
+    return compiled(*args)
+
+
 def run_package_in_a_child(directory, tensors, scalars):
     """`htp.pto.runtime.run_package` in a child process: a crash of the
     simulator (it has segfaulted, rarely and not reproducibly, on a cold

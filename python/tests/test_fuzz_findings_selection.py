@@ -43,13 +43,7 @@ TARGETS = ["cpu", pytest.param(SIM, marks=on_a2a3sim)]
 PRELUDE = "import htp\nfrom htp import f32, f16, i32, i16\n"
 
 
-def run(kernel, target, *args, **constants):
-    compiled = kernel.compile(target, **constants)
-    if target == SIM:
-        # A crash of the simulator fails this case only.
-        with mock.patch.object(pto_runtime, "run_package", c.run_package_in_a_child):
-            return compiled(*args)
-    return compiled(*args)
+run = c.run_on
 
 
 # ---------------------------------------------------------------------------

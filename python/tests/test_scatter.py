@@ -30,13 +30,7 @@ ROWS = 37  # two 16-row blocks and a ragged 5-row tail
 wsp = htp.model("wsp")
 
 
-def run(kernel, target, *args, **constants):
-    compiled = kernel.compile(target, **constants)
-    if target == SIM:
-        # A crash of the simulator fails this case only.
-        with mock.patch.object(pto_runtime, "run_package", c.run_package_in_a_child):
-            return compiled(*args)
-    return compiled(*args)
+run = c.run_on
 
 
 def cases(combinations, on_the_simulator):

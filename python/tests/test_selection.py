@@ -6,7 +6,6 @@ blocks, ragged columns (arg reductions), ties, k = 1 and k = columns, the NaN ru
 (cpu), and the user's errors at their line, on every target."""
 
 import os
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -32,13 +31,7 @@ def targets(sim: bool):
     return ["cpu"] + ([pytest.param(SIM, marks=on_sim)] if sim else [])
 
 
-def run(kernel, target, *args, **constants):
-    compiled = kernel.compile(target, **constants)
-    if target == SIM:
-        # A crash of the simulator fails this case only.
-        with mock.patch.object(pto_runtime, "run_package", c.run_package_in_a_child):
-            return compiled(*args)
-    return compiled(*args)
+run = c.run_on
 
 
 def data(dtype: str, shape, seed: int, ties: bool = False):
