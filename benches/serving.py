@@ -107,6 +107,12 @@ def onnx_decode_model(w):
     def i64(*values):
         return const(np.array(values, np.int64))
 
+    def mm(a, weight):
+        """a @ weight as the routine computes it with a bf16 weight: a rounded
+        to bf16 (Cast there and back), the weight's bf16 values as f32."""
+        rounded = op("Cast", op("Cast", a, to=TensorProto.BFLOAT16), to=TensorProto.FLOAT)
+        return op("MatMul", rounded, const(np.asarray(weight, np.float32)))
+
     def rmsnorm(x, weight):
         mean = op("ReduceMean", op("Mul", x, x), i64(-1), keepdims=1)
         inv = op("Reciprocal", op("Sqrt", op("Add", mean, const(np.float32(model.EPS)))))
@@ -137,7 +143,7 @@ def onnx_decode_model(w):
     k_new, v_new = [], []
     for l in range(layers):
         h = rmsnorm(x, w["attn_norm"][l])
-        q, k, v = op("Split", op("MatMul", h, const(w["wqkv"][l])), i64(model.D, model.D, model.D), axis=1, outputs=3)
+        q, k, v = op("Split", mm(h, w["wqkv"][l]), i64(model.D, model.D, model.D), axis=1, outputs=3)
         q, k = rope(q, c, s), rope(k, c, s)
         k_new.append(op("Unsqueeze", k, i64(0)))
         v_new.append(op("Unsqueeze", v, i64(0)))
@@ -154,12 +160,12 @@ def onnx_decode_model(w):
         scores = op("MatMul", query, keys)                                            # B x H x 1 x T
         p = op("Softmax", op("Where", valid, scores, const(np.float32(-1.0e30))), axis=-1)
         attn = op("Reshape", op("MatMul", p, values), i64(0, model.D))
-        x = op("Add", x, op("MatMul", attn, const(w["wo"][l])))
+        x = op("Add", x, mm(attn, w["wo"][l]))
         h = rmsnorm(x, w["ffn_norm"][l])
-        gate = op("MatMul", h, const(w["w_gate"][l]))
-        up = op("MatMul", h, const(w["w_up"][l]))
-        x = op("Add", x, op("MatMul", op("Mul", op("Mul", gate, op("Sigmoid", gate)), up), const(w["w_down"][l])))
-    logits = op("MatMul", rmsnorm(x, w["final_norm"][0]), const(w["w_out"]))
+        gate = mm(h, w["w_gate"][l])
+        up = mm(h, w["w_up"][l])
+        x = op("Add", x, mm(op("Mul", op("Mul", gate, op("Sigmoid", gate)), up), w["w_down"][l]))
+    logits = mm(rmsnorm(x, w["final_norm"][0]), w["w_out"])
     nodes.append(helper.make_node("ArgMax", [logits], ["next_tokens"], axis=1, keepdims=1))
     nodes.append(helper.make_node("Concat", k_new, ["k_new"], axis=0))
     nodes.append(helper.make_node("Concat", v_new, ["v_new"], axis=0))

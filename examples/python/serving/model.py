@@ -27,7 +27,7 @@ of the FFN (tensor parallelism over a group of chips).
 import numpy as np
 
 import htp
-from htp import f32, i32
+from htp import bf16, f32, i32
 
 wsp = htp.model("wsp")
 
@@ -68,7 +68,7 @@ def rope_head(t, c, s):
 
 
 @htp.kernel
-def qkv_rope(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, "QKV"], cos: htp.Tensor[f32, "M", 8],
+def qkv_rope(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[bf16, 64, "QKV"], cos: htp.Tensor[f32, "M", 8],
              sin: htp.Tensor[f32, "M", 8], positions: htp.Tensor[i32, "B", 1], q: htp.Out[f32, "B", "QD"],
              k: htp.Out[f32, "B", "QD"], v: htp.Out[f32, "B", "QD"], QD: htp.Const[int] = 64,
              QKV: htp.Const[int] = 192):
@@ -79,12 +79,13 @@ def qkv_rope(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, "QKV"], cos: ht
         at = htp.pad(positions[r:r + 8, :], 0)
         c = htp.gather(cos, at, 0, 8)                                 # 8 x 8: each row's position
         s = htp.gather(sin, at, 0, 8)
-        tq = t @ w[:, 0:QD]
-        tk = t @ w[:, QD:2 * QD]
+        tb = htp.cast(t, bf16)                                        # bf16 x bf16 -> f32 products
+        tq = tb @ w[:, 0:QD]
+        tk = tb @ w[:, QD:2 * QD]
         for hd in htp.static_range(0, QD // 16, 1):
             q[r:r + 8, hd * 16:hd * 16 + 16] = rope_head(tq[:, hd * 16:hd * 16 + 16], c, s)
             k[r:r + 8, hd * 16:hd * 16 + 16] = rope_head(tk[:, hd * 16:hd * 16 + 16], c, s)
-        v[r:r + 8, :] = t @ w[:, 2 * QD:QKV]
+        v[r:r + 8, :] = tb @ w[:, 2 * QD:QKV]
 
 
 @htp.kernel
@@ -147,21 +148,23 @@ def merge_chunks(po: htp.Tensor[f32, 8, "QD"], plse: htp.Tensor[f32, 8, 8], o: h
 
 
 @htp.kernel
-def project_add(a: htp.Tensor[f32, "B", "QD"], w: htp.Tensor[f32, "QD", 64], x: htp.InOut[f32, "B", 64],
+def project_add(a: htp.Tensor[f32, "B", "QD"], w: htp.Tensor[bf16, "QD", 64], x: htp.InOut[f32, "B", 64],
                 QD: htp.Const[int] = 64):
     """x += a @ w (the attention output projection and its residual)."""
     for r in range(0, x.shape[0], 8):
-        x[r:r + 8, :] = htp.pad(x[r:r + 8, :], 0.0) + htp.pad(a[r:r + 8, :], 0.0) @ w[:, :]
+        x[r:r + 8, :] = htp.pad(x[r:r + 8, :], 0.0) + htp.cast(htp.pad(a[r:r + 8, :], 0.0), bf16) @ w[:, :]
 
 
 @htp.func
 def swiglu(t, wg, wu, wd):
-    return (htp.silu(t @ wg) * (t @ wu)) @ wd
+    """SwiGLU of the f32 rows t with bf16 weights: each product's left side rounded to bf16."""
+    tb = htp.cast(t, bf16)
+    return htp.cast(htp.silu(tb @ wg) * (tb @ wu), bf16) @ wd
 
 
 @htp.kernel
-def ffn_add(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[f32, 64, "FC"], wu: htp.Tensor[f32, 64, "FC"],
-            wd: htp.Tensor[f32, "FC", 64], x: htp.InOut[f32, "B", 64], FC: htp.Const[int] = 128):
+def ffn_add(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[bf16, 64, "FC"], wu: htp.Tensor[bf16, 64, "FC"],
+            wd: htp.Tensor[bf16, "FC", 64], x: htp.InOut[f32, "B", 64], FC: htp.Const[int] = 128):
     """x += SwiGLU(h)."""
     for r in range(0, x.shape[0], 8):
         t = htp.pad(h[r:r + 8, :], 0.0)
@@ -188,8 +191,8 @@ def route(h: htp.Tensor[f32, "B", 64], lens: htp.Tensor[i32, "B", 1], wr: htp.Te
 
 
 @htp.kernel
-def expert_add(h: htp.Tensor[f32, "B", 64], gates: htp.Tensor[f32, "B", 8], wg: htp.Tensor[f32, 64, 128],
-               wu: htp.Tensor[f32, 64, 128], wd: htp.Tensor[f32, 128, 64], x: htp.InOut[f32, "B", 64], e: htp.i32):
+def expert_add(h: htp.Tensor[f32, "B", 64], gates: htp.Tensor[f32, "B", 8], wg: htp.Tensor[bf16, 64, 128],
+               wu: htp.Tensor[bf16, 64, 128], wd: htp.Tensor[bf16, 128, 64], x: htp.InOut[f32, "B", 64], e: htp.i32):
     """x += gates[:, e] * SwiGLU_e(h): expert e's share of every token."""
     for r in range(0, x.shape[0], 8):
         t = htp.pad(h[r:r + 8, :], 0.0)
@@ -198,11 +201,11 @@ def expert_add(h: htp.Tensor[f32, "B", 64], gates: htp.Tensor[f32, "B", 8], wg: 
 
 
 @htp.kernel
-def sample(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[f32, 64, 128], logits: htp.Out[f32, "B", 128],
+def sample(h: htp.Tensor[f32, "B", 64], w: htp.Tensor[bf16, 64, 128], logits: htp.Out[f32, "B", 128],
            tokens: htp.Out[i32, "B", 1]):
     """Logits and greedy sampling (the first of equal maxima)."""
     for r in range(0, h.shape[0], 8):
-        z = htp.pad(h[r:r + 8, :], 0.0) @ w[:, :]
+        z = htp.cast(htp.pad(h[r:r + 8, :], 0.0), bf16) @ w[:, :]
         logits[r:r + 8, :] = z
         tokens[r:r + 8, :] = htp.argmax(z, axis=1)
 
@@ -256,10 +259,10 @@ def attention_half(l, x, h, q, k_new, v_new, attn, po, plse, positions, lens, bl
 def decode_step(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B", 1], lens: htp.Tensor[i32, "B", 1],
                 block_table: htp.Tensor[i32, "B", 8],
                 embedding: htp.Tensor[f32, "V", 64], attn_norm: htp.Tensor[f32, "L", 64],
-                wqkv: htp.Tensor[f32, "L", 64, 192], wo: htp.Tensor[f32, "L", 64, 64],
-                ffn_norm: htp.Tensor[f32, "L", 64], w_gate: htp.Tensor[f32, "L", 64, 128],
-                w_up: htp.Tensor[f32, "L", 64, 128], w_down: htp.Tensor[f32, "L", 128, 64],
-                final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
+                wqkv: htp.Tensor[bf16, "L", 64, 192], wo: htp.Tensor[bf16, "L", 64, 64],
+                ffn_norm: htp.Tensor[f32, "L", 64], w_gate: htp.Tensor[bf16, "L", 64, 128],
+                w_up: htp.Tensor[bf16, "L", 64, 128], w_down: htp.Tensor[bf16, "L", 128, 64],
+                final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[bf16, 64, 128],
                 cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                 k_cache: htp.InOut[f32, "L", "S", 64], v_cache: htp.InOut[f32, "L", "S", 64],
                 x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", 64],
@@ -281,11 +284,11 @@ def decode_step(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B",
 def decode_step_moe(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B", 1],
                     lens: htp.Tensor[i32, "B", 1], block_table: htp.Tensor[i32, "B", 8],
                     embedding: htp.Tensor[f32, "V", 64], attn_norm: htp.Tensor[f32, "L", 64],
-                    wqkv: htp.Tensor[f32, "L", 64, 192], wo: htp.Tensor[f32, "L", 64, 64],
+                    wqkv: htp.Tensor[bf16, "L", 64, 192], wo: htp.Tensor[bf16, "L", 64, 64],
                     ffn_norm: htp.Tensor[f32, "L", 64], w_router: htp.Tensor[f32, "L", 64, 8],
-                    w_gate: htp.Tensor[f32, "L", 8, 64, 128], w_up: htp.Tensor[f32, "L", 8, 64, 128],
-                    w_down: htp.Tensor[f32, "L", 8, 128, 64],
-                    final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
+                    w_gate: htp.Tensor[bf16, "L", 8, 64, 128], w_up: htp.Tensor[bf16, "L", 8, 64, 128],
+                    w_down: htp.Tensor[bf16, "L", 8, 128, 64],
+                    final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[bf16, 64, 128],
                     cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                     k_cache: htp.InOut[f32, "L", "S", 64], v_cache: htp.InOut[f32, "L", "S", 64],
                     x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", 64],

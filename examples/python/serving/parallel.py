@@ -37,7 +37,7 @@ import sys
 import numpy as np
 
 import htp
-from htp import comm, f32, i32
+from htp import bf16, comm, f32, i32
 
 sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "collectives")))
 
@@ -55,16 +55,16 @@ wsp = htp.model("wsp")
 
 
 @htp.kernel
-def project(a: htp.Tensor[f32, "B", "QD"], w: htp.Tensor[f32, "QD", 64], y: htp.Out[f32, "B", 64],
+def project(a: htp.Tensor[f32, "B", "QD"], w: htp.Tensor[bf16, "QD", 64], y: htp.Out[f32, "B", 64],
             QD: htp.Const[int] = 64):
     """y = a @ w: this chip's heads' share of the output projection."""
     for r in range(0, y.shape[0], 8):
-        y[r:r + 8, :] = htp.pad(a[r:r + 8, :], 0.0) @ w[:, :]
+        y[r:r + 8, :] = htp.cast(htp.pad(a[r:r + 8, :], 0.0), bf16) @ w[:, :]
 
 
 @htp.kernel
-def ffn(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[f32, 64, "FC"], wu: htp.Tensor[f32, 64, "FC"],
-        wd: htp.Tensor[f32, "FC", 64], y: htp.Out[f32, "B", 64], FC: htp.Const[int] = 128):
+def ffn(h: htp.Tensor[f32, "B", 64], wg: htp.Tensor[bf16, 64, "FC"], wu: htp.Tensor[bf16, 64, "FC"],
+        wd: htp.Tensor[bf16, "FC", 64], y: htp.Out[f32, "B", 64], FC: htp.Const[int] = 128):
     """y = SwiGLU(h) over this chip's FC hidden columns: its share of the FFN."""
     for r in range(0, y.shape[0], 8):
         y[r:r + 8, :] = swiglu(htp.pad(h[r:r + 8, :], 0.0), wg[:, :], wu[:, :], wd[:, :])
@@ -99,10 +99,10 @@ def attention_share(l, x, h, q, k_new, v_new, attn, po, plse, part, positions, l
 def decode_step_tp(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B", 1],
                    lens: htp.Tensor[i32, "B", 1], block_table: htp.Tensor[i32, "B", 8],
                    embedding: htp.Tensor[f32, "V", 64], attn_norm: htp.Tensor[f32, "L", 64],
-                   wqkv: htp.Tensor[f32, "L", 64, "QKV"], wo: htp.Tensor[f32, "L", "QD", 64],
-                   ffn_norm: htp.Tensor[f32, "L", 64], w_gate: htp.Tensor[f32, "L", 64, "FC"],
-                   w_up: htp.Tensor[f32, "L", 64, "FC"], w_down: htp.Tensor[f32, "L", "FC", 64],
-                   final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
+                   wqkv: htp.Tensor[bf16, "L", 64, "QKV"], wo: htp.Tensor[bf16, "L", "QD", 64],
+                   ffn_norm: htp.Tensor[f32, "L", 64], w_gate: htp.Tensor[bf16, "L", 64, "FC"],
+                   w_up: htp.Tensor[bf16, "L", 64, "FC"], w_down: htp.Tensor[bf16, "L", "FC", 64],
+                   final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[bf16, 64, 128],
                    cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                    k_cache: htp.InOut[f32, "L", "S", "QD"], v_cache: htp.InOut[f32, "L", "S", "QD"],
                    x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", "QD"],
@@ -128,11 +128,11 @@ def decode_step_tp(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "
 def decode_step_moe_ep(tokens: htp.Tensor[i32, "B", 1], positions: htp.Tensor[i32, "B", 1],
                        lens: htp.Tensor[i32, "B", 1], block_table: htp.Tensor[i32, "B", 8],
                        embedding: htp.Tensor[f32, "V", 64], attn_norm: htp.Tensor[f32, "L", 64],
-                       wqkv: htp.Tensor[f32, "L", 64, "QKV"], wo: htp.Tensor[f32, "L", "QD", 64],
+                       wqkv: htp.Tensor[bf16, "L", 64, "QKV"], wo: htp.Tensor[bf16, "L", "QD", 64],
                        ffn_norm: htp.Tensor[f32, "L", 64], w_router: htp.Tensor[f32, "L", 64, 8],
-                       experts: htp.Tensor[i32, "E", 1], w_gate: htp.Tensor[f32, "L", "E", 64, 128],
-                       w_up: htp.Tensor[f32, "L", "E", 64, 128], w_down: htp.Tensor[f32, "L", "E", 128, 64],
-                       final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[f32, 64, 128],
+                       experts: htp.Tensor[i32, "E", 1], w_gate: htp.Tensor[bf16, "L", "E", 64, 128],
+                       w_up: htp.Tensor[bf16, "L", "E", 64, 128], w_down: htp.Tensor[bf16, "L", "E", 128, 64],
+                       final_norm: htp.Tensor[f32, 1, 64], w_out: htp.Tensor[bf16, 64, 128],
                        cos: htp.Tensor[f32, "M", 8], sin: htp.Tensor[f32, "M", 8],
                        k_cache: htp.InOut[f32, "L", "S", "QD"], v_cache: htp.InOut[f32, "L", "S", "QD"],
                        x: htp.Out[f32, "B", 64], h: htp.Out[f32, "B", 64], q: htp.Out[f32, "B", "QD"],

@@ -1,11 +1,13 @@
 """The same model in numpy, one request at a time and without pages: what
-the served tokens must equal (docs/serving.md). Float32 like the kernels;
-attention over the request's whole history at once.
+the served tokens must equal (docs/serving.md). Float32 like the kernels,
+and like them each product with a bf16 weight takes its left side rounded
+to bf16 (`mm`); attention over the request's whole history at once.
 
 `batched_step` is the other numpy form: the routine's decode step itself
 (every slot of the batch at once, the same paged KV cache, the same
 inputs), the reference `benches/serving.py` times the routine against."""
 
+import ml_dtypes
 import numpy as np
 
 from model import DH, EPS, HEADS, PAGE, TOPK
@@ -27,12 +29,20 @@ def rope(t, c, s):
     return out
 
 
+def mm(a, w):
+    """a @ w as the kernels compute it for a bf16 weight w: a rounded to bf16,
+    products and sums in f32 (an f32 w: a plain f32 product)."""
+    if w.dtype == ml_dtypes.bfloat16:
+        return a.astype(ml_dtypes.bfloat16).astype(np.float32) @ w.astype(np.float32)
+    return a @ w
+
+
 def silu(t):
     return t / (1.0 + np.exp(-t))
 
 
 def swiglu(t, wg, wu, wd):
-    return (silu(t @ wg) * (t @ wu)) @ wd
+    return mm(silu(mm(t, wg)) * mm(t, wu), wd)
 
 
 def moe(t, wr, wg, wu, wd):
@@ -63,7 +73,7 @@ class Request:
         c, s = w["cos"][position][None, :], w["sin"][position][None, :]
         for l in range(w["attn_norm"].shape[0]):
             h = rmsnorm(x, w["attn_norm"][l])
-            qkv = h @ w["wqkv"][l]
+            qkv = mm(h, w["wqkv"][l])
             q, k, v = rope(qkv[:, :64], c, s), rope(qkv[:, 64:128], c, s), qkv[:, 128:]
             self.keys[l].append(k[0])
             self.values[l].append(v[0])
@@ -74,13 +84,13 @@ class Request:
                 scores = (keys[:, cols] @ q[0, cols]) / np.float32(np.sqrt(DH))
                 p = np.exp(scores - scores.max())
                 heads.append((p / p.sum()) @ values[:, cols])
-            x = x + np.concatenate(heads)[None, :] @ w["wo"][l]
+            x = x + mm(np.concatenate(heads)[None, :], w["wo"][l])
             h = rmsnorm(x, w["ffn_norm"][l])
             if "w_router" in w:
                 x = x + moe(h, w["w_router"][l], w["w_gate"][l], w["w_up"][l], w["w_down"][l])
             else:
                 x = x + swiglu(h, w["w_gate"][l], w["w_up"][l], w["w_down"][l])
-        logits = rmsnorm(x, w["final_norm"][0]) @ w["w_out"]
+        logits = mm(rmsnorm(x, w["final_norm"][0]), w["w_out"])
         return int(np.argmax(logits[0])), logits[0]
 
 
@@ -107,7 +117,7 @@ def batched_step(w, k_cache, v_cache, tokens, positions, lens, block_table):
     scale = np.float32(1.0 / np.sqrt(DH))
     for l in range(w["attn_norm"].shape[0]):
         h = rmsnorm(x, w["attn_norm"][l])
-        qkv = h @ w["wqkv"][l]
+        qkv = mm(h, w["wqkv"][l])
         q, k, v = rope(qkv[:, :64], c, s), rope(qkv[:, 64:128], c, s), qkv[:, 128:]
         k_cache[l, new_rows] = k[live]
         v_cache[l, new_rows] = v[live]
@@ -118,7 +128,7 @@ def batched_step(w, k_cache, v_cache, tokens, positions, lens, block_table):
         p = np.exp(scores - scores.max(axis=-1, keepdims=True))
         p /= p.sum(axis=-1, keepdims=True)
         attn = (p @ values.transpose(0, 2, 1, 3)).reshape(batch, HEADS * DH)  # B x D
-        x = x + attn @ w["wo"][l]
+        x = x + mm(attn, w["wo"][l])
         h = rmsnorm(x, w["ffn_norm"][l])
         if "w_router" in w:
             scores = h @ w["w_router"][l]                                    # B x EXPERTS
@@ -137,5 +147,5 @@ def batched_step(w, k_cache, v_cache, tokens, positions, lens, block_table):
                                                                w["w_down"][l, e])
         else:
             x = x + swiglu(h, w["w_gate"][l], w["w_up"][l], w["w_down"][l])
-    logits = rmsnorm(x, w["final_norm"][0]) @ w["w_out"]
+    logits = mm(rmsnorm(x, w["final_norm"][0]), w["w_out"])
     return np.argmax(logits, axis=1).astype(np.int32)[:, None]

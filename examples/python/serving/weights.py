@@ -1,6 +1,12 @@
 """The model's weights (random, seeded) and RoPE tables, shared by the
-served routine and the numpy reference."""
+served routine and the numpy reference. The projections' weights (QKV,
+output, FFN or experts, logits) are bf16, as served models hold them
+(`ml_dtypes.bfloat16` arrays); the kernels round each product's left side
+to bf16 and accumulate in f32. Embedding, norms, the RoPE tables and the
+MoE router stay f32 (a router's top-2 choice is the one place a bf16
+rounding would decide a discrete outcome)."""
 
+import ml_dtypes
 import numpy as np
 
 from model import D, DH, EXPERTS, F, MAXPAGES, PAGE, VOCAB
@@ -10,6 +16,10 @@ def rope_tables(positions=MAXPAGES * PAGE, base=10000.0):
     half = DH // 2
     angles = np.arange(positions)[:, None] * base ** (-np.arange(half) / half)[None, :]
     return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
+
+
+# The weights held in bf16.
+BF16 = ("wqkv", "wo", "w_gate", "w_up", "w_down", "w_out")
 
 
 def make(layers=2, moe=False, seed=0):
@@ -36,6 +46,8 @@ def make(layers=2, moe=False, seed=0):
         "cos": cos,
         "sin": sin,
     }
+    for name in BF16:
+        w[name] = w[name].astype(ml_dtypes.bfloat16)
     if moe:
         w["w_router"] = normal(layers, D, EXPERTS, scale=D ** -0.5)
     return w
