@@ -20,6 +20,7 @@ mod packing;
 mod parallel;
 mod runtime;
 mod target;
+mod tile_buffers;
 pub mod tile_memory;
 
 pub use htp_api::Argument;
@@ -69,13 +70,17 @@ macro_rules! upstream_to_loops {
 }
 
 /// bf16 is lowered inline (`htp_pass::portable_floats!`), so the code calls
-/// no conversion function the platform's libgcc may lack (D62).
+/// no conversion function the platform's libgcc may lack (D62). Buffers
+/// come from MLIR's generic allocation functions, which the runtime
+/// implements with per-thread free lists (`runtime::tile_buffers`): a
+/// kernel allocates and frees its tiles in every loop iteration.
 macro_rules! loops_to_llvm {
     () => {
         concat!(
             "expand-strided-metadata,lower-affine,convert-scf-to-cf,",
             htp_pass::portable_floats!(),
-            ",convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
+            ",convert-math-to-llvm,finalize-memref-to-llvm{use-generic-functions=true},convert-to-llvm,\
+             reconcile-unrealized-casts"
         )
     };
 }

@@ -15,24 +15,23 @@ struct UnrankedMemRef {
     descriptor: *const i64,
 }
 
-/// A ranked descriptor's fields: `{allocated, aligned, offset, sizes[r], strides[r]}`.
-struct Strided {
+/// A ranked descriptor's fields, borrowed: `{allocated, aligned, offset, sizes[r], strides[r]}`.
+/// Kernels copy small tiles many times a call: nothing here allocates.
+struct Strided<'d> {
     aligned: *mut u8,
     offset: i64,
-    sizes: Vec<i64>,
-    strides: Vec<i64>,
+    sizes: &'d [i64],
+    strides: &'d [i64],
 }
 
-unsafe fn strided(memref: &UnrankedMemRef) -> Strided {
+unsafe fn strided(memref: &UnrankedMemRef) -> Strided<'_> {
     let rank = memref.rank as usize;
     let words = unsafe { std::slice::from_raw_parts(memref.descriptor, 3 + 2 * rank) };
-    Strided {
-        aligned: words[1] as *mut u8,
-        offset: words[2],
-        sizes: words[3..3 + rank].to_vec(),
-        strides: words[3 + rank..].to_vec(),
-    }
+    Strided { aligned: words[1] as *mut u8, offset: words[2], sizes: &words[3..3 + rank], strides: &words[3 + rank..] }
 }
+
+/// The odometer's dimensions kept on the stack; a copy of higher rank counts in a `Vec`.
+const STACK_RANK: usize = 8;
 
 /// `void memrefCopy(int64_t elemSize, UnrankedMemRefType<char> *src, UnrankedMemRefType<char> *dst)`:
 /// copies every element of `src` to the same position in `dst` (same sizes).
@@ -48,13 +47,21 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
     // Rows whose elements are adjacent in both buffers move in one memcpy.
     let contiguous_rows = rank > 0 && source.strides[rank - 1] == 1 && dest.strides[rank - 1] == 1;
     let (outer_rank, run) = if contiguous_rows { (rank - 1, source.sizes[rank - 1] as usize) } else { (rank, 1) };
-    let mut index = vec![0i64; outer_rank];
+    let mut on_stack = [0i64; STACK_RANK];
+    let mut on_heap = Vec::new();
+    let index: &mut [i64] = if outer_rank <= STACK_RANK {
+        &mut on_stack[..outer_rank]
+    } else {
+        on_heap.resize(outer_rank, 0);
+        &mut on_heap
+    };
+    // Each buffer's element offset of the current index, kept up to date as the odometer turns.
+    let (mut from, mut to) = (source.offset, dest.offset);
     loop {
-        let at = |m: &Strided| m.offset + index.iter().zip(&m.strides).map(|(i, s)| i * s).sum::<i64>();
         unsafe {
             std::ptr::copy(
-                source.aligned.add(at(&source) as usize * element_size),
-                dest.aligned.add(at(&dest) as usize * element_size),
+                source.aligned.add(from as usize * element_size),
+                dest.aligned.add(to as usize * element_size),
                 run * element_size,
             );
         }
@@ -66,9 +73,13 @@ unsafe extern "C" fn memref_copy(element_size: i64, source: *const UnrankedMemRe
             }
             d -= 1;
             index[d] += 1;
+            from += source.strides[d];
+            to += dest.strides[d];
             if index[d] < source.sizes[d] {
                 break;
             }
+            from -= source.strides[d] * index[d];
+            to -= dest.strides[d] * index[d];
             index[d] = 0;
         }
     }
@@ -138,6 +149,9 @@ pub fn register(engine: &ExecutionEngine) {
     unsafe { engine.register_symbol("memrefCopy", memref_copy as *mut c_void as *mut ()) };
     unsafe { engine.register_symbol(crate::check_bounds::ERROR_FUNCTION, index_error as *mut c_void as *mut ()) };
     unsafe { engine.register_symbol(crate::poll_interrupts::POLL_FUNCTION, interrupted as *mut c_void as *mut ()) };
+    for (name, function) in crate::tile_buffers::symbols() {
+        unsafe { engine.register_symbol(name, function) };
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +182,19 @@ mod tests {
         let dest = UnrankedMemRef { rank: 2, descriptor: dest_desc.as_ptr() };
         unsafe { memref_copy(4, &source, &dest) };
         assert_eq!(dest_data, [2, 6, 10]);
+    }
+
+    #[test]
+    fn copies_a_3d_window_whose_rows_and_columns_are_strided() {
+        // Elements [0..2, 1..3, 0..4 step 2] of a 2x4x4 source into a dense 2x2x2.
+        let source_data: Vec<i32> = (0..32).collect();
+        let mut dest_data = vec![0i32; 8];
+        let source_desc = [0, source_data.as_ptr() as i64, 4, 2, 2, 2, 16, 4, 2];
+        let dest_desc = [0, dest_data.as_mut_ptr() as i64, 0, 2, 2, 2, 4, 2, 1];
+        let source = UnrankedMemRef { rank: 3, descriptor: source_desc.as_ptr() };
+        let dest = UnrankedMemRef { rank: 3, descriptor: dest_desc.as_ptr() };
+        unsafe { memref_copy(4, &source, &dest) };
+        assert_eq!(dest_data, [4, 6, 8, 10, 20, 22, 24, 26]);
     }
 
     #[test]
