@@ -108,7 +108,12 @@ impl<'r> RuntimeIssuer<'r> {
         TaskId(handle as u64)
     }
 
+    /// The bytes `view` covers, for dependency inference; `None` for a view of a workload input,
+    /// which orders nothing ([`Plan::read_only`]).
     fn region(&self, view: &View, element: Element) -> Option<Region> {
+        if self.context.plan.read_only.get(view.parameter).copied().unwrap_or(false) {
+            return None;
+        }
         let buffer = self.context.memory.buffers.get(view.parameter)?.as_ref()?;
         Some(Region {
             buffer: buffer.data as usize,

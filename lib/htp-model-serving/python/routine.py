@@ -236,12 +236,15 @@ class Session:
         #: The chips of the group the session runs on (None: one chip, or the host).
         self.chips = chips
         self._steps = {}
+        self._positional = {}
         # Per step: the Python signature of its other parameters, and its
         # state parameters.
         for name, compiled in program.steps.items():
             signature = compiled.kernel._python_signature
             kept = [p for p in signature.parameters.values() if p.name not in program.routine.state]
             self._steps[name] = (compiled, signature.replace(parameters=kept))
+            self._positional[name] = [p.name for p in kept
+                                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         # Every state checked before anything is opened or placed.
         if chips is None:
             arrays = {name: self._checked_state(name, array, caller) for name, array in state.items()}
@@ -347,12 +350,19 @@ class Session:
             if given:
                 raise _argument_error(caller, f"{name}(): {', '.join(map(repr, given))} is the routine's state: "
                                               "the session passes it (write() replaces it)")
-            try:
-                bound = dict(signature.bind_partial(*args, **kwargs).arguments)
-            except TypeError as error:
-                raise _argument_error(caller, f"{name}(): {error}") from None
-            arguments, outputs, copy_back = self._arguments(name, compiled, bound, caller)
-            compiled._compiled.check_call(arguments)
+            names = self._positional[name]
+            if not kwargs and len(args) <= len(names):
+                # A step's usual call: its per-step arguments by position (what bind_partial does,
+                # without its cost at every step).
+                bound = dict(zip(names, args))
+            else:
+                try:
+                    bound = dict(signature.bind_partial(*args, **kwargs).arguments)
+                except TypeError as error:
+                    raise _argument_error(caller, f"{name}(): {error}") from None
+            arguments, outputs, copy_back, checked = self._arguments(name, compiled, bound, caller)
+            if not checked:
+                compiled._compiled.check_call(arguments)
             try:
                 chip_tensors = self._residency.run(compiled, arguments, self._state_arguments[name])
             finally:
@@ -381,7 +391,10 @@ class Session:
         all) the first time a call has these per-step shapes, dtypes and
         strides; after that only the per-step arguments are checked again —
         the state is the session's own, unchanged in shape since, so it
-        cannot alias them nor bind a symbol differently (docs/serving.md)."""
+        cannot alias them nor bind a symbol differently (docs/serving.md).
+        Also whether the target's `check_call` has nothing left to check: it
+        reads shapes and integer scalars, so a call of a known layout without
+        per-step scalars was checked when the layout was first seen."""
         layout = tuple((n, v.shape, v.dtype.str, v.strides) if isinstance(v, _np.ndarray) else (n, type(v).__name__)
                        for n, v in bound.items())
         known = self._layouts.get(step)
@@ -404,7 +417,7 @@ class Session:
                     array = _np.zeros(template[p.arg_index].shape, dtype=p.dtype.numpy_dtype, order=p.order)
                     arguments[p.arg_index] = array.view(p.dtype.native_dtype)
                     outputs[p.name] = array
-                return arguments, outputs, copy_back
+                return arguments, outputs, copy_back, not any(p.kind == "scalar" for p in per_step)
         full = dict(bound)
         full.update((p.name, self._host[p.name]) for p in compiled.parameters if p.name in self._host)
         arguments, outputs, copy_back = compiled._arguments(full, caller, group=self.chips is not None)
@@ -412,7 +425,7 @@ class Session:
         missing = [p for p in compiled.parameters
                    if p.kind == "tensor" and p.name not in full and p.name in outputs and p.arg_index is not None]
         self._layouts[step] = (layout, arguments, per_step, missing)
-        return arguments, outputs, copy_back
+        return arguments, outputs, copy_back, False
 
     def read(self, name):
         """A copy of the state ``name`` as it is now on the target (on a

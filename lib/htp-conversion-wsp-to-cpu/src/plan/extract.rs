@@ -47,9 +47,15 @@ pub fn plan(module: &Module, name: &str) -> Result<Plan, Vec<MlirError>> {
     let functions = htp_model_wsp::ir::functions(module.body());
     let workload = *functions.get(name).ok_or_else(|| vec![MlirError { position: None, message: format!("no workload named '{name}'") }])?;
     let mut extractor = Extractor { functions: &functions, helpers: Vec::new(), helper_index: HashMap::new(), tasks: Vec::new(), loops: Vec::new(), channels: Vec::new() };
-    let parameters = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
+    let parameters: Vec<Option<Element>> = entry_block(workload).map(|b| (0..b.argument_count()).map(|i| b.argument(i).ok().and_then(|a| element_of(a.r#type()))).collect()).unwrap_or_default();
+    // `wsp-infer-access` refuses a task that writes an input; a window is written by peers.
+    let written: Vec<i64> = [htp_api::signature::OUTPUTS_ATTRIBUTE, htp_api::signature::WINDOWS_ATTRIBUTE]
+        .iter()
+        .flat_map(|attribute| htp_api::signature::declared_arguments(workload, attribute))
+        .collect();
+    let read_only = parameters.iter().enumerate().map(|(i, element)| element.is_some() && !written.contains(&(i as i64))).collect();
     let workload = extractor.function(workload).map_err(|e| vec![e])?;
-    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters, channels: extractor.channels, names: Vec::new() })
+    Ok(Plan { workload, helpers: extractor.helpers, tasks: extractor.tasks, loops: extractor.loops, parameters, read_only, channels: extractor.channels, names: Vec::new() })
 }
 
 fn entry_block<'c, 'a>(function: OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {

@@ -158,6 +158,10 @@ pub struct Plan {
     pub tasks: Vec<TaskSite>,
     pub loops: Vec<LoopSite>,
     pub parameters: Vec<Option<Element>>,
+    /// Per parameter, whether it is a tensor input of the workload: no task writes it (a
+    /// compile-time rule) and the caller's outputs never overlap it (the call separates them),
+    /// so its accesses order nothing and dependency inference skips them.
+    pub read_only: Vec<bool>,
     /// The rings of the workload's channels, allocated per call after the
     /// parameters' tensors.
     pub channels: Vec<Channel>,
