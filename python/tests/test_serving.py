@@ -179,6 +179,15 @@ def test_session_errors_name_the_state_and_the_step():
         session.step(np.zeros((8, 16), np.float32), total=np.zeros((8, 16), np.float32), scale=1.0)
     with pytest.raises(ArgumentError, match="test_serving.py:[0-9]+"):
         session.step(np.zeros((9, 16), np.float32), scale=1.0)     # N is 8 in the state, 9 here
+    # The same layout again (the per-step checks only): its arguments are still checked.
+    x = np.zeros((8, 16), np.float32)
+    session.step(x, np.empty((8, 16), np.float32), 1.0)
+    with pytest.raises(ArgumentError, match="too many positional arguments"):
+        session.step(x, np.empty((8, 16), np.float32), 1.0, 2.0)
+    with pytest.raises(ArgumentError, match="scale"):
+        session.step(x, np.empty((8, 16), np.float32), "one")
+    with pytest.raises(ArgumentError, match="test_serving.py:[0-9]+"):
+        session.step(x, np.empty((8, 16), np.float64), 1.0)
     with pytest.raises(AttributeError, match="no step 'decode'"):
         session.decode()
     with pytest.raises(ValueError, match="write\\(\\): the state 'count' is int32"):
