@@ -25,9 +25,15 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
+# OpenBLAS's threads spin for up to 2^28 cycles after each call (its default thread timeout);
+# alternating with numpy, HTP's pool would share the second core with a spinning thread (HTP's
+# 2-thread GEMM: 19 ms alone, 34 ms right after numpy's). 2^4 cycles: they sleep at once. Read
+# when OpenBLAS loads, so set before numpy is imported; a caller's own setting wins.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
 
-import htp
+import numpy as np  # noqa: E402
+
+import htp  # noqa: E402
 from htp import f32
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "python"
