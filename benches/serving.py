@@ -257,7 +257,8 @@ def measure_case(moe, live, position, programs, w, ort, args, trace_path):
         steps = {name: session.decode for name, session in sessions.items()}
         k_np = np.zeros((LAYERS, POOL * model.PAGE, model.D), np.float32)
         v_np = np.zeros_like(k_np)
-        steps["numpy"] = lambda *inputs: reference.batched_step(w, k_np, v_np, *inputs)
+        wide = reference.widened(w)          # the bf16 weights as f32 once, not per step
+        steps["numpy"] = lambda *inputs: reference.batched_step(wide, k_np, v_np, *inputs)
         if ort is not None and not moe:
             steps["onnxruntime"] = OrtStep(ort, w, np.zeros_like(k_np), np.zeros_like(v_np))
         mismatches = {name: 0 for name in steps}

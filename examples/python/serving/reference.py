@@ -29,12 +29,17 @@ def rope(t, c, s):
     return out
 
 
+def widened(w):
+    """The weights with the bf16 ones as f32 arrays of the same values,
+    converted once: `mm` then converts no weight per product."""
+    return {name: a.astype(np.float32) if a.dtype == ml_dtypes.bfloat16 else a for name, a in w.items()}
+
+
 def mm(a, w):
-    """a @ w as the kernels compute it for a bf16 weight w: a rounded to bf16,
-    products and sums in f32 (an f32 w: a plain f32 product)."""
-    if w.dtype == ml_dtypes.bfloat16:
-        return a.astype(ml_dtypes.bfloat16).astype(np.float32) @ w.astype(np.float32)
-    return a @ w
+    """a @ w as the kernels compute a product with a bf16 weight: a rounded
+    to bf16, products and sums in f32. w holds bf16 values, as bf16 or as f32
+    (`widened`)."""
+    return a.astype(ml_dtypes.bfloat16).astype(np.float32) @ w.astype(np.float32, copy=False)
 
 
 def silu(t):
@@ -60,7 +65,7 @@ class Request:
     """One request's decoding in numpy: its own K/V history, no batch."""
 
     def __init__(self, weights):
-        self.w = weights
+        self.w = widened(weights)
         layers = weights["attn_norm"].shape[0]
         self.keys = [[] for _ in range(layers)]
         self.values = [[] for _ in range(layers)]
@@ -104,7 +109,8 @@ def batched_step(w, k_cache, v_cache, tokens, positions, lens, block_table):
     values are appended in place. Attention is batched over the slots with
     their keys gathered through the block table, padded to the longest
     live length and masked. Returns the greedy next tokens (B x 1 int32;
-    an empty slot's is meaningless)."""
+    an empty slot's is meaningless). `w` as `weights.make` gives it, or
+    `widened` once for steps that convert no weight."""
     tokens, positions, lens = tokens[:, 0], positions[:, 0], lens[:, 0]
     batch = tokens.shape[0]
     live = lens > 0

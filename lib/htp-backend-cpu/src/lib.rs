@@ -72,7 +72,7 @@ macro_rules! upstream_to_loops {
 /// bf16 is lowered inline (`htp_pass::portable_floats!`), so the code calls
 /// no conversion function the platform's libgcc may lack (D62). Buffers
 /// come from MLIR's generic allocation functions, which the runtime
-/// implements with per-thread free lists (`runtime::tile_buffers`): a
+/// implements with per-thread free lists (`tile_buffers.rs`): a
 /// kernel allocates and frees its tiles in every loop iteration.
 macro_rules! loops_to_llvm {
     () => {

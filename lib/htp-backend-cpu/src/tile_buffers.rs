@@ -24,15 +24,8 @@ const MAX_SHIFT: usize = 16;
 const CLASSES: usize = MAX_SHIFT - MIN_SHIFT + 1;
 /// Free blocks kept per class and thread (up to 256 KiB of a class, at most 64 and at least 4
 /// blocks); more are returned to malloc.
-const fn kept(class: usize) -> usize {
-    let blocks = (1 << 18) >> (class + MIN_SHIFT);
-    if blocks > 64 {
-        64
-    } else if blocks < 4 {
-        4
-    } else {
-        blocks
-    }
+fn kept(class: usize) -> usize {
+    ((1 << 18) >> (class + MIN_SHIFT)).clamp(4, 64)
 }
 /// The class of a block malloc serves directly (larger, or over-aligned).
 const UNPOOLED: usize = usize::MAX;

@@ -399,7 +399,7 @@ class Session:
                        for n, v in bound.items())
         known = self._layouts.get(step)
         if known is not None and known[0] == layout:
-            _, template, per_step, missing = known
+            _, template, per_step, missing, scalar_free = known
             arguments = list(template)
             outputs, copy_back = {}, []
             for p in per_step:
@@ -417,14 +417,15 @@ class Session:
                     array = _np.zeros(template[p.arg_index].shape, dtype=p.dtype.numpy_dtype, order=p.order)
                     arguments[p.arg_index] = array.view(p.dtype.native_dtype)
                     outputs[p.name] = array
-                return arguments, outputs, copy_back, not any(p.kind == "scalar" for p in per_step)
+                return arguments, outputs, copy_back, scalar_free
         full = dict(bound)
         full.update((p.name, self._host[p.name]) for p in compiled.parameters if p.name in self._host)
         arguments, outputs, copy_back = compiled._arguments(full, caller, group=self.chips is not None)
         per_step = [p for p in compiled.parameters if p.name in bound and p.arg_index is not None]
         missing = [p for p in compiled.parameters
                    if p.kind == "tensor" and p.name not in full and p.name in outputs and p.arg_index is not None]
-        self._layouts[step] = (layout, arguments, per_step, missing)
+        scalar_free = not any(p.kind == "scalar" for p in per_step)
+        self._layouts[step] = (layout, arguments, per_step, missing, scalar_free)
         return arguments, outputs, copy_back, False
 
     def read(self, name):
