@@ -256,7 +256,8 @@ def test_gemm_design_splits_a_and_joins_c_through_the_memtile_and_accumulates_ov
     assert "!aie.objectfifo<memref<128x64xbf16>>" in design  # B whole, broadcast
     block = design[design.index("func.func @gemm_bf16_block("):design.index("aie.core(")]
     # The K loop (4 steps of 32) multiplies bf16 into the f32 accumulator.
-    assert "arith.extf" in block and "arith.mulf" in block and "arith.addf" in block and "memref.alloca" in block
+    # The K loop's products are one 8x8x8 bf16 MAC each on AIE2P's vector unit, accumulating in f32.
+    assert "vector.contract" in block and "vector<8x8xbf16>, vector<8x8xbf16> into vector<8x8xf32>" in block and "memref.alloca" in block
     assert "{stack_size = 5120 : i32}" in design  # 1 KiB + the 16x64 f32 accumulator
 
 

@@ -13,6 +13,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -81,6 +82,9 @@ std::string optionsOf(size_t index, size_t count) {
 
 void registerDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
+  // The dialects' extensions too: the AIE lowering runs transform scripts
+  // (aie-vectorize-cores), whose structured ops linalg's extension adds.
+  mlir::registerAllExtensions(registry);
   htpRegisterDialects(wrap(&registry));
 }
 

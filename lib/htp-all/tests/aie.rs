@@ -368,3 +368,101 @@ fn the_design_reports_what_it_uses_as_static_metrics() {
         assert_eq!((metrics["core_dma_inputs"], metrics["core_dma_outputs"]), (2.0, 1.0));
     }
 }
+
+/// The upstream conversions after mlir-aie's aievec ones: what lowers a
+/// core's vector code to the LLVM dialect.
+const VECTOR_TO_LLVM: &str = "expand-strided-metadata,lower-affine,convert-math-to-llvm,convert-vector-to-llvm,finalize-memref-to-llvm,\
+convert-scf-to-cf,convert-func-to-llvm,convert-arith-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
+
+/// One vector op in a function of its own, as the cores' code has it (a
+/// matmul's 2-D transfers unrolled to rows, as `lower.rs` does).
+fn vector_probe(element: &str, lanes: i64, body: &str, result: &str) -> String {
+    format!(
+        "func.func @probe(%a: memref<{lanes}x{element}>, %b: memref<{lanes}x{element}>, %c: memref<{lanes}x{result}>, %s: memref<1x{result}>) {{\n\
+         \x20 %c0 = arith.constant 0 : index\n\
+         \x20 %x = vector.load %a[%c0] : memref<{lanes}x{element}>, vector<{lanes}x{element}>\n\
+         \x20 %y = vector.load %b[%c0] : memref<{lanes}x{element}>, vector<{lanes}x{element}>\n{body}  return\n}}\n"
+    )
+}
+
+/// Every entry of the vector units' table (vector_units.rs) lowers through
+/// mlir-aie's aievec conversions for its generation to the LLVM dialect —
+/// the table says only what the pinned mlir-aie takes.
+#[test]
+#[ignore = "needs HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c): run with --include-ignored"]
+fn every_vector_op_the_table_names_lowers_through_mlir_aie() {
+    use htp_backend_aie::vector_units::{AIE2, AIE2P};
+    let tool = std::env::var("HTP_AIE_OPT").expect("HTP_AIE_OPT names an aie-opt of mlir-aie 3ca0193c");
+    let directory = std::env::temp_dir().join(format!("htp-aie-vector-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let mut failures = Vec::new();
+    for unit in [&AIE2, &AIE2P] {
+        let mut probes = Vec::new();
+        for ops in unit.elements {
+            let (e, l) = (ops.element, ops.lanes);
+            let v = format!("vector<{l}x{e}>");
+            let store = |value: &str| format!("  vector.store {value}, %c[%c0] : memref<{l}x{e}>, {v}\n");
+            for &op in ops.elementwise {
+                let body = match op {
+                    "arith.cmpf" => format!("  %m = arith.cmpf ogt, %x, %y : {v}\n  %r = arith.select %m, %x, %y : vector<{l}xi1>, {v}\n{}", store("%r")),
+                    "arith.cmpi" => format!("  %m = arith.cmpi sgt, %x, %y : {v}\n  %r = arith.select %m, %x, %y : vector<{l}xi1>, {v}\n{}", store("%r")),
+                    "arith.select" => continue, // with its comparison
+                    "arith.negf" | "math.exp" | "math.absf" | "math.sqrt" | "math.rsqrt" | "math.log" | "math.tanh" | "math.erf" => format!("  %r = {op} %x : {v}\n{}", store("%r")),
+                    _ => format!("  %r = {op} %x, %y : {v}\n{}", store("%r")),
+                };
+                probes.push((format!("{} {op} {e}", unit.generation), vector_probe(e, l, &body, e)));
+            }
+            // A scalar broadcast into a vector op (a row's max against its elements).
+            let add = if e.starts_with('f') || e == "bf16" { "arith.addf" } else { "arith.addi" };
+            let body = format!("  %e = memref.load %s[%c0] : memref<1x{e}>\n  %splat = vector.broadcast %e : {e} to {v}\n  %r = {add} %x, %splat : {v}\n{}", store("%r"));
+            probes.push((format!("{} broadcast {e}{}", unit.generation, if ops.broadcasts { "" } else { " (refused)" }), vector_probe(e, l, &body, e)));
+            for &kind in ops.reductions {
+                let body = format!("  %r = vector.reduction <{kind}>, %x : {v} into {e}\n  memref.store %r, %s[%c0] : memref<1x{e}>\n");
+                probes.push((format!("{} reduction {kind} {e}", unit.generation), vector_probe(e, l, &body, e)));
+            }
+        }
+        for &(op, from, to) in unit.casts {
+            let body = format!("  %r = {op} %x : vector<16x{from}> to vector<16x{to}>\n  vector.store %r, %c[%c0] : memref<16x{to}>, vector<16x{to}>\n");
+            probes.push((format!("{} {op} {from} to {to}", unit.generation), vector_probe(from, 16, &body, to)));
+        }
+        for &(input, accumulator, [m, k, n]) in unit.matmuls {
+            let text = format!(
+                "func.func @probe(%a: memref<{m}x{k}x{input}>, %b: memref<{k}x{n}x{input}>, %c: memref<{m}x{n}x{accumulator}>) {{\n\
+                 \x20 %c0 = arith.constant 0 : index\n\
+                 \x20 %p = ub.poison : {input}\n\
+                 \x20 %q = ub.poison : {accumulator}\n\
+                 \x20 %x = vector.transfer_read %a[%c0, %c0], %p {{in_bounds = [true, true]}} : memref<{m}x{k}x{input}>, vector<{m}x{k}x{input}>\n\
+                 \x20 %y = vector.transfer_read %b[%c0, %c0], %p {{in_bounds = [true, true]}} : memref<{k}x{n}x{input}>, vector<{k}x{n}x{input}>\n\
+                 \x20 %z = vector.transfer_read %c[%c0, %c0], %q {{in_bounds = [true, true]}} : memref<{m}x{n}x{accumulator}>, vector<{m}x{n}x{accumulator}>\n\
+                 \x20 %r = vector.contract {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], \
+                 iterator_types = [\"parallel\", \"reduction\", \"parallel\"], kind = #vector.kind<add>}} %x, %y, %z : vector<{m}x{k}x{input}>, vector<{k}x{n}x{input}> into vector<{m}x{n}x{accumulator}>\n\
+                 \x20 vector.transfer_write %r, %c[%c0, %c0] {{in_bounds = [true, true]}} : vector<{m}x{n}x{accumulator}>, memref<{m}x{n}x{accumulator}>\n  return\n}}\n"
+            );
+            probes.push((format!("{} matmul {input} {m}x{k}x{n}", unit.generation), text));
+        }
+        let pipeline = format!("--pass-pipeline=builtin.module(func.func(convert-vector-to-scf{{full-unroll=true}}),canonicalize,convert-vector-to-aievec{{aie-target={g}}},convert-aievec-to-llvm{{aie-target={g}}},{VECTOR_TO_LLVM})", g = unit.generation);
+        for (number, (what, text)) in probes.iter().enumerate() {
+            let path = directory.join(format!("{}-{number}.mlir", unit.generation));
+            std::fs::write(&path, text).unwrap();
+            let output = std::process::Command::new(&tool).arg(&pipeline).arg(&path).output().expect("aie-opt runs");
+            // What the table refuses must not lower either (or the table is stale).
+            if what.ends_with("(refused)") {
+                if output.status.success() {
+                    failures.push(format!("{what} lowers through mlir-aie now: the table can take it"));
+                }
+                continue;
+            }
+            if !output.status.success() {
+                failures.push(format!("{what} does not lower through mlir-aie:\n{text}\n{}", String::from_utf8_lossy(&output.stderr)));
+                continue;
+            }
+            let llvm = String::from_utf8_lossy(&output.stdout);
+            assert!(!llvm.contains(" vector.") && !llvm.contains("aievec."), "{what} left vector or aievec ops:\n{llvm}");
+            if what.contains("matmul") {
+                assert!(llvm.contains(&format!("xllvm.intr.{}.", unit.generation)), "{what} is not one MAC intrinsic:\n{llvm}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&directory).ok();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

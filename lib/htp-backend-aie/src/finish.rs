@@ -46,7 +46,7 @@ pub fn device_of<'c, 'a>(module: &'a Module<'c>) -> Option<OperationRef<'c, 'a>>
 
 /// Lowers the device's tile-IR functions, sizes the cores' stacks,
 /// verifies the design and describes it.
-pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature) -> Result<Design, Vec<MlirError>> {
+pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, family: crate::architecture::Family) -> Result<Design, Vec<MlirError>> {
     let device = device_of(module).ok_or_else(|| fail("internal error: no aie.device to finish"))?;
     let device_raw = device.to_raw();
     let body = device.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| fail("internal error: an empty aie.device"))?;
@@ -70,7 +70,7 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature) 
         }
     }
     let first_core = first_core.ok_or_else(|| fail("internal error: a design without cores"))?;
-    let stack = crate::lower::lower_block_functions(context, &mut functions)?;
+    let stack = crate::lower::lower_block_functions(context, &mut functions, family)?;
     let mut op = functions.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();

@@ -9,6 +9,7 @@
 pub mod architecture;
 pub mod bound_ragged_buffers;
 pub mod copies_to_loops;
+pub mod erase_transform_scripts;
 pub mod finish;
 pub mod host;
 pub mod lower;
@@ -16,6 +17,8 @@ pub mod sim;
 pub mod specialize;
 pub mod target;
 pub mod translate;
+pub mod vector_units;
+pub mod vectorize_cores;
 
 /// Handle functions of the dialects this crate builds (`aie`, `aiex`).
 pub mod handles {
@@ -37,7 +40,7 @@ pub fn register() -> Result<(), String> {
 }
 
 /// The passes of the block functions' lowering (lower.rs).
-pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION];
+pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION, vectorize_cores::DEFINITION, erase_transform_scripts::DEFINITION];
 
 /// The AIE targets and the device each builds designs for.
 pub const TARGETS: [(&str, &str); 3] = [("aie-npu1", "npu1"), ("aie-npu2", "npu2"), ("aie-sim", "npu1")];

@@ -55,9 +55,13 @@ const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fu
 /// A ragged block's temporaries (sized at run time) take their bound
 /// first (`aie-bound-ragged-buffers`), so that they fit on the stack too;
 /// strided copies become loops (`aie-copies-to-loops`: MLIR would call
-/// `memrefCopy` of its runtime library, which a core does not have).
+/// `memrefCopy` of its runtime library, which a core does not have). What
+/// the generation's vector unit takes becomes vector code first
+/// (`aie-vectorize-cores`, run by `transform-interpreter`).
 const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
-    func.func(aie-bound-ragged-buffers,convert-linalg-to-loops,aie-copies-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+    func.func(aie-bound-ragged-buffers),aie-vectorize-cores{generation={generation}},transform-interpreter,aie-erase-transform-scripts,\
+    func.func(convert-vector-to-scf{full-unroll=true}),\
+    func.func(convert-linalg-to-loops,aie-copies-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
 
 /// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
 /// updated in place (D56): where a loop-carried tensor's one use is an
@@ -693,7 +697,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     }
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
-    let stack = lower_block_functions(context, module)?;
+    let stack = lower_block_functions(context, module, device.family)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
             Some(loop_location),
@@ -773,11 +777,14 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
 /// calling them needs: the default one and their temporaries (a core has
 /// no heap, so a temporary too large for the stack is an error at the
 /// user's line of the value that needs it).
-pub fn lower_block_functions(context: &Context, module: &mut Module) -> Result<i64, Vec<MlirError>> {
+pub fn lower_block_functions(context: &Context, module: &mut Module, family: crate::architecture::Family) -> Result<i64, Vec<MlirError>> {
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
     accumulate_in_place(module);
     materialize_into_cast_sources(module);
-    htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LOOPS, "the AIE block lowering (to loops)")?;
+    // The transform dialect is loaded before the passes run: the vectorizer's script is parsed inside one.
+    context.get_or_load_dialect("transform");
+    let to_loops = BLOCK_TO_LOOPS.replace("{generation}", crate::vector_units::generation(family));
+    htp_pass::dump::run_pipeline_collecting(context, module, &to_loops, "the AIE block lowering (to loops)")?;
     // Temporaries live on the core's stack (a core has no heap): the stack
     // grows by their bytes, and must still fit beside the FIFO objects.
     // A run-time check the cpu's lowering reports through its runtime (an index of htp.gather

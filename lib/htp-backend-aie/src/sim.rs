@@ -37,10 +37,36 @@ use melior::{
 /// `loops_to_llvm`), for the cores' code.
 /// bf16 lowered inline as on the cpu (`htp_pass::portable_floats!`, D62).
 const TO_LLVM: &str = concat!(
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,",
+    "convert-vector-to-scf{full-unroll=true},convert-vector-to-llvm,expand-strided-metadata,lower-affine,convert-scf-to-cf,",
     htp_pass::portable_floats!(),
     ",convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts"
 );
+
+/// A core's `vector.contract` of narrow inputs into a wider accumulator
+/// (bf16 into f32, i8 into i32: one MAC instruction on the core) takes its
+/// inputs widened on the host, where MLIR lowers contractions of one
+/// element type only.
+fn widen_contractions(context: &Context, module: &Module) {
+    for contract in htp_ir::query::ops_named(module.as_operation(), "vector.contract") {
+        let Some(accumulator) = htp_ir::query::operand_at(contract, 2) else { continue };
+        let wide = htp_ir::builder::element_of(accumulator.r#type());
+        for index in 0..2 {
+            let Some(input) = htp_ir::query::operand_at(contract, index) else { continue };
+            let narrow = htp_ir::builder::element_of(input.r#type());
+            if narrow == wide {
+                continue;
+            }
+            let shape = htp_ir::builder::shape_of(input.r#type());
+            let ty = Type::vector(&shape.iter().map(|&d| d as u64).collect::<Vec<_>>(), wide);
+            let name = if htp_ir::builder::is_float(wide) { "arith.extf" } else { "arith.extsi" };
+            let widen = melior::ir::operation::OperationBuilder::new(name, contract.location()).add_operands(&[input]).add_results(&[ty]).build().expect("a cast");
+            let block = contract.block().expect("an op in a block");
+            let widen = block.insert_operation_before(contract, widen);
+            unsafe { mlir_sys::mlirOperationSetOperand(contract.to_raw(), index as isize, widen.result(0).expect("a result").to_raw()) };
+        }
+    }
+    let _ = context;
+}
 
 /// One end of a FIFO: its producer, or its consumer number `c`.
 #[derive(Clone, Copy, Debug)]
@@ -315,6 +341,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
     if !verified {
         return Err(if errors.is_empty() { fail("internal error: the simulator's module does not verify") } else { errors });
     }
+    widen_contractions(context, &module);
     htp_pass::dump::run_pipeline_collecting(context, &mut module, TO_LLVM, "the AIE simulator's lowering of the cores")?;
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     htp_pass::jit::register_float_conversions(&engine);

@@ -76,7 +76,7 @@ fn design(context: &Context, module: &mut Module, target: &str, device: Device, 
 /// The design of `module` once its extensions' stages have run.
 fn design_after_stages(context: &Context, module: &mut Module, device: Device, kernel: &KernelSignature) -> Result<crate::lower::Design, Vec<MlirError>> {
     if crate::finish::device_of(module).is_some() {
-        return crate::finish::finish(context, module, kernel);
+        return crate::finish::finish(context, module, kernel, device.family);
     }
     let names: Vec<(usize, String)> = kernel.params.iter().filter_map(|p| Some((p.arg_index?, p.name.clone()))).collect();
     crate::lower::lower(context, module, device, &names)
