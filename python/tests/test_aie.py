@@ -216,6 +216,25 @@ def test_static_metrics_report_the_designs_resources():
     assert rmsnorm["core_dma_descriptors"] == 5  # x and y: 2 objects each; the weights: 1
 
 
+def test_the_cycle_model_counts_vector_and_scalar_work_per_core():
+    # vector_add: one 16-lane f32 add per 16 elements of a 32 x 256 block, and no scalar work;
+    # its cores wait on their DMAs (4 bytes a cycle a channel), not on the vector unit.
+    a = np.zeros((1024, 256), np.float32)
+    add = EXAMPLES["vector_add"].vector_add.compile(target="aie-npu1").metrics(a, a)
+    assert add["core_scalar_ops"] == 0 and add["core_vector_ops"] > 0
+    assert add["core_block_dma_cycles"] > add["core_block_compute_cycles"]
+    assert 0 < add["modelled_shim_bandwidth_fraction"] <= 1 and "modelled_mac_peak_fraction" not in add
+    # softmax on AIE2: its f32 row max has no vector instruction (scalar), its exp a software routine.
+    softmax = EXAMPLES["softmax"].softmax.compile(target="aie-npu1").metrics(*inputs("softmax"))
+    assert softmax["core_scalar_ops"] > 0 and softmax["core_vector_ops"] > 0
+    # GEMM bf16 on AIE2: 16 x 128 x 64 MACs a block, in 4x8x4 MAC instructions, against the array's peak.
+    a, b = GEMM.operands("bf16")
+    gemm = GEMM.gemm_bf16.compile(target="aie-npu1").metrics(a, b)
+    assert gemm["core_block_macs"] == 16 * 128 * 64 and gemm["core_vector_ops"] >= 16 * 128 * 64 / 128
+    assert 0 < gemm["modelled_mac_peak_fraction"] <= 1
+    assert gemm["modelled_cycles"] >= gemm["core_block_compute_cycles"]
+
+
 # GEMM (examples/python/aie/gemm.py): bf16 in / f32 accumulate and i8 in / i32 accumulate, the rows of
 # A split over the cores through the memtile, B broadcast, the blocks of C joined through the memtile,
 # the inner K loop accumulating on each core's stack.
@@ -256,8 +275,13 @@ def test_gemm_design_splits_a_and_joins_c_through_the_memtile_and_accumulates_ov
     assert "!aie.objectfifo<memref<128x64xbf16>>" in design  # B whole, broadcast
     block = design[design.index("func.func @gemm_bf16_block("):design.index("aie.core(")]
     # The K loop (4 steps of 32) multiplies bf16 into the f32 accumulator.
-    # The K loop's products are one 8x8x8 bf16 MAC each on AIE2P's vector unit, accumulating in f32.
-    assert "vector.contract" in block and "vector<8x8xbf16>, vector<8x8xbf16> into vector<8x8xf32>" in block and "memref.alloca" in block
+    # The K loop (4 steps of 32) multiplies bf16 into the f32 accumulator: in scalar
+    # loops on AIE2P, whose vector MAC would round bf16 to block floating point.
+    assert "arith.extf" in block and "arith.mulf" in block and "arith.addf" in block and "memref.alloca" in block
+    assert "vector.contract" not in block
+    npu1 = GEMM.gemm_bf16.compile(target="aie-npu1").ir["aie"]
+    # On AIE2, one 4x8x4 bf16 MAC instruction per step, the accumulator in registers across K.
+    assert "vector<4x8xbf16>, vector<8x4xbf16> into vector<4x4xf32>" in npu1 and "iter_args" in npu1
     assert "{stack_size = 5120 : i32}" in design  # 1 KiB + the 16x64 f32 accumulator
 
 
@@ -422,6 +446,10 @@ def test_gemm_verifies_and_lowers_in_mlir_aie(tmp_path, dtype, shape, target):
         llvm = aie_opt(f"--pass-pipeline={aiecc_core(arch, column, row)}", source=physical)
         assert f"llvm.func @core_{column}_{row}()" in llvm and f"llvm.func @{compiled.ir['aie'].split('func.func @')[1].split('(')[0]}(" in llvm
         assert f"llvm.{arch}.acquire" in llvm
+        # The K loop's products are the vector unit's MAC instruction (exact bf16 has none on AIE2P).
+        mac = {("aie2", "bf16"): "xllvm.intr.aie2.bf.mac16.conf", ("aie2", "i8"): "xllvm.intr.aie2.I512.I512.ACC1024.acc32.mac.conf",
+               ("aie2p", "i8"): "xllvm.intr.aie2p.I512.I512.ACC2048.mac.conf"}.get((arch, dtype))
+        assert mac is None or mac in llvm, sorted(set(re.findall(r"xllvm\.intr\.[\w.]+", llvm)))
 
 
 SUM_OF_SQUARES = '''\

@@ -186,7 +186,12 @@ fn designs_verify_and_lower_to_core_code_in_mlir_aie() {
     let directory = std::env::temp_dir().join(format!("htp-aie-{}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();
     let softmax = SOFTMAX.to_string();
-    for (source, kernel, target, cores) in [(VECTOR_ADD, "vector_add", "aie-npu1", 8), (RMSNORM, "rmsnorm", "aie-npu2", 32), (softmax.as_str(), "softmax", "aie-npu1", 16)] {
+    let cases = [
+        (VECTOR_ADD, "vector_add", "aie-npu1", 8, "xllvm.intr.aie2.add.accfloat"),
+        (RMSNORM, "rmsnorm", "aie-npu2", 32, "xllvm.intr.aie2p.invsqrt"),
+        (softmax.as_str(), "softmax", "aie-npu1", 16, "xllvm.intr.aie2.sub.accfloat"),
+    ];
+    for (source, kernel, target, cores, vector_intrinsic) in cases {
         let files = compile(source, kernel, target).unwrap();
         let arch = if target == "aie-npu2" { "aie2p" } else { "aie2" };
         let path = directory.join(format!("{kernel}.mlir"));
@@ -218,6 +223,8 @@ fn designs_verify_and_lower_to_core_code_in_mlir_aie() {
             let llvm = aie_opt(&tool, &[&format!("--pass-pipeline={}", aiecc_core(arch, column, row))], &physical_path);
             assert!(llvm.contains(&format!("llvm.func @core_{column}_{row}()")) && llvm.contains(&format!("llvm.func @{kernel}_block(")), "{llvm}");
             assert!(llvm.contains(&format!("llvm.{arch}.acquire")), "{llvm}");
+            // The cores' arithmetic is the vector unit's (aie-vectorize-cores).
+            assert!(llvm.contains(vector_intrinsic), "{kernel}: no {vector_intrinsic} in\n{llvm}");
         }
     }
     std::fs::remove_dir_all(&directory).ok();
@@ -410,7 +417,10 @@ fn every_vector_op_the_table_names_lowers_through_mlir_aie() {
                     "arith.negf" | "math.exp" | "math.absf" | "math.sqrt" | "math.rsqrt" | "math.log" | "math.tanh" | "math.erf" => format!("  %r = {op} %x : {v}\n{}", store("%r")),
                     _ => format!("  %r = {op} %x, %y : {v}\n{}", store("%r")),
                 };
-                probes.push((format!("{} {op} {e}", unit.generation), vector_probe(e, l, &body, e)));
+                // A divide or math function: an AIE intrinsic exactly when the table says native.
+                let function = op.starts_with("math.") && op != "math.absf" || op.starts_with("arith.div");
+                let native = if function { if ops.native_functions.contains(&op) { " (native)" } else { " (emulated)" } } else { "" };
+                probes.push((format!("{} {op} {e}{native}", unit.generation), vector_probe(e, l, &body, e)));
             }
             // A scalar broadcast into a vector op (a row's max against its elements).
             let add = if e.starts_with('f') || e == "bf16" { "arith.addf" } else { "arith.addi" };
@@ -458,6 +468,10 @@ fn every_vector_op_the_table_names_lowers_through_mlir_aie() {
             }
             let llvm = String::from_utf8_lossy(&output.stdout);
             assert!(!llvm.contains(" vector.") && !llvm.contains("aievec."), "{what} left vector or aievec ops:\n{llvm}");
+            let intrinsic = llvm.contains(&format!("xllvm.intr.{}.", unit.generation));
+            if what.ends_with("(native)") && !intrinsic || what.ends_with("(emulated)") && intrinsic {
+                failures.push(format!("{what}: the table is wrong about its intrinsic:\n{llvm}"));
+            }
             if what.contains("matmul") {
                 assert!(llvm.contains(&format!("xllvm.intr.{}.", unit.generation)), "{what} is not one MAC intrinsic:\n{llvm}");
             }

@@ -70,7 +70,7 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, 
         }
     }
     let first_core = first_core.ok_or_else(|| fail("internal error: a design without cores"))?;
-    let stack = crate::lower::lower_block_functions(context, &mut functions, family)?;
+    let (stack, cost) = crate::lower::lower_block_functions(context, &mut functions, family)?;
     let mut op = functions.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
@@ -96,7 +96,9 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, 
         return Err(if errors.is_empty() { fail("the AIE design does not verify") } else { errors });
     }
     let device = device_of(module).ok_or_else(|| fail("internal error: no aie.device"))?;
-    let metrics = metrics(context, device, stack);
+    let mut metrics = metrics(context, device, stack);
+    // A process network's cores run their own code: the costliest one's, per call.
+    metrics.extend([("core_vector_ops".into(), cost.vector_ops), ("core_scalar_ops".into(), cost.scalar_ops), ("core_block_compute_cycles".into(), cost.cycles())]);
     let columns = metric(&metrics, "columns") as u32;
     let core_count = metric(&metrics, "cores") as u32;
     let tensors = host_tensors(device, kernel)?;

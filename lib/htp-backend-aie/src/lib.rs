@@ -9,6 +9,7 @@
 pub mod architecture;
 pub mod bound_ragged_buffers;
 pub mod copies_to_loops;
+pub mod cost_model;
 pub mod erase_transform_scripts;
 pub mod finish;
 pub mod host;

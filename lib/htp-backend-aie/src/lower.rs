@@ -234,11 +234,7 @@ pub struct Design {
 /// compute tile the locks (a producer and a consumer lock per FIFO end, as
 /// mlir-aie's object-FIFO lowering makes them) and DMA channels.
 fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
-    let bytes = |p: &Param| match p.element.as_str() {
-        "f32" | "i32" => 4,
-        "f16" | "bf16" | "i16" => 2,
-        _ => 1,
-    };
+    let bytes = |p: &Param| element_bytes(&p.element);
     // What the shim moves: a streamed tensor's whole blocks.
     let tensor = |p: &Param| (p.moved_rows * p.cols * bytes(p)) as f64;
     let object = |p: &Param| p.block_rows * p.cols * bytes(p);
@@ -272,6 +268,60 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
         ("core_dma_inputs".into(), inputs as f64),
         ("core_dma_outputs".into(), outputs as f64),
     ]
+}
+
+/// The cycle model's figures for the design (cost_model.rs): per core
+/// and block, the vector and scalar instructions and the cycles of compute
+/// and of the core's DMA; the design's cycles (blocks overlapped with their
+/// transfers, the shims' transfers beside the cores); the fraction of the
+/// device's MAC peak its MACs reach in those cycles, and of its shims' DMA
+/// bandwidth its transfers.
+fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_blocks: i64, cost: &crate::cost_model::CoreCost) -> Vec<(String, f64)> {
+    use crate::cost_model::DMA_BYTES_PER_CYCLE;
+    let bytes = |p: &Param| (p.block_rows * p.cols * element_bytes(&p.element)) as f64;
+    let all_cores = (columns * cores) as f64;
+    let blocks_per_core = padded_blocks as f64 / all_cores;
+    let streamed = |output: bool| params.iter().filter(move |p| p.role == Role::Rows && (p.output == output || (!output && p.read_too)));
+    // A core's inputs and outputs each have 2 DMA channels; each FIFO takes one.
+    let channel_cycles = |output: bool| {
+        let objects: Vec<f64> = streamed(output).map(bytes).collect();
+        objects.iter().sum::<f64>() / (DMA_BYTES_PER_CYCLE * objects.len().clamp(1, 2) as f64)
+    };
+    let core_dma = channel_cycles(false).max(channel_cycles(true));
+    let broadcast_bytes: f64 = params.iter().filter(|p| p.role != Role::Rows).map(|p| (p.rows * p.cols * element_bytes(&p.element)) as f64).sum();
+    let compute = cost.cycles();
+    let core_cycles = blocks_per_core * compute.max(core_dma) + core_dma + broadcast_bytes / DMA_BYTES_PER_CYCLE;
+    // A column's shim moves its cores' blocks of each streamed tensor on one channel.
+    let shim = |output: bool| streamed(output).map(|p| bytes(p) * blocks_per_core * cores as f64 / DMA_BYTES_PER_CYCLE).fold(0.0, f64::max);
+    let cycles = core_cycles.max(shim(false)).max(shim(true)).max(1.0);
+    let unit = crate::vector_units::VectorUnit::of(device.family);
+    let device_cores = (device.columns * 4) as f64;
+    let mac_input = params.iter().find(|p| !p.output).map(|p| p.element.clone()).unwrap_or_default();
+    let peak = crate::cost_model::macs_per_cycle(unit, &mac_input) * device_cores;
+    let moved: f64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes(p) * padded_blocks as f64).sum::<f64>() + broadcast_bytes;
+    // Each column's shim: 2 channels in, 2 out.
+    let shim_bandwidth = device.columns as f64 * 4.0 * DMA_BYTES_PER_CYCLE;
+    let mut figures = vec![
+        ("core_vector_ops".into(), cost.vector_ops),
+        ("core_scalar_ops".into(), cost.scalar_ops),
+        ("core_block_compute_cycles".into(), compute),
+        ("core_block_dma_cycles".into(), core_dma),
+        ("modelled_cycles".into(), cycles),
+        ("modelled_shim_bandwidth_fraction".into(), moved / (cycles * shim_bandwidth)),
+    ];
+    if cost.macs > 0.0 {
+        figures.push(("core_block_macs".into(), cost.macs));
+        figures.push(("modelled_mac_peak_fraction".into(), cost.macs * padded_blocks as f64 / (cycles * peak)));
+    }
+    figures
+}
+
+fn element_bytes(element: &str) -> i64 {
+    match element {
+        "f32" | "i32" => 4,
+        "f16" | "bf16" | "i16" => 2,
+        _ => 1,
+    }
 }
 
 fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirError> {
@@ -697,7 +747,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     }
 
     outline_block(context, module, kernel, the_loop, &params, &name)?;
-    let stack = lower_block_functions(context, module, device.family)?;
+    let (stack, cost) = lower_block_functions(context, module, device.family)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
             Some(loop_location),
@@ -760,7 +810,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors }.into());
     }
     let text = module.as_operation().to_string();
-    let metrics = metrics(&params, columns, cores, stack);
+    let mut metrics = metrics(&params, columns, cores, stack);
+    metrics.extend(modelled(&params, device, columns, cores, padded_blocks, &cost));
     let tensors = params
         .iter()
         .map(|p| {
@@ -773,11 +824,12 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
 }
 
 /// Lowers the tile-IR functions of `module` (the cores' block functions)
-/// to scf/arith/memref code a core runs, and returns the stack a core
-/// calling them needs: the default one and their temporaries (a core has
-/// no heap, so a temporary too large for the stack is an error at the
-/// user's line of the value that needs it).
-pub fn lower_block_functions(context: &Context, module: &mut Module, family: crate::architecture::Family) -> Result<i64, Vec<MlirError>> {
+/// to the vector and scf/arith/memref code a core runs, and returns the
+/// stack a core calling them needs — the default one and their temporaries
+/// (a core has no heap, so a temporary too large for the stack is an error
+/// at the user's line of the value that needs it) — and what one call of
+/// the costliest of them issues.
+pub fn lower_block_functions(context: &Context, module: &mut Module, family: crate::architecture::Family) -> Result<(i64, crate::cost_model::CoreCost), Vec<MlirError>> {
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
     accumulate_in_place(module);
     materialize_into_cast_sources(module);
@@ -838,7 +890,13 @@ pub fn lower_block_functions(context: &Context, module: &mut Module, family: cra
         return Err(vec![MlirError { position, message: message.into() }]);
     }
     let stack = crate::architecture::DEFAULT_STACK as i64 + ((temporaries as u64).div_ceil(32) * 32) as i64;
-    Ok(stack)
+    // What one call of the costliest block function issues (cost_model.rs).
+    let unit = crate::vector_units::VectorUnit::of(family);
+    let cost = htp_ir::query::ops_named(module.as_operation(), "func.func")
+        .into_iter()
+        .map(|function| crate::cost_model::function_cost(function, unit))
+        .fold(crate::cost_model::CoreCost::default(), crate::cost_model::CoreCost::max);
+    Ok((stack, cost))
 }
 
 /// Moves the kernel's loop body into `func.func @<k>_block(objects...,

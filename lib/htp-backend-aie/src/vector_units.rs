@@ -26,6 +26,10 @@ pub struct ElementOps {
     /// Whether a scalar broadcast to a vector of it lowers (a row's max
     /// subtracted from its elements; not f16's).
     pub broadcasts: bool,
+    /// The divides and math functions among `elementwise` that become an
+    /// AIE intrinsic (the others lower to LLVM vector ops the core runs as
+    /// a software routine per element: cost_model.rs).
+    pub native_functions: &'static [&'static str],
 }
 
 /// A generation's vector unit.
@@ -57,44 +61,46 @@ const CASTS: [(&str, &str, &str); 10] = [
 pub const AIE2: VectorUnit = VectorUnit {
     generation: "aie2",
     elements: &[
-        ElementOps { element: "f32", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf"], reductions: &["add"], broadcasts: true },
+        ElementOps { element: "f32", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf"], reductions: &["add"], broadcasts: true, native_functions: &[] },
         ElementOps {
             element: "bf16",
             lanes: 16,
             elementwise: &["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"],
             reductions: &["add", "maximumf", "minimumf"],
-            broadcasts: true,
+            broadcasts: true, native_functions: &["math.exp", "math.rsqrt"],
         },
-        ElementOps { element: "f16", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.absf", "math.sqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"], reductions: &[], broadcasts: false },
-        ElementOps { element: "i32", lanes: 16, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true },
-        ElementOps { element: "i16", lanes: 32, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true },
-        ElementOps { element: "i8", lanes: 64, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi"], reductions: &["maxsi", "minsi"], broadcasts: true },
+        ElementOps { element: "f16", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.absf", "math.sqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"], reductions: &[], broadcasts: false, native_functions: &[] },
+        ElementOps { element: "i32", lanes: 16, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
+        ElementOps { element: "i16", lanes: 32, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
+        ElementOps { element: "i8", lanes: 64, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
     ],
     casts: &CASTS,
     matmuls: &[("bf16", "f32", [4, 8, 4]), ("i8", "i32", [4, 8, 8])],
 };
 
 /// AIE2P (npu2, Strix). Its aievec path has no f32, i32 or i16 vector
-/// multiply (f32 and f16 matmuls go through bf16 on this generation), and
-/// no f32 max, min or compare.
+/// multiply and no f32 max, min or compare.
 pub const AIE2P: VectorUnit = VectorUnit {
     generation: "aie2p",
     elements: &[
-        ElementOps { element: "f32", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf"], reductions: &["add"], broadcasts: true },
+        ElementOps { element: "f32", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf"], reductions: &["add"], broadcasts: true, native_functions: &["arith.divf", "math.rsqrt"] },
         ElementOps {
             element: "bf16",
             lanes: 16,
             elementwise: &["arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.exp", "math.absf", "math.sqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"],
             reductions: &["add", "maximumf", "minimumf"],
-            broadcasts: true,
+            broadcasts: true, native_functions: &["math.exp", "math.tanh"],
         },
-        ElementOps { element: "f16", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"], reductions: &["add"], broadcasts: false },
-        ElementOps { element: "i32", lanes: 16, elementwise: &["arith.addi", "arith.subi", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true },
-        ElementOps { element: "i16", lanes: 32, elementwise: &["arith.addi", "arith.subi", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true },
-        ElementOps { element: "i8", lanes: 64, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi"], reductions: &["maxsi", "minsi"], broadcasts: true },
+        ElementOps { element: "f16", lanes: 16, elementwise: &["arith.addf", "arith.subf", "arith.divf", "arith.negf", "arith.maximumf", "arith.minimumf", "math.exp", "math.absf", "math.sqrt", "math.rsqrt", "math.log", "math.tanh", "math.erf", "arith.cmpf", "arith.select"], reductions: &["add"], broadcasts: false, native_functions: &[] },
+        ElementOps { element: "i32", lanes: 16, elementwise: &["arith.addi", "arith.subi", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
+        ElementOps { element: "i16", lanes: 32, elementwise: &["arith.addi", "arith.subi", "arith.divsi", "arith.maxsi", "arith.minsi", "arith.cmpi", "arith.select"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
+        ElementOps { element: "i8", lanes: 64, elementwise: &["arith.addi", "arith.subi", "arith.muli", "arith.divsi", "arith.maxsi", "arith.minsi"], reductions: &["maxsi", "minsi"], broadcasts: true, native_functions: &[] },
     ],
     casts: &CASTS,
-    matmuls: &[("bf16", "f32", [8, 8, 8]), ("i8", "i32", [8, 8, 8])],
+    // Not bf16: aievec lowers AIE2P's bf16 matmul through block floating
+    // point (bfp16, a shared exponent per 8 values), whose products differ
+    // from bf16's; a bf16 matmul stays exact, in scalar loops, there.
+    matmuls: &[("i8", "i32", [8, 8, 8])],
 };
 
 impl VectorUnit {

@@ -126,6 +126,12 @@ fn script(plans: &[Plan]) -> String {
           \x20     transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1\n\
           \x20     transform.apply_patterns.canonicalization\n\
           \x20   } : !transform.any_op\n\
+          \x20   transform.apply_patterns to %functions {\n\
+          \x20     transform.apply_patterns.memref.fold_memref_alias_ops\n\
+          \x20     transform.apply_patterns.canonicalization\n\
+          \x20   } : !transform.any_op\n\
+          \x20   %hoisting = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
+          \x20   %hoisted = transform.structured.hoist_redundant_vector_transfers %hoisting : (!transform.any_op) -> !transform.any_op\n\
           \x20   transform.yield\n  }\n}\n";
     s
 }
