@@ -14,8 +14,16 @@ design), with the FIFO structure read from the design text itself:
                FIFO end on the tile's DMA, as mlir-aie's object-FIFO lowering
                makes them) and locks (a producer and a consumer lock per FIFO end).
 
+A second table gives the cycle model's estimate for the same designs on both
+NPUs (lib/htp-backend-aie/src/cost_model.rs, docs/targets/aie.md "Cycle
+model"): per core and block the vector and scalar instructions, compute and DMA
+cycles and which of them bounds the block; the design's cycles; a GEMM's MACs as
+a fraction of the device's MAC peak beside issue 28's target (70% for shapes of
+256 and up), and a streaming kernel's transfers as a fraction of its shims' DMA
+bandwidth.
+
 Nothing runs (no NPU here); the numbers are the design's.
-Usage: python3 benches/aie_metrics.py   (prints a markdown table)
+Usage: python3 benches/aie_metrics.py   (prints two markdown tables)
 """
 
 import collections
@@ -85,6 +93,25 @@ def main():
               f"| {fifos} | {max(bds.values())} | {max(locks.values())} |")
         # The design text and the lowering's own count agree.
         assert max(bds.values()) == metrics["core_dma_descriptors"] and max(locks.values()) == metrics["core_locks"], label
+    print()
+    modelled()
+
+
+# Issue 28's goal for a GEMM's modelled fraction of the array's MAC peak.
+GEMM_PEAK_GOAL = 0.70
+
+
+def modelled():
+    print("| design | target | vector / scalar ops per block | compute / DMA cycles per block | bound | design cycles | MAC peak (goal) | shim bandwidth |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, kernel, ins, _ in cases():
+        for target in ("aie-npu1", "aie-npu2"):
+            m = kernel.compile(target=target).metrics(*ins)
+            compute, dma = m["core_block_compute_cycles"], m["core_block_dma_cycles"]
+            # (A kernel without MAC instructions has no MAC figure: its products, if any, are scalar.)
+            peak = f"{m['modelled_mac_peak_fraction']:.1%} ({GEMM_PEAK_GOAL:.0%})" if "modelled_mac_peak_fraction" in m else "no MAC instructions"
+            print(f"| {label} | {target} | {int(m['core_vector_ops'])} / {int(m['core_scalar_ops'])} | {int(compute)} / {int(dma)} "
+                  f"| {'compute' if compute > dma else 'DMA'} | {int(m['modelled_cycles'])} | {peak} | {m['modelled_shim_bandwidth_fraction']:.1%} |")
 
 
 if __name__ == "__main__":

@@ -616,3 +616,104 @@ def k(x: htp.Tensor[f16, "N", 32], y: htp.Out[f16, "N", 32], s: f16, N: htp.Cons
         assert ("k_block", "{") in functions, functions
         external = {f for f, body in functions if not body and not f.startswith(f"llvm.{arch}.")}
         assert external <= {"debug_i32"}, external
+
+
+# Vector cores (issue 28, part 3; D83): rows of 64 elements are whole vectors of every element type
+# (16 lanes of f32/bf16/f16/i32, 32 of i16, 64 of i8), so what the generation's vector unit takes
+# runs as vector code — and must give on aie-sim what the cpu gives.
+WIDE = '''
+import htp
+from htp import f32, f16, bf16, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, 32, 64], z: htp.Tensor[{T}, 32, 64], y: htp.Out[{T}, 32, 64]):
+    for i in range(0, 32, 4):
+        t = x[i:i + 4, :]
+        u = z[i:i + 4, :]
+        y[i:i + 4, :] = {EXPR}
+'''
+
+LANES = {"f32": 16, "bf16": 16, "f16": 16, "i32": 16, "i16": 32, "i8": 64}
+
+
+@pytest.mark.parametrize("dtype", sorted(LANES))
+@pytest.mark.parametrize("expr, vector_on_aie2", [
+    ("t + u", {"f32", "bf16", "f16", "i32", "i16", "i8"}),
+    ("t - u * u", {"f32", "bf16", "i32", "i16", "i8"}),  # f16: no vector multiply on AIE2
+    ("htp.maximum(t, u)", {"bf16", "f16", "i32", "i16", "i8"}),  # f32: no vector max on AIE2
+    ("t - htp.row_max(t)", {"f32", "bf16", "i32", "i16", "i8"}),  # f32: the max scalar, the subtract vector; f16: no broadcast
+    ("u + htp.col_sum(t)", {"f32", "bf16", "f16", "i32", "i16", "i8"}),
+])
+def test_vector_cores_match_the_cpu(dtype, expr, vector_on_aie2):
+    source = WIDE.format(T=dtype, EXPR=expr)
+    kernel = kernel_from(source, "k")
+    design = kernel.compile(target="aie-npu1").ir["aie"]
+    vector = f"vector<{LANES[dtype]}x{dtype}>"
+    assert (vector in design) == (dtype in vector_on_aie2), (vector, design[design.index("func.func"):design.index("aie.core(")])
+    scale = 4 if dtype.startswith("i") else 1
+    x = (RNG.standard_normal((32, 64)) * scale).astype(numpy_type(dtype) if dtype != "f32" else np.float32)
+    z = (RNG.standard_normal((32, 64)) * scale).astype(x.dtype)
+    simulated = kernel.compile(target="aie-sim")(x, z)
+    expected = kernel(x, z)
+    if dtype.startswith("i"):
+        np.testing.assert_array_equal(simulated, expected)
+    else:
+        # A vector reduction adds in another order than the cpu's loop.
+        tolerance = {"f32": 1e-5, "f16": 2e-2, "bf16": 5e-2}[dtype]
+        np.testing.assert_allclose(simulated.astype(np.float64), expected.astype(np.float64), rtol=tolerance, atol=tolerance)
+
+
+MATMUL = '''
+import htp
+from htp import f32, bf16, i32, i8
+@htp.kernel
+def k(a: htp.Tensor[{T}, 64, 64], b: htp.Tensor[{T}, 64, {N}], c: htp.Out[{ACC}, 64, {N}]):
+    for i in range(0, 64, 8):
+        acc = htp.zeros((8, {N}), {ACC})
+        for k in range(0, 64, 16):
+            acc += a[i:i + 8, k:k + 16] @ b[k:k + 16, :]
+        c[i:i + 8, :] = acc
+'''
+
+
+@pytest.mark.parametrize("dtype, accumulator", [("bf16", "f32"), ("i8", "i32")])
+@pytest.mark.parametrize("n", [32, 18])
+def test_matmuls_are_mac_instructions_when_their_sizes_are_whole_mac_shapes(dtype, accumulator, n):
+    # 32 columns are whole 4x8x4 (bf16) and 4x8x8 (i8) MAC shapes of AIE2; 18 are not (scalar loops).
+    kernel = kernel_from(MATMUL.format(T=dtype, ACC=accumulator, N=n), "k")
+    design = kernel.compile(target="aie-npu1").ir["aie"]
+    assert ("vector.contract" in design) == (n == 32)
+    scale = 4 if dtype == "i8" else 1
+    a = (RNG.standard_normal((64, 64)) * scale).astype(numpy_type(dtype))
+    b = (RNG.standard_normal((64, n)) * scale).astype(numpy_type(dtype))
+    simulated = kernel.compile(target="aie-sim")(a, b)
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    if dtype == "i8":
+        np.testing.assert_array_equal(simulated, expected.astype(np.int32))
+    else:
+        np.testing.assert_allclose(simulated, expected, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("dtype", sorted(LANES))
+def test_vector_cores_lower_to_the_generations_intrinsics_in_mlir_aie(tmp_path, target, dtype):
+    # Every core's code, vector ops and all, through aiecc's passes to the LLVM dialect: nothing of
+    # the vector or aievec dialects left, and the vector unit's intrinsics where the table has them.
+    import re
+    import subprocess
+    from test_aie import aiecc_core, aiecc_physical
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    tool = os.environ["HTP_AIE_OPT"]
+    for number, expr in enumerate(["t + u", "t - u * u", "u + htp.col_sum(t)", "t - htp.row_max(t)"]):
+        kernel = kernel_from(WIDE.format(T=dtype, EXPR=expr), "k")
+        root = kernel.compile(target=target).write_package(str(tmp_path / f"k{number}"))
+        design = open(os.path.join(root, "aie.mlir")).read()
+        physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", os.path.join(root, "aie.mlir")], capture_output=True, text=True)
+        assert physical.returncode == 0, physical.stderr
+        column, row = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", design)[0]
+        core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+        assert core.returncode == 0, (expr, core.stderr)
+        assert " vector." not in core.stdout and "aievec." not in core.stdout, expr
+        if f"vector<{LANES[dtype]}x{dtype}>" in design and dtype in ("f32", "bf16"):
+            # Float adds and subtracts are the accumulator unit's (integers' are plain LLVM vector ops).
+            assert f"xllvm.intr.{arch}." in core.stdout, (expr, design)
