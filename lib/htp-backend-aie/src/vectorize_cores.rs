@@ -58,7 +58,17 @@ pub struct Plan {
     /// the narrow inputs (only there: a row reduction of products stays a
     /// `vector.reduction`, which the unit takes where it has no MAC shape).
     pub contraction: bool,
+    /// A matmul's register blocking: `[rows, columns]` of MAC tiles computed
+    /// together per K step (their accumulators in registers, each tile of A
+    /// and B loaded once for all of them); `tiles` is then one MAC tile and
+    /// the op is first tiled by `tiles` times these.
+    pub blocking: [i64; 2],
 }
+
+/// The accumulator registers a matmul's register blocking may fill: AIE2's
+/// nine 1024-bit accumulator registers (AM020, "Register Files"), the
+/// generations' common budget.
+const ACCUMULATOR_BITS: i64 = 9 * 1024;
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options) -> Result<(), htp_pass::Failure<'c>> {
     let Some(unit) = VectorUnit::named(&options.generation) else {
@@ -95,28 +105,43 @@ fn script(plans: &[Plan]) -> String {
         "module attributes {transform.with_named_sequence} {\n  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {\n",
     );
     for (number, plan) in plans.iter().enumerate() {
-        let results = vec!["!transform.any_op"; plan.tiles.iter().filter(|&&t| t != 0).count() + 1].join(", ");
-        let tiles = plan.tiles.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        let interchange = plan.interchange.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-        s += &format!(
-            "    %op{number} = transform.structured.match attributes{{{TAG} = {number} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n\
-             \x20   %tiled{number}, %loops{number}:{loops} = transform.structured.tile_using_for %op{number} tile_sizes [{tiles}] interchange = [{interchange}] : (!transform.any_op) -> ({results})\n\
-             \x20   transform.structured.vectorize %tiled{number} : !transform.any_op\n",
-            loops = plan.tiles.iter().filter(|&&t| t != 0).count(),
-        );
-        if plan.contraction {
-            // Broadcasts and transposes folded into one contraction, then its widening.
+        let list = |values: &[i64]| values.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let loops = plan.tiles.iter().filter(|&&t| t != 0).count();
+        let results = vec!["!transform.any_op"; loops + 1].join(", ");
+        let (tiles, interchange) = (list(&plan.tiles), list(&plan.interchange));
+        s += &format!("    %op{number} = transform.structured.match attributes{{{TAG} = {number} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n");
+        if !plan.contraction {
             s += &format!(
-                "    transform.apply_patterns to %loops{number}#0 {{\n\
-                 \x20     transform.apply_patterns.vector.reduction_to_contract\n\
-                 \x20     transform.apply_patterns.vector.transfer_permutation_patterns\n\
-                 \x20   }} : !transform.any_op\n\
-                 \x20   transform.apply_patterns to %loops{number}#0 {{\n\
-                 \x20     transform.apply_patterns.vector.fold_arith_extension\n\
-                 \x20     transform.apply_patterns.vector.reduction_to_contract\n\
-                 \x20     transform.apply_patterns.canonicalization\n\
-                 \x20   }} : !transform.any_op\n"
+                "    %tiled{number}, %loops{number}:{loops} = transform.structured.tile_using_for %op{number} tile_sizes [{tiles}] interchange = [{interchange}] : (!transform.any_op) -> ({results})\n\
+                 \x20   transform.structured.vectorize %tiled{number} : !transform.any_op\n"
             );
+            continue;
+        }
+        // A matmul: tiled by its register block, then by the MAC tile; the MAC tiles' loops unrolled.
+        let [rows, columns] = plan.blocking;
+        let (m, n) = (plan.interchange[0] as usize, plan.interchange[1] as usize);
+        let mut block = plan.tiles.clone();
+        block[m] *= rows;
+        block[n] *= columns;
+        let block = list(&block);
+        s += &format!(
+            "    %block{number}, %blocks{number}:{loops} = transform.structured.tile_using_for %op{number} tile_sizes [{block}] interchange = [{interchange}] : (!transform.any_op) -> ({results})\n\
+             \x20   %tiled{number}, %loops{number}:{loops} = transform.structured.tile_using_for %block{number} tile_sizes [{tiles}] interchange = [{interchange}] : (!transform.any_op) -> ({results})\n\
+             \x20   transform.structured.vectorize %tiled{number} : !transform.any_op\n\
+             \x20   transform.apply_patterns to %blocks{number}#0 {{\n\
+             \x20     transform.apply_patterns.vector.reduction_to_contract\n\
+             \x20     transform.apply_patterns.vector.transfer_permutation_patterns\n\
+             \x20   }} : !transform.any_op\n\
+             \x20   transform.apply_patterns to %blocks{number}#0 {{\n\
+             \x20     transform.apply_patterns.vector.fold_arith_extension\n\
+             \x20     transform.apply_patterns.vector.reduction_to_contract\n\
+             \x20     transform.apply_patterns.canonicalization\n\
+             \x20   }} : !transform.any_op\n"
+        );
+        for (index, factor) in [(1, columns), (0, rows)] {
+            if factor > 1 {
+                s += &format!("    transform.loop.unroll %loops{number}#{index} {{factor = {factor}}} : !transform.any_op\n");
+            }
         }
     }
     s += "    %functions = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
@@ -130,6 +155,8 @@ fn script(plans: &[Plan]) -> String {
           \x20     transform.apply_patterns.memref.fold_memref_alias_ops\n\
           \x20     transform.apply_patterns.canonicalization\n\
           \x20   } : !transform.any_op\n\
+          \x20   %deduplicating = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
+          \x20   transform.apply_cse to %deduplicating : !transform.any_op\n\
           \x20   %hoisting = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
           \x20   %hoisted = transform.structured.hoist_redundant_vector_transfers %hoisting : (!transform.any_op) -> !transform.any_op\n\
           \x20   transform.yield\n  }\n}\n";
@@ -218,7 +245,12 @@ fn contraction(operands: &[(String, Vec<Option<i64>>)], reduction: &[bool], rang
     tiles[m as usize] = tm;
     tiles[k as usize] = tk;
     tiles[n as usize] = tn;
-    Some(Plan { tiles, interchange: vec![m, n, k], contraction: true })
+    // The largest square-ish blocking of MAC tiles the sizes and the accumulator registers allow:
+    // per K step, `rows` tiles of A and `columns` of B feed `rows x columns` MAC instructions.
+    let accumulator_bits = tm * tn * 32; // f32 or i32 accumulators
+    let fits = |r: i64, c: i64| ranges[m as usize] % (tm * r) == 0 && ranges[n as usize] % (tn * c) == 0 && r * c * accumulator_bits <= ACCUMULATOR_BITS;
+    let blocking = [[4, 4], [2, 4], [4, 2], [2, 2], [1, 4], [4, 1], [1, 2], [2, 1], [1, 1]].into_iter().find(|&[r, c]| fits(r, c)).unwrap_or([1, 1]);
+    Some(Plan { tiles, interchange: vec![m, n, k], contraction: true, blocking })
 }
 
 /// Elementwise ops and reductions: tiles of one vector along the innermost
@@ -286,7 +318,7 @@ fn rows(generic: OperationRef, operands: &[(String, Vec<Option<i64>>)], reductio
     }
     let mut tiles = vec![1; reduction.len()];
     tiles[inner as usize] = lanes;
-    Some(Plan { tiles, interchange: (0..reduction.len() as i64).collect(), contraction: false })
+    Some(Plan { tiles, interchange: (0..reduction.len() as i64).collect(), contraction: false, blocking: [1, 1] })
 }
 
 /// The `vector.reduction` kind of a row reduction's combining op.

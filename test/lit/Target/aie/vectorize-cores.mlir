@@ -75,9 +75,14 @@ func.func @sum_of_squares(%x: memref<8x1x256xf32>, %s: memref<8x1xf32>) {
   return
 }
 
-// One 4x8x4 bf16 MAC per step, the K loop innermost.
+// 4x8x4 bf16 MAC instructions in blocks of 4 x 4 (16 accumulators in
+// registers across the K loop; each tile of A and B loaded once per step).
 // CHECK-LABEL: func.func @matmul
-// CHECK: vector.contract {{.*}} : vector<4x8xbf16>, vector<8x4xbf16> into vector<4x4xf32>
+// CHECK-COUNT-16: vector.transfer_read %arg2
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-COUNT-16: vector.contract {{.*}} : vector<4x8xbf16>, vector<8x4xbf16> into vector<4x4xf32>
+// CHECK: scf.yield
+// CHECK-COUNT-16: vector.transfer_write {{.*}}, %arg2
 // CHECK-LABEL: func.func @ragged_row
 // CHECK: linalg.generic
 func.func @matmul(%a: memref<16x32xbf16>, %b: memref<32x64xbf16>, %c: memref<16x64xf32>) {
@@ -107,6 +112,9 @@ func.func @ragged_row(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
 // PLAN: transform.named_sequence @__transform_main
 // PLAN: transform.structured.tile_using_for {{.*}} tile_sizes [1, 16]
 // PLAN: transform.structured.tile_using_for {{.*}} tile_sizes [1, 1, 16]
+// PLAN: transform.structured.tile_using_for {{.*}} tile_sizes [16, 8, 16] interchange = [0, 2, 1]
 // PLAN: transform.structured.tile_using_for {{.*}} tile_sizes [4, 8, 4] interchange = [0, 2, 1]
+// PLAN: transform.loop.unroll {{.*}} {factor = 4 : i64}
+// PLAN: transform.loop.unroll {{.*}} {factor = 4 : i64}
 // CHECK-NOT: transform.
 // ERROR: unknown AIE generation 'aie3'
