@@ -61,7 +61,7 @@ const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fu
 const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(aie-bound-ragged-buffers),aie-vectorize-cores{generation={generation}},transform-interpreter,aie-erase-transform-scripts,\
     func.func(convert-vector-to-scf{full-unroll=true},aie-split-reduction-accumulators),\
-    func.func(convert-linalg-to-loops,aie-copies-to-loops,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+    func.func(convert-linalg-to-loops,aie-copies-to-loops,aie-hoist-invariant-loads,loop-invariant-code-motion,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
 
 /// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
 /// updated in place (D56): where a loop-carried tensor's one use is an
