@@ -22,16 +22,26 @@ except ImportError:  # pragma: no cover - numpy's own dtypes only
 RNG = np.random.default_rng(28)
 ERF = np.vectorize(math.erf, otypes=[np.float64])
 
-ROWS = '''
+# One loop over blocks of B rows of R x C tensors x, z and y (T elements): y's block is EXPR of
+# x's (t) and z's (u).
+BLOCKS = '''
 import htp
 from htp import f32, f16, bf16, i32, i16, i8
 @htp.kernel
-def k(x: htp.Tensor[{T}, 64, 32], z: htp.Tensor[{T}, 64, 32], y: htp.Out[{T}, 64, 32]):
-    for i in range(0, 64, 8):
-        t = x[i:i + 8, :]
-        u = z[i:i + 8, :]
-        y[i:i + 8, :] = {EXPR}
+def k(x: htp.Tensor[{T}, R, C], z: htp.Tensor[{T}, R, C], y: htp.Out[{T}, R, C]):
+    for i in range(0, R, B):
+        t = x[i:i + B, :]
+        u = z[i:i + B, :]
+        y[i:i + B, :] = {EXPR}
 '''
+
+
+def blocks(rows, columns, block):
+    """BLOCKS for `rows x columns` tensors in blocks of `block` rows (T and EXPR still to format)."""
+    return BLOCKS.replace("R, C]", f"{rows}, {columns}]").replace("range(0, R, B)", f"range(0, {rows}, {block})").replace("+ B", f"+ {block}")
+
+
+ROWS = blocks(64, 32, 8)
 
 # expression: numpy on one 8-row block (float64)
 FLOAT = {
@@ -621,16 +631,7 @@ def k(x: htp.Tensor[f16, "N", 32], y: htp.Out[f16, "N", 32], s: f16, N: htp.Cons
 # Vector cores (issue 28, part 3; D83): rows of 64 elements are whole vectors of every element type
 # (16 lanes of f32/bf16/f16/i32, 32 of i16, 64 of i8), so what the generation's vector unit takes
 # runs as vector code — and must give on aie-sim what the cpu gives.
-WIDE = '''
-import htp
-from htp import f32, f16, bf16, i32, i16, i8
-@htp.kernel
-def k(x: htp.Tensor[{T}, 32, 64], z: htp.Tensor[{T}, 32, 64], y: htp.Out[{T}, 32, 64]):
-    for i in range(0, 32, 4):
-        t = x[i:i + 4, :]
-        u = z[i:i + 4, :]
-        y[i:i + 4, :] = {EXPR}
-'''
+WIDE = blocks(32, 64, 4)
 
 LANES = {"f32": 16, "bf16": 16, "f16": 16, "i32": 16, "i16": 32, "i8": 64}
 

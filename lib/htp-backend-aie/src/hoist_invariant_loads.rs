@@ -28,20 +28,12 @@ htp_pass::pass! {
 
 /// The buffer a memref value views: through the ops that make views.
 fn underlying(value: Value) -> usize {
+    const VIEWS: [&str; 8] = ["memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast", "memref.reshape", "memref.transpose", "memref.view"];
     let mut current = htp_ir::builder::detach(value);
-    loop {
-        let Some(op) = htp_ir::query::defining_op(current) else { break };
-        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let view = matches!(
-            name.as_str(),
-            "memref.subview" | "memref.cast" | "memref.expand_shape" | "memref.collapse_shape" | "memref.reinterpret_cast" | "memref.reshape" | "memref.transpose" | "memref.view"
-        );
-        match (view, htp_ir::query::operand_at(op, 0)) {
-            (true, Some(source)) => current = source,
-            _ => break,
-        }
+    while let Some(source) = htp_ir::query::defining_op(current).filter(|op| op.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name))).and_then(|op| htp_ir::query::operand_at(op, 0)) {
+        current = source;
     }
-    htp_ir::query::key(current.into())
+    htp_ir::query::key(current)
 }
 
 /// What a loop writes (underlying buffers), or `None` when it calls out.
@@ -61,7 +53,7 @@ fn writes(body: BlockRef) -> Option<Vec<usize>> {
             _ => None,
         };
         if let Some(target) = target {
-            written.push(underlying(target.into()));
+            written.push(underlying(target));
         }
     };
     let mut op = body.first_operation();
@@ -107,8 +99,8 @@ fn run<'c>(_: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pas
                 continue;
             }
             let Some(source) = htp_ir::query::operand_at(current, 0) else { continue };
-            let invariant = (0..current.operand_count()).all(|i| htp_ir::query::operand_at(current, i).is_some_and(|v| !defined_inside(v.into(), the_loop)));
-            if invariant && !written.contains(&underlying(source.into())) {
+            let invariant = (0..current.operand_count()).all(|i| htp_ir::query::operand_at(current, i).is_some_and(|v| !defined_inside(v, the_loop)));
+            if invariant && !written.contains(&underlying(source)) {
                 unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), the_loop.to_raw()) };
             }
         }

@@ -46,7 +46,7 @@ const TO_LLVM: &str = concat!(
 /// (bf16 into f32, i8 into i32: one MAC instruction on the core) takes its
 /// inputs widened on the host, where MLIR lowers contractions of one
 /// element type only.
-fn widen_contractions(context: &Context, module: &Module) {
+fn widen_contractions(module: &Module) {
     for contract in htp_ir::query::ops_named(module.as_operation(), "vector.contract") {
         let Some(accumulator) = htp_ir::query::operand_at(contract, 2) else { continue };
         let wide = htp_ir::builder::element_of(accumulator.r#type());
@@ -65,7 +65,6 @@ fn widen_contractions(context: &Context, module: &Module) {
             unsafe { mlir_sys::mlirOperationSetOperand(contract.to_raw(), index as isize, widen.result(0).expect("a result").to_raw()) };
         }
     }
-    let _ = context;
 }
 
 /// One end of a FIFO: its producer, or its consumer number `c`.
@@ -341,7 +340,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
     if !verified {
         return Err(if errors.is_empty() { fail("internal error: the simulator's module does not verify") } else { errors });
     }
-    widen_contractions(context, &module);
+    widen_contractions(&module);
     htp_pass::dump::run_pipeline_collecting(context, &mut module, TO_LLVM, "the AIE simulator's lowering of the cores")?;
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     htp_pass::jit::register_float_conversions(&engine);

@@ -25,7 +25,7 @@ use melior::{
         block::BlockLike,
         operation::OperationLike,
         r#type::MemRefType,
-        OperationRef, RegionLike, Type, ValueLike,
+        OperationRef, RegionLike, ValueLike,
     },
     Context,
 };
@@ -78,7 +78,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
     for generic in htp_ir::query::ops_named(module, "linalg.generic") {
         htp_pass::processing(generic.location());
         if let Some(plan) = plan(generic, unit) {
-                set_attribute(generic, TAG, IntegerAttribute::new(Type::parse(context, "i64").expect("i64"), plans.len() as i64).into());
+                set_attribute(generic, TAG, IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), plans.len() as i64).into());
             plans.push(plan);
         }
     }
