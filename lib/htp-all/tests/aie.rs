@@ -168,6 +168,15 @@ const AIECC_NPU_INSTRUCTIONS: &str = "builtin.module(aie.device(aie-materialize-
 aie-unroll-runtime-sequence-loops,canonicalize,aie-decompose-large-dma-bd,aie-lower-dynamic-bd-pool,canonicalize,\
 aie-assign-runtime-sequence-bd-ids,aie-dma-tasks-to-npu,aie-lower-dma-channel-reset,aie-dma-to-npu,aie-lower-set-lock,aie-lower-core-reset))";
 
+/// The aie-opt `HTP_AIE_OPT` names, and a fresh scratch directory
+/// `htp-<name>-<pid>` for the files it reads.
+fn aie_opt_and_scratch(name: &str) -> (String, std::path::PathBuf) {
+    let tool = std::env::var("HTP_AIE_OPT").expect("HTP_AIE_OPT names an aie-opt of mlir-aie 3ca0193c");
+    let directory = std::env::temp_dir().join(format!("htp-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    (tool, directory)
+}
+
 /// Runs `aie-opt` (`HTP_AIE_OPT`) with `arguments` on `input`: its output.
 fn aie_opt(tool: &str, arguments: &[&str], input: &std::path::Path) -> String {
     let output = std::process::Command::new(tool).args(arguments).arg(input).output().expect("aie-opt runs");
@@ -182,9 +191,7 @@ fn aie_opt(tool: &str, arguments: &[&str], input: &std::path::Path) -> String {
 #[test]
 #[ignore = "needs HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c): run with --include-ignored"]
 fn designs_verify_and_lower_to_core_code_in_mlir_aie() {
-    let tool = std::env::var("HTP_AIE_OPT").expect("HTP_AIE_OPT names an aie-opt of mlir-aie 3ca0193c");
-    let directory = std::env::temp_dir().join(format!("htp-aie-{}", std::process::id()));
-    std::fs::create_dir_all(&directory).unwrap();
+    let (tool, directory) = aie_opt_and_scratch("aie");
     let softmax = SOFTMAX.to_string();
     let cases = [
         (VECTOR_ADD, "vector_add", "aie-npu1", 8, "xllvm.intr.aie2.add.accfloat"),
@@ -399,9 +406,7 @@ fn vector_probe(element: &str, lanes: i64, body: &str, result: &str) -> String {
 #[ignore = "needs HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c): run with --include-ignored"]
 fn every_vector_op_the_table_names_lowers_through_mlir_aie() {
     use htp_backend_aie::vector_units::{AIE2, AIE2P};
-    let tool = std::env::var("HTP_AIE_OPT").expect("HTP_AIE_OPT names an aie-opt of mlir-aie 3ca0193c");
-    let directory = std::env::temp_dir().join(format!("htp-aie-vector-{}", std::process::id()));
-    std::fs::create_dir_all(&directory).unwrap();
+    let (tool, directory) = aie_opt_and_scratch("aie-vector");
     let mut failures = Vec::new();
     for unit in [&AIE2, &AIE2P] {
         let mut probes = Vec::new();
@@ -418,8 +423,7 @@ fn every_vector_op_the_table_names_lowers_through_mlir_aie() {
                     _ => format!("  %r = {op} %x, %y : {v}\n{}", store("%r")),
                 };
                 // A divide or math function: an AIE intrinsic exactly when the table says native.
-                let function = op.starts_with("math.") && op != "math.absf" || op.starts_with("arith.div");
-                let native = if function { if ops.native_functions.contains(&op) { " (native)" } else { " (emulated)" } } else { "" };
+                let native = if htp_backend_aie::vector_units::is_divide_or_function(op) { if ops.native_functions.contains(&op) { " (native)" } else { " (emulated)" } } else { "" };
                 probes.push((format!("{} {op} {e}{native}", unit.generation), vector_probe(e, l, &body, e)));
             }
             // A scalar broadcast into a vector op (a row's max against its elements).

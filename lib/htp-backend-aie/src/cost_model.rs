@@ -136,18 +136,14 @@ fn trips(the_loop: OperationRef) -> f64 {
     }
 }
 
-fn is_vector(ty: Type) -> bool {
-    ty.is_vector()
-}
-
 /// What one op issues.
 fn op_cost(op: OperationRef, name: &str, unit: &VectorUnit) -> CoreCost {
     let mut cost = CoreCost::default();
     let result = htp_ir::query::result_at(op, 0).map(|v| v.r#type());
     let operand = htp_ir::query::operand_at(op, 0).map(|v| v.r#type());
-    let vector = result.is_some_and(is_vector) || operand.is_some_and(is_vector);
-    let element = |ty: Option<Type>| ty.map(|t| if is_vector(t) { htp_ir::builder::element_of(t).to_string() } else { t.to_string() }).unwrap_or_default();
-    let lanes = result.filter(|t| is_vector(*t)).map(|t| htp_ir::builder::shape_of(t).iter().product::<i64>() as f64).unwrap_or(1.0);
+    let vector = result.is_some_and(|t| t.is_vector()) || operand.is_some_and(|t| t.is_vector());
+    let element = |ty: Option<Type>| ty.map(|t| htp_ir::builder::scalar_of(t).to_string()).unwrap_or_default();
+    let lanes = result.filter(|t| t.is_vector()).map(|t| htp_ir::builder::shape_of(t).iter().product::<i64>() as f64).unwrap_or(1.0);
     match name {
         "vector.load" | "vector.transfer_read" | "memref.load" => cost.loads = 1.0,
         "vector.store" | "vector.transfer_write" | "memref.store" => cost.stores = 1.0,
@@ -189,6 +185,5 @@ fn op_cost(op: OperationRef, name: &str, unit: &VectorUnit) -> CoreCost {
 
 /// Whether `op` on `element` has no AIE instruction (a software routine).
 fn emulated(op: &str, element: &str, vector: bool, unit: &VectorUnit) -> bool {
-    let function = matches!(op, "arith.divf" | "arith.divsi" | "arith.divui" | "arith.remf" | "arith.remsi") || (op.starts_with("math.") && op != "math.absf");
-    function && !(vector && unit.element(element).is_some_and(|e| e.native_functions.contains(&op)))
+    crate::vector_units::is_divide_or_function(op) && !(vector && unit.element(element).is_some_and(|e| e.native_functions.contains(&op)))
 }

@@ -14,7 +14,7 @@
 //! calls anything.
 
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Value},
     Context,
 };
 
@@ -37,51 +37,24 @@ fn underlying(value: Value) -> usize {
 }
 
 /// What a loop writes (underlying buffers), or `None` when it calls out.
-fn writes(body: BlockRef) -> Option<Vec<usize>> {
+fn writes(the_loop: OperationRef) -> Option<Vec<usize>> {
     let mut written = Vec::new();
     let mut calls = false;
-    let mut walk = |op: OperationRef| {
+    the_loop.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
         let target = match name.as_str() {
-            "memref.store" | "vector.store" | "vector.transfer_write" | "vector.maskedstore" => htp_ir::query::operand_at(op, 1),
-            "memref.copy" | "linalg.copy" => htp_ir::query::operand_at(op, 1),
-            _ if name.starts_with("linalg.") => (op.operand_count() > 0).then(|| htp_ir::query::operand_at(op, op.operand_count() - 1)).flatten(),
+            "memref.store" | "vector.store" | "vector.transfer_write" | "vector.maskedstore" | "memref.copy" | "linalg.copy" => htp_ir::query::operand_at(op, 1),
+            _ if name.starts_with("linalg.") => op.operand_count().checked_sub(1).and_then(|last| htp_ir::query::operand_at(op, last)),
             "func.call" | "func.call_indirect" | "llvm.call" => {
                 calls = true;
                 None
             }
             _ => None,
         };
-        if let Some(target) = target {
-            written.push(underlying(target));
-        }
-    };
-    let mut op = body.first_operation();
-    while let Some(current) = op {
-        op = current.next_in_block();
-        current.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-            walk(inner);
-            melior::ir::operation::WalkResult::Advance
-        });
-    }
-    (!calls).then_some(written)
-}
-
-/// Whether `value` is made inside `the_loop` (by an op in it, or as a
-/// block argument of it or of a region in it).
-fn defined_inside(value: Value, the_loop: OperationRef) -> bool {
-    let value = htp_ir::builder::detach(value);
-    let mut current = htp_ir::query::defining_op(value).or_else(|| unsafe {
-        let parent = mlir_sys::mlirBlockGetParentOperation(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()));
-        (!parent.ptr.is_null()).then(|| OperationRef::from_raw(parent))
+        written.extend(target.map(underlying));
+        melior::ir::operation::WalkResult::Advance
     });
-    while let Some(op) = current {
-        if op.to_raw().ptr == the_loop.to_raw().ptr {
-            return true;
-        }
-        current = op.parent_operation();
-    }
-    false
+    (!calls).then_some(written)
 }
 
 fn run<'c>(_: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
@@ -90,7 +63,7 @@ fn run<'c>(_: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pas
     loops.reverse();
     for the_loop in loops {
         let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
-        let Some(written) = writes(body) else { continue };
+        let Some(written) = writes(the_loop) else { continue };
         let mut op = body.first_operation();
         while let Some(current) = op {
             op = current.next_in_block();
@@ -99,7 +72,7 @@ fn run<'c>(_: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pas
                 continue;
             }
             let Some(source) = htp_ir::query::operand_at(current, 0) else { continue };
-            let invariant = (0..current.operand_count()).all(|i| htp_ir::query::operand_at(current, i).is_some_and(|v| !defined_inside(v, the_loop)));
+            let invariant = (0..current.operand_count()).all(|i| htp_ir::query::operand_at(current, i).is_some_and(|v| !htp_ir::query::defined_within(v, the_loop)));
             if invariant && !written.contains(&underlying(source)) {
                 unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), the_loop.to_raw()) };
             }

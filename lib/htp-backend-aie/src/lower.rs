@@ -171,6 +171,22 @@ struct Param {
     host_rows: i64,
 }
 
+impl Param {
+    fn element_bytes(&self) -> i64 {
+        bits_of(&self.element) / 8
+    }
+
+    /// Bytes of one of its FIFO objects (a block, or a broadcast whole).
+    fn object_bytes(&self) -> i64 {
+        self.block_rows * self.cols * self.element_bytes()
+    }
+
+    /// Bytes the runtime sequence moves of it.
+    fn moved_bytes(&self) -> i64 {
+        self.moved_rows * self.cols * self.element_bytes()
+    }
+}
+
 /// Broadcasts of one type (rows, columns, element) travel in one FIFO, an
 /// object each (the runtime sequence moves them one after the other on
 /// one shim channel, each core acquires them together): a layernorm's
@@ -234,10 +250,9 @@ pub struct Design {
 /// compute tile the locks (a producer and a consumer lock per FIFO end, as
 /// mlir-aie's object-FIFO lowering makes them) and DMA channels.
 fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
-    let bytes = |p: &Param| element_bytes(&p.element);
     // What the shim moves: a streamed tensor's whole blocks.
-    let tensor = |p: &Param| (p.moved_rows * p.cols * bytes(p)) as f64;
-    let object = |p: &Param| p.block_rows * p.cols * bytes(p);
+    let tensor = |p: &Param| p.moved_bytes() as f64;
+    let object = Param::object_bytes;
     let depth = |p: &Param| if p.role == Role::Rows { DEPTH as i64 } else { 1 };
     let mut address = stack;
     for p in params {
@@ -278,7 +293,7 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
 /// bandwidth its transfers.
 fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_blocks: i64, cost: &crate::cost_model::CoreCost) -> Vec<(String, f64)> {
     use crate::cost_model::DMA_BYTES_PER_CYCLE;
-    let bytes = |p: &Param| (p.block_rows * p.cols * element_bytes(&p.element)) as f64;
+    let bytes = |p: &Param| p.object_bytes() as f64;
     let all_cores = (columns * cores) as f64;
     let blocks_per_core = padded_blocks as f64 / all_cores;
     let streamed = |output: bool| params.iter().filter(move |p| p.role == Role::Rows && (p.output == output || (!output && p.read_too)));
@@ -288,7 +303,7 @@ fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_b
         objects.iter().sum::<f64>() / (DMA_BYTES_PER_CYCLE * objects.len().clamp(1, 2) as f64)
     };
     let core_dma = channel_cycles(false).max(channel_cycles(true));
-    let broadcast_bytes: f64 = params.iter().filter(|p| p.role != Role::Rows).map(|p| (p.rows * p.cols * element_bytes(&p.element)) as f64).sum();
+    let broadcast_bytes: f64 = params.iter().filter(|p| p.role != Role::Rows).map(|p| p.moved_bytes() as f64).sum();
     let compute = cost.cycles();
     let core_cycles = blocks_per_core * compute.max(core_dma) + core_dma + broadcast_bytes / DMA_BYTES_PER_CYCLE;
     // A column's shim moves its cores' blocks of each streamed tensor on one channel.
@@ -298,7 +313,7 @@ fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_b
     let device_cores = (device.columns * 4) as f64;
     let mac_input = params.iter().find(|p| !p.output).map(|p| p.element.clone()).unwrap_or_default();
     let peak = crate::cost_model::macs_per_cycle(unit, &mac_input) * device_cores;
-    let moved: f64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes(p) * padded_blocks as f64).sum::<f64>() + broadcast_bytes;
+    let moved: f64 = params.iter().map(|p| p.moved_bytes() as f64).sum();
     // Each column's shim: 2 channels in, 2 out.
     let shim_bandwidth = device.columns as f64 * 4.0 * DMA_BYTES_PER_CYCLE;
     let mut figures = vec![
@@ -314,14 +329,6 @@ fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_b
         figures.push(("modelled_mac_peak_fraction".into(), cost.macs * padded_blocks as f64 / (cycles * peak)));
     }
     figures
-}
-
-fn element_bytes(element: &str) -> i64 {
-    match element {
-        "f32" | "i32" => 4,
-        "f16" | "bf16" | "i16" => 2,
-        _ => 1,
-    }
 }
 
 fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirError> {
@@ -667,13 +674,9 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // each invariant tensor whole, after its stack (the verifier checks the
     // placement again; this says what to change).
     let bytes_of = |p: &Param| {
-        let bits = match p.element.as_str() {
-            "f32" | "i32" => 4,
-            "f16" | "bf16" | "i16" => 2,
-            _ => 1,
-        };
         let ways = if p.read_too { 2 } else { 1 };
-        if p.role == Role::Rows { ways * DEPTH as i64 * p.block_rows * p.cols * bits } else { ways * p.rows * p.cols * bits }
+        let objects = if p.role == Role::Rows { DEPTH as i64 } else { 1 };
+        ways * objects * p.object_bytes()
     };
     let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;

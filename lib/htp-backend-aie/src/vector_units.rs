@@ -138,6 +138,13 @@ impl VectorUnit {
     }
 }
 
+/// Whether `op` is a divide, a remainder or a math function other than
+/// `absf`: the ops an AIE has an instruction for only where a generation's
+/// `native_functions` say so (elsewhere a software routine).
+pub fn is_divide_or_function(op: &str) -> bool {
+    matches!(op, "arith.divf" | "arith.divsi" | "arith.divui" | "arith.remf" | "arith.remsi") || (op.starts_with("math.") && op != "math.absf")
+}
+
 /// The generation of a family's cores, by mlir-aie's name (`aie-target`).
 pub fn generation(family: Family) -> &'static str {
     VectorUnit::of(family).generation

@@ -78,7 +78,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &Options
     for generic in htp_ir::query::ops_named(module, "linalg.generic") {
         htp_pass::processing(generic.location());
         if let Some(plan) = plan(generic, unit) {
-                set_attribute(generic, TAG, IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), plans.len() as i64).into());
+            set_attribute(generic, TAG, IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), plans.len() as i64).into());
             plans.push(plan);
         }
     }
@@ -155,31 +155,23 @@ fn script(plans: &[Plan]) -> String {
           \x20     transform.apply_patterns.memref.fold_memref_alias_ops\n\
           \x20     transform.apply_patterns.canonicalization\n\
           \x20   } : !transform.any_op\n\
-          \x20   %deduplicating = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
-          \x20   transform.apply_cse to %deduplicating : !transform.any_op\n\
-          \x20   %hoisting = transform.structured.match ops{[\"func.func\"]} in %root : (!transform.any_op) -> !transform.any_op\n\
-          \x20   %hoisted = transform.structured.hoist_redundant_vector_transfers %hoisting : (!transform.any_op) -> !transform.any_op\n\
+          \x20   transform.apply_cse to %functions : !transform.any_op\n\
+          \x20   %hoisted = transform.structured.hoist_redundant_vector_transfers %functions : (!transform.any_op) -> !transform.any_op\n\
           \x20   transform.yield\n  }\n}\n";
     s
 }
 
-/// The loop of `map`'s result `i`, when it is a loop (not a constant).
-fn result_dim(map: melior::ir::Attribute, i: isize) -> Option<i64> {
-    unsafe {
-        let map = mlir_sys::mlirAffineMapAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&map));
-        let expr = mlir_sys::mlirAffineMapGetResult(map, i);
-        mlir_sys::mlirAffineExprIsADim(expr).then(|| mlir_sys::mlirAffineDimExprGetPosition(expr) as i64)
-    }
-}
-
 /// The results of an indexing map: `Some(loop)` or `None` (a constant 0).
 fn map_results(map: melior::ir::Attribute) -> Option<Vec<Option<i64>>> {
-    let count = unsafe { mlir_sys::mlirAffineMapGetNumResults(mlir_sys::mlirAffineMapAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&map))) };
-    (0..count)
-        .map(|i| {
-            let dim = result_dim(map, i);
-            let constant = unsafe { mlir_sys::mlirAffineExprIsAConstant(mlir_sys::mlirAffineMapGetResult(mlir_sys::mlirAffineMapAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&map)), i)) };
-            (dim.is_some() || constant).then_some(dim)
+    let map = unsafe { mlir_sys::mlirAffineMapAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&map)) };
+    (0..unsafe { mlir_sys::mlirAffineMapGetNumResults(map) })
+        .map(|i| unsafe {
+            let expr = mlir_sys::mlirAffineMapGetResult(map, i);
+            if mlir_sys::mlirAffineExprIsADim(expr) {
+                Some(Some(mlir_sys::mlirAffineDimExprGetPosition(expr) as i64))
+            } else {
+                mlir_sys::mlirAffineExprIsAConstant(expr).then_some(None)
+            }
         })
         .collect()
 }

@@ -55,6 +55,31 @@ pub fn ancestor_in<'c>(op: OperationRef<'c, 'c>, block: BlockRef<'c, '_>) -> Opt
     }
 }
 
+/// Whether `op` is `ancestor` or nested in it.
+pub fn is_within(op: OperationRef, ancestor: OperationRef) -> bool {
+    let mut current = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
+    while let Some(candidate) = current {
+        if candidate.to_raw().ptr == ancestor.to_raw().ptr {
+            return true;
+        }
+        current = candidate.parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) });
+    }
+    false
+}
+
+/// The op whose region holds the block `value` is an argument of (None:
+/// an op's result, or a block outside any op).
+pub fn block_argument_owner<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
+    let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
+    argument.owner().parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) })
+}
+
+/// Whether `value` is made within `op`: by an op nested in it, or as an
+/// argument of one of its blocks or of a block nested in it.
+pub fn defined_within(value: V, op: OperationRef) -> bool {
+    defining_op(value).or_else(|| block_argument_owner(value)).is_some_and(|maker| is_within(maker, op))
+}
+
 pub fn is_before(a: OperationRef, b: OperationRef) -> bool {
     unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
 }

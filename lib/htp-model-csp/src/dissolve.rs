@@ -177,12 +177,6 @@ fn received_tile<'c>(op: OperationRef<'c, 'c>) -> Option<V<'c>> {
     }
 }
 
-/// The op whose region's block has the argument `value`, if it is one.
-fn value_owner<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
-    let argument = melior::ir::block::BlockArgument::try_from(value).ok()?;
-    argument.owner().parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) })
-}
-
 /// A send of `tile.load` (maybe through `tile.pad`): a block of a tensor.
 fn sends_a_block(send: OperationRef) -> bool {
     // verifier: csp.send's value is its last operand
@@ -222,7 +216,7 @@ fn process_tile_ops_belong(process: OperationRef) -> bool {
             Some(TileOp::SetValid) | Some(TileOp::Store) => op.operand(0).ok().map(detach).is_some_and(|value| match defining_op(value) {
                 Some(d) => name_of(d) == "csp.recv" || TileOp::of(d) == Some(TileOp::SetValid),
                 // The slot of a consume.
-                None => value_owner(value).is_some_and(|o| name_of(o) == "csp.consume"),
+                None => htp_ir::query::block_argument_owner(value).is_some_and(|o| name_of(o) == "csp.consume"),
             }),
             Some(_) => false,
         };
@@ -275,17 +269,6 @@ fn depends_on(value: V, inductions: &[usize], depth: usize) -> bool {
     depth > 64 || (0..op.operand_count()).any(|i| op.operand(i).is_ok_and(|o| depends_on(detach(o), inductions, depth + 1)))
 }
 
-/// Whether `op` is `ancestor` or nested in it.
-fn inside(op: OperationRef, ancestor: OperationRef) -> bool {
-    let mut current = Some(unsafe { OperationRef::from_raw(op.to_raw()) });
-    while let Some(candidate) = current {
-        if candidate.to_raw().ptr == ancestor.to_raw().ptr {
-            return true;
-        }
-        current = candidate.parent_operation().map(|p| unsafe { OperationRef::from_raw(p.to_raw()) });
-    }
-    false
-}
 
 /// A cursor per element of a channel array, at the top of `process`,
 /// each starting at 0: `memref<count x index>` (a kernel-local array).
@@ -500,7 +483,7 @@ impl<'c> Transfer<'c, '_> {
 
 /// Whether block argument `value` belongs to a block inside `process`.
 fn value_block_inside(value: V, process: OperationRef) -> bool {
-    value_owner(value).is_some_and(|parent| inside(parent, process))
+    htp_ir::query::block_argument_owner(value).is_some_and(|parent| htp_ir::query::is_within(parent, process))
 }
 
 struct LoopGeometry<'c> {

@@ -85,17 +85,9 @@ fn tile_bytes(value: sys::MlirValue) -> i64 {
     TileType::try_from(ty).ok().and_then(|t| t.checked_size_in_bytes()).unwrap_or(i64::MAX / 4)
 }
 
-/// Whether `op` is inside (a descendant of) `ancestor`.
-fn inside(mut op: Raw, ancestor: Raw) -> bool {
-    loop {
-        op = unsafe { sys::mlirOperationGetParentOperation(op) };
-        if op.ptr.is_null() {
-            return false;
-        }
-        if op.ptr == ancestor.ptr {
-            return true;
-        }
-    }
+/// Whether `op` is `ancestor` or nested in it.
+fn within(op: Raw, ancestor: Raw) -> bool {
+    unsafe { htp_ir::query::is_within(OperationRef::from_raw(op), OperationRef::from_raw(ancestor)) }
 }
 
 /// The function's read-only memref arguments.
@@ -386,7 +378,8 @@ impl State {
             }
             let mut movable = Vec::new();
             let invariant = operands(op).into_iter().all(|value| match defining_op(value) {
-                Some(def) if inside(def, loop_op) => {
+                // (No operand inside the loop is one of the loop's own results.)
+                Some(def) if within(def, loop_op) => {
                     let ok = name(def) == "arith.constant" && unsafe { sys::mlirOperationGetBlock(def).ptr == body(loop_op).ptr };
                     movable.push(def);
                     ok
@@ -394,7 +387,7 @@ impl State {
                 Some(_) => true,
                 None => {
                     let owner = unsafe { sys::mlirBlockGetParentOperation(sys::mlirBlockArgumentGetOwner(value)) };
-                    !(owner.ptr == loop_op.ptr || inside(owner, loop_op))
+                    !within(owner, loop_op)
                 }
             });
             let bytes = tile_bytes(unsafe { sys::mlirOperationGetResult(op, 0) });
