@@ -1006,14 +1006,11 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 _AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
 _AIE_I64 = Gap("i64 elements on the AIE targets: they move 8-, 16- and 32-bit elements (a core's scalar unit is "
                "32-bit; i64 would be word pairs)", "the element type i64 is not available on target 'aie-sim'")
-_AIE_CHANNELS = Gap("more tensors into or out of a core than its 2 DMA channels each way (tensors read whole of one "
-                    "shape and type share one; a run-time scalar takes one): packing several tensors into one FIFO, "
-                    "or several shims, is not built", "a core and a column's shim tile have 2 DMA channels each way")
 _AIE_RANK = Gap("1-D and 3-D tensors on the AIE targets (they move 2-D row blocks)",
                 "the aie targets move 2-D tensors (rows x columns, walked by row block)")
 _AIE_LAYOUT = Gap("column-major tensors on the AIE targets (a shim DMA window could move their row blocks)",
                   "not row-major; the aie targets move a tensor's rows by block")
-_AIE_CHECKED = Gap("htp.gather along a tile's rows: its index check reports through the cpu's runtime, which a core "
+_AIE_CHECKED = Gap("htp.gather / htp.scatter along a tile's rows: its index check reports through the cpu's runtime, which a core "
                    "does not have", "an AIE core cannot report a failed check to the host")
 _AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
                         "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
@@ -1027,45 +1024,6 @@ _AIE_CARRIED = Gap("a tile carried across an inner loop that is not an elementwi
 
 #: Cases whose aie-sim outcome is not RUNS (i64 cases: _AIE_I64).
 AIE_OUTCOMES = {
-    **dict.fromkeys([
-        'loop/run-time bounds and step/f32',
-        'call/kernel calls kernel/f32',
-        'scalar_values/conversions and builtins/f32',
-        'binary/htp.add, sub, mul, div; max(), min()/f32',
-        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/i32',
-        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/i16',
-        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/f32',
-        'mixed/htp.pad(t, 0) + htp.full((16, 64), 2, DT) * s/f16',
-        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/i32',
-        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/i16',
-        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/f32',
-        'mixed/htp.pad(t, 0) + htp.pad(u, 0) * s/f16',
-        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/i32',
-        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/i16',
-        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/f32',
-        'mixed/htp.pad(u, 0) * s - htp.pad(t, 0)/f16',
-        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/i32',
-        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/i16',
-        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/f32',
-        'mixed/htp.abs(htp.pad(t, 0)) + htp.pad(u, 0)/f16',
-        'ragged/Rx1 broadcast along ragged columns/f32',
-        'few_rows/1-row tile, x @ w.T/f32->f32',
-        'epilogue/bias + relu/f16->f32',
-        'epilogue/scale by a run-time scalar/f32->f32',
-        'epilogue/bias + relu after a K loop/f16->f32',
-        'program/mlp block/f16->f32',
-        'selection/htp.scatter(t, index, src, axis=1)/f32',
-        'selection/htp.scatter(t, index, src, axis=1)/f16',
-        'selection/htp.scatter(t, index, src, axis=1)/bf16',
-        'selection/htp.scatter(t, index, src, axis=1)/i32',
-        'selection/htp.scatter(t, index, src, axis=1)/i16',
-        'selection/htp.scatter(t, index, src, axis=1)/i8',
-        'compare/t <= s/f32',
-        'compare/t <= s/f16',
-        'compare/t <= s/i32',
-        'compare/t <= s/i16',
-        'nan/compare is ordered/f32',
-    ], _AIE_CHANNELS),
     **dict.fromkeys([
         'vector1d/exp(x) - 1, ragged/f32',
         'vector1d/x * w + 1, 1-D weight/f32',
@@ -1113,6 +1071,12 @@ AIE_OUTCOMES = {
         'selection/htp.gather(t, index, axis=1)/i32',
         'selection/htp.gather(t, index, axis=1)/i16',
         'selection/htp.gather(t, index, axis=1)/i8',
+        'selection/htp.scatter(t, index, src, axis=1)/f32',
+        'selection/htp.scatter(t, index, src, axis=1)/f16',
+        'selection/htp.scatter(t, index, src, axis=1)/bf16',
+        'selection/htp.scatter(t, index, src, axis=1)/i32',
+        'selection/htp.scatter(t, index, src, axis=1)/i16',
+        'selection/htp.scatter(t, index, src, axis=1)/i8',
     ], _AIE_CHECKED),
     **dict.fromkeys([
         'where/bool tensor mask/f32',
@@ -1124,6 +1088,10 @@ AIE_OUTCOMES = {
                                                        _AIE_CORE, at="for i in"),
     "program/log_softmax, 64-column tiles/f32": Limit("each core would hold 51200 bytes of FIFO objects and a stack of 17664 bytes",
                                                       _AIE_CORE, at="for i in", at_call=True),
+    "binary/htp.add, sub, mul, div; max(), min()/f32": Limit("each core would hold 65536 bytes of FIFO objects", _AIE_CORE, at="for i in"),
+    "loop/run-time bounds and step/f32": Limit("the kernel's tensors, whole on one core, take 69132 bytes", _AIE_CORE,
+                                               at="@htp.kernel", at_call=True),
+    "call/kernel calls kernel/f32": Limit("the kernel's tensors, whole on one core, take 81920 bytes", _AIE_CORE, at="@htp.kernel"),
     "ragged/constant start past the end/f32": Limit("the kernel's tensors, whole on one core, take 76800 bytes", _AIE_CORE,
                                                     at="@htp.kernel"),
 }

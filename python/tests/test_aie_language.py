@@ -718,3 +718,188 @@ def test_vector_cores_lower_to_the_generations_intrinsics_in_mlir_aie(tmp_path, 
         if f"vector<{LANES[dtype]}x{dtype}>" in design and dtype in ("f32", "bf16"):
             # Float adds and subtracts are the accumulator unit's (integers' are plain LLVM vector ops).
             assert f"xllvm.intr.{arch}." in core.stdout, (expr, design)
+
+
+# ------------------------------------------------------------------ packs: more tensors than DMA channels (D85)
+
+# A core and a column's shim have 2 DMA channels each way; kernels with more tensors move several of
+# them in one FIFO (a pack), the host packing and unpacking them.
+PACKED = {
+    "three streamed inputs": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(a: htp.Tensor[f32, "N", 32], b: htp.Tensor[f32, "N", 32], d: htp.Tensor[f32, "N", 16], c: htp.Out[f32, "N", 32],
+      N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        c[i:i + 8, :] = a[i:i + 8, :] + b[i:i + 8, :] * 2.0 + htp.row_sum(d[i:i + 8, :])
+''', lambda a, b, d: [a + b * 2.0 + d.sum(axis=1, keepdims=True)]),
+    "four inputs of four element types": ('''
+import htp
+from htp import f32, i32, bf16, i8
+@htp.kernel
+def k(a: htp.Tensor[f32, "N", 32], b: htp.Tensor[i32, "N", 32], d: htp.Tensor[bf16, "N", 32], e: htp.Tensor[i8, "N", 64],
+      c: htp.Out[f32, "N", 32], N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        c[i:i + 8, :] = a[i:i + 8, :] * htp.cast(b[i:i + 8, :], f32) + htp.cast(d[i:i + 8, :], f32) + htp.cast(e[i:i + 8, 0:64:2], f32)
+''', lambda a, b, d, e: [a * b + d + e[:, 0:64:2]]),
+    "in-out, broadcasts of two types, a scalar, three outputs": ('''
+import htp
+from htp import f32, i32
+@htp.kernel
+def k(a: htp.Tensor[f32, "N", 32], b: htp.Tensor[i32, "N", 32], w: htp.Tensor[f32, 1, 32], v: htp.Tensor[i32, 1, 32], s: f32,
+      y: htp.InOut[f32, "N", 32], z: htp.Out[i32, "N", 32], q: htp.Out[f32, "N", 32], N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        y[i:i + 8, 0:16] = y[i:i + 8, 0:16] * s + a[i:i + 8, 0:16]
+        z[i:i + 8, :] = b[i:i + 8, :] + v[0:1, :]
+        q[i:i + 8, :] = a[i:i + 8, :] * w[0:1, :]
+''', None),
+    "one input, four outputs": ('''
+import htp
+from htp import f32, i16
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], p: htp.Out[f32, "N", 32], m: htp.Out[f32, "N", 32], r: htp.Out[f32, "N", 1],
+      n: htp.Out[i16, "N", 32], N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        t = x[i:i + 8, :]
+        p[i:i + 8, :] = t + 1.0
+        m[i:i + 8, :] = t * t
+        r[i:i + 8, :] = htp.row_max(t)
+        n[i:i + 8, :] = htp.cast(t * 10.0, i16)
+''', lambda x: [x + 1.0, x * x, x.max(axis=1, keepdims=True), (x * 10.0).astype(np.int16)]),
+    "whole on one core: three inputs, three outputs": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(a: htp.Tensor[f32, 16, 32], b: htp.Tensor[f32, 16, 32], d: htp.Tensor[f32, 32, 16], c: htp.Out[f32, 16, 32],
+      e: htp.Out[f32, 16, 16], g: htp.Out[f32, 1, 32]):
+    c[:, :] = a[:, :] - b[:, :]
+    e[:, :] = a[:, :] @ d[:, :]
+    g[:, :] = htp.col_sum(b[:, :])
+''', lambda a, b, d: [a - b, a @ d, b.sum(axis=0, keepdims=True)]),
+}
+
+
+def make(shape, dtype, rng):
+    if dtype in ("i32", "i16", "i8"):
+        return rng.integers(-20, 20, shape).astype(getattr(np, {"i32": "int32", "i16": "int16", "i8": "int8"}[dtype]))
+    if dtype == "bf16":
+        return rng.standard_normal(shape).astype(ml_dtypes.bfloat16)
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("case, rows", [(case, rows) for case in sorted(PACKED) for rows in ([64, 37, 200] if '"N"' in PACKED[case][0] else [16])])
+def test_more_tensors_than_dma_channels_travel_in_packs_on_aie_sim(case, rows):
+    source, reference = PACKED[case]
+    kernel = kernel_from(source, "k")
+    rng = np.random.default_rng(85)
+    N = rows
+    if case == "three streamed inputs":
+        args = [make((N, 32), "f32", rng), make((N, 32), "f32", rng), make((N, 16), "f32", rng)]
+    elif case == "four inputs of four element types":
+        args = [make((N, 32), "f32", rng), make((N, 32), "i32", rng), make((N, 32), "bf16", rng), make((N, 64), "i8", rng)]
+    elif case.startswith("in-out"):
+        a, b, w, v = make((N, 32), "f32", rng), make((N, 32), "i32", rng), make((1, 32), "f32", rng), make((1, 32), "i32", rng)
+        y0 = make((N, 32), "f32", rng)
+        y = y0.copy()
+        z, q = kernel.compile(target="aie-sim", N=N)(a, b, w, v, 0.5, y)[-2:]
+        expected = y0.copy()
+        expected[:, 0:16] = y0[:, 0:16] * np.float32(0.5) + a[:, 0:16]
+        np.testing.assert_allclose(y, expected, rtol=1e-6)
+        np.testing.assert_array_equal(z, b + v)
+        np.testing.assert_allclose(q, a * w, rtol=1e-6)
+        # the cpu agrees
+        y_cpu = y0.copy()
+        z_cpu, q_cpu = kernel.compile(target="cpu", N=N)(a, b, w, v, 0.5, y_cpu)[-2:]
+        np.testing.assert_array_equal(y, y_cpu)
+        np.testing.assert_array_equal(z, z_cpu)
+        return
+    elif case == "one input, four outputs":
+        args = [make((N, 32), "f32", rng)]
+    else:
+        args = [make((16, 32), "f32", rng), make((16, 32), "f32", rng), make((32, 16), "f32", rng)]
+    compiled = kernel.compile(target="aie-sim", **({"N": N} if "N" in source else {}))
+    got = compiled(*args)
+    got = list(got) if isinstance(got, tuple) else [got]
+    wide = [a.astype(np.float64) if a.dtype != np.int8 else a.astype(np.float64) for a in args]
+    for out, want in zip(got, reference(*wide)):
+        if np.issubdtype(out.dtype, np.integer):
+            np.testing.assert_array_equal(out, want.astype(out.dtype) if want.dtype != out.dtype else want)
+        else:
+            np.testing.assert_allclose(out.astype(np.float64), want, rtol=1e-5, atol=1e-5)
+    cpu = kernel.compile(target="cpu", **({"N": N} if "N" in source else {}))(*args)
+    cpu = list(cpu) if isinstance(cpu, tuple) else [cpu]
+    for out, want in zip(got, cpu):
+        np.testing.assert_allclose(out.astype(np.float64), want.astype(np.float64), rtol=1e-6, atol=1e-6)
+
+
+def test_a_pack_is_one_fifo_each_way_and_the_manifest_names_it(tmp_path):
+    compiled = kernel_from(PACKED["in-out, broadcasts of two types, a scalar, three outputs"][0], "k").compile(target="aie-npu1")
+    design = compiled.ir["aie"]
+    # Streamed inputs (a, b and y's copy in) in one pack, broadcasts and the scalar in another,
+    # the three outputs in a third; no FIFO of a packed tensor's own.
+    assert "aie.objectfifo @htp_in_c0(" in design and "aie.objectfifo @htp_whole_in(" in design and "aie.objectfifo @htp_out_c0(" in design
+    for name in ("a", "b", "w", "v", "s", "y", "z", "q", "y_in"):
+        assert f"aie.objectfifo @{name}(" not in design and f"aie.objectfifo @{name}_c0(" not in design
+    # Each part viewed in place in its pack's object: a, b, y (in and out), z, q, w, v and s per core.
+    cores = design.count("aie.core(")
+    assert design.count("memref.view") == 9 * cores and design.count("memref.collapse_shape") == 3 * cores
+    root = compiled.write_package(str(tmp_path / "pkg"))
+    manifest = json.loads(open(os.path.join(root, "manifest.json")).read())
+    packs = {a["name"]: a.get("packs") for a in manifest["arguments"]}
+    assert packs == {"a": ["htp_in"], "b": ["htp_in"], "w": ["htp_whole_in"], "v": ["htp_whole_in"], "s": ["htp_whole_in"],
+                     "y": ["htp_in", "htp_out"], "z": ["htp_out"], "q": ["htp_out"]}
+    sequence = design.split("aie.runtime_sequence(")[1].split(")")[0]
+    # The runtime sequence moves the three packs, and nothing else: 8 blocks (one a core) of 3 parts
+    # of 8 x 32 x 4 bytes each way; w, v and s at 64-byte-aligned offsets (128 + 128 + 64).
+    assert [p.split(":")[1].strip() for p in sequence.split(",")] == ["memref<24576xi8>", "memref<320xi8>", "memref<24576xi8>"]
+    from test_aie import assert_host_compiles
+    host = open(os.path.join(root, "test.cpp")).read()
+    assert "pack_part(buf_htp_in" in host and "unpack_part(buf_htp_out" in host
+    assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("case", sorted(PACKED))
+def test_packed_designs_lower_in_mlir_aie_to_core_code(tmp_path, target, case):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    compiled = kernel_from(PACKED[case][0], "k").compile(target=target)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    assert "memref.view" in compiled.ir["aie"]
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    column, row = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[0]
+    core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+    assert core.returncode == 0, core.stderr
+    functions = re.findall(r"^  llvm\.func @([\w.]+)\(.*?(\{)?$", core.stdout, flags=re.M)
+    assert ("k_block", "{") in functions, functions
+
+
+INOUT_PACKED = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], z: htp.Tensor[f32, "N", 32], y: htp.InOut[f32, "N", 32], N: htp.Const[int] = 100):
+    for i in range(0, N, 8):
+        y[i:i + 8, 8:24] = y[i:i + 8, 8:24] + x[i:i + 8, 8:24] * z[i:i + 8, 8:24]
+'''
+
+
+def test_an_in_out_tensor_in_a_pack_travels_packed_both_ways_on_aie_sim():
+    # x, z and y's copy in are three inputs: one pack; y's way out then travels in a pack too (its
+    # one host buffer is packed or not), and keeps the columns the blocks do not write.
+    compiled = kernel_from(INOUT_PACKED, "k").compile(target="aie-sim")
+    assert "@htp_in" in compiled.ir["aie"] and "@htp_out" in compiled.ir["aie"]
+    x, z, y0 = (RNG.standard_normal((100, 32), dtype=np.float32) for _ in range(3))
+    y = y0.copy()
+    compiled(x, z, y)
+    expected = y0.copy()
+    expected[:, 8:24] += x[:, 8:24] * z[:, 8:24]
+    np.testing.assert_array_equal(y, expected)

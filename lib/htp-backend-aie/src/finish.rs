@@ -136,6 +136,9 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
             host_elements: elements,
             output: outputs.contains(&index),
             scalar: matches!(param.kind, ParamKind::Scalar { .. }),
+            argument: Some(index),
+            parts: Vec::new(),
+            object_bytes: 0,
         });
     }
     Ok(tensors)

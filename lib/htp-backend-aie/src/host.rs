@@ -21,6 +21,44 @@ pub struct HostTensor {
     pub output: bool,
     /// A run-time scalar, moved as a one-element buffer (D59).
     pub scalar: bool,
+    /// The kernel argument the buffer holds (`None` for a pack).
+    pub argument: Option<usize>,
+    /// A pack's parts (D85): the buffer is `elements / object_bytes`
+    /// objects of `object_bytes` bytes (`i8` elements), object `g` holding
+    /// each part's `g`-th object at the part's offset.
+    pub parts: Vec<PackPart>,
+    pub object_bytes: i64,
+}
+
+/// One kernel argument's share of a pack (D85): its `g`-th object (the
+/// elements `[g * object_elements, (g + 1) * object_elements)` of the
+/// tensor, zeros past its `elements`) at byte `offset` of the pack's `g`-th
+/// object.
+#[derive(Clone, Debug)]
+pub struct PackPart {
+    pub name: String,
+    pub argument: usize,
+    pub element: String,
+    pub elements: i64,
+    pub object_elements: i64,
+    pub offset: i64,
+    /// The tensor is an output of the kernel (an in-out one in an input pack).
+    pub output: bool,
+}
+
+impl PackPart {
+    /// For each object of the pack: (byte offset in the tensor, byte offset
+    /// in the pack, bytes): the part's elements of that object that exist.
+    pub fn copies(&self, objects: i64, object_bytes: i64) -> Vec<(usize, usize, usize)> {
+        let bytes = crate::lower::bits_of(&self.element) / 8;
+        (0..objects)
+            .filter_map(|g| {
+                let first = g * self.object_elements;
+                let count = (self.elements - first).min(self.object_elements);
+                (count > 0).then(|| ((first * bytes) as usize, (g * object_bytes + self.offset) as usize, (count * bytes) as usize))
+            })
+            .collect()
+    }
 }
 
 /// The C type a tensor's elements are stored as on the host (bf16 as its
@@ -48,7 +86,7 @@ pub fn test_cpp(program: &str, tensors: &[HostTensor]) -> String {
 // its 16 bits; an output's <name>.bin, if there, gives the elements its blocks leave) and may hold each output's expected values as <name>.expected.bin (from HTP's aie-sim\n\
 // target or numpy); each output is written to <name>.out.bin and compared when expected values exist.\n\n"
     );
-    s += "#include <cmath>\n#include <cstdint>\n#include <cstring>\n#include <fstream>\n#include <iostream>\n#include <string>\n#include <vector>\n\n";
+    s += "#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n#include <fstream>\n#include <iostream>\n#include <string>\n#include <vector>\n\n";
     s += "#include \"xrt/xrt_bo.h\"\n#include \"xrt/xrt_device.h\"\n#include \"xrt/xrt_kernel.h\"\n\n";
     s += r#"static std::vector<uint32_t> load_instr_binary(const std::string &path) {
   std::ifstream file(path, std::ios::binary);
@@ -73,6 +111,18 @@ static float bf16_to_float(uint16_t bits) {
 }
 
 template <typename T> static double as_double(T value) { return static_cast<double>(value); }
+
+// A pack (HTP's D85): several tensors' objects in one buffer, object g of the pack holding bytes
+// [g * part_object, (g + 1) * part_object) of each part's tensor at the part's offset.
+static void pack_part(uint8_t *pack, size_t objects, size_t pack_object, const void *tensor, size_t bytes, size_t part_object, size_t offset) {
+  for (size_t g = 0; g < objects && g * part_object < bytes; g++)
+    std::memcpy(pack + g * pack_object + offset, static_cast<const uint8_t *>(tensor) + g * part_object, std::min(part_object, bytes - g * part_object));
+}
+
+static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object, void *tensor, size_t bytes, size_t part_object, size_t offset) {
+  for (size_t g = 0; g < objects && g * part_object < bytes; g++)
+    std::memcpy(static_cast<uint8_t *>(tensor) + g * part_object, pack + g * pack_object + offset, std::min(part_object, bytes - g * part_object));
+}
 
 "#;
     s += r#"int main(int argc, const char *argv[]) {
@@ -108,6 +158,10 @@ template <typename T> static double as_double(T value) { return static_cast<doub
     for (i, t) in tensors.iter().enumerate() {
         let (ty, _) = c_type(&t.element);
         let n = &t.name;
+        if !t.parts.is_empty() {
+            s += &pack_buffer(t, 3 + i);
+            continue;
+        }
         if t.scalar {
             s += &format!("  // `{n}`: a run-time scalar ({}), one element read from {n}.bin\n", t.element);
         } else {
@@ -143,23 +197,72 @@ template <typename T> static double as_double(T value) { return static_cast<doub
     s += "  ert_cmd_state state = run.wait();\n  if (state != ERT_CMD_STATE_COMPLETED) {\n    std::cerr << \"kernel did not complete: state \" << state << \"\\n\";\n    return 1;\n  }\n\n";
     s += "  int errors = 0;\n";
     for t in tensors.iter().filter(|t| t.output) {
-        let (ty, exact) = c_type(&t.element);
-        let n = &t.name;
-        let value = |v: &str| if t.element == "bf16" { format!("as_double(bf16_to_float({v}))") } else { format!("as_double({v})") };
-        s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_FROM_DEVICE);\n");
-        s += &format!("  std::ofstream(data + \"/{n}.out.bin\", std::ios::binary).write(reinterpret_cast<const char *>(buf_{n}), {n}_count * sizeof({ty}));\n");
-        s += &format!("  std::vector<{ty}> expected_{n}({n}_count);\n");
-        s += &format!("  if (read_file(data + \"/{n}.expected.bin\", expected_{n}.data(), {n}_count * sizeof({ty}))) {{\n");
-        s += &format!("    for (size_t i = 0; i < {n}_count; i++) {{\n");
-        s += &format!("      double got = {}, want = {};\n", value(&format!("buf_{n}[i]")), value(&format!("expected_{n}[i]")));
-        if exact {
-            s += "      bool ok = got == want;\n";
-        } else {
-            s += "      bool ok = std::fabs(got - want) <= 1e-3 + 1e-3 * std::fabs(want);\n";
+        s += &format!("  bo_{}.sync(XCL_BO_SYNC_BO_FROM_DEVICE);\n", t.name);
+        if t.parts.is_empty() {
+            s += &check_output(&t.name, &t.element);
+            continue;
         }
-        s += &format!("      if (!ok && errors++ < 10)\n        std::cerr << \"{n}[\" << i << \"] = \" << got << \", expected \" << want << \"\\n\";\n    }}\n");
-        s += &format!("  }} else {{\n    std::cout << \"no {n}.expected.bin: wrote {n}.out.bin unchecked\\n\";\n  }}\n");
+        let (objects, object) = (t.host_elements / t.object_bytes.max(1), t.object_bytes);
+        for part in &t.parts {
+            let (ty, _) = c_type(&part.element);
+            let n = &part.name;
+            s += &format!("  const size_t {n}_count = {};\n  std::vector<{ty}> {n}_out({n}_count);\n", part.elements);
+            s += &format!(
+                "  unpack_part(buf_{0}, {objects}, {object}, {n}_out.data(), {n}_count * sizeof({ty}), {1} * sizeof({ty}), {2});\n  {ty} *buf_{n} = {n}_out.data();\n",
+                t.name, part.object_elements, part.offset
+            );
+            s += &check_output(n, &part.element);
+        }
     }
     s += "  if (errors) {\n    std::cout << \"FAIL: \" << errors << \" mismatches\\n\";\n    return 1;\n  }\n  std::cout << \"PASS!\\n\";\n  return 0;\n}\n";
+    s
+}
+
+/// `<name>.out.bin` written from `buf_<name>` (`<name>_count` elements,
+/// the buffer synced back) and compared with `<name>.expected.bin` if there.
+fn check_output(n: &str, element: &str) -> String {
+    let (ty, exact) = c_type(element);
+    let value = |v: &str| if element == "bf16" { format!("as_double(bf16_to_float({v}))") } else { format!("as_double({v})") };
+    let mut s = String::new();
+    s += &format!("  std::ofstream(data + \"/{n}.out.bin\", std::ios::binary).write(reinterpret_cast<const char *>(buf_{n}), {n}_count * sizeof({ty}));\n");
+    s += &format!("  std::vector<{ty}> expected_{n}({n}_count);\n");
+    s += &format!("  if (read_file(data + \"/{n}.expected.bin\", expected_{n}.data(), {n}_count * sizeof({ty}))) {{\n");
+    s += &format!("    for (size_t i = 0; i < {n}_count; i++) {{\n");
+    s += &format!("      double got = {}, want = {};\n", value(&format!("buf_{n}[i]")), value(&format!("expected_{n}[i]")));
+    if exact {
+        s += "      bool ok = got == want;\n";
+    } else {
+        s += "      bool ok = std::fabs(got - want) <= 1e-3 + 1e-3 * std::fabs(want);\n";
+    }
+    s += &format!("      if (!ok && errors++ < 10)\n        std::cerr << \"{n}[\" << i << \"] = \" << got << \", expected \" << want << \"\\n\";\n    }}\n");
+    s += &format!("  }} else {{\n    std::cout << \"no {n}.expected.bin: wrote {n}.out.bin unchecked\\n\";\n  }}\n");
+    s
+}
+
+/// A pack's buffer object (D85), filled from its parts' files (an input
+/// pack; an in-out tensor's missing file gives zeros, as unpacked).
+fn pack_buffer(t: &HostTensor, group: usize) -> String {
+    let n = &t.name;
+    let (objects, object) = (t.host_elements / t.object_bytes.max(1), t.object_bytes);
+    let names: Vec<&str> = t.parts.iter().map(|p| p.name.as_str()).collect();
+    let mut s = format!("  // `{n}`: a pack of {} ({objects} objects of {object} bytes, each part at its offset)\n", names.join(", "));
+    s += &format!("  auto bo_{n} = xrt::bo(device, {objects} * {object}, XRT_BO_FLAGS_HOST_ONLY, kernel.group_id({group}));\n");
+    s += &format!("  uint8_t *buf_{n} = bo_{n}.map<uint8_t *>();\n  std::memset(buf_{n}, 0, {objects} * {object});\n");
+    if !t.output {
+        for part in &t.parts {
+            let (ty, _) = c_type(&part.element);
+            let p = &part.name;
+            s += &format!("  std::vector<{ty}> {p}_in({});\n", part.elements);
+            s += &format!("  if (!read_file(data + \"/{p}.bin\", {p}_in.data(), {p}_in.size() * sizeof({ty}))) {{\n");
+            // An output's initial elements (an in-out tensor's) are zeros when not given.
+            if part.output {
+                s += &format!("    std::fill({p}_in.begin(), {p}_in.end(), {ty}());\n  }}\n");
+            } else {
+                s += &format!("    std::cerr << \"missing or short \" << data << \"/{p}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n", part.elements, part.element);
+            }
+            s += &format!("  pack_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {} * sizeof({ty}), {});\n", part.object_elements, part.offset);
+        }
+    }
+    s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n");
     s
 }

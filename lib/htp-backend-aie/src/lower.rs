@@ -169,6 +169,14 @@ struct Param {
     /// Rows of the host buffer: the tensor's, or the rows moved when they are
     /// more (the host pads, `crate::host`).
     host_rows: i64,
+    /// The pack its way in travels in, and its object's byte offset in the
+    /// pack's objects (D85); an in-out tensor's copy in.
+    in_pack: Option<(String, i64)>,
+    /// The pack its way out travels in, and the offset.
+    out_pack: Option<(String, i64)>,
+    /// A pack of other parameters' objects (`i8`, one object of `cols`
+    /// bytes per block, or one whole), not a parameter of the kernel.
+    is_pack: bool,
 }
 
 impl Param {
@@ -184,6 +192,120 @@ impl Param {
     /// Bytes the runtime sequence moves of it.
     fn moved_bytes(&self) -> i64 {
         self.moved_rows * self.cols * self.element_bytes()
+    }
+
+    /// Whether it has FIFOs and a runtime-sequence buffer of its own (it is
+    /// not a pack's part).
+    fn carried(&self) -> bool {
+        self.in_pack.is_none() && self.out_pack.is_none()
+    }
+
+    /// Whether it comes into the array: an input, or an output the block
+    /// reads (or does not write whole).
+    fn inbound(&self) -> bool {
+        !self.output || self.read_too
+    }
+}
+
+/// The FIFOs into a core: one per streamed input (an in-out tensor's copy
+/// in too), per broadcast FIFO (broadcasts of one type share one) and per
+/// in-out tensor moved whole.
+fn input_fifos(params: &[Param]) -> usize {
+    let mut broadcasts: Vec<&str> = Vec::new();
+    let mut count = 0;
+    for p in params.iter().filter(|p| p.carried() && p.inbound()) {
+        if p.role == Role::Whole && !p.output {
+            let fifo = p.packed.as_ref().map_or(p.name.as_str(), |(f, _)| f.as_str());
+            if !broadcasts.contains(&fifo) {
+                broadcasts.push(fifo);
+            }
+        } else {
+            count += 1;
+        }
+    }
+    count + broadcasts.len()
+}
+
+fn output_fifos(params: &[Param]) -> usize {
+    params.iter().filter(|p| p.carried() && p.output).count()
+}
+
+/// A part's objects start at this byte alignment in a pack's objects: a
+/// whole vector register's load (512 bits) reads an aligned address.
+const PACK_ALIGN: i64 = 64;
+
+/// Packs (D85): a core and a column's shim have 2 DMA channels each way,
+/// one per FIFO. When the kernel's tensors need more, one FIFO carries
+/// several tensors' objects: each block's objects of the streamed inputs
+/// (an in-out tensor's copy in too) in one `i8` object, the broadcasts and
+/// run-time scalars in one object, the outputs' the same way, each part at
+/// a 64-byte-aligned offset that the core views in place (`memref.view`).
+/// The host packs and unpacks them (`crate::host::PackPart`). An in-out
+/// tensor travels packed both ways or neither (one host buffer). Packs go
+/// after the kernel's parameters in `params`.
+fn pack_tensors(params: &mut Vec<Param>) {
+    let streamed = |params: &[Param], output: bool| params.iter().filter(|p| p.role == Role::Rows && if output { p.output } else { p.inbound() }).count();
+    if input_fifos(params) > 2 && streamed(params, false) >= 2 {
+        pack(params, Role::Rows, false);
+    }
+    if input_fifos(params) > 2 {
+        pack(params, Role::Whole, false);
+    }
+    if output_fifos(params) > 2 && streamed(params, true) >= 2 {
+        pack(params, Role::Rows, true);
+    }
+    if output_fifos(params) > 2 {
+        pack(params, Role::Whole, true);
+    }
+    for role in [Role::Rows, Role::Whole] {
+        let half = |params: &[Param], packed_in: bool| params.iter().any(|p| p.read_too && p.role == role && p.in_pack.is_some() == packed_in && p.out_pack.is_some() != packed_in);
+        if half(params, true) {
+            pack(params, role, true);
+        } else if half(params, false) {
+            pack(params, role, false);
+        }
+    }
+}
+
+/// One pack of the objects of every parameter of `role` on one side.
+fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
+    let mut name = format!("htp_{}{}", if role == Role::Whole { "whole_" } else { "" }, if output { "out" } else { "in" });
+    while params.iter().any(|p| p.name == name) {
+        name.push('_');
+    }
+    let mut offset = 0;
+    let mut location = None;
+    for p in params.iter_mut().filter(|p| !p.is_pack && p.role == role && if output { p.output } else { p.inbound() }) {
+        let place = Some((name.clone(), offset));
+        if output {
+            p.out_pack = place;
+        } else {
+            p.in_pack = place;
+        }
+        p.packed = None;
+        offset += ceil_div(p.object_bytes(), PACK_ALIGN) * PACK_ALIGN;
+        location.get_or_insert(p.location.clone());
+    }
+    if let Some(location) = location {
+        params.push(Param {
+            name,
+            role,
+            output,
+            rows: 1,
+            cols: offset,
+            element: "i8".into(),
+            location,
+            scalar: false,
+            position: None,
+            packed: None,
+            read_too: false,
+            block_rows: 1,
+            moved_rows: 1,
+            host_rows: 1,
+            in_pack: None,
+            out_pack: None,
+            is_pack: true,
+        });
     }
 }
 
@@ -291,7 +413,7 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
 /// transfers, the shims' transfers beside the cores); the fraction of the
 /// device's MAC peak its MACs reach in those cycles, and of its shims' DMA
 /// bandwidth its transfers.
-fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_blocks: i64, cost: &crate::cost_model::CoreCost) -> Vec<(String, f64)> {
+fn modelled(params: &[Param], mac_input: &str, device: Device, columns: u32, cores: u32, padded_blocks: i64, cost: &crate::cost_model::CoreCost) -> Vec<(String, f64)> {
     use crate::cost_model::DMA_BYTES_PER_CYCLE;
     let bytes = |p: &Param| p.object_bytes() as f64;
     let all_cores = (columns * cores) as f64;
@@ -311,8 +433,7 @@ fn modelled(params: &[Param], device: Device, columns: u32, cores: u32, padded_b
     let cycles = core_cycles.max(shim(false)).max(shim(true)).max(1.0);
     let unit = crate::vector_units::VectorUnit::of(device.family);
     let device_cores = (device.columns * 4) as f64;
-    let mac_input = params.iter().find(|p| !p.output).map(|p| p.element.clone()).unwrap_or_default();
-    let peak = crate::cost_model::macs_per_cycle(unit, &mac_input) * device_cores;
+    let peak = crate::cost_model::macs_per_cycle(unit, mac_input) * device_cores;
     let moved: f64 = params.iter().map(|p| p.moved_bytes() as f64).sum();
     // Each column's shim: 2 channels in, 2 out.
     let shim_bandwidth = device.columns as f64 * 4.0 * DMA_BYTES_PER_CYCLE;
@@ -532,7 +653,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let word = 32 / htp_ir::builder::bit_width(ty) as i64;
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1 });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -647,28 +768,11 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
         let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0] });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false });
     }
-    // Inputs: each streamed tensor (an in-out one's block too), and an in-out tensor moved whole
-    // on one core (its copy in).
-    let inputs = params.iter().filter(|p| (p.role == Role::Rows && (!p.output || p.read_too)) || (p.role == Role::Whole && p.output && p.read_too)).count() as u32;
-    let outs = params.iter().filter(|p| p.output).count() as u32;
-    let whole = pack_broadcasts(&mut params) as u32;
-    if outs == 0 {
+    pack_broadcasts(&mut params);
+    if !params.iter().any(|p| p.output) {
         return Err(error(Some(kernel.location()), "the kernel writes no output").into());
-    }
-    // Shim: one MM2S per row-walked input and per broadcast, one S2MM per output.
-    if inputs + whole > 2 || outs > 2 {
-        return Err(error(
-            Some(kernel.location()),
-            format!("the kernel moves {} tensors into the array and {outs} out of it (tensors read whole count once per shape and element type: they share a FIFO); a core and a column's shim tile have 2 DMA channels each way (packing several tensors into one FIFO is not built yet)", inputs + whole),
-        ).into());
-    }
-    // Cores: the most (up to 4) that divide the blocks and fit the memtile's
-    // 6 channels each way (each input: 1 in, n out; each output: n in, 1 out)
-    // and each core's 2 (one per FIFO into and out of it).
-    if inputs + whole > 2 {
-        return Err(error(Some(kernel.location()), "a core has 2 input DMA channels").into());
     }
     // Each core holds DEPTH objects of each row-walked tensor's block and
     // each invariant tensor whole, after its stack (the verifier checks the
@@ -678,7 +782,6 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let objects = if p.role == Role::Rows { DEPTH as i64 } else { 1 };
         ways * objects * p.object_bytes()
     };
-    let per_core: i64 = params.iter().map(bytes_of).sum();
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
     // Broadcast tensors that do not fit even beside one-row blocks: fewer
     // rows would not help, so the error is at the largest of them.
@@ -708,6 +811,10 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             ),
         }].into());
     }
+    // Shim and core: one DMA channel per FIFO, 2 each way; more tensors travel in packs.
+    let user_params = params.len();
+    pack_tensors(&mut params);
+    let per_core: i64 = params.iter().filter(|p| p.carried()).map(bytes_of).sum();
     if per_core > budget {
         return Err(error(
             Some(loop_location),
@@ -716,6 +823,11 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             ),
         ).into());
     }
+    // Cores: the most (up to 4) that divide the blocks and fit the memtile's
+    // 6 channels each way (each streamed input: 1 in, n out; each output: n
+    // in, 1 out) and each core's 2 (one per FIFO into and out of it).
+    let inputs = params.iter().filter(|p| p.carried() && p.inbound() && (p.role == Role::Rows || p.output)).count() as u32;
+    let outs = output_fifos(&params) as u32;
     if device.columns < 1 {
         return Err(error(None, "a device without columns").into());
     }
@@ -729,7 +841,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // past the end (a ragged last block is masked in the block function).
     let fits_window = |per_column: u32, columns: u32| {
         columns == 1
-            || params.iter().filter(|p| p.role == Role::Rows).all(|p| {
+            || params.iter().filter(|p| p.role == Role::Rows && p.carried()).all(|p| {
                 let bits = bits_of(&p.element);
                 let share = per_column as i64 * p.block_rows * p.cols;
                 let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
@@ -749,7 +861,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         p.host_rows = p.rows.max(p.moved_rows);
     }
 
-    outline_block(context, module, kernel, the_loop, &params, &name)?;
+    outline_block(context, module, kernel, the_loop, &params[..user_params], &name)?;
     let (stack, cost) = lower_block_functions(context, module, device.family)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
@@ -813,17 +925,55 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors }.into());
     }
     let text = module.as_operation().to_string();
-    let mut metrics = metrics(&params, columns, cores, stack);
-    metrics.extend(modelled(&params, device, columns, cores, padded_blocks, &cost));
-    let tensors = params
-        .iter()
-        .map(|p| {
-            // A scalar is one element of its word.
-            let elements = if p.scalar { 1 } else { p.rows * p.cols };
-            crate::host::HostTensor { name: p.name.clone(), element: p.element.clone(), elements, host_elements: p.host_rows * p.cols, output: p.output, scalar: p.scalar }
-        })
-        .collect();
+    // What moves: the parameters with FIFOs of their own and the packs.
+    let carriers: Vec<Param> = params.iter().filter(|p| p.carried()).cloned().collect();
+    let mac_input = params.iter().find(|p| !p.output && !p.is_pack).map(|p| p.element.clone()).unwrap_or_default();
+    let mut metrics = metrics(&carriers, columns, cores, stack);
+    metrics.extend(modelled(&carriers, &mac_input, device, columns, cores, padded_blocks, &cost));
+    let tensors = host_tensors(&params);
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
+}
+
+/// The runtime sequence's buffers in argument order (the parameters with
+/// FIFOs of their own, then the packs, D85) as the host program fills them.
+fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
+    let kernel_argument = |p: &Param| params.iter().position(|q| std::ptr::eq(q, p));
+    params
+        .iter()
+        .filter(|p| p.carried())
+        .map(|p| {
+            let parts = params
+                .iter()
+                .filter(|q| p.is_pack && !q.is_pack)
+                .filter_map(|q| {
+                    let place = if p.output { &q.out_pack } else { &q.in_pack };
+                    let offset = place.as_ref().filter(|(pack, _)| *pack == p.name)?.1;
+                    Some(crate::host::PackPart {
+                        name: q.name.clone(),
+                        argument: kernel_argument(q)?,
+                        element: q.element.clone(),
+                        // A scalar is one element of its word.
+                        elements: if q.scalar { 1 } else { q.rows * q.cols },
+                        object_elements: q.block_rows * q.cols,
+                        offset,
+                        output: q.output,
+                    })
+                })
+                .collect();
+            let elements = if p.scalar { 1 } else if p.is_pack { p.host_rows * p.cols } else { p.rows * p.cols };
+            crate::host::HostTensor {
+                name: p.name.clone(),
+                element: p.element.clone(),
+                elements,
+                host_elements: p.host_rows * p.cols,
+                output: p.output,
+                scalar: p.scalar,
+                argument: (!p.is_pack).then(|| kernel_argument(p)).flatten(),
+                parts,
+                object_bytes: if p.is_pack { p.cols } else { 0 },
+            }
+        })
+        .collect()
 }
 
 /// Lowers the tile-IR functions of `module` (the cores' block functions)
@@ -1119,10 +1269,47 @@ fn copy_in(name: &str, fifo: &str, ty: &str, rows: i64, cols: i64, location: &st
     let mut s = String::new();
     s += &format!("{indent}%{name}_is = aie.objectfifo.acquire @{fifo}(Consume, 1) : !aie.objectfifosubview<{ty}> {location}\n");
     s += &format!("{indent}%{name}_i = aie.objectfifo.subview.access %{name}_is[0] : !aie.objectfifosubview<{ty}> -> {ty}\n");
+    s += &copy_loop(name, ty, rows, cols, indent);
+    s += &format!("{indent}aie.objectfifo.release @{fifo}(Consume, 1) {location}\n");
+    s
+}
+
+/// `%<name>_i` copied into `%<name>_o` (`rows x cols` of `ty`), element by element.
+fn copy_loop(name: &str, ty: &str, rows: i64, cols: i64, indent: &str) -> String {
+    let mut s = String::new();
     s += &format!("{indent}%{name}_rows = arith.constant {rows} : index\n{indent}%{name}_cols = arith.constant {cols} : index\n");
     s += &format!("{indent}scf.for %{name}_r = %zero to %{name}_rows step %one {{\n{indent}  scf.for %{name}_c = %zero to %{name}_cols step %one {{\n");
     s += &format!("{indent}    %{name}_v = memref.load %{name}_i[%{name}_r, %{name}_c] : {ty}\n{indent}    memref.store %{name}_v, %{name}_o[%{name}_r, %{name}_c] : {ty}\n{indent}  }}\n{indent}}}\n");
-    s += &format!("{indent}aie.objectfifo.release @{fifo}(Consume, 1) {location}\n");
+    s
+}
+
+/// The parts of the packs of `role` viewed in place in their pack's object
+/// (D85): `%<pack>_f`, the object as bytes, then each part's `%<name>_o`
+/// (an in-out tensor's copy in, `%<name>_i`, copied into its output object).
+fn pack_views(params: &[Param], role: Role, indent: &str) -> String {
+    let mut s = String::new();
+    for pack in params.iter().filter(|p| p.is_pack && p.role == role) {
+        s += &format!("{indent}%{0}_f = memref.collapse_shape %{0}_o [[0, 1]] : memref<1x{1}xi8> into memref<{1}xi8>\n", pack.name, pack.cols);
+    }
+    let bytes = |pack: &str| params.iter().find(|p| p.is_pack && p.name == pack).map_or(0, |p| p.cols);
+    for p in params.iter().filter(|p| !p.is_pack && p.role == role) {
+        let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
+        let view = |value: String, (pack, offset): &(String, i64)| {
+            format!("{indent}%{value}_at = arith.constant {offset} : index\n{indent}%{value} = memref.view %{pack}_f[%{value}_at][] : memref<{}xi8> to {ty}\n", bytes(pack))
+        };
+        // The output object first: an in-out tensor's copy in goes into it.
+        if let Some(place) = &p.out_pack {
+            s += &view(format!("{}_o", p.name), place);
+        }
+        match &p.in_pack {
+            Some(place) if p.output => {
+                s += &view(format!("{}_i", p.name), place);
+                s += &copy_loop(&p.name, &ty, p.block_rows, p.cols, indent);
+            }
+            Some(place) => s += &view(format!("{}_o", p.name), place),
+            None => {}
+        }
+    }
     s
 }
 
@@ -1160,7 +1347,9 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         }
     }
     let consumers = (0..columns).flat_map(|c| (0..cores).map(move |k| (c, k))).map(|(c, k)| core(c, k)).collect::<Vec<_>>().join(", ");
-    for p in params {
+    // What has FIFOs and a host buffer: the parameters not in a pack, and the packs (D85).
+    let carriers: Vec<&Param> = params.iter().filter(|p| p.carried()).collect();
+    for p in &carriers {
         let loc = &p.location;
         let object = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
         let block_elements = p.block_rows * p.cols;
@@ -1217,6 +1406,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     }
     let types: Vec<String> = params
         .iter()
+        .filter(|p| !p.is_pack)
         .map(|p| format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
@@ -1230,8 +1420,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             s += &format!("    {id} = aie.core({}) {{\n", core(c, k));
             s += "      %zero = arith.constant 0 : index\n      %one = arith.constant 1 : index\n";
             s += &format!("      %trips = arith.constant {per_core} : index\n      %cores = arith.constant {all} : index\n      %me = arith.constant {me} : index\n      %rows = arith.constant {rows_per_block} : index\n");
-            let mut args = Vec::new();
-            for p in params.iter().filter(|p| p.role == Role::Whole && p.output) {
+            for p in carriers.iter().filter(|p| p.role == Role::Whole && p.output) {
                 let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
                 s += &format!("      %{0}_s = aie.objectfifo.acquire @{0}(Produce, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location);
                 s += &format!("      %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
@@ -1239,7 +1428,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     s += &copy_in(&p.name, &format!("{}_in", p.name), &ty, p.rows, p.cols, &p.location, "      ");
                 }
             }
-            for p in params.iter().filter(|p| p.role == Role::Whole && !p.output) {
+            for p in carriers.iter().filter(|p| p.role == Role::Whole && !p.output) {
                 let ty = format!("memref<{}x{}x{}>", p.rows, p.cols, p.element);
                 let (fifo, slot) = p.packed.clone().unwrap_or_else(|| (p.name.clone(), 0));
                 if slot == 0 {
@@ -1248,21 +1437,20 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 }
                 s += &format!("      %{0}_o = aie.objectfifo.subview.access %{fifo}_s[{slot}] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
             }
+            s += &pack_views(params, Role::Whole, "      ");
             s += "      scf.for %j = %zero to %trips step %one {\n";
             s += "        %b0 = arith.muli %j, %cores : index\n        %b = arith.addi %b0, %me : index\n        %row = arith.muli %b, %rows : index\n";
-            for p in params {
+            for p in carriers.iter().filter(|p| p.role == Role::Rows) {
                 let port = if p.output { "Produce" } else { "Consume" };
-                if p.role == Role::Rows {
-                    let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
-                    s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
-                    s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
-                    if p.read_too {
-                        s += &copy_in(&p.name, &format!("{}_in{}_{k}", p.name, col(c)), &ty, p.block_rows, p.cols, &p.location, "        ");
-                    }
-                }
                 let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
-                args.push((format!("%{}_o", p.name), ty));
+                s += &format!("        %{0}_s = aie.objectfifo.acquire @{2}({port}, 1) : !aie.objectfifosubview<{ty}> {1}\n", p.name, p.location, fifo(p));
+                s += &format!("        %{0}_o = aie.objectfifo.subview.access %{0}_s[0] : !aie.objectfifosubview<{ty}> -> {ty}\n", p.name);
+                if p.read_too {
+                    s += &copy_in(&p.name, &format!("{}_in{}_{k}", p.name, col(c)), &ty, p.block_rows, p.cols, &p.location, "        ");
+                }
             }
+            s += &pack_views(params, Role::Rows, "        ");
+            let args: Vec<(String, String)> = params.iter().filter(|p| !p.is_pack).map(|p| (format!("%{}_o", p.name), format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))).collect();
             let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
             let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
             let call = format!("func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
@@ -1273,27 +1461,27 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             } else {
                 s += &format!("        {call}");
             }
-            for p in params.iter().filter(|p| p.role == Role::Rows) {
+            for p in carriers.iter().filter(|p| p.role == Role::Rows) {
                 let port = if p.output { "Produce" } else { "Consume" };
                 s += &format!("        aie.objectfifo.release @{0}({port}, 1) {1}\n", fifo(p), p.location);
             }
             s += "      }\n";
-            for p in params.iter().filter(|p| p.role == Role::Whole && !p.output && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0)) {
+            for p in carriers.iter().filter(|p| p.role == Role::Whole && !p.output && p.packed.as_ref().is_none_or(|(_, slot)| *slot == 0)) {
                 s += &format!("      aie.objectfifo.release @{0}(Consume, {2}) {1}\n", p.name, p.location, packed_count(params, &p.name));
             }
-            for p in params.iter().filter(|p| p.role == Role::Whole && p.output) {
+            for p in carriers.iter().filter(|p| p.role == Role::Whole && p.output) {
                 s += &format!("      aie.objectfifo.release @{0}(Produce, 1) {1}\n", p.name, p.location);
             }
             s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
     }
-    let arguments: Vec<String> = params.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.host_rows * p.cols, p.element).replace("xx", "x")).collect();
+    let arguments: Vec<String> = carriers.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.host_rows * p.cols, p.element).replace("xx", "x")).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
     let mut id = 0;
     // Outputs first (their shim channels wait for data), then inputs, as
     // mlir-aie's examples order them.
     let ordered: Vec<(&Param, bool)> =
-        params.iter().filter(|p| p.output).map(|p| (p, true)).chain(params.iter().filter(|p| !p.output || p.read_too).map(|p| (p, false))).collect();
+        carriers.iter().filter(|p| p.output).map(|p| (*p, true)).chain(carriers.iter().filter(|p| p.inbound()).map(|p| (*p, false))).collect();
     for (p, out) in ordered {
         let bits = bits_of(&p.element);
         let token = if out { ", issue_token = true" } else { "" };
@@ -1320,7 +1508,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             id += 1;
         }
     }
-    for p in params.iter().filter(|p| p.output) {
+    for p in carriers.iter().filter(|p| p.output) {
         for c in 0..columns {
             s += &format!("      aiex.npu.dma_wait {{symbol = @{}{}}}\n", p.name, col(c));
         }

@@ -114,10 +114,11 @@ pub struct Simulation {
     transfers: Vec<Transfer>,
     /// The source line of each acquire (by site number), for reports.
     sites: Vec<String>,
-    /// The arguments the design pads to whole blocks for every core
-    /// (`HostTensor::host_elements`): (argument, bytes given, bytes moved,
-    /// an output). A run stages them as the host program does.
-    padded: Vec<(usize, usize, usize, bool)>,
+    /// The runtime sequence's buffers as the host program fills them from
+    /// the kernel's arguments: each an argument, padded to whole blocks for
+    /// every core when the design moves more (`HostTensor::host_elements`),
+    /// or a pack of several (D85). Empty: the arguments themselves.
+    host: Vec<crate::host::HostTensor>,
 }
 
 // The engine is only used under RUN (one run at a time) and its code is
@@ -351,7 +352,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
             engine.register_symbol(&format!("_mlir_ciface_htp_aie_sim_object_{number}"), object as *mut ());
         }
     }
-    Ok(Simulation { engine, cores: core_names, fifos, ends, links, transfers, sites, padded: Vec::new() })
+    Ok(Simulation { engine, cores: core_names, fifos, ends, links, transfers, sites, host: Vec::new() })
 }
 
 // ---------------------------------------------------------------------------
@@ -526,19 +527,11 @@ extern "C" fn object(result: *mut Descriptor2, end: i64, index: i64) {
 
 
 impl Simulation {
-    /// Stages the arguments the design pads (`tensors`: the runtime
-    /// sequence's, in order) in zero-padded buffers of the sequence's size
-    /// at each run, as the host program does.
-    pub fn pad_host_buffers(&mut self, tensors: &[crate::host::HostTensor]) {
-        self.padded = tensors
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.host_elements > t.elements)
-            .map(|(i, t)| {
-                let bytes = (crate::lower::bits_of(&t.element) / 8) as usize;
-                (i, t.elements as usize * bytes, t.host_elements as usize * bytes, t.output)
-            })
-            .collect();
+    /// Fills the runtime sequence's buffers (`tensors`, in its order) from
+    /// the kernel's arguments at each run as the host program does: padded
+    /// with zeros to the sequence's size, or packed (D85); outputs go back.
+    pub fn use_host_tensors(&mut self, tensors: &[crate::host::HostTensor]) {
+        self.host = tensors.to_vec();
     }
 
     /// The tile a link forwards at: the producer of its outputs.
@@ -577,15 +570,37 @@ impl Simulation {
                 _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32, f16, bf16, i32, i16 and i8 scalars")),
             })
             .collect::<Result<_, _>>()?;
-        // Padded arguments: the tensor, then zeros, in a buffer of the sequence's size.
-        let mut buffers = buffers;
-        let mut staged: Vec<(usize, Vec<u8>)> = Vec::new();
-        for &(argument, given, moved, _) in &self.padded {
-            let Some(&address) = buffers.get(argument) else { continue };
-            let mut stage = vec![0u8; moved];
-            unsafe { std::ptr::copy_nonoverlapping(address as *const u8, stage.as_mut_ptr(), given) };
-            buffers[argument] = stage.as_mut_ptr() as usize;
-            staged.push((argument, stage));
+        // The sequence's buffers: an argument as it is, or staged (padded with zeros, or packed).
+        let given = buffers;
+        let mut buffers = given.clone();
+        let mut staged: Vec<(&crate::host::HostTensor, Vec<u8>)> = Vec::new();
+        if !self.host.is_empty() {
+            buffers.clear();
+            for tensor in &self.host {
+                let bytes = (crate::lower::bits_of(&tensor.element) / 8) as usize;
+                let mut stage = vec![0u8; tensor.host_elements as usize * bytes];
+                match tensor.argument {
+                    Some(argument) => {
+                        let address = *given.get(argument).ok_or_else(|| RunError::new(RunErrorKind::InvalidValue, format!("the design reads argument {} of {}", argument + 1, given.len())))?;
+                        if tensor.host_elements <= tensor.elements {
+                            buffers.push(address);
+                            continue;
+                        }
+                        unsafe { std::ptr::copy_nonoverlapping(address as *const u8, stage.as_mut_ptr(), tensor.elements as usize * bytes) };
+                    }
+                    None => {
+                        let objects = tensor.host_elements / tensor.object_bytes.max(1);
+                        for part in &tensor.parts {
+                            let address = *given.get(part.argument).ok_or_else(|| RunError::new(RunErrorKind::InvalidValue, format!("the design reads argument {} of {}", part.argument + 1, given.len())))?;
+                            for (from, to, count) in part.copies(objects, tensor.object_bytes) {
+                                unsafe { std::ptr::copy_nonoverlapping((address + from) as *const u8, stage.as_mut_ptr().add(to), count) };
+                            }
+                        }
+                    }
+                }
+                buffers.push(stage.as_mut_ptr() as usize);
+                staged.push((tensor, stage));
+            }
         }
         let state = State {
             fifos: self
@@ -665,11 +680,18 @@ impl Simulation {
         *CURRENT.lock().unwrap() = None;
         let state = run.state.lock().unwrap();
         if !state.deadlock {
-            // The outputs' rows back from their padded buffers.
-            for (argument, stage) in &staged {
-                if let Some(&(_, given, _, true)) = self.padded.iter().find(|p| p.0 == *argument) {
-                    if let Argument::Buffer { data, .. } = &arguments[*argument] {
-                        unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr(), *data as *mut u8, given) };
+            // The outputs back from their staged buffers: a padded one's rows, a pack's parts.
+            for (tensor, stage) in staged.iter().filter(|(t, _)| t.output) {
+                let bytes = (crate::lower::bits_of(&tensor.element) / 8) as usize;
+                match tensor.argument {
+                    Some(argument) => unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr(), given[argument] as *mut u8, tensor.elements as usize * bytes) },
+                    None => {
+                        let objects = tensor.host_elements / tensor.object_bytes.max(1);
+                        for part in &tensor.parts {
+                            for (from, to, count) in part.copies(objects, tensor.object_bytes) {
+                                unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr().add(to), (given[part.argument] + from) as *mut u8, count) };
+                            }
+                        }
                     }
                 }
             }

@@ -139,17 +139,20 @@ impl Target for AieTarget {
         let design = design(context, module, self.name, self.device(), kernel)?;
         let mut arguments = Vec::new();
         for param in &kernel.params {
+            // A parameter the design moves in a pack of several (D85): the packs it travels in.
+            let packs: Vec<String> = design.tensors.iter().filter(|t| t.parts.iter().any(|p| p.name == param.name)).map(|t| json_string(&t.name)).collect();
+            let packs = if packs.is_empty() { String::new() } else { format!(", \"packs\": [{}]", packs.join(", ")) };
             match (param.arg_index, &param.kind) {
                 (Some(index), ParamKind::Tensor { .. }) => {
                     let direction = if kernel.outputs().contains(&index) { "out" } else { "in" };
                     // A tensor the design moves padded to whole blocks for every core: the host
                     // buffer's elements (the tensor first, then zeros; docs/targets/aie.md).
                     let padded = design.tensors.iter().find(|t| t.name == param.name && t.host_elements > t.elements).map(|t| format!(", \"host_elements\": {}", t.host_elements)).unwrap_or_default();
-                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"{padded}}}", json_string(&param.name)));
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"{direction}\"{padded}{packs}}}", json_string(&param.name)));
                 }
                 // A run-time scalar: a one-element buffer of the runtime sequence (D59).
                 (Some(index), ParamKind::Scalar { .. }) => {
-                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"in\", \"scalar\": true}}", json_string(&param.name)));
+                    arguments.push(format!("{{\"name\": {}, \"index\": {index}, \"direction\": \"in\", \"scalar\": true{packs}}}", json_string(&param.name)));
                 }
                 _ => {}
             }
@@ -267,7 +270,7 @@ impl PerShape {
             let mut module = crate::specialize::specialize(&context, &self.text, |i, d| sizes.get(i).and_then(|s| s.get(d)).copied().unwrap_or(1))?;
             let design = design_after_stages(&context, &mut module, NPU1.device(), &self.kernel)?;
             let mut simulation = crate::sim::build(&context, &design.text)?;
-            simulation.pad_host_buffers(&design.tensors);
+            simulation.use_host_tensors(&design.tensors);
             Ok::<_, Vec<MlirError>>(Simulated { simulation, metrics: design.metrics })
         })()
         .map_err(|errors| {
@@ -348,7 +351,7 @@ impl Target for AieSimTarget {
         }
         let design = design_after_stages(context, module, NPU1.device(), kernel)?;
         let mut simulation = crate::sim::build(context, &design.text)?;
-        simulation.pad_host_buffers(&design.tensors);
+        simulation.use_host_tensors(&design.tensors);
         Ok(Box::new(Simulated { simulation, metrics: design.metrics }))
     }
 }
