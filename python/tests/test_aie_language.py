@@ -474,20 +474,20 @@ def test_a_limit_that_depends_on_a_symbolic_size_is_reported_at_the_call():
 
 
 def test_a_symbolic_kernel_the_lowering_refuses_is_an_error_at_compile_time():
-    # The structure is checked when the kernel compiles, on every symbolic size 64: three streamed
-    # inputs are more than a core's two input DMA channels, whatever the sizes.
+    # The structure is checked when the kernel compiles, on every symbolic size 64: an i64 scalar
+    # does not travel in the shim's 32-bit words, whatever the sizes.
     kernel = kernel_from('''
 import htp
-from htp import f32
+from htp import f32, i64
 @htp.kernel
-def k(x: htp.Tensor[f32, "N", 32], z: htp.Tensor[f32, "N", 32], w: htp.Tensor[f32, "N", 32], y: htp.Out[f32, "N", 32]):
+def k(x: htp.Tensor[f32, "N", 32], s: i64, y: htp.Out[f32, "N", 32]):
     for i in range(0, x.shape[0], 8):
-        y[i:i + 8, :] = x[i:i + 8, :] + z[i:i + 8, :] * w[i:i + 8, :]
+        y[i:i + 8, :] = x[i:i + 8, :] + htp.f32(s)
 ''', "k")
     with pytest.raises(htp.CompileError) as info:
         kernel.compile(target="aie-sim")
-    assert "the kernel moves 3 tensors into the array and 1 out of it" in str(info.value)
-    assert ".py:4:1" in str(info.value), str(info.value)
+    assert "parameter 's' is a scalar of type i64" in str(info.value)
+    assert ".py:5:" in str(info.value), str(info.value)
     assert "aie-sim" not in kernel.targets()
 
 

@@ -111,6 +111,58 @@ fn accumulate_in_place(module: &Module) {
     }
 }
 
+/// Any other tile carried across a loop (online softmax's running max and
+/// sum, replaced each trip by a value computed from it) is copied into the
+/// carried tile at the end of each trip (`bufferization.materialize_in_destination`
+/// before the yield, D86): bufferization then keeps one buffer for it, and
+/// the trip's new value is a temporary that does not outlive the trip (on
+/// the core's stack) instead of a new heap buffer per trip, which a core
+/// does not have. A value already written into the carried tile (D56's
+/// accumulators, stores into it) is left as it is.
+fn carry_in_place(module: &Module) {
+    for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
+        let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
+        let Some(terminator) = body.terminator() else { continue };
+        for index in 1..body.argument_count() {
+            let Ok(carried) = body.argument(index) else { continue };
+            let carried: Value = carried.into();
+            let Ok(yielded) = terminator.operand(index - 1) else { continue };
+            if melior::ir::r#type::RankedTensorType::try_from(carried.r#type()).is_err() || writes_into(yielded, carried) {
+                continue;
+            }
+            let copy = melior::ir::operation::OperationBuilder::new("bufferization.materialize_in_destination", terminator.location())
+                .add_operands(&[yielded, carried])
+                .add_results(&[carried.r#type()])
+                .build();
+            let Ok(copy) = copy else { continue };
+            let copy = body.insert_operation_before(terminator, copy);
+            let Ok(result) = copy.result(0) else { continue };
+            unsafe { mlir_sys::mlirOperationSetOperand(terminator.to_raw(), (index - 1) as isize, result.to_raw()) };
+        }
+    }
+}
+
+/// Whether `value` is written into `carried`: `carried` itself, or the
+/// result of an op writing into a destination (a `linalg` op's init, a
+/// `tensor.insert_slice`'s or a materialization's destination) that is.
+fn writes_into(value: Value, carried: Value) -> bool {
+    let mut value = value;
+    loop {
+        if same(value, carried) {
+            return true;
+        }
+        let Some(op) = htp_ir::query::defining_op(htp_ir::builder::detach(value)) else { return false };
+        let name = op_name(op);
+        let destination = match name.as_str() {
+            "tensor.insert_slice" | "bufferization.materialize_in_destination" => 1,
+            _ if name.starts_with("linalg.") && op.result_count() == 1 && op.operand_count() > 0 => op.operand_count() - 1,
+            _ => return false,
+        };
+        let Ok(next) = op.operand(destination) else { return false };
+        value = next;
+    }
+}
+
 /// A stored value materialized into a `memref.cast` of a view goes into
 /// the view itself when the view has the value's shape. Canonicalization
 /// leaves such casts where it folds a ragged size to a constant (a column
@@ -985,6 +1037,7 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
 pub fn lower_block_functions(context: &Context, module: &mut Module, family: crate::architecture::Family) -> Result<(i64, crate::cost_model::CoreCost), Vec<MlirError>> {
     htp_pass::dump::run_pipeline_collecting(context, module, BLOCK_TO_LINALG, "the AIE block lowering (to linalg)")?;
     accumulate_in_place(module);
+    carry_in_place(module);
     materialize_into_cast_sources(module);
     // The transform dialect is loaded before the passes run: the vectorizer's script is parsed inside one.
     context.get_or_load_dialect("transform");
