@@ -1018,9 +1018,6 @@ _AIE_BOOL = Gap("bool tensors on the AIE targets (i1 elements: a shim DMA moves 
                 "the aie targets move 8-, 16- and 32-bit elements")
 _AIE_WORDS = Gap("a tensor moved whole whose bytes are not whole 32-bit words (37 x 70 of 16- or 8-bit elements): "
                  "the host could pad it", "is not a whole number of 32-bit words", shows="run")
-_AIE_CARRIED = Gap("a tile carried across an inner loop that is not an elementwise accumulator (online softmax's "
-                   "running max): a new buffer per trip, and a core has no heap",
-                   "made anew on each trip of a loop that carries it", shows="run")
 
 #: Cases whose aie-sim outcome is not RUNS (i64 cases: _AIE_I64).
 AIE_OUTCOMES = {
@@ -1051,10 +1048,6 @@ AIE_OUTCOMES = {
         'tensor_layout/col_major in and out/i8',
         'tensor_layout/col_major matmul operand/f32',
     ], _AIE_LAYOUT),
-    **dict.fromkeys([
-        'program/softmax, 64-column tiles/f32',
-        'program/softmax, 64-column tiles/f16',
-    ], _AIE_CARRIED),
     **dict.fromkeys([
         'program/embedding gather + rmsnorm/f32',
         'selection/htp.scatter(y, rows, col, t)/f32',

@@ -903,3 +903,120 @@ def test_an_in_out_tensor_in_a_pack_travels_packed_both_ways_on_aie_sim():
     expected = y0.copy()
     expected[:, 8:24] += x[:, 8:24] * z[:, 8:24]
     np.testing.assert_array_equal(y, expected)
+
+
+# ------------------------------------------------------------------ tiles carried across an inner loop (D86)
+
+ONLINE_SOFTMAX = '''
+import htp
+from htp import f32, f16, bf16
+@htp.kernel
+def k(x: htp.Tensor[{T}, "N", "M"], y: htp.Out[{T}, "N", "M"]):
+    for i in range(0, x.shape[0], 8):
+        m = htp.full((8, 1), -htp.inf, {T})
+        s = htp.zeros((8, 1), {T})
+        for j in range(0, x.shape[1], 32):
+            t = htp.pad(x[i:i + 8, j:j + 32], -htp.inf)
+            m_new = htp.maximum(m, htp.row_max(t))
+            s = s * htp.exp(m - m_new) + htp.row_sum(htp.exp(t - m_new))
+            m = m_new
+        for j in range(0, x.shape[1], 32):
+            y[i:i + 8, j:j + 32] = htp.exp(htp.pad(x[i:i + 8, j:j + 32], -htp.inf) - m) / s
+'''
+
+FLASH_ATTENTION = '''
+import htp
+from htp import f32, bf16
+@htp.kernel
+def k(q: htp.Tensor[{T}, "S", {D}], kt: htp.Tensor[{T}, "S", {D}], v: htp.Tensor[{T}, "S", {D}], o: htp.Out[f32, "S", {D}],
+      scale: f32, S: htp.Const[int] = 128):
+    for i in range(0, S, 16):
+        qi = q[i:i + 16, :]
+        m = htp.full((16, 1), -1.0e30, f32)
+        l = htp.zeros((16, 1), f32)
+        acc = htp.zeros((16, {D}), f32)
+        for j in range(0, S, 32):
+            s = (qi @ htp.transpose(kt[j:j + 32, :])) * scale
+            m_new = htp.maximum(m, htp.row_max(s))
+            p = htp.exp(s - m_new)
+            alpha = htp.exp(m - m_new)
+            l = l * alpha + htp.row_sum(p)
+            acc = acc * alpha + htp.cast(p, {T}) @ v[j:j + 32, :]
+            m = m_new
+        o[i:i + 16, :] = acc / l
+'''
+
+
+def attention_reference(q, k, v, scale):
+    s = q.astype(np.float64) @ k.astype(np.float64).T * scale
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True) @ v.astype(np.float64)
+
+
+def stack_buffers_at_entry(design):
+    """Every memref.alloca of the design's block functions is in the function's entry block (D86)."""
+    for function in design.split("func.func @")[1:]:
+        depth = 0
+        for line in function.split("\n")[1:]:
+            if line.strip() == "}" and depth == 0:
+                break
+            if "memref.alloca" in line:
+                assert depth == 0, line
+            depth += line.count("{") - line.count("}")
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+@pytest.mark.parametrize("shape", [(64, 128), (37, 150), (8, 32)])
+def test_online_softmax_carries_its_running_max_and_sum_on_aie_sim(dtype, shape):
+    kernel = kernel_from(ONLINE_SOFTMAX.format(T=dtype), "k")
+    x = RNG.standard_normal(shape).astype(np.float32 if dtype == "f32" else np.float16)
+    compiled = kernel.compile(target="aie-sim")
+    y = compiled(x)
+    e = np.exp(x.astype(np.float64) - x.astype(np.float64).max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y.astype(np.float64), e / e.sum(axis=1, keepdims=True), rtol=1e-5 if dtype == "f32" else 3e-2, atol=1e-6 if dtype == "f32" else 2e-3)
+    np.testing.assert_allclose(y, kernel.compile(target="cpu")(x), rtol=1e-6 if dtype == "f32" else 1e-3)
+    assert "memref.alloc()" not in compiled.ir["aie"]
+    stack_buffers_at_entry(compiled.ir["aie"])
+
+
+@pytest.mark.parametrize("dtype, depth, rows", [("f32", 32, 128), ("f32", 32, 96), ("bf16", 64, 128), ("bf16", 32, 64)])
+def test_flash_attention_with_a_query_block_per_core_on_aie_sim(dtype, depth, rows):
+    kernel = kernel_from(FLASH_ATTENTION.format(T=dtype, D=depth), "k")
+    make_dtype = np.float32 if dtype == "f32" else ml_dtypes.bfloat16
+    q, k, v = (RNG.standard_normal((rows, depth)).astype(make_dtype) for _ in range(3))
+    compiled = kernel.compile(target="aie-sim", S=rows)
+    o = compiled(q, k, v, scale=1.0 / math.sqrt(depth))
+    np.testing.assert_allclose(o, attention_reference(q, k, v, 1.0 / math.sqrt(depth)), rtol=1e-4 if dtype == "f32" else 2e-2, atol=1e-5 if dtype == "f32" else 5e-3)
+    np.testing.assert_allclose(o, kernel.compile(target="cpu", S=rows)(q, k, v, scale=1.0 / math.sqrt(depth)), rtol=1e-5, atol=1e-6)
+    assert compiled.metrics(q, k, v, scale=0.5)["cores"] == rows // 16
+    stack_buffers_at_entry(compiled.ir["aie"])
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("source", [ONLINE_SOFTMAX.format(T="f32").replace('"N", "M"', "64, 128"), FLASH_ATTENTION.format(T="bf16", D=64)],
+                         ids=["online softmax", "flash attention"])
+def test_carried_tiles_lower_in_mlir_aie_to_core_code(tmp_path, target, source):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    compiled = kernel_from(source, "k").compile(target=target)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    column, row = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[0]
+    core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+    assert core.returncode == 0, core.stderr
+    functions = re.findall(r"^  llvm\.func @([\w.]+)\(.*?(\{)?$", core.stdout, flags=re.M)
+    assert ("k_block", "{") in functions, functions
+    # No runtime library call for the copies into the carried tiles: a core has none.
+    external = {name for name, body in functions if not body and not name.startswith(f"llvm.{arch}.")}
+    assert external <= {"debug_i32"}, external
+    # The core's stack buffers are static (allocas of the entry block), so the stack HTP sizes holds.
+    block_function = core.stdout.split("llvm.func @k_block(")[1].split("\n  }\n")[0]
+    entry, rest = block_function.split("\n  ^bb", 1)
+    assert "llvm.alloca" in entry and "llvm.alloca" not in rest

@@ -13,6 +13,7 @@ pub mod cost_model;
 pub mod erase_transform_scripts;
 pub mod finish;
 pub mod hoist_invariant_loads;
+pub mod hoist_stack_buffers;
 pub mod host;
 pub mod lower;
 pub mod sim;
@@ -43,7 +44,7 @@ pub fn register() -> Result<(), String> {
 }
 
 /// The passes of the block functions' lowering (lower.rs).
-pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION, vectorize_cores::DEFINITION, erase_transform_scripts::DEFINITION, split_reduction_accumulators::DEFINITION, hoist_invariant_loads::DEFINITION];
+pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION, vectorize_cores::DEFINITION, erase_transform_scripts::DEFINITION, split_reduction_accumulators::DEFINITION, hoist_invariant_loads::DEFINITION, hoist_stack_buffers::DEFINITION];
 
 /// The AIE targets and the device each builds designs for.
 pub const TARGETS: [(&str, &str); 3] = [("aie-npu1", "npu1"), ("aie-npu2", "npu2"), ("aie-sim", "npu1")];

@@ -57,11 +57,12 @@ const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fu
 /// strided copies become loops (`aie-copies-to-loops`: MLIR would call
 /// `memrefCopy` of its runtime library, which a core does not have). What
 /// the generation's vector unit takes becomes vector code first
-/// (`aie-vectorize-cores`, run by `transform-interpreter`).
+/// (`aie-vectorize-cores`, run by `transform-interpreter`); the stack's
+/// buffers are made once, at the function's entry (`aie-hoist-stack-buffers`).
 const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(aie-bound-ragged-buffers),aie-vectorize-cores{generation={generation}},transform-interpreter,aie-erase-transform-scripts,\
     func.func(convert-vector-to-scf{full-unroll=true},aie-split-reduction-accumulators),\
-    func.func(convert-linalg-to-loops,aie-copies-to-loops,aie-hoist-invariant-loads,loop-invariant-code-motion,promote-buffers-to-stack{max-alloc-size-in-bytes=16384}),canonicalize,cse";
+    func.func(convert-linalg-to-loops,aie-copies-to-loops,aie-hoist-invariant-loads,loop-invariant-code-motion,promote-buffers-to-stack{max-alloc-size-in-bytes=16384},aie-hoist-stack-buffers),canonicalize,cse";
 
 /// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
 /// updated in place (D56): where a loop-carried tensor's one use is an
@@ -1089,7 +1090,7 @@ pub fn lower_block_functions(context: &Context, module: &mut Module, family: cra
     if let Some((position, carried)) = heap {
         let position = position.filter(|p| !p.file.is_empty());
         let message = if carried {
-            "this value is made anew on each trip of a loop that carries it (a core cannot update it in place: D56 updates only an elementwise accumulator), and a compute tile has no heap for the new buffers"
+            "this value is made anew on each trip of a loop that carries it (bufferization could not keep it in one buffer, D86), and a compute tile has no heap for the new buffers"
         } else {
             "this value needs a temporary buffer larger than the aie targets put on a core's stack (16 KiB); a compute tile has no heap: take smaller tiles"
         };
