@@ -1020,3 +1020,99 @@ def test_carried_tiles_lower_in_mlir_aie_to_core_code(tmp_path, target, source):
     block_function = core.stdout.split("llvm.func @k_block(")[1].split("\n  }\n")[0]
     entry, rest = block_function.split("\n  ^bb", 1)
     assert "llvm.alloca" in entry and "llvm.alloca" not in rest
+
+
+# ------------------------------------------------------------------ 1-D tensors
+
+VECTORS = '''
+import htp
+from htp import f32, bf16, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, "N"], w: htp.Tensor[{T}, 64], y: htp.Out[{T}, "N"]):
+    for i in range(0, x.shape[0], 64):
+        t = htp.pad(x[i:i + 64], 0)
+        y[i:i + 64] = t * w[:] + t
+'''
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16", "i32", "i16", "i8"])
+@pytest.mark.parametrize("length", [1024, 1000, 64, 40])
+def test_a_1d_tensor_walks_its_windows_over_the_cores_on_aie_sim(dtype, length):
+    # x and y move a 64-element window a block (the host pads the last), w whole to every core.
+    kernel = kernel_from(VECTORS.format(T=dtype), "k")
+    rng = np.random.default_rng(length)
+    if dtype.startswith("i"):
+        numpy_type = {"i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
+        x, w = rng.integers(-8, 8, length).astype(numpy_type), rng.integers(-4, 4, 64).astype(numpy_type)
+    else:
+        numpy_type = np.float32 if dtype == "f32" else ml_dtypes.bfloat16
+        x, w = rng.standard_normal(length).astype(numpy_type), rng.standard_normal(64).astype(numpy_type)
+    compiled = kernel.compile(target="aie-sim")
+    y = compiled(x, w)
+    cpu = kernel.compile(target="cpu")(x, w)
+    if dtype.startswith("i"):
+        np.testing.assert_array_equal(y, cpu)
+    else:  # (a multiply-add may be fused on one side)
+        np.testing.assert_allclose(y.astype(np.float64), cpu.astype(np.float64), rtol=1e-2 if dtype == "bf16" else 1e-5, atol=1e-6)
+    expected = x.astype(np.float64) * np.resize(w.astype(np.float64), length) + x.astype(np.float64)
+    np.testing.assert_allclose(y.astype(np.float64), expected.astype(numpy_type).astype(np.float64), rtol=1e-2 if dtype == "bf16" else 1e-5, atol=1e-6)
+    assert compiled.metrics(x, w)["cores"] == min(16, -(-length // 64))
+
+
+def test_a_1d_in_out_tensor_keeps_what_its_windows_do_not_write_on_aie_sim():
+    kernel = kernel_from('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, 300], y: htp.InOut[f32, 300]):
+    for i in range(0, 256, 32):
+        y[i:i + 32] = y[i:i + 32] + x[i:i + 32] * 2.0
+''', "k")
+    x = RNG.standard_normal(300, dtype=np.float32)
+    y0 = RNG.standard_normal(300, dtype=np.float32)
+    y = y0.copy()
+    kernel.compile(target="aie-sim")(x, y)
+    expected = y0.copy()
+    expected[:256] += x[:256] * 2.0
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_a_1d_tensor_read_whole_and_a_layernorm_with_1d_weight_and_bias_on_aie_sim():
+    kernel = kernel_from('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 64], b: htp.Tensor[f32, 64], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 8):
+        t = htp.pad(x[i:i + 8, :], 0.0)
+        mean = htp.row_sum(t) * (1.0 / 64)
+        d = t - mean
+        rstd = htp.rsqrt(htp.row_sum(d * d) * (1.0 / 64) + 1e-5)
+        y[i:i + 8, :] = d * rstd * w[:] + b[:]
+''', "k")
+    x = RNG.standard_normal((37, 64), dtype=np.float32)
+    w, b = RNG.standard_normal(64, dtype=np.float32), RNG.standard_normal(64, dtype=np.float32)
+    y = kernel.compile(target="aie-sim")(x, w, b)
+    t = x.astype(np.float64)
+    d = t - t.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(y, d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * w + b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+def test_a_1d_design_lowers_in_mlir_aie_to_core_code(tmp_path, target):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    compiled = kernel_from(VECTORS.format(T="bf16").replace('"N"', "1000"), "k").compile(target=target)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    column, row = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[0]
+    core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+    assert core.returncode == 0, core.stderr
+    assert "vector<" in core.stdout  # the window's arithmetic on the vector unit

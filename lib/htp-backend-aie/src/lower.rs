@@ -230,6 +230,11 @@ struct Param {
     /// A pack of other parameters' objects (`i8`, one object of `cols`
     /// bytes per block, or one whole), not a parameter of the kernel.
     is_pack: bool,
+    /// A 1-D tensor (a `1 x N` row) walked by the loop in windows of its
+    /// columns: `rows` windows of `cols` elements, one a block.
+    by_columns: bool,
+    /// The tensor's elements (a run-time scalar: 1).
+    elements: i64,
 }
 
 impl Param {
@@ -358,6 +363,8 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
             in_pack: None,
             out_pack: None,
             is_pack: true,
+            by_columns: false,
+            elements: 0,
         });
     }
 }
@@ -575,6 +582,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     // loop that cannot be distributed is the same error on every target (the
     // attribute it leaves on the loop is the cpu's; the cores deal blocks as D58 says).
     htp_pass::dump::run_pipeline_collecting(context, module, "tile-distribute-outer-loop{level=core},cse", "cse before the AIE lowering")?;
+    rows_of_vectors(context, module);
     match lower_in(context, module, device, names, false) {
         Ok(design) => Ok(design),
         Err(Refusal::Final(errors)) => Err(errors),
@@ -593,6 +601,81 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
             errors
         }),
     }
+}
+
+/// 1-D tensors as the `1 x N` rows the front end views them as (it
+/// expands each to `1 x N` for its tile ops): a kernel argument whose
+/// uses are all such `memref.expand_shape`s takes their type, so the
+/// lowering moves it as any 2-D tensor — whole, or walked by windows of
+/// its columns (`Param::by_columns`).
+pub(crate) fn rows_of_vectors(context: &Context, module: &Module) {
+    for kernel in kernel_functions(module.as_operation()) {
+        let Some(body) = kernel.region(0).ok().and_then(|r| r.first_block()) else { continue };
+        let mut changed = false;
+        for index in 0..body.argument_count() {
+            let Ok(argument) = body.argument(index) else { continue };
+            let argument: Value = argument.into();
+            // (A scalar has no shape to ask for.)
+            let Ok(memref) = MemRefType::try_from(argument.r#type()) else { continue };
+            let [length] = htp_ir::builder::shape_of(argument.r#type())[..] else { continue };
+            let uses = htp_ir::query::uses(htp_ir::builder::detach(argument));
+            let expansions: Vec<OperationRef> = uses.iter().copied().filter(|u| op_name(*u) == "memref.expand_shape").collect();
+            let is_row = |e: &OperationRef| e.result(0).is_ok_and(|r| matches!(htp_ir::builder::shape_of(r.r#type())[..], [1, n] if n == length || n < 0));
+            if length < 0 || expansions.len() != uses.len() || !expansions.iter().all(is_row) {
+                continue;
+            }
+            let row: Type = MemRefType::new(memref.element(), &[1, length], None, None).into();
+            unsafe { mlir_sys::mlirValueSetType(argument.to_raw(), melior::ir::TypeLike::to_raw(&row)) };
+            for expansion in expansions {
+                if let Ok(result) = expansion.result(0) {
+                    unsafe {
+                        mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), argument.to_raw());
+                        mlir_sys::mlirOperationDestroy(expansion.to_raw());
+                    }
+                }
+            }
+            // The row's sizes are known: `memref.dim`s of it (a symbolic size, fixed) are constants.
+            for dim in htp_ir::query::uses(htp_ir::builder::detach(argument)).into_iter().filter(|u| op_name(*u) == "memref.dim") {
+                let Some(d) = dim.operand(1).ok().and_then(|v| constant_int(htp_ir::builder::detach(v))) else { continue };
+                let (Some(block), Ok(result)) = (dim.block(), dim.result(0)) else { continue };
+                let extent = if d == 0 { 1 } else { length };
+                let constant = block.insert_operation_before(dim, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(Type::index(context), extent).into(), dim.location()));
+                if let Ok(value) = constant.result(0) {
+                    unsafe {
+                        mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), value.to_raw());
+                        mlir_sys::mlirOperationDestroy(dim.to_raw());
+                    }
+                }
+            }
+            changed = true;
+        }
+        if changed {
+            let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|i| body.argument(i).ok()).map(|a| a.r#type()).collect();
+            let function_type = melior::ir::r#type::FunctionType::new(context, &inputs, &[]);
+            unsafe {
+                mlir_sys::mlirOperationSetAttributeByName(
+                    kernel.to_raw(),
+                    mlir_sys::mlirStringRefCreateFromCString(c"function_type".as_ptr()),
+                    melior::ir::attribute::AttributeLike::to_raw(&melior::ir::attribute::TypeAttribute::new(function_type.into())),
+                )
+            };
+        }
+    }
+}
+
+/// Whether `user` reads or writes `tensor` (a `1 x N` row) at the loop's
+/// own window of its columns: a `1 x step` tile at row 0, column `iv`.
+fn at_column_window(user: OperationRef, tensor: Value, iv: Value, step: i64) -> bool {
+    let (memref, row, column, tile) = match op_name(user).as_str() {
+        "tile.load" => (0, 1, 2, user.result(0).ok().map(|r| r.r#type())),
+        "tile.store" => (1, 2, 3, user.operand(0).ok().map(|v| v.r#type())),
+        _ => return false,
+    };
+    let tile = tile.and_then(|t| htp_dialects::tile::TileType::try_from(t).ok());
+    user.operand(memref).is_ok_and(|v| same(v, tensor))
+        && user.operand(row).ok().and_then(|v| constant_int(htp_ir::builder::detach(v))) == Some(0)
+        && user.operand(column).is_ok_and(|v| same(v, iv))
+        && tile.is_some_and(|t| t.rows() == 1 && t.cols() == step)
 }
 
 fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)], single: bool) -> Result<Design, Refusal> {
@@ -706,7 +789,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let word = 32 / htp_ir::builder::bit_width(ty) as i64;
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1 });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -718,12 +801,25 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         if bits != 32 && bits != 16 && bits != 8 {
             return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16- and 32-bit elements")).into());
         }
+        let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
+        // A 1-D tensor walked by the loop's windows of its columns (`x[i:i + 64]`): streamed, a
+        // window a block.
+        let by_columns = !single && shape[0] == 1 && !uses.is_empty() && uses.iter().all(|u| iv.is_some_and(|iv| at_column_window(*u, argument.into(), iv, step)));
+        if by_columns {
+            let output = outputs.contains(&(index as i64));
+            // Every element written when a store at the loop's level covers the tensor's columns.
+            let whole = uses.iter().any(|u| op_name(*u) == "tile.store" && u.block() == loop_body) && upper >= shape[1];
+            let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
+            let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
+            let windows = ceil_div(shape[1], step);
+            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1] });
+            continue;
+        }
         // Every use: a tile load or store, at the block's rows (`i`, or `i // step * B`) or not at all.
         let mut by_rows = None::<bool>;
         let mut param_block = None::<i64>;
         let mut tile_rows = Vec::new();
         let mut problem = None;
-        let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
         // On one core every tensor is whole: its loads and stores stay where they are.
         let mut structural = true;
         for user in uses.iter().filter(|_| single) {
@@ -821,7 +917,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
         let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1] });
     }
     pack_broadcasts(&mut params);
     if !params.iter().any(|p| p.output) {
@@ -1005,15 +1101,14 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
                         name: q.name.clone(),
                         argument: kernel_argument(q)?,
                         element: q.element.clone(),
-                        // A scalar is one element of its word.
-                        elements: if q.scalar { 1 } else { q.rows * q.cols },
+                        elements: q.elements,
                         object_elements: q.block_rows * q.cols,
                         offset,
                         output: q.output,
                     })
                 })
                 .collect();
-            let elements = if p.scalar { 1 } else if p.is_pack { p.host_rows * p.cols } else { p.rows * p.cols };
+            let elements = if p.is_pack { p.host_rows * p.cols } else { p.elements };
             crate::host::HostTensor {
                 name: p.name.clone(),
                 element: p.element.clone(),
@@ -1179,9 +1274,11 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     for (i, p) in params.iter().enumerate() {
         let argument: Value = kernel_body.argument(i).expect("checked").into();
         if p.role == Role::Rows {
+            // A block's rows (a 1-D tensor's window of columns) are its object's first.
+            let at = if p.by_columns { 1 } else { 0 };
             for user in htp_ir::query::uses(htp_ir::builder::detach(argument)) {
                 let row = if op_name(user) == "tile.load" { 1 } else { 2 };
-                unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row, zero.to_raw()) };
+                unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row + at, zero.to_raw()) };
             }
         }
         let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(i).expect("built").into());

@@ -62,7 +62,7 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
         let memref = MemRefType::try_from(ty).ok().filter(|m| unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(m.to_raw())) });
         // (A scalar has no shape to ask for.)
         let shape = if memref.is_some() { htp_ir::builder::shape_of(ty) } else { Vec::new() };
-        let Some(memref) = memref.filter(|_| shape.len() == 2 && shape.iter().any(|&d| d < 0)) else {
+        let Some(memref) = memref.filter(|_| (shape.len() == 1 || shape.len() == 2) && shape.iter().any(|&d| d < 0)) else {
             inputs.push(ty);
             continue;
         };
@@ -89,6 +89,8 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
     let results: Vec<Type> = function_type.map(|f| (0..f.result_count()).filter_map(|i| f.result(i).ok()).collect()).unwrap_or_default();
     let fixed = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
     unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), mlir_sys::mlirStringRefCreateFromCString(c"function_type".as_ptr()), fixed.to_raw()) };
+    // A 1-D tensor's `1 x ?` views (the front end's) take its size too.
+    crate::lower::rows_of_vectors(context, &module);
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
     if !verified {
         return Err(if errors.is_empty() { fail("internal error: the kernel with its sizes fixed does not verify") } else { errors });
