@@ -118,8 +118,9 @@ fn accumulate_in_place(module: &Module) {
 /// before the yield, D86): bufferization then keeps one buffer for it, and
 /// the trip's new value is a temporary that does not outlive the trip (on
 /// the core's stack) instead of a new heap buffer per trip, which a core
-/// does not have. A value already written into the carried tile (D56's
-/// accumulators, stores into it) is left as it is.
+/// does not have. Only a value made in a fresh tensor is copied: one
+/// written into the carried tile (D56's accumulators, stores into it) is
+/// left as it is.
 fn carry_in_place(module: &Module) {
     for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
         let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
@@ -128,7 +129,7 @@ fn carry_in_place(module: &Module) {
             let Ok(carried) = body.argument(index) else { continue };
             let carried: Value = carried.into();
             let Ok(yielded) = terminator.operand(index - 1) else { continue };
-            if melior::ir::r#type::RankedTensorType::try_from(carried.r#type()).is_err() || writes_into(yielded, carried) {
+            if melior::ir::r#type::RankedTensorType::try_from(carried.r#type()).is_err() || !made_anew(yielded) {
                 continue;
             }
             let copy = melior::ir::operation::OperationBuilder::new("bufferization.materialize_in_destination", terminator.location())
@@ -143,19 +144,20 @@ fn carry_in_place(module: &Module) {
     }
 }
 
-/// Whether `value` is written into `carried`: `carried` itself, or the
-/// result of an op writing into a destination (a `linalg` op's init, a
-/// `tensor.insert_slice`'s or a materialization's destination) that is.
-fn writes_into(value: Value, carried: Value) -> bool {
+/// Whether `value` is written into a fresh tensor (`tensor.empty`) through
+/// the destinations of the ops that make it (a `linalg` op's init, a
+/// `tensor.insert(_slice)`'s or a materialization's destination): a new
+/// buffer on every trip of a loop that yields it. Anything else (the
+/// carried tensor itself, an op without a destination) is left to
+/// bufferization as it is.
+fn made_anew(value: Value) -> bool {
     let mut value = value;
     loop {
-        if same(value, carried) {
-            return true;
-        }
         let Some(op) = htp_ir::query::defining_op(htp_ir::builder::detach(value)) else { return false };
         let name = op_name(op);
         let destination = match name.as_str() {
-            "tensor.insert_slice" | "bufferization.materialize_in_destination" => 1,
+            "tensor.empty" => return true,
+            "tensor.insert" | "tensor.insert_slice" | "bufferization.materialize_in_destination" => 1,
             _ if name.starts_with("linalg.") && op.result_count() == 1 && op.operand_count() > 0 => op.operand_count() - 1,
             _ => return false,
         };
