@@ -43,17 +43,22 @@ fn leaves_its_region(op: OperationRef) -> bool {
 }
 
 fn run<'c>(_: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
-    let Some(entry) = function.region(0).ok().and_then(|r| r.first_block()) else { return Ok(()) };
-    for alloca in htp_ir::query::ops_named(function, "memref.alloca") {
+    hoist_to_entry(function);
+    Ok(())
+}
+
+/// The allocas of `owner` (a function, or a core whose block function was
+/// inlined into it) that may move, moved to its region's entry block.
+pub fn hoist_to_entry(owner: OperationRef) {
+    let Some(entry) = owner.region(0).ok().and_then(|r| r.first_block()) else { return };
+    for alloca in htp_ir::query::ops_named(owner, "memref.alloca") {
         let in_entry = alloca.block().is_some_and(|b| b.to_raw().ptr == entry.to_raw().ptr);
         // Static: no size operands (a ragged buffer is bounded first, `aie-bound-ragged-buffers`).
         if in_entry || alloca.operand_count() > 0 || leaves_its_region(alloca) {
             continue;
         }
-        match entry.first_operation() {
-            Some(first) => unsafe { mlir_sys::mlirOperationMoveBefore(alloca.to_raw(), first.to_raw()) },
-            None => continue,
+        if let Some(first) = entry.first_operation() {
+            unsafe { mlir_sys::mlirOperationMoveBefore(alloca.to_raw(), first.to_raw()) };
         }
     }
-    Ok(())
 }

@@ -193,6 +193,10 @@ enum Role {
     Rows,
     /// Read whole, once per core.
     Whole,
+    /// Read by an inner loop over the whole tensor, `[k, k + T)` a trip
+    /// (a GEMM's B over K): streamed through the column's memtile to its
+    /// cores, an object a trip, for every block (D87).
+    Inner,
 }
 
 #[derive(Clone, Debug)]
@@ -237,6 +241,11 @@ struct Param {
     by_columns: bool,
     /// The tensor's elements (a run-time scalar: 1).
     elements: i64,
+    /// A tensor read whole that inner loops walk by windows of `T` rows and
+    /// `W` columns (`b[k:k + T, j:j + W]`; `W` all its columns when no loop
+    /// walks them): its candidate `Role::Inner` object, taken when it does
+    /// not fit a core.
+    inner_step: Option<(i64, i64)>,
 }
 
 impl Param {
@@ -246,7 +255,21 @@ impl Param {
 
     /// Bytes of one of its FIFO objects (a block, or a broadcast whole).
     fn object_bytes(&self) -> i64 {
-        self.block_rows * self.cols * self.element_bytes()
+        self.block_rows * self.object_cols() * self.element_bytes()
+    }
+
+    /// Columns of one of its FIFO objects: a window of a tensor streamed over
+    /// inner loops, else all of them.
+    fn object_cols(&self) -> i64 {
+        match (self.role, self.inner_step) {
+            (Role::Inner, Some((_, columns))) => columns,
+            _ => self.cols,
+        }
+    }
+
+    /// The type of one of its FIFO objects.
+    fn object_type(&self) -> String {
+        format!("memref<{}x{}x{}>", self.block_rows, self.object_cols(), self.element)
     }
 
     /// Bytes the runtime sequence moves of it.
@@ -367,6 +390,7 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
             is_pack: true,
             by_columns: false,
             elements: 0,
+            inner_step: None,
         });
     }
 }
@@ -437,7 +461,7 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
     // What the shim moves: a streamed tensor's whole blocks.
     let tensor = |p: &Param| p.moved_bytes() as f64;
     let object = Param::object_bytes;
-    let depth = |p: &Param| if p.role == Role::Rows { DEPTH as i64 } else { 1 };
+    let depth = |p: &Param| if p.role == Role::Whole { 1 } else { DEPTH as i64 };
     let mut address = stack;
     for p in params {
         for _ in 0..depth(p) {
@@ -445,9 +469,14 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
         }
     }
     let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
-    let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum();
-    // Per streamed tensor and column: the shim FIFO and one per core; per broadcast one.
-    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64) * columns as i64).sum::<i64>() + (params.len() - streamed.len()) as i64;
+    // A tensor streamed over an inner loop: per column, an object at a time in the memtile for every core.
+    let inner: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
+    let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum::<i64>() + inner.iter().map(|p| DEPTH as i64 * object(p)).sum::<i64>();
+    // Per streamed tensor and column: the shim FIFO and one per core (one for all cores streamed
+    // over an inner loop); per broadcast one.
+    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64) * columns as i64).sum::<i64>()
+        + inner.iter().map(|_| DEPTH as i64 * 2 * columns as i64).sum::<i64>()
+        + (params.len() - streamed.len() - inner.len()) as i64;
     let inputs = params.iter().filter(|p| !p.output).count();
     let outputs = params.iter().filter(|p| p.output).count();
     vec![
@@ -477,21 +506,23 @@ fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(Strin
 /// bandwidth its transfers.
 fn modelled(params: &[Param], mac_input: &str, device: Device, columns: u32, cores: u32, padded_blocks: i64, cost: &crate::cost_model::CoreCost) -> Vec<(String, f64)> {
     use crate::cost_model::DMA_BYTES_PER_CYCLE;
-    let bytes = |p: &Param| p.object_bytes() as f64;
+    // A block's bytes of a tensor: its object, or all of a tensor streamed over an inner loop.
+    let bytes = |p: &Param| (p.object_bytes() * if p.role == Role::Inner { p.rows * p.cols / (p.block_rows * p.object_cols()).max(1) } else { 1 }) as f64;
     let all_cores = (columns * cores) as f64;
     let blocks_per_core = padded_blocks as f64 / all_cores;
-    let streamed = |output: bool| params.iter().filter(move |p| p.role == Role::Rows && (p.output == output || (!output && p.read_too)));
+    let streamed = |output: bool| params.iter().filter(move |p| p.role != Role::Whole && (p.output == output || (!output && p.read_too)));
     // A core's inputs and outputs each have 2 DMA channels; each FIFO takes one.
     let channel_cycles = |output: bool| {
         let objects: Vec<f64> = streamed(output).map(bytes).collect();
         objects.iter().sum::<f64>() / (DMA_BYTES_PER_CYCLE * objects.len().clamp(1, 2) as f64)
     };
     let core_dma = channel_cycles(false).max(channel_cycles(true));
-    let broadcast_bytes: f64 = params.iter().filter(|p| p.role != Role::Rows).map(|p| p.moved_bytes() as f64).sum();
+    let broadcast_bytes: f64 = params.iter().filter(|p| p.role == Role::Whole).map(|p| p.moved_bytes() as f64).sum();
     let compute = cost.cycles();
     let core_cycles = blocks_per_core * compute.max(core_dma) + core_dma + broadcast_bytes / DMA_BYTES_PER_CYCLE;
     // A column's shim moves its cores' blocks of each streamed tensor on one channel.
-    let shim = |output: bool| streamed(output).map(|p| bytes(p) * blocks_per_core * cores as f64 / DMA_BYTES_PER_CYCLE).fold(0.0, f64::max);
+    // (A tensor streamed over an inner loop goes to all of them at once.)
+    let shim = |output: bool| streamed(output).map(|p| bytes(p) * blocks_per_core * if p.role == Role::Inner { 1.0 } else { cores as f64 } / DMA_BYTES_PER_CYCLE).fold(0.0, f64::max);
     let cycles = core_cycles.max(shim(false)).max(shim(true)).max(1.0);
     let unit = crate::vector_units::VectorUnit::of(device.family);
     let device_cores = (device.columns * 4) as f64;
@@ -680,6 +711,44 @@ fn at_column_window(user: OperationRef, tensor: Value, iv: Value, step: i64) -> 
         && tile.is_some_and(|t| t.rows() == 1 && t.cols() == step)
 }
 
+/// The rows a trip of an inner loop reads of `tensor` when every use is a
+/// load of all its columns at the rows `[k, k + T)` of one `scf.for` over
+/// exactly its rows (`for k in range(0, K, T)`, `b[k:k + T, :]`) inside
+/// the row-block loop: `T`.
+/// The loop inside `the_loop` over `0..extent` by a step dividing it whose
+/// induction variable `index` is: (its key, its step, the loop).
+fn inner_loop_over<'c>(index: Value<'c, '_>, extent: i64, the_loop: OperationRef) -> Option<(usize, i64, OperationRef<'c, 'c>)> {
+    let l = htp_ir::query::block_argument_owner(htp_ir::builder::detach(index)).filter(|l| op_name(*l) == "scf.for" && htp_ir::query::is_within(*l, the_loop) && l.to_raw().ptr != the_loop.to_raw().ptr)?;
+    let bound = |k: usize| l.operand(k).ok().and_then(|v| constant_int(htp_ir::builder::detach(v)));
+    let step = bound(2)?;
+    (bound(0) == Some(0) && bound(1) == Some(extent) && step > 0 && extent % step == 0).then_some((htp_ir::query::op_key(l), step, l))
+}
+
+fn inner_stream_step(uses: &[OperationRef], tensor: Value, shape: &[i64], the_loop: Option<OperationRef>) -> Option<(i64, i64)> {
+    let the_loop = the_loop?;
+    let mut found: Option<(usize, i64, i64)> = None;
+    for user in uses {
+        if op_name(*user) != "tile.load" || !user.operand(0).is_ok_and(|v| same(v, tensor)) {
+            return None;
+        }
+        let tile = htp_dialects::tile::TileType::try_from(user.result(0).ok()?.r#type()).ok()?;
+        let (rows_loop, rows, row_loop_op) = inner_loop_over(user.operand(1).ok()?, shape[0], the_loop)?;
+        let column = user.operand(2).ok()?;
+        let columns = if constant_int(htp_ir::builder::detach(column)) == Some(0) && tile.cols() == shape[1] {
+            shape[1]
+        } else {
+            // A window of columns walked by a loop around the rows' loop (`for j: for k:`).
+            let (_, width, column_loop) = inner_loop_over(column, shape[1], the_loop)?;
+            (htp_ir::query::is_within(row_loop_op, column_loop) && tile.cols() == width).then_some(width)?
+        };
+        if tile.rows() != rows || found.is_some_and(|f| f != (rows_loop, rows, columns)) {
+            return None;
+        }
+        found = Some((rows_loop, rows, columns));
+    }
+    found.map(|(_, rows, columns)| (rows, columns))
+}
+
 fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)], single: bool) -> Result<Design, Refusal> {
     let kernels = kernel_functions(module.as_operation());
     let [kernel] = kernels.as_slice() else {
@@ -791,7 +860,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let word = 32 / htp_ir::builder::bit_width(ty) as i64;
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1 });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -814,7 +883,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
             let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let windows = ceil_div(shape[1], step);
-            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1] });
+            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1], inner_step: None });
             continue;
         }
         // Every use: a tile load or store, at the block's rows (`i`, or `i // step * B`) or not at all.
@@ -900,7 +969,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // tensor's own rows (their valid regions), past the blocks they are not moved.
         } else if output && !single {
             return Err(structure(location, format!("{parameter} is an output written at the same rows by every block: the aie targets deal blocks to cores, so outputs must be written by row block")));
-        } else if shape[0] * shape[1] > 1023 * 64 {
+        } else if shape[0] * shape[1] > 1023 * 64 && (single || output || inner_stream_step(&uses, argument.into(), &shape, the_loop).is_none()) {
+            // (One an inner loop walks streams over it instead, D87.)
             let how = if single { "moved whole to the core" } else { "read whole by every block" };
             return Err(Refusal::Final(error(Some(location), format!("{parameter} is {how} and too large to move to a core in one transfer ({} elements)", shape[0] * shape[1]))));
         }
@@ -919,7 +989,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
         let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1] });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1], inner_step: if role == Role::Whole && !output && !single { inner_stream_step(&uses, argument.into(), &shape, the_loop) } else { None } });
     }
     pack_broadcasts(&mut params);
     if !params.iter().any(|p| p.output) {
@@ -930,14 +1000,30 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // placement again; this says what to change).
     let bytes_of = |p: &Param| {
         let ways = if p.read_too { 2 } else { 1 };
-        let objects = if p.role == Role::Rows { DEPTH as i64 } else { 1 };
+        let objects = if p.role == Role::Whole { 1 } else { DEPTH as i64 };
         ways * objects * p.object_bytes()
     };
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
+    // Broadcasts a core cannot hold beside one-row blocks, which an inner loop walks, stream over
+    // that loop instead, the largest first (D87).
+    loop {
+        let whole: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
+        let rest: i64 = params.iter().filter(|p| p.role != Role::Whole).map(|p| if p.role == Role::Rows { bytes_of(p) / p.block_rows } else { bytes_of(p) }).sum();
+        if whole + rest <= budget {
+            break;
+        }
+        let Some(largest) = params.iter_mut().filter(|p| p.role == Role::Whole && p.inner_step.is_some()).max_by_key(|p| p.object_bytes()) else { break };
+        largest.role = Role::Inner;
+        largest.block_rows = largest.inner_step.map_or(1, |(rows, _)| rows);
+        for p in params.iter_mut() {
+            p.packed = None;
+        }
+        pack_broadcasts(&mut params);
+    }
     // Broadcast tensors that do not fit even beside one-row blocks: fewer
     // rows would not help, so the error is at the largest of them.
     let whole_bytes: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
-    let one_row: i64 = params.iter().filter(|p| p.role == Role::Rows).map(|p| bytes_of(p) / p.block_rows).sum();
+    let one_row: i64 = params.iter().filter(|p| p.role != Role::Whole).map(|p| if p.role == Role::Rows { bytes_of(p) / p.block_rows } else { bytes_of(p) }).sum();
     if whole_bytes == 0 && one_row > budget {
         return Err(error(
             Some(loop_location),
@@ -979,6 +1065,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // in, 1 out) and each core's 2 (one per FIFO into and out of it).
     let inputs = params.iter().filter(|p| p.carried() && p.inbound() && (p.role == Role::Rows || p.output)).count() as u32;
     let outs = output_fifos(&params) as u32;
+    // A tensor streamed over an inner loop: one channel each way, its objects to every core of the column.
+    let inner = params.iter().filter(|p| p.role == Role::Inner).count() as u32;
     if device.columns < 1 {
         return Err(error(None, "a device without columns").into());
     }
@@ -1002,7 +1090,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     let (columns, cores) = if single { Some((1, 1)) } else { None }
         .into_iter()
         .chain((1..=device.columns).flat_map(|c| (1..=4u32).map(move |n| (c, n))).filter(|_| !single))
-        .filter(|&(c, n)| inputs * n + outs <= 6 && inputs + outs * n <= 6 && fits_window(n, c))
+        .filter(|&(c, n)| inputs * n + outs + inner <= 6 && inputs + outs * n + inner <= 6 && fits_window(n, c))
         .min_by_key(|&(c, n)| (ceil_div(blocks, c as i64 * n as i64), c * n, c))
         .ok_or_else(|| error(Some(loop_location), "no core count fits the memtile's DMA channels"))?;
     let all_cores = (columns * cores) as i64;
@@ -1010,6 +1098,10 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     for p in params.iter_mut().filter(|p| p.role == Role::Rows) {
         p.moved_rows = padded_blocks * p.block_rows;
         p.host_rows = p.rows.max(p.moved_rows);
+    }
+    // Each column's shim moves a tensor streamed over an inner loop once for each block of its cores.
+    for p in params.iter_mut().filter(|p| p.role == Role::Inner) {
+        p.moved_rows = p.rows * padded_blocks / all_cores * columns as i64;
     }
 
     outline_block(context, module, kernel, the_loop, &params[..user_params], &name)?;
@@ -1071,6 +1163,11 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     let raw = parsed.to_raw();
     std::mem::forget(parsed);
     *module = unsafe { Module::from_raw(raw) };
+    let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
+    if !streamed.is_empty() {
+        let device_body = module.body().first_operation().and_then(|d| d.region(0).ok()).and_then(|r| r.first_block()).ok_or_else(|| error(None, "internal error: the design has no aie.device"))?;
+        inline_streaming_cores(context, device_body, &name, &streamed, columns)?;
+    }
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
     if !verified {
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors }.into());
@@ -1215,7 +1312,15 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     let loop_body = the_loop.and_then(|l| l.region(0).ok()).and_then(|r| r.first_block());
     let index = Type::index(context);
     let mut types: Vec<Type> = Vec::new();
+    // The block function's argument of each parameter (none for a tensor streamed over an inner
+    // loop: its objects come from the FIFO in the loop itself).
+    let mut slots: Vec<Option<usize>> = Vec::new();
     for (i, p) in params.iter().enumerate() {
+        if p.role == Role::Inner {
+            slots.push(None);
+            continue;
+        }
+        slots.push(Some(types.len()));
         let ty = if p.role == Role::Rows {
             htp_ir::builder::parse_type(context, &format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
         } else if p.scalar {
@@ -1245,8 +1350,8 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
     // Each run-time scalar, loaded from its one-word object first.
     let mut loaded: Vec<(usize, Value)> = Vec::new();
     for (i, p) in params.iter().enumerate() {
-        if p.scalar {
-            let object: Value = block.argument(i).expect("built").into();
+        if let (true, Some(slot)) = (p.scalar, slots[i]) {
+            let object: Value = block.argument(slot).expect("built").into();
             let load = melior::ir::operation::OperationBuilder::new("memref.load", location)
                 .add_operands(&[object, zero, zero])
                 .add_results(&[kernel_body.argument(i).expect("checked").r#type()])
@@ -1283,16 +1388,175 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
                 unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), row + at, zero.to_raw()) };
             }
         }
-        let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(i).expect("built").into());
+        let Some(slot) = slots[i] else {
+            stream_over_inner_loop(context, module, argument, p, zero)?;
+            continue;
+        };
+        let object: Value = loaded.iter().find(|(j, _)| *j == i).map(|(_, v)| *v).unwrap_or_else(|| block.argument(slot).expect("built").into());
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), object.to_raw()) };
     }
     if let Some(iv) = loop_body.and_then(|b| b.argument(0).ok()) {
-        let row: Value = block.argument(params.len()).expect("built").into();
+        let row: Value = block.argument(types.len() - 1).expect("built").into();
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(melior::ir::ValueLike::to_raw(&iv), row.to_raw()) };
     }
     // The kernel goes; the block function takes its place.
     unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(module.body().to_raw(), kernel.to_raw(), function.into_raw()) };
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
+    Ok(())
+}
+
+/// The names of the functions a block function calls to acquire and release
+/// a trip's object of a tensor streamed over an inner loop (D87); inlined
+/// into the core, the calls become the FIFO's acquire and release.
+fn inner_stream_functions(tensor: &str) -> (String, String) {
+    (format!("htp_aie_acquire_{tensor}"), format!("htp_aie_release_{tensor}"))
+}
+
+/// The calls of `callee` within `root`.
+fn calls_of<'c>(root: OperationRef<'c, '_>, callee: &str) -> Vec<OperationRef<'c, 'c>> {
+    let callee = format!("@{callee}");
+    htp_ir::query::ops_named(root, "func.call").into_iter().filter(|c| c.attribute("callee").is_ok_and(|a| a.to_string() == callee)).collect()
+}
+
+/// Cores whose block function streams a tensor over an inner loop (D87)
+/// take the function's body inline — mlir-aie lowers a FIFO's acquire and
+/// release only inside a core — and the calls standing for them become the
+/// acquire, access and release of the column's FIFO of the tensor; the
+/// function's stack buffers go to the core's entry.
+fn inline_streaming_cores(context: &Context, device_body: melior::ir::BlockRef, kernel: &str, streamed: &[&Param], columns: u32) -> Result<(), Vec<MlirError>> {
+    let named = |op: OperationRef, name: &str| op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == name);
+    let block_function = format!("{kernel}_block");
+    let mut functions = Vec::new();
+    let mut cores = Vec::new();
+    let mut op = device_body.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        match op_name(current).as_str() {
+            "func.func" => functions.push(current),
+            "aie.core" => cores.push(current),
+            _ => {}
+        }
+    }
+    let function = *functions.iter().find(|f| named(**f, &block_function)).ok_or_else(|| error(None, "internal error: no block function"))?;
+    let attribute = |text: &str| melior::ir::Attribute::parse(context, text).ok_or_else(|| error(None, format!("internal error: attribute {text}")));
+    for core in cores {
+        let column = core
+            .operand(0)
+            .ok()
+            .and_then(|tile| htp_ir::query::defining_op(htp_ir::builder::detach(tile)))
+            .and_then(|tile| tile.attribute("col").ok())
+            .and_then(|col| melior::ir::attribute::IntegerAttribute::try_from(col).ok())
+            .map(|col| col.value())
+            .ok_or_else(|| error(None, "internal error: a core without its tile"))?;
+        for call in calls_of(core, &block_function) {
+            let clone = unsafe { OperationRef::from_raw(mlir_sys::mlirOperationClone(function.to_raw())) };
+            let body = clone.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(None, "internal error: an empty block function"))?;
+            for i in 0..body.argument_count() {
+                let (Ok(argument), Ok(operand)) = (body.argument(i), call.operand(i)) else { continue };
+                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(argument.to_raw(), operand.to_raw()) };
+            }
+            let mut inner = body.first_operation();
+            while let Some(current) = inner {
+                inner = current.next_in_block();
+                if op_name(current) != "func.return" {
+                    unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), call.to_raw()) };
+                }
+            }
+            unsafe {
+                mlir_sys::mlirOperationDestroy(call.to_raw());
+                mlir_sys::mlirOperationDestroy(clone.to_raw());
+            }
+        }
+        for p in streamed {
+            let fifo = if columns == 1 { format!("{}_cores", p.name) } else { format!("{}_c{column}_cores", p.name) };
+            let object = p.object_type();
+            let (acquire, release) = inner_stream_functions(&p.name);
+            let ends = [
+                (htp_ir::builder::named(context, "objFifo_name"), attribute(&format!("@{fifo}"))?),
+                (htp_ir::builder::named(context, "port"), attribute("1 : i32")?),
+                (htp_ir::builder::named(context, "size"), attribute("1 : i32")?),
+            ];
+            for call in calls_of(core, &acquire) {
+                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
+                let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{object}>"));
+                let taken = melior::ir::operation::OperationBuilder::new("aie.objectfifo.acquire", call.location()).add_attributes(&ends).add_results(&[subview]).build().map_err(|e| error(None, e.to_string()))?;
+                let taken = block.insert_operation_before(call, taken);
+                let taken: Value = taken.result(0).map_err(|e| error(None, e.to_string()))?.into();
+                let access = melior::ir::operation::OperationBuilder::new("aie.objectfifo.subview.access", call.location())
+                    .add_operands(&[taken])
+                    .add_attributes(&[(htp_ir::builder::named(context, "index"), attribute("0 : i32")?)])
+                    .add_results(&[htp_ir::builder::parse_type(context, &object)])
+                    .build()
+                    .map_err(|e| error(None, e.to_string()))?;
+                let access = block.insert_operation_before(call, access);
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(call.result(0).map_err(|e| error(None, e.to_string()))?.to_raw(), access.result(0).map_err(|e| error(None, e.to_string()))?.to_raw());
+                    mlir_sys::mlirOperationDestroy(call.to_raw());
+                }
+            }
+            for call in calls_of(core, &release) {
+                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
+                let done = melior::ir::operation::OperationBuilder::new("aie.objectfifo.release", call.location()).add_attributes(&ends).build().map_err(|e| error(None, e.to_string()))?;
+                block.insert_operation_before(call, done);
+                unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
+            }
+        }
+        crate::hoist_stack_buffers::hoist_to_entry(core);
+    }
+    // The block function and the declarations standing for the FIFO's ends are no longer called.
+    for f in functions {
+        let stands_for_fifo = streamed.iter().any(|p| {
+            let (acquire, release) = inner_stream_functions(&p.name);
+            named(f, &acquire) || named(f, &release)
+        });
+        if named(f, &block_function) || stands_for_fifo {
+            unsafe { mlir_sys::mlirOperationDestroy(f.to_raw()) };
+        }
+    }
+    Ok(())
+}
+
+/// A tensor streamed over an inner loop (`Role::Inner`, D87): each trip of
+/// the loop acquires its object first and releases it last, and its loads
+/// read row 0 of the object.
+fn stream_over_inner_loop<'c>(context: &'c Context, module: &Module, tensor: Value, p: &Param, zero: Value) -> Result<(), Vec<MlirError>> {
+    use melior::ir::{attribute::TypeAttribute, r#type::FunctionType, Region};
+    let location = Location::unknown(context);
+    let object = htp_ir::builder::parse_type(context, &p.object_type());
+    let (acquire, release) = inner_stream_functions(&p.name);
+    for (function, results) in [(&acquire, vec![object]), (&release, vec![])] {
+        let declaration = melior::ir::operation::OperationBuilder::new("func.func", location)
+            .add_attributes(&[
+                (htp_ir::builder::named(context, "sym_name"), StringAttribute::new(context, function).into()),
+                (htp_ir::builder::named(context, "function_type"), TypeAttribute::new(FunctionType::new(context, &[], &results).into()).into()),
+                (htp_ir::builder::named(context, "sym_visibility"), StringAttribute::new(context, "private").into()),
+            ])
+            .add_regions([Region::new()])
+            .build()
+            .map_err(|e| error(None, e.to_string()))?;
+        module.body().append_operation(declaration);
+    }
+    let uses = htp_ir::query::uses(htp_ir::builder::detach(tensor));
+    let inner = uses.first().and_then(|u| u.operand(1).ok()).and_then(|row| htp_ir::query::block_argument_owner(htp_ir::builder::detach(row)));
+    let body = inner.and_then(|l| l.region(0).ok()).and_then(|r| r.first_block()).ok_or_else(|| error(None, "internal error: a streamed tensor without its inner loop"))?;
+    let (Some(first), Some(last)) = (body.first_operation(), body.terminator()) else { return Err(error(None, "internal error: an empty inner loop")) };
+    let call = |callee: &str, results: &[Type<'c>]| {
+        melior::ir::operation::OperationBuilder::new("func.call", location)
+            .add_attributes(&[(htp_ir::builder::named(context, "callee"), melior::ir::attribute::FlatSymbolRefAttribute::new(context, callee).into())])
+            .add_results(results)
+            .build()
+            .map_err(|e| error(None, e.to_string()))
+    };
+    let acquired = body.insert_operation_before(first, call(&acquire, &[object])?);
+    body.insert_operation_before(last, call(&release, &[])?);
+    let acquired: Value = acquired.result(0).map_err(|e| error(None, e.to_string()))?.into();
+    for user in uses {
+        unsafe {
+            mlir_sys::mlirOperationSetOperand(user.to_raw(), 0, acquired.to_raw());
+            mlir_sys::mlirOperationSetOperand(user.to_raw(), 1, zero.to_raw());
+            mlir_sys::mlirOperationSetOperand(user.to_raw(), 2, zero.to_raw());
+        }
+    }
     Ok(())
 }
 
@@ -1504,7 +1768,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     let carriers: Vec<&Param> = params.iter().filter(|p| p.carried()).collect();
     for p in &carriers {
         let loc = &p.location;
-        let object = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
+        let object = p.object_type();
         let block_elements = p.block_rows * p.cols;
         for c in 0..columns {
             let (f, shim, mem) = (format!("{}{}", p.name, col(c)), format!("%shim{}", col(c)), format!("%mem{}", col(c)));
@@ -1554,12 +1818,20 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                     s += &format!("    aie.objectfifo @{0}(%shim{1}, {{{consumers}}}, {depth} : i32) : !aie.objectfifo<memref<{2}x{3}x{4}>> {loc}\n", p.name, col(0), p.rows, p.cols, p.element);
                 }
                 (Role::Whole, _) => {}
+                // Streamed over an inner loop (D87): shim -> memtile, then to every core of the
+                // column, an object a trip.
+                (Role::Inner, _) => {
+                    let column_cores = (0..cores).map(|k| core(c, k)).collect::<Vec<_>>().join(", ");
+                    s += &format!("    aie.objectfifo @{f}({shim}, {{{mem}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n");
+                    s += &format!("    aie.objectfifo @{f}_cores({mem}, {{{column_cores}}}, {DEPTH} : i32) : !aie.objectfifo<{object}> {loc}\n");
+                    s += &format!("    aie.objectfifo.link [@{f}] -> [@{f}_cores] ([] []) {loc}\n");
+                }
             }
         }
     }
     let types: Vec<String> = params
         .iter()
-        .filter(|p| !p.is_pack)
+        .filter(|p| !p.is_pack && p.role != Role::Inner)
         .map(|p| format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
@@ -1603,7 +1875,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 }
             }
             s += &pack_views(params, Role::Rows, "        ");
-            let args: Vec<(String, String)> = params.iter().filter(|p| !p.is_pack).map(|p| (format!("%{}_o", p.name), format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))).collect();
+            let args: Vec<(String, String)> = params.iter().filter(|p| !p.is_pack && p.role != Role::Inner).map(|p| (format!("%{}_o", p.name), format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))).collect();
             let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
             let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
             let call = format!("func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
@@ -1638,9 +1910,20 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     for (p, out) in ordered {
         let bits = bits_of(&p.element);
         let token = if out { ", issue_token = true" } else { "" };
-        let streamed_columns = if p.role == Role::Rows { columns } else { 1 };
+        let streamed_columns = if p.role == Role::Whole { 1 } else { columns };
         for c in 0..streamed_columns {
-            let window = if p.role == Role::Whole || columns == 1 {
+            let window = if p.role == Role::Inner {
+                // The whole tensor once for each of a core's blocks (the outer dimension repeats
+                // it), window after window of its columns, each window's rows in order.
+                let width = p.object_cols();
+                if width == p.cols {
+                    let whole = p.rows * p.cols;
+                    let inner = divisor_at_most(whole, 1023 * (32 / bits).max(1));
+                    format!("[0, 0, 0, 0][{per_core}, 1, {}, {inner}][0, 0, {inner}, 1]", whole / inner)
+                } else {
+                    format!("[0, 0, 0, 0][{per_core}, {}, {}, {width}][0, {width}, {}, 1]", p.cols / width, p.rows, p.cols)
+                }
+            } else if p.role == Role::Whole || columns == 1 {
                 contiguous_window(p.moved_rows * p.cols, bits)
             } else {
                 // Column `c`'s share: `cores` blocks at block `c x cores`
@@ -1654,7 +1937,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 (Role::Rows, false, true) => format!("{}_in{}", p.name, col(c)),
                 (Role::Whole, false, true) => format!("{}_in", p.name),
                 (Role::Whole, true, _) => p.name.clone(),
-                (Role::Rows, _, _) => format!("{}{}", p.name, col(c)),
+                (Role::Rows | Role::Inner, _, _) => format!("{}{}", p.name, col(c)),
                 _ => p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()),
             };
             s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.host_rows * p.cols, p.element, p.location);
