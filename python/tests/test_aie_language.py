@@ -1116,3 +1116,100 @@ def test_a_1d_design_lowers_in_mlir_aie_to_core_code(tmp_path, target):
     core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
     assert core.returncode == 0, core.stderr
     assert "vector<" in core.stdout  # the window's arithmetic on the vector unit
+
+
+# ------------------------------------------------------------------ streamed over an inner loop (D87)
+
+GEMM_TILED = '''
+import htp
+from htp import f32, bf16, i8, i32
+@htp.kernel
+def k(a: htp.Tensor[{T}, "M", "K"], b: htp.Tensor[{T}, "K", "N"], c: htp.Out[{ACC}, "M", "N"],
+      M: htp.Const[int] = 256, K: htp.Const[int] = 256, N: htp.Const[int] = 256):
+    for i in range(0, M, 16):
+        for j in range(0, N, 64):
+            acc = htp.zeros((16, 64), {ACC})
+            for k in range(0, K, 32):
+                acc += a[i:i + 16, k:k + 32] @ b[k:k + 32, j:j + 64]
+            c[i:i + 16, j:j + 64] = acc
+'''
+
+GEMM_WHOLE_ROWS = '''
+import htp
+from htp import f32, bf16, i8, i32
+@htp.kernel
+def k(a: htp.Tensor[{T}, "M", "K"], b: htp.Tensor[{T}, "K", "N"], c: htp.Out[{ACC}, "M", "N"],
+      M: htp.Const[int] = 128, K: htp.Const[int] = 512, N: htp.Const[int] = 64):
+    for i in range(0, M, 16):
+        acc = htp.zeros((16, N), {ACC})
+        for k in range(0, K, 32):
+            acc += a[i:i + 16, k:k + 32] @ b[k:k + 32, :]
+        c[i:i + 16, :] = acc
+'''
+
+
+def gemm_operands(dtype, m, k, n, seed=87):
+    rng = np.random.default_rng(seed)
+    if dtype == "i8":
+        return rng.integers(-128, 128, (m, k)).astype(np.int8), rng.integers(-128, 128, (k, n)).astype(np.int8)
+    return rng.standard_normal((m, k)).astype(ml_dtypes.bfloat16), rng.standard_normal((k, n)).astype(ml_dtypes.bfloat16)
+
+
+@pytest.mark.parametrize("dtype, source, shape", [
+    ("bf16", GEMM_TILED, (256, 256, 256)), ("bf16", GEMM_TILED, (64, 512, 128)), ("bf16", GEMM_WHOLE_ROWS, (128, 512, 64)),
+    ("bf16", GEMM_WHOLE_ROWS, (32, 640, 64)), ("i8", GEMM_TILED, (256, 256, 256)), ("i8", GEMM_TILED, (64, 1024, 128)),
+    ("i8", GEMM_WHOLE_ROWS, (128, 512, 128))], ids=["bf16-tiled-256", "bf16-tiled-deep", "bf16-rows-512", "bf16-rows-640", "i8-tiled-256",
+                                                    "i8-tiled-deep", "i8-rows-512"])
+def test_a_gemm_whose_b_does_not_fit_a_core_streams_it_over_k_on_aie_sim(dtype, source, shape):
+    m, k, n = shape
+    kernel = kernel_from(source.format(T=dtype, ACC="i32" if dtype == "i8" else "f32"), "k")
+    a, b = gemm_operands(dtype, m, k, n)
+    assert b.nbytes >= 64 * 1024  # B alone is a compute tile's memory or more
+    compiled = kernel.compile(target="aie-sim", M=m, K=k, N=n)
+    c = compiled(a, b)
+    if dtype == "i8":
+        np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+    else:
+        np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-3)
+    design = compiled.ir["aie"]
+    # B goes shim -> memtile -> the column's cores, an object a trip: not whole to every core.
+    assert "aie.objectfifo @b_cores(" in design or "aie.objectfifo @b_c0_cores(" in design
+    metrics = compiled.metrics(a, b)
+    per_core = -(-(m // 16) // int(metrics["cores"]))
+    assert metrics["shim_bytes_in"] == a.nbytes + b.nbytes * per_core * metrics["columns"]
+    assert metrics["core_memory_bytes"] <= metrics["core_memory_capacity"]
+
+
+def test_b_that_fits_a_core_is_still_broadcast_whole():
+    kernel = kernel_from(GEMM_WHOLE_ROWS.format(T="bf16", ACC="f32"), "k")
+    compiled = kernel.compile(target="aie-sim", M=64, K=128, N=64)
+    assert "_cores(" not in compiled.ir["aie"]
+    a, b = gemm_operands("bf16", 64, 128, 64)
+    np.testing.assert_allclose(compiled(a, b), a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("dtype, shape", [("bf16", (256, 256, 256)), ("i8", (256, 256, 256)), ("i8", (64, 1024, 128))])
+def test_a_gemm_streaming_b_lowers_in_mlir_aie_with_mac_intrinsics(tmp_path, target, dtype, shape):
+    import re
+    import subprocess
+    from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
+    tool = os.environ["HTP_AIE_OPT"]
+    m, k, n = shape
+    compiled = kernel_from(GEMM_TILED.format(T=dtype, ACC="i32" if dtype == "i8" else "f32"), "k").compile(target=target, M=m, K=k, N=n)
+    design = os.path.join(compiled.write_package(str(tmp_path / target)), "aie.mlir")
+    # The block function is inlined into each core: B's acquire and release sit in the K loop.
+    assert "func.func @k_block" not in compiled.ir["aie"]
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    physical = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", design], capture_output=True, text=True)
+    assert physical.returncode == 0, physical.stderr
+    lowered = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}"], input=physical.stdout, capture_output=True, text=True)
+    assert lowered.returncode == 0, lowered.stderr
+    column, row = re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", compiled.ir["aie"])[0]
+    core = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}"], input=physical.stdout, capture_output=True, text=True)
+    assert core.returncode == 0, core.stderr
+    # The MAC shapes of the vector table (D83): bf16 on AIE2, i8 on both (AIE2P's bf16 stays scalar).
+    mac = {("aie2", "bf16"): "xllvm.intr.aie2.bf.mac16.conf", ("aie2", "i8"): "xllvm.intr.aie2.I512.I512.ACC1024.acc32.mac.conf",
+           ("aie2p", "i8"): "xllvm.intr.aie2p.I512.I512.ACC2048.mac.conf"}.get((arch, dtype))
+    assert mac is None or mac in core.stdout, sorted(set(re.findall(r"xllvm\.intr\.[\w.]+", core.stdout)))

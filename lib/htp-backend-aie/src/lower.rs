@@ -1911,17 +1911,23 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         let bits = bits_of(&p.element);
         let token = if out { ", issue_token = true" } else { "" };
         let streamed_columns = if p.role == Role::Whole { 1 } else { columns };
-        for c in 0..streamed_columns {
+        // A tensor streamed over inner loops: whole, once for each of a core's blocks, window
+        // after window of its columns, each window's rows in order; the outer dimension repeats
+        // it, or (rows too many for a dimension) one transfer a repeat.
+        let width = p.object_cols();
+        let split_rows = p.role == Role::Inner && width != p.cols && p.rows > 1023;
+        let repeats = if split_rows { per_core } else { 1 };
+        for (c, _) in (0..streamed_columns).flat_map(|c| (0..repeats).map(move |r| (c, r))) {
             let window = if p.role == Role::Inner {
-                // The whole tensor once for each of a core's blocks (the outer dimension repeats
-                // it), window after window of its columns, each window's rows in order.
-                let width = p.object_cols();
                 if width == p.cols {
                     let whole = p.rows * p.cols;
                     let inner = divisor_at_most(whole, 1023 * (32 / bits).max(1));
                     format!("[0, 0, 0, 0][{per_core}, 1, {}, {inner}][0, 0, {inner}, 1]", whole / inner)
-                } else {
+                } else if !split_rows {
                     format!("[0, 0, 0, 0][{per_core}, {}, {}, {width}][0, {width}, {}, 1]", p.cols / width, p.rows, p.cols)
+                } else {
+                    let trip = p.block_rows;
+                    format!("[0, 0, 0, 0][{}, {}, {trip}, {width}][{width}, {}, {}, 1]", p.cols / width, p.rows / trip, trip * p.cols, p.cols)
                 }
             } else if p.role == Role::Whole || columns == 1 {
                 contiguous_window(p.moved_rows * p.cols, bits)
