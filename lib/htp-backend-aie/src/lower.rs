@@ -244,8 +244,8 @@ struct Param {
     /// A tensor read whole that inner loops walk by windows of `T` rows and
     /// `W` columns (`b[k:k + T, j:j + W]`; `W` all its columns when no loop
     /// walks them): its candidate `Role::Inner` object, taken when it does
-    /// not fit a core.
-    inner_step: Option<(i64, i64)>,
+    /// not fit a core; and the rows' loop (its key).
+    inner_step: Option<(i64, i64, usize)>,
 }
 
 impl Param {
@@ -262,7 +262,7 @@ impl Param {
     /// inner loops, else all of them.
     fn object_cols(&self) -> i64 {
         match (self.role, self.inner_step) {
-            (Role::Inner, Some((_, columns))) => columns,
+            (Role::Inner, Some((_, columns, _))) => columns,
             _ => self.cols,
         }
     }
@@ -331,6 +331,12 @@ fn pack_tensors(params: &mut Vec<Param>) {
     if input_fifos(params) > 2 && streamed(params, false) >= 2 {
         pack(params, Role::Rows, false);
     }
+    // Tensors streamed over the same inner loop by whole rows: a trip's objects in one.
+    let inner: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
+    let one_loop = inner.len() >= 2 && inner.iter().all(|p| p.object_cols() == p.cols && p.inner_step.map(|(t, _, l)| (t, l, p.rows)) == inner[0].inner_step.map(|(t, _, l)| (t, l, inner[0].rows)));
+    if input_fifos(params) > 2 && one_loop {
+        pack(params, Role::Inner, false);
+    }
     if input_fifos(params) > 2 {
         pack(params, Role::Whole, false);
     }
@@ -352,13 +358,21 @@ fn pack_tensors(params: &mut Vec<Param>) {
 
 /// One pack of the objects of every parameter of `role` on one side.
 fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
-    let mut name = format!("htp_{}{}", if role == Role::Whole { "whole_" } else { "" }, if output { "out" } else { "in" });
+    let kind = match role {
+        Role::Rows => "",
+        Role::Whole => "whole_",
+        Role::Inner => "inner_",
+    };
+    let mut name = format!("htp_{kind}{}", if output { "out" } else { "in" });
     while params.iter().any(|p| p.name == name) {
         name.push('_');
     }
     let mut offset = 0;
     let mut location = None;
+    // A pack streamed over an inner loop holds a trip's objects: as many as its parts have.
+    let mut trips = 1;
     for p in params.iter_mut().filter(|p| !p.is_pack && p.role == role && if output { p.output } else { p.inbound() }) {
+        trips = p.rows / p.block_rows.max(1);
         let place = Some((name.clone(), offset));
         if output {
             p.out_pack = place;
@@ -370,11 +384,12 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
         location.get_or_insert(p.location.clone());
     }
     if let Some(location) = location {
+        let rows = if role == Role::Inner { trips } else { 1 };
         params.push(Param {
             name,
             role,
             output,
-            rows: 1,
+            rows,
             cols: offset,
             element: "i8".into(),
             location,
@@ -383,14 +398,14 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
             packed: None,
             read_too: false,
             block_rows: 1,
-            moved_rows: 1,
-            host_rows: 1,
+            moved_rows: rows,
+            host_rows: rows,
             in_pack: None,
             out_pack: None,
             is_pack: true,
             by_columns: false,
             elements: 0,
-            inner_step: None,
+            inner_step: (role == Role::Inner).then_some((1, offset, 0)),
         });
     }
 }
@@ -724,7 +739,7 @@ fn inner_loop_over<'c>(index: Value<'c, '_>, extent: i64, the_loop: OperationRef
     (bound(0) == Some(0) && bound(1) == Some(extent) && step > 0 && extent % step == 0).then_some((htp_ir::query::op_key(l), step, l))
 }
 
-fn inner_stream_step(uses: &[OperationRef], tensor: Value, shape: &[i64], the_loop: Option<OperationRef>) -> Option<(i64, i64)> {
+fn inner_stream_step(uses: &[OperationRef], tensor: Value, shape: &[i64], the_loop: Option<OperationRef>) -> Option<(i64, i64, usize)> {
     let the_loop = the_loop?;
     let mut found: Option<(usize, i64, i64)> = None;
     for user in uses {
@@ -746,7 +761,7 @@ fn inner_stream_step(uses: &[OperationRef], tensor: Value, shape: &[i64], the_lo
         }
         found = Some((rows_loop, rows, columns));
     }
-    found.map(|(_, rows, columns)| (rows, columns))
+    found.map(|(rows_loop, rows, columns)| (rows, columns, rows_loop))
 }
 
 fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)], single: bool) -> Result<Design, Refusal> {
@@ -1005,16 +1020,20 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     };
     let budget = (crate::architecture::COMPUTE_MEMORY - crate::architecture::DEFAULT_STACK) as i64;
     // Broadcasts a core cannot hold beside one-row blocks, which an inner loop walks, stream over
-    // that loop instead, the largest first (D87).
+    // that loop instead, the largest first, and every other that loop walks with it (D87).
     loop {
         let whole: i64 = params.iter().filter(|p| p.role == Role::Whole).map(bytes_of).sum();
         let rest: i64 = params.iter().filter(|p| p.role != Role::Whole).map(|p| if p.role == Role::Rows { bytes_of(p) / p.block_rows } else { bytes_of(p) }).sum();
         if whole + rest <= budget {
             break;
         }
-        let Some(largest) = params.iter_mut().filter(|p| p.role == Role::Whole && p.inner_step.is_some()).max_by_key(|p| p.object_bytes()) else { break };
-        largest.role = Role::Inner;
-        largest.block_rows = largest.inner_step.map_or(1, |(rows, _)| rows);
+        let Some(largest) = params.iter().filter(|p| p.role == Role::Whole && p.inner_step.is_some()).max_by_key(|p| p.object_bytes()) else { break };
+        // The others that loop walks stream with it (a trip's objects together: K and V).
+        let walked_by = largest.inner_step.map(|(_, _, l)| l);
+        for p in params.iter_mut().filter(|p| p.role == Role::Whole && p.inner_step.is_some_and(|(_, _, l)| Some(l) == walked_by)) {
+            p.role = Role::Inner;
+            p.block_rows = p.inner_step.map_or(1, |(rows, _, _)| rows);
+        }
         for p in params.iter_mut() {
             p.packed = None;
         }
@@ -1066,7 +1085,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     let inputs = params.iter().filter(|p| p.carried() && p.inbound() && (p.role == Role::Rows || p.output)).count() as u32;
     let outs = output_fifos(&params) as u32;
     // A tensor streamed over an inner loop: one channel each way, its objects to every core of the column.
-    let inner = params.iter().filter(|p| p.role == Role::Inner).count() as u32;
+    let inner = params.iter().filter(|p| p.role == Role::Inner && p.carried()).count() as u32;
     if device.columns < 1 {
         return Err(error(None, "a device without columns").into());
     }
@@ -1467,15 +1486,16 @@ fn inline_streaming_cores(context: &Context, device_body: melior::ir::BlockRef, 
                 mlir_sys::mlirOperationDestroy(clone.to_raw());
             }
         }
-        for p in streamed {
-            let fifo = if columns == 1 { format!("{}_cores", p.name) } else { format!("{}_c{column}_cores", p.name) };
+        let fifo_of = |p: &Param| if columns == 1 { format!("{}_cores", p.name) } else { format!("{}_c{column}_cores", p.name) };
+        for pack in streamed.iter().filter(|p| p.is_pack) {
+            let members: Vec<&&Param> = streamed.iter().filter(|m| m.in_pack.as_ref().is_some_and(|(name, _)| *name == pack.name)).collect();
+            inline_inner_pack(context, core, pack, &members, &fifo_of(pack))?;
+        }
+        for p in streamed.iter().filter(|p| !p.is_pack && p.in_pack.is_none()) {
+            let fifo = fifo_of(p);
             let object = p.object_type();
             let (acquire, release) = inner_stream_functions(&p.name);
-            let ends = [
-                (htp_ir::builder::named(context, "objFifo_name"), attribute(&format!("@{fifo}"))?),
-                (htp_ir::builder::named(context, "port"), attribute("1 : i32")?),
-                (htp_ir::builder::named(context, "size"), attribute("1 : i32")?),
-            ];
+            let ends = consume_attributes(context, &fifo)?;
             for call in calls_of(core, &acquire) {
                 let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
                 let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{object}>"));
@@ -1511,6 +1531,86 @@ fn inline_streaming_cores(context: &Context, device_body: melior::ir::BlockRef, 
         });
         if named(f, &block_function) || stands_for_fifo {
             unsafe { mlir_sys::mlirOperationDestroy(f.to_raw()) };
+        }
+    }
+    Ok(())
+}
+
+/// The acquire, access and release of a FIFO end `fifo` of a core, as built
+/// ops: `(name, attributes)` for `aie.objectfifo.acquire`/`release`.
+fn consume_attributes<'c>(context: &'c Context, fifo: &str) -> Result<[(melior::ir::Identifier<'c>, melior::ir::Attribute<'c>); 3], Vec<MlirError>> {
+    let attribute = |text: &str| melior::ir::Attribute::parse(context, text).ok_or_else(|| error(None, format!("internal error: attribute {text}")));
+    Ok([
+        (htp_ir::builder::named(context, "objFifo_name"), attribute(&format!("@{fifo}"))?),
+        (htp_ir::builder::named(context, "port"), attribute("1 : i32")?),
+        (htp_ir::builder::named(context, "size"), attribute("1 : i32")?),
+    ])
+}
+
+/// A pack of tensors streamed over one inner loop (D85, D87) in a core: at
+/// each trip's acquire of its first part the pack's object is acquired and
+/// viewed as bytes, and every part's acquire becomes a `memref.view` of it at
+/// the part's offset; the first part's release releases the pack, the
+/// others' go.
+fn inline_inner_pack(context: &Context, core: OperationRef, pack: &Param, members: &[&&Param], fifo: &str) -> Result<(), Vec<MlirError>> {
+    let Some(first) = members.first() else { return Ok(()) };
+    let fail = |e: melior::Error| error(None, e.to_string());
+    let ends = consume_attributes(context, fifo)?;
+    let index = Type::index(context);
+    let bytes = htp_ir::builder::parse_type(context, &format!("memref<{}xi8>", pack.cols));
+    for first_call in calls_of(core, &inner_stream_functions(&first.name).0) {
+        let block = first_call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
+        let location = first_call.location();
+        // (The parts' acquires open the trip, in any order: the pack's goes before them all.)
+        let call = block.first_operation().ok_or_else(|| error(None, "internal error: an empty trip"))?;
+        let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{}>", pack.object_type()));
+        let taken = block.insert_operation_before(call, melior::ir::operation::OperationBuilder::new("aie.objectfifo.acquire", location).add_attributes(&ends).add_results(&[subview]).build().map_err(fail)?);
+        let index_attribute = melior::ir::Attribute::parse(context, "0 : i32").ok_or_else(|| error(None, "internal error: an index"))?;
+        let access = block.insert_operation_before(
+            call,
+            melior::ir::operation::OperationBuilder::new("aie.objectfifo.subview.access", location)
+                .add_operands(&[taken.result(0).map_err(fail)?.into()])
+                .add_attributes(&[(htp_ir::builder::named(context, "index"), index_attribute)])
+                .add_results(&[htp_ir::builder::parse_type(context, &pack.object_type())])
+                .build()
+                .map_err(fail)?,
+        );
+        let reassociation = melior::ir::Attribute::parse(context, "[[0, 1]]").ok_or_else(|| error(None, "internal error: a reassociation"))?;
+        let flat = block.insert_operation_before(
+            call,
+            melior::ir::operation::OperationBuilder::new("memref.collapse_shape", location)
+                .add_operands(&[access.result(0).map_err(fail)?.into()])
+                .add_attributes(&[(htp_ir::builder::named(context, "reassociation"), reassociation)])
+                .add_results(&[bytes])
+                .build()
+                .map_err(fail)?,
+        );
+        let flat: Value = flat.result(0).map_err(fail)?.into();
+        for member in members {
+            let offset = member.in_pack.as_ref().map_or(0, |(_, offset)| *offset);
+            let Some(part) = calls_of(core, &inner_stream_functions(&member.name).0).into_iter().find(|c| c.block() == Some(block)) else { continue };
+            let shift = block.insert_operation_before(part, melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index, offset).into(), location));
+            let view = block.insert_operation_before(
+                part,
+                melior::ir::operation::OperationBuilder::new("memref.view", location)
+                    .add_operands(&[flat, shift.result(0).map_err(fail)?.into()])
+                    .add_results(&[htp_ir::builder::parse_type(context, &member.object_type())])
+                    .build()
+                    .map_err(fail)?,
+            );
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(part.result(0).map_err(fail)?.to_raw(), view.result(0).map_err(fail)?.to_raw());
+                mlir_sys::mlirOperationDestroy(part.to_raw());
+            }
+        }
+    }
+    for (i, member) in members.iter().enumerate() {
+        for call in calls_of(core, &inner_stream_functions(&member.name).1) {
+            if i == 0 {
+                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
+                block.insert_operation_before(call, melior::ir::operation::OperationBuilder::new("aie.objectfifo.release", call.location()).add_attributes(&ends).build().map_err(fail)?);
+            }
+            unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
         }
     }
     Ok(())
