@@ -56,6 +56,8 @@ def cases():
     for dtype, kernel, acc in (("bf16", gemm.gemm_bf16, np.float32), ("i8", gemm.gemm_i8, np.int32)):
         a, b = gemm.operands(dtype)
         yield f"gemm {dtype} [256x128]@[128x64]", kernel, [a, b], [np.zeros((256, 64), acc)]
+    a, b = gemm.operands("bf16", 256, 256, 256)
+    yield "gemm bf16 [256x256]@[256x256], B streamed", gemm.gemm_tiled_bf16, [a, b], [np.zeros((256, 256), np.float32)]
 
 
 FIFO = re.compile(r"aie\.objectfifo @(\w+)\(%(\w+), \{([^}]*)\}, (\d+) : i32\)")

@@ -593,14 +593,27 @@ def test_a_design_with_a_run_time_scalar_lowers_in_mlir_aie(tmp_path, target):
     assert result.returncode == 0 and "llvm.func @core_0_2()" in result.stdout, result.stderr
 
 
-def test_a_gemm_whose_b_does_not_fit_a_core_is_an_error_at_b():
-    # B (256 x 128 bf16, 64 KiB) is broadcast whole: fewer rows per block would not help.
-    with pytest.raises(htp.CompileError) as info:
-        GEMM.gemm_bf16.compile(target="aie-npu1", M=64, K=256, N=128)
-    assert "'b' (65536 bytes) is read whole by every block" in str(info.value)
-    assert "a GEMM's B is not split over K through the memtile yet" in str(info.value)
-    line = next(n for n, text in enumerate(pathlib.Path(GEMM.__file__).read_text().splitlines(), 1) if text.startswith("def gemm_bf16("))
-    assert_points_at(info.value, "gemm.py", line)
+def test_a_gemm_whose_b_does_not_fit_a_core_streams_b_over_k():
+    # B (256 x 128 bf16, 64 KiB) would be broadcast whole; its K loop walks it by 32 rows, so it
+    # streams over that loop instead (D87).
+    compiled = GEMM.gemm_bf16.compile(target="aie-sim", M=64, K=256, N=128)
+    a, b = GEMM.operands("bf16", 64, 256, 128)
+    np.testing.assert_allclose(compiled(a, b), GEMM.reference(a, b), rtol=1e-4, atol=1e-3)
+    assert "@b_cores(" in compiled.ir["aie"] or "@b_c0_cores(" in compiled.ir["aie"]
+
+
+def test_a_tensor_read_whole_in_one_tile_that_does_not_fit_a_core_is_an_error_at_it():
+    # Read in one tile (no loop walks it), B cannot stream: the error is at B.
+    error = compile_error(textwrap.dedent('''\
+        @htp.kernel
+        def k(a: htp.Tensor[f32, "M", 128], b: htp.Tensor[f32, 128, 160], c: htp.Out[f32, "M", 160],
+              M: htp.Const[int] = 64):
+            for i in range(0, M, 16):
+                c[i:i + 16, :] = a[i:i + 16, :] @ b[:, :]
+        '''))
+    assert "'b' (81920 bytes) is read whole by every block" in str(error)
+    assert "streams over that loop instead" in str(error)
+    assert_points_at(error, "htp_aie_user.py", 2)
 
 
 @pytest.mark.parametrize("body, written", [

@@ -1061,7 +1061,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         return Err(vec![MlirError {
             position: largest.position.clone(),
             message: format!(
-                "'{}' ({} bytes) is read whole by every block, so every core holds it; with the other broadcasts ({whole_bytes} bytes in all) and the streamed tensors at even one row per block it exceeds the {budget} bytes a compute tile has beside its stack: take it in smaller pieces (a GEMM's B is not split over K through the memtile yet)",
+                "'{}' ({} bytes) is read whole by every block, so every core holds it; with the other broadcasts ({whole_bytes} bytes in all) and the streamed tensors at even one row per block it exceeds the {budget} bytes a compute tile has beside its stack: take it in smaller pieces (a tensor an inner loop reads a window at a time, `b[k:k + 32, :]`, streams over that loop instead)",
                 largest.name,
                 bytes_of(largest)
             ),
