@@ -72,44 +72,55 @@ const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{b
 /// Bufferization then keeps one buffer for the accumulator (on the core's
 /// stack) instead of a new heap buffer per trip, which a core does not have.
 fn accumulate_in_place(module: &Module) {
+    for (_, terminator, index, carried) in loop_carried_values(module) {
+        let users = htp_ir::query::uses(htp_ir::builder::detach(carried));
+        let [generic] = users.as_slice() else { continue };
+        if op_name(*generic) != "linalg.generic" || generic.result_count() != 1 {
+            continue;
+        }
+        let Ok(result) = generic.result(0) else { continue };
+        let result: Value = result.into();
+        let result_users = htp_ir::query::uses(htp_ir::builder::detach(result));
+        let yielded = result_users.len() == 1
+            && result_users[0].to_raw().ptr == terminator.to_raw().ptr
+            && (0..terminator.operand_count()).filter(|&i| terminator.operand(i).is_ok_and(|v| same(v, result))).eq([index - 1]);
+        if !yielded {
+            continue;
+        }
+        let init_index = generic.operand_count() - 1;
+        let Ok(init) = generic.operand(init_index) else { continue };
+        let fresh = htp_ir::query::defining_op(htp_ir::builder::detach(init)).is_some_and(|op| op_name(op) == "tensor.empty");
+        if !fresh || init.r#type() != carried.r#type() {
+            continue;
+        }
+        let (Ok(maps), Ok(iterators)) = (generic.attribute("indexing_maps"), generic.attribute("iterator_types")) else { continue };
+        let Ok(maps) = melior::ir::attribute::ArrayAttribute::try_from(maps) else { continue };
+        if iterators.to_string().contains("reduction") {
+            continue;
+        }
+        let Ok(output_map) = maps.element(maps.len() - 1) else { continue };
+        let same_map = (0..init_index).any(|i| generic.operand(i).is_ok_and(|v| same(v, carried)) && maps.element(i).is_ok_and(|m| m.to_string() == output_map.to_string()));
+        if same_map {
+            unsafe { mlir_sys::mlirOperationSetOperand(generic.to_raw(), init_index as isize, carried.to_raw()) };
+        }
+    }
+}
+
+/// Each value an `scf.for` of `module` carries: the loop's body, its yield,
+/// the value's block argument number (from 1) and the argument.
+fn loop_carried_values<'c>(module: &'c Module) -> Vec<(melior::ir::BlockRef<'c, 'c>, OperationRef<'c, 'c>, usize, Value<'c, 'c>)> {
+    let mut values = Vec::new();
     for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
         let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
         let Some(terminator) = body.terminator() else { continue };
+        let body: melior::ir::BlockRef<'c, 'c> = unsafe { melior::ir::BlockRef::from_raw(body.to_raw()) };
+        let terminator: OperationRef<'c, 'c> = unsafe { OperationRef::from_raw(terminator.to_raw()) };
         for index in 1..body.argument_count() {
             let Ok(carried) = body.argument(index) else { continue };
-            let carried: Value = carried.into();
-            let users = htp_ir::query::uses(htp_ir::builder::detach(carried));
-            let [generic] = users.as_slice() else { continue };
-            if op_name(*generic) != "linalg.generic" || generic.result_count() != 1 {
-                continue;
-            }
-            let Ok(result) = generic.result(0) else { continue };
-            let result: Value = result.into();
-            let result_users = htp_ir::query::uses(htp_ir::builder::detach(result));
-            let yielded = result_users.len() == 1
-                && result_users[0].to_raw().ptr == terminator.to_raw().ptr
-                && (0..terminator.operand_count()).filter(|&i| terminator.operand(i).is_ok_and(|v| same(v, result))).eq([index - 1]);
-            if !yielded {
-                continue;
-            }
-            let init_index = generic.operand_count() - 1;
-            let Ok(init) = generic.operand(init_index) else { continue };
-            let fresh = htp_ir::query::defining_op(htp_ir::builder::detach(init)).is_some_and(|op| op_name(op) == "tensor.empty");
-            if !fresh || init.r#type() != carried.r#type() {
-                continue;
-            }
-            let (Ok(maps), Ok(iterators)) = (generic.attribute("indexing_maps"), generic.attribute("iterator_types")) else { continue };
-            let Ok(maps) = melior::ir::attribute::ArrayAttribute::try_from(maps) else { continue };
-            if iterators.to_string().contains("reduction") {
-                continue;
-            }
-            let Ok(output_map) = maps.element(maps.len() - 1) else { continue };
-            let same_map = (0..init_index).any(|i| generic.operand(i).is_ok_and(|v| same(v, carried)) && maps.element(i).is_ok_and(|m| m.to_string() == output_map.to_string()));
-            if same_map {
-                unsafe { mlir_sys::mlirOperationSetOperand(generic.to_raw(), init_index as isize, carried.to_raw()) };
-            }
+            values.push((body, terminator, index, carried.into()));
         }
     }
+    values
 }
 
 /// Any other tile carried across a loop (online softmax's running max and
@@ -122,25 +133,19 @@ fn accumulate_in_place(module: &Module) {
 /// written into the carried tile (D56's accumulators, stores into it) is
 /// left as it is.
 fn carry_in_place(module: &Module) {
-    for the_loop in htp_ir::query::ops_named(module.as_operation(), "scf.for") {
-        let Some(body) = the_loop.region(0).ok().and_then(|r| r.first_block()) else { continue };
-        let Some(terminator) = body.terminator() else { continue };
-        for index in 1..body.argument_count() {
-            let Ok(carried) = body.argument(index) else { continue };
-            let carried: Value = carried.into();
-            let Ok(yielded) = terminator.operand(index - 1) else { continue };
-            if melior::ir::r#type::RankedTensorType::try_from(carried.r#type()).is_err() || !made_anew(yielded) {
-                continue;
-            }
-            let copy = melior::ir::operation::OperationBuilder::new("bufferization.materialize_in_destination", terminator.location())
-                .add_operands(&[yielded, carried])
-                .add_results(&[carried.r#type()])
-                .build();
-            let Ok(copy) = copy else { continue };
-            let copy = body.insert_operation_before(terminator, copy);
-            let Ok(result) = copy.result(0) else { continue };
-            unsafe { mlir_sys::mlirOperationSetOperand(terminator.to_raw(), (index - 1) as isize, result.to_raw()) };
+    for (body, terminator, index, carried) in loop_carried_values(module) {
+        let Ok(yielded) = terminator.operand(index - 1) else { continue };
+        if melior::ir::r#type::RankedTensorType::try_from(carried.r#type()).is_err() || !made_anew(yielded) {
+            continue;
         }
+        let copy = melior::ir::operation::OperationBuilder::new("bufferization.materialize_in_destination", terminator.location())
+            .add_operands(&[yielded, carried])
+            .add_results(&[carried.r#type()])
+            .build();
+        let Ok(copy) = copy else { continue };
+        let copy = body.insert_operation_before(terminator, copy);
+        let Ok(result) = copy.result(0) else { continue };
+        unsafe { mlir_sys::mlirOperationSetOperand(terminator.to_raw(), (index - 1) as isize, result.to_raw()) };
     }
 }
 
@@ -625,6 +630,11 @@ impl From<Vec<MlirError>> for Refusal {
 /// block, loads outside the loop, blocks reading each other's rows) runs
 /// whole on one core, every tensor moved whole, when it fits one.
 pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(usize, String)]) -> Result<Design, Vec<MlirError>> {
+    // The ops built below, whatever the kernel's text happened to load (a `memref.load` built
+    // before its dialect is loaded is an unregistered op that later passes misread).
+    for dialect in ["func", "arith", "memref", "scf", "bufferization"] {
+        context.get_or_load_dialect(dialect);
+    }
     // cse only: canonicalize would fold a one-block loop away (its body then
     // outside any loop). The cpu's distribution first: a grain the user gave a
     // loop that cannot be distributed is the same error on every target (the
