@@ -992,6 +992,7 @@ def test_flash_attention_with_a_query_block_per_core_on_aie_sim(dtype, depth, ro
                          ids=["online softmax", "flash attention"])
 def test_carried_tiles_lower_in_mlir_aie_to_core_code(tmp_path, target, source):
     compiled = kernel_from(source, "k").compile(target=target)
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
     core_text = lowered_first_core(tmp_path, compiled, target)
     functions = re.findall(r"^  llvm\.func @([\w.]+)\(.*?(\{)?$", core_text, flags=re.M)
     assert ("k_block", "{") in functions, functions
@@ -1166,6 +1167,7 @@ def test_a_gemm_streaming_b_lowers_in_mlir_aie_with_mac_intrinsics(tmp_path, tar
     compiled = kernel_from(GEMM_TILED.format(T=dtype, ACC="i32" if dtype == "i8" else "f32"), "k").compile(target=target, M=m, K=k, N=n)
     # The block function is inlined into each core: B's acquire and release sit in the K loop.
     assert "func.func @k_block" not in compiled.ir["aie"]
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
     core_text = lowered_first_core(tmp_path, compiled, target)
     # The MAC shapes of the vector table (D83): bf16 on AIE2, i8 on both (AIE2P's bf16 stays scalar).
     mac = {("aie2", "bf16"): "xllvm.intr.aie2.bf.mac16.conf", ("aie2", "i8"): "xllvm.intr.aie2.I512.I512.ACC1024.acc32.mac.conf",
@@ -1203,3 +1205,22 @@ def test_flash_attention_streaming_k_and_v_lowers_in_mlir_aie(tmp_path, target):
     compiled = kernel_from(FLASH_ATTENTION_STREAMED.format(T="bf16", D=64, SCALE="0.125"), "k").compile(target=target, S=512)
     core_text = lowered_first_core(tmp_path, compiled, target)
     assert "vector<" in core_text
+
+
+def test_flash_attention_with_a_run_time_scale_carries_it_in_every_query_block(tmp_path):
+    # Q's blocks, the K/V pack and the scalar would be 3 input channels: the scalar rides in each
+    # block's pack with Q's rows (a copy a block).
+    kernel = kernel_from(FLASH_ATTENTION.format(T="bf16", D=64), "k")
+    q, k, v = (RNG.standard_normal((512, 64)).astype(ml_dtypes.bfloat16) for _ in range(3))
+    compiled = kernel.compile(target="aie-sim", S=512)
+    o = compiled(q, k, v, scale=0.125)
+    np.testing.assert_allclose(o, attention_reference(q, k, v, 0.125), rtol=2e-2, atol=5e-3)
+    design = compiled.ir["aie"]
+    assert "@htp_in_c0_0(" in design and "@htp_inner_in_c0_cores(" in design and "@scale(" not in design
+    assert compiled.metrics(q, k, v, scale=0.125)["core_dma_inputs"] == 2
+    package = kernel.compile(target="aie-npu1", S=512)
+    root = package.write_package(str(tmp_path / "pkg"))
+    host = open(os.path.join(root, "test.cpp")).read()
+    assert "repeat_part(buf_htp_in" in host
+    from test_aie import assert_host_compiles
+    assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))

@@ -44,6 +44,8 @@ pub struct PackPart {
     pub offset: i64,
     /// The tensor is an output of the kernel (an in-out one in an input pack).
     pub output: bool,
+    /// A tensor read whole riding in a pack of blocks: all of it in every object.
+    pub every_object: bool,
 }
 
 impl PackPart {
@@ -51,6 +53,9 @@ impl PackPart {
     /// in the pack, bytes): the part's elements of that object that exist.
     pub fn copies(&self, objects: i64, object_bytes: i64) -> Vec<(usize, usize, usize)> {
         let bytes = crate::lower::bits_of(&self.element) / 8;
+        if self.every_object {
+            return (0..objects).map(|g| (0, (g * object_bytes + self.offset) as usize, (self.elements * bytes) as usize)).collect();
+        }
         (0..objects)
             .filter_map(|g| {
                 let first = g * self.object_elements;
@@ -117,6 +122,12 @@ template <typename T> static double as_double(T value) { return static_cast<doub
 static void pack_part(uint8_t *pack, size_t objects, size_t pack_object, const void *tensor, size_t bytes, size_t part_object, size_t offset) {
   for (size_t g = 0; g < objects && g * part_object < bytes; g++)
     std::memcpy(pack + g * pack_object + offset, static_cast<const uint8_t *>(tensor) + g * part_object, std::min(part_object, bytes - g * part_object));
+}
+
+// A tensor read whole riding in a pack of blocks (HTP's D85): all of it in every object of the pack.
+static void repeat_part(uint8_t *pack, size_t objects, size_t pack_object, const void *tensor, size_t bytes, size_t offset) {
+  for (size_t g = 0; g < objects; g++)
+    std::memcpy(pack + g * pack_object + offset, tensor, bytes);
 }
 
 static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object, void *tensor, size_t bytes, size_t part_object, size_t offset) {
@@ -260,7 +271,11 @@ fn pack_buffer(t: &HostTensor, group: usize) -> String {
             } else {
                 s += &format!("    std::cerr << \"missing or short \" << data << \"/{p}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n", part.elements, part.element);
             }
-            s += &format!("  pack_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {} * sizeof({ty}), {});\n", part.object_elements, part.offset);
+            if part.every_object {
+                s += &format!("  repeat_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {});\n", part.offset);
+            } else {
+                s += &format!("  pack_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {} * sizeof({ty}), {});\n", part.object_elements, part.offset);
+            }
         }
     }
     s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n");

@@ -333,36 +333,45 @@ const PACK_ALIGN: i64 = 64;
 /// after the kernel's parameters in `params`.
 fn pack_tensors(params: &mut Vec<Param>) {
     let streamed = |params: &[Param], output: bool| params.iter().filter(|p| p.role == Role::Rows && if output { p.output } else { p.inbound() }).count();
-    if input_fifos(params) > 2 && streamed(params, false) >= 2 {
-        pack(params, Role::Rows, false);
-    }
     // Tensors streamed over the same inner loop by whole rows: a trip's objects in one.
     let inner: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
     let one_loop = inner.len() >= 2 && inner.iter().all(|p| p.object_cols() == p.cols && p.inner_step.map(|(t, _, l)| (t, l, p.rows)) == inner[0].inner_step.map(|(t, _, l)| (t, l, inner[0].rows)));
     if input_fifos(params) > 2 && one_loop {
-        pack(params, Role::Inner, false);
+        pack(params, Role::Inner, false, false);
+    }
+    // Streamed blocks, broadcasts and a tensor streamed over an inner loop take 3 channels however
+    // each kind is packed: the broadcasts then ride in every block's pack, a copy a block.
+    let inner_fifos = params.iter().filter(|p| p.role == Role::Inner && p.carried()).count();
+    let rows_in = streamed(params, false);
+    let broadcast_fifos = input_fifos(params) - rows_in - inner_fifos;
+    if input_fifos(params) > 2 && rows_in >= 1 && broadcast_fifos >= 1 && 2 + inner_fifos > 2 {
+        pack(params, Role::Rows, false, true);
+    }
+    if input_fifos(params) > 2 && streamed(params, false) >= 2 {
+        pack(params, Role::Rows, false, false);
     }
     if input_fifos(params) > 2 {
-        pack(params, Role::Whole, false);
+        pack(params, Role::Whole, false, false);
     }
     if output_fifos(params) > 2 && streamed(params, true) >= 2 {
-        pack(params, Role::Rows, true);
+        pack(params, Role::Rows, true, false);
     }
     if output_fifos(params) > 2 {
-        pack(params, Role::Whole, true);
+        pack(params, Role::Whole, true, false);
     }
     for role in [Role::Rows, Role::Whole] {
         let half = |params: &[Param], packed_in: bool| params.iter().any(|p| p.read_too && p.role == role && p.in_pack.is_some() == packed_in && p.out_pack.is_some() != packed_in);
         if half(params, true) {
-            pack(params, role, true);
+            pack(params, role, true, false);
         } else if half(params, false) {
-            pack(params, role, false);
+            pack(params, role, false, false);
         }
     }
 }
 
-/// One pack of the objects of every parameter of `role` on one side.
-fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
+/// One pack of the objects of every parameter of `role` on one side (with
+/// `broadcasts`, the tensors read whole too: a copy in each block's object).
+fn pack(params: &mut Vec<Param>, role: Role, output: bool, broadcasts: bool) {
     let kind = match role {
         Role::Rows => "",
         Role::Whole => "whole_",
@@ -376,8 +385,10 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool) {
     let mut location = None;
     // A pack streamed over an inner loop holds a trip's objects: as many as its parts have.
     let mut trips = 1;
-    for p in params.iter_mut().filter(|p| !p.is_pack && p.role == role && if output { p.output } else { p.inbound() }) {
-        trips = p.rows / p.block_rows.max(1);
+    for p in params.iter_mut().filter(|p| !p.is_pack && (p.role == role || (broadcasts && p.role == Role::Whole && !p.output)) && if output { p.output } else { p.inbound() }) {
+        if p.role == Role::Inner {
+            trips = p.rows / p.block_rows.max(1);
+        }
         let place = Some((name.clone(), offset));
         if output {
             p.out_pack = place;
@@ -1233,6 +1244,7 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
                         object_elements: q.block_rows * q.cols,
                         offset,
                         output: q.output,
+                        every_object: q.role == Role::Whole && p.role == Role::Rows,
                     })
                 })
                 .collect();
@@ -1818,8 +1830,11 @@ fn pack_views(params: &[Param], role: Role, indent: &str) -> String {
     for pack in params.iter().filter(|p| p.is_pack && p.role == role) {
         s += &format!("{indent}%{0}_f = memref.collapse_shape %{0}_o [[0, 1]] : memref<1x{1}xi8> into memref<{1}xi8>\n", pack.name, pack.cols);
     }
-    let bytes = |pack: &str| params.iter().find(|p| p.is_pack && p.name == pack).map_or(0, |p| p.cols);
-    for p in params.iter().filter(|p| !p.is_pack && p.role == role) {
+    let pack_of = |pack: &str| params.iter().find(|p| p.is_pack && p.name == pack);
+    let bytes = |pack: &str| pack_of(pack).map_or(0, |p| p.cols);
+    // The parts of this role's packs (broadcasts ride in a streamed pack too).
+    let in_role = |place: &Option<(String, i64)>| place.as_ref().and_then(|(pack, _)| pack_of(pack)).is_some_and(|pack| pack.role == role);
+    for p in params.iter().filter(|p| !p.is_pack && (in_role(&p.in_pack) || in_role(&p.out_pack))) {
         let ty = format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element);
         let view = |value: String, (pack, offset): &(String, i64)| {
             format!("{indent}%{value}_at = arith.constant {offset} : index\n{indent}%{value} = memref.view %{pack}_f[%{value}_at][] : memref<{}xi8> to {ty}\n", bytes(pack))
