@@ -26,9 +26,11 @@ htp_pass::pass! {
     }
 }
 
+/// The ops whose result views their first operand's buffer.
+pub(crate) const VIEWS: [&str; 8] = ["memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast", "memref.reshape", "memref.transpose", "memref.view"];
+
 /// The buffer a memref value views: through the ops that make views.
 fn underlying(value: Value) -> usize {
-    const VIEWS: [&str; 8] = ["memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast", "memref.reshape", "memref.transpose", "memref.view"];
     let mut current = htp_ir::builder::detach(value);
     while let Some(source) = htp_ir::query::defining_op(current).filter(|op| op.name().as_string_ref().as_str().is_ok_and(|name| VIEWS.contains(&name))).and_then(|op| htp_ir::query::operand_at(op, 0)) {
         current = source;

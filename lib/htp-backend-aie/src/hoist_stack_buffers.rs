@@ -21,7 +21,7 @@ htp_pass::pass! {
     }
 }
 
-const VIEWS: [&str; 8] = ["memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape", "memref.reinterpret_cast", "memref.reshape", "memref.transpose", "memref.view"];
+use crate::hoist_invariant_loads::VIEWS;
 
 fn name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()

@@ -1479,7 +1479,6 @@ fn inline_streaming_cores(context: &Context, device_body: melior::ir::BlockRef, 
         }
     }
     let function = *functions.iter().find(|f| named(**f, &block_function)).ok_or_else(|| error(None, "internal error: no block function"))?;
-    let attribute = |text: &str| melior::ir::Attribute::parse(context, text).ok_or_else(|| error(None, format!("internal error: attribute {text}")));
     for core in cores {
         let column = core
             .operand(0)
@@ -1519,27 +1518,14 @@ fn inline_streaming_cores(context: &Context, device_body: melior::ir::BlockRef, 
             let (acquire, release) = inner_stream_functions(&p.name);
             let ends = consume_attributes(context, &fifo)?;
             for call in calls_of(core, &acquire) {
-                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
-                let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{object}>"));
-                let taken = melior::ir::operation::OperationBuilder::new("aie.objectfifo.acquire", call.location()).add_attributes(&ends).add_results(&[subview]).build().map_err(|e| error(None, e.to_string()))?;
-                let taken = block.insert_operation_before(call, taken);
-                let taken: Value = taken.result(0).map_err(|e| error(None, e.to_string()))?.into();
-                let access = melior::ir::operation::OperationBuilder::new("aie.objectfifo.subview.access", call.location())
-                    .add_operands(&[taken])
-                    .add_attributes(&[(htp_ir::builder::named(context, "index"), attribute("0 : i32")?)])
-                    .add_results(&[htp_ir::builder::parse_type(context, &object)])
-                    .build()
-                    .map_err(|e| error(None, e.to_string()))?;
-                let access = block.insert_operation_before(call, access);
+                let object = acquire_object(context, call, &ends, &object)?;
                 unsafe {
-                    mlir_sys::mlirValueReplaceAllUsesOfWith(call.result(0).map_err(|e| error(None, e.to_string()))?.to_raw(), access.result(0).map_err(|e| error(None, e.to_string()))?.to_raw());
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(call.result(0).map_err(|e| error(None, e.to_string()))?.to_raw(), object.to_raw());
                     mlir_sys::mlirOperationDestroy(call.to_raw());
                 }
             }
             for call in calls_of(core, &release) {
-                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
-                let done = melior::ir::operation::OperationBuilder::new("aie.objectfifo.release", call.location()).add_attributes(&ends).build().map_err(|e| error(None, e.to_string()))?;
-                block.insert_operation_before(call, done);
+                release_object(call, &ends)?;
                 unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
             }
         }
@@ -1569,6 +1555,36 @@ fn consume_attributes<'c>(context: &'c Context, fifo: &str) -> Result<[(melior::
     ])
 }
 
+/// One object of the FIFO end `ends` acquired before `before` (the acquire
+/// and its access, typed `object`), as the core's code uses it.
+fn acquire_object<'c>(context: &'c Context, before: OperationRef<'c, '_>, ends: &[(melior::ir::Identifier<'c>, melior::ir::Attribute<'c>)], object: &str) -> Result<Value<'c, 'c>, Vec<MlirError>> {
+    let fail = |e: melior::Error| error(None, e.to_string());
+    let block = before.block().ok_or_else(|| error(None, "internal error: an op outside a block"))?;
+    let location = before.location();
+    let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{object}>"));
+    let taken = block.insert_operation_before(before, melior::ir::operation::OperationBuilder::new("aie.objectfifo.acquire", location).add_attributes(ends).add_results(&[subview]).build().map_err(fail)?);
+    let index = melior::ir::Attribute::parse(context, "0 : i32").ok_or_else(|| error(None, "internal error: an index"))?;
+    let access = block.insert_operation_before(
+        before,
+        melior::ir::operation::OperationBuilder::new("aie.objectfifo.subview.access", location)
+            .add_operands(&[taken.result(0).map_err(fail)?.into()])
+            .add_attributes(&[(htp_ir::builder::named(context, "index"), index)])
+            .add_results(&[htp_ir::builder::parse_type(context, object)])
+            .build()
+            .map_err(fail)?,
+    );
+    let value: Value = access.result(0).map_err(fail)?.into();
+    Ok(unsafe { Value::from_raw(value.to_raw()) })
+}
+
+/// One object of the FIFO end `ends` released before `before`.
+fn release_object(before: OperationRef, ends: &[(melior::ir::Identifier, melior::ir::Attribute)]) -> Result<(), Vec<MlirError>> {
+    let block = before.block().ok_or_else(|| error(None, "internal error: an op outside a block"))?;
+    let release = melior::ir::operation::OperationBuilder::new("aie.objectfifo.release", before.location()).add_attributes(ends).build().map_err(|e| error(None, e.to_string()))?;
+    block.insert_operation_before(before, release);
+    Ok(())
+}
+
 /// A pack of tensors streamed over one inner loop (D85, D87) in a core: at
 /// each trip's acquire of its first part the pack's object is acquired and
 /// viewed as bytes, and every part's acquire becomes a `memref.view` of it at
@@ -1585,23 +1601,12 @@ fn inline_inner_pack(context: &Context, core: OperationRef, pack: &Param, member
         let location = first_call.location();
         // (The parts' acquires open the trip, in any order: the pack's goes before them all.)
         let call = block.first_operation().ok_or_else(|| error(None, "internal error: an empty trip"))?;
-        let subview = htp_ir::builder::parse_type(context, &format!("!aie.objectfifosubview<{}>", pack.object_type()));
-        let taken = block.insert_operation_before(call, melior::ir::operation::OperationBuilder::new("aie.objectfifo.acquire", location).add_attributes(&ends).add_results(&[subview]).build().map_err(fail)?);
-        let index_attribute = melior::ir::Attribute::parse(context, "0 : i32").ok_or_else(|| error(None, "internal error: an index"))?;
-        let access = block.insert_operation_before(
-            call,
-            melior::ir::operation::OperationBuilder::new("aie.objectfifo.subview.access", location)
-                .add_operands(&[taken.result(0).map_err(fail)?.into()])
-                .add_attributes(&[(htp_ir::builder::named(context, "index"), index_attribute)])
-                .add_results(&[htp_ir::builder::parse_type(context, &pack.object_type())])
-                .build()
-                .map_err(fail)?,
-        );
+        let object = acquire_object(context, call, &ends, &pack.object_type())?;
         let reassociation = melior::ir::Attribute::parse(context, "[[0, 1]]").ok_or_else(|| error(None, "internal error: a reassociation"))?;
         let flat = block.insert_operation_before(
             call,
             melior::ir::operation::OperationBuilder::new("memref.collapse_shape", location)
-                .add_operands(&[access.result(0).map_err(fail)?.into()])
+                .add_operands(&[object])
                 .add_attributes(&[(htp_ir::builder::named(context, "reassociation"), reassociation)])
                 .add_results(&[bytes])
                 .build()
@@ -1629,8 +1634,7 @@ fn inline_inner_pack(context: &Context, core: OperationRef, pack: &Param, member
     for (i, member) in members.iter().enumerate() {
         for call in calls_of(core, &inner_stream_functions(&member.name).1) {
             if i == 0 {
-                let block = call.block().ok_or_else(|| error(None, "internal error: a call outside a block"))?;
-                block.insert_operation_before(call, melior::ir::operation::OperationBuilder::new("aie.objectfifo.release", call.location()).add_attributes(&ends).build().map_err(fail)?);
+                release_object(call, &ends)?;
             }
             unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
         }
