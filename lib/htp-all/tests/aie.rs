@@ -249,7 +249,7 @@ fn simulate(source: &str, kernel: &str, inputs: &[Vec<f32>], shapes: &[Vec<i64>]
     let mut arguments = Vec::new();
     let buffers = inputs.iter_mut().chain(outputs.iter_mut());
     for (buffer, shape) in buffers.zip(shapes) {
-        arguments.push(htp_api::Argument::Buffer { data: buffer.as_mut_ptr() as *mut std::ffi::c_void, sizes: shape.clone(), strides: vec![shape[1], 1] });
+        arguments.push(htp_api::Argument::Buffer { data: buffer.as_mut_ptr() as *mut std::ffi::c_void, sizes: htp_api::Dims::from_slice(&shape), strides: htp_api::Dims::from_slice(&[shape[1], 1]) });
     }
     unsafe { compiled.artifact.run(kernel, &arguments) }.map_err(|e| e.message)?;
     Ok(outputs)

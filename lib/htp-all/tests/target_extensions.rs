@@ -104,7 +104,7 @@ fn an_extension_adds_a_capability_and_a_stage_to_cpu() {
     assert!(compiled.stages[0].1.contains("twice.double"), "{}", compiled.stages[0].1);
     let x: Vec<f32> = (0..16 * 64).map(|i| i as f32).collect();
     let mut y = vec![0f32; 16 * 64];
-    let buffer = |data: *mut std::ffi::c_void| Argument::Buffer { data, sizes: vec![16, 64], strides: vec![64, 1] };
+    let buffer = |data: *mut std::ffi::c_void| Argument::Buffer { data, sizes: htp_api::Dims::from_slice(&[16, 64]), strides: htp_api::Dims::from_slice(&[64, 1]) };
     let arguments = [buffer(x.as_ptr() as *mut _), buffer(y.as_mut_ptr() as *mut _)];
     unsafe { compiled.artifact.run("doubled", &arguments) }.unwrap();
     assert!(y.iter().zip(&x).all(|(y, x)| *y == 2.0 * x));

@@ -2,12 +2,19 @@
 
 use std::ffi::c_void;
 
+use smallvec::SmallVec;
+
+/// The extents or strides of a buffer, in elements: inline up to four dimensions, so that the
+/// arguments of a task (a WSP workload issues thousands) need no heap allocation each. Build one
+/// with `Dims::from_slice(&[..])`, `Dims::from(vec)` or `collect()`; it reads as a `&[i64]`.
+pub type Dims = SmallVec<[i64; 4]>;
+
 /// One argument of a compiled kernel.
 #[derive(Clone, Debug)]
 pub enum Argument {
     /// A strided buffer: sizes and strides in elements. The binding passes
     /// row-major contiguous buffers (it copies anything else).
-    Buffer { data: *mut c_void, sizes: Vec<i64>, strides: Vec<i64> },
+    Buffer { data: *mut c_void, sizes: Dims, strides: Dims },
     F32(f32),
     F64(f64),
     /// IEEE half, as its bit pattern.

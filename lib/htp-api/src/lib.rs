@@ -23,7 +23,7 @@ mod source;
 mod target;
 
 pub use architecture::{Architecture, DmaChannels, Direction, MemorySpace, NeighbourAccess, ParallelLevel, TileArray, TileCoord, TileKind};
-pub use argument::Argument;
+pub use argument::{Argument, Dims};
 pub use elem::Elem;
 pub use signature::{ConstValue, Constants, DimSig, KernelSignature, ParamKind, ParamSignature, TensorLayout};
 pub use source::SourceText;

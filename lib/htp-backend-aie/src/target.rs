@@ -287,7 +287,7 @@ impl PerShape {
 
 impl Artifact for PerShape {
     unsafe fn run(&self, kernel: &str, arguments: &[Argument]) -> Result<(), htp_api::RunError> {
-        let sizes = arguments.iter().map(|a| if let Argument::Buffer { sizes, .. } = a { sizes.clone() } else { Vec::new() }).collect();
+        let sizes = arguments.iter().map(|a| if let Argument::Buffer { sizes, .. } = a { sizes.to_vec() } else { Vec::new() }).collect();
         self.with(sizes, |simulated| unsafe { simulated.run(kernel, arguments) })
             .map_err(|message| htp_api::RunError::new(htp_api::RunErrorKind::Failed, message))?
     }

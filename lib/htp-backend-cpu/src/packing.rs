@@ -107,7 +107,7 @@ mod tests {
             let strides: Vec<i64> = (0..rank as i64).map(|d| 100 + d).collect();
             let arguments = [
                 Argument::I32(-2),
-                Argument::Buffer { data: data.as_mut_ptr().cast(), sizes: sizes.clone(), strides: strides.clone() },
+                Argument::Buffer { data: data.as_mut_ptr().cast(), sizes: sizes.clone().into(), strides: strides.clone().into() },
                 Argument::F32(1.5),
             ];
             let mut packed = Packed::new(&arguments);

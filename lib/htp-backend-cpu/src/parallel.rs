@@ -8,7 +8,7 @@
 
 use std::ffi::c_void;
 
-use htp_api::Argument;
+use htp_api::{Argument, Dims};
 use htp_runtime::ThreadPool;
 use melior::ExecutionEngine;
 
@@ -62,7 +62,7 @@ impl Chunked {
     pub unsafe fn run(&self, arguments: &[Argument], pool: &ThreadPool) -> bool {
         let mut bounds = [0i64; 3];
         let mut with_bounds = arguments.to_vec();
-        with_bounds.push(Argument::Buffer { data: bounds.as_mut_ptr() as *mut c_void, sizes: vec![3], strides: vec![1] });
+        with_bounds.push(Argument::Buffer { data: bounds.as_mut_ptr() as *mut c_void, sizes: Dims::from_slice(&[3]), strides: Dims::from_slice(&[1]) });
         let mut packed = Packed::new(&with_bounds);
         unsafe { (self.bounds)(packed.slots().as_mut_ptr()) };
         let [lower, upper, step] = bounds;

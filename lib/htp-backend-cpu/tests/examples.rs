@@ -4,6 +4,7 @@
 use std::ffi::c_void;
 
 use half::f16;
+use htp_api::Dims;
 use htp_backend_cpu::{compile, Argument};
 use melior::ir::Module;
 
@@ -17,7 +18,7 @@ fn buffer<T>(data: &mut [T], sizes: &[i64]) -> Argument {
     for d in (0..sizes.len().saturating_sub(1)).rev() {
         strides[d] = strides[d + 1] * sizes[d + 1];
     }
-    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: sizes.to_vec(), strides }
+    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: Dims::from_slice(sizes), strides: strides.into() }
 }
 
 /// Deterministic values in [-4, 4).

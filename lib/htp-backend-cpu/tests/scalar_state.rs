@@ -8,6 +8,7 @@
 
 use std::ffi::c_void;
 
+use htp_api::Dims;
 use htp_backend_cpu::{compile, Argument};
 use melior::ir::Module;
 
@@ -17,7 +18,7 @@ fn kernel() -> String {
 }
 
 fn buffer(data: &mut [f32], rows: usize) -> Argument {
-    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: vec![rows as i64, 64], strides: vec![64, 1] }
+    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: Dims::from_slice(&[rows as i64, 64]), strides: Dims::from_slice(&[64, 1]) }
 }
 
 /// Runs the kernel on x of `x_rows` rows (row r holds r) and y of `blocks`

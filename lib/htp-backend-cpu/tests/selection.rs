@@ -6,6 +6,7 @@
 
 use std::{cmp::Ordering, ffi::c_void};
 
+use htp_api::Dims;
 use htp_backend_cpu::{compile, Argument};
 use melior::ir::Module;
 
@@ -42,7 +43,7 @@ func.func @select(%x: memref<?x40xf32>, %v: memref<?x40xf32>, %i: memref<?x40xi3
 "#;
 
 fn buffer<T>(data: &mut [T], rows: usize, cols: usize) -> Argument {
-    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: vec![rows as i64, cols as i64], strides: vec![cols as i64, 1] }
+    Argument::Buffer { data: data.as_mut_ptr() as *mut c_void, sizes: Dims::from_slice(&[rows as i64, cols as i64]), strides: Dims::from_slice(&[cols as i64, 1]) }
 }
 
 /// Rows of values from a few: many ties, both zeros, infinities, NaN.

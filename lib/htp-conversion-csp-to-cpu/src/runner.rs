@@ -7,7 +7,7 @@
 //! long to play) stops the network: the call fails naming each blocked
 //! process and channel, it never hangs.
 
-use htp_api::{Argument, Artifact, PackageFile, RunError, RunErrorKind};
+use htp_api::{Argument, Artifact, Dims, PackageFile, RunError, RunErrorKind};
 use htp_runtime::csp::{ChannelSpec, Network, Role, Stopped};
 
 use super::outline::ProcessFunction;
@@ -64,8 +64,8 @@ impl ProgramArtifact {
             .enumerate()
             .map(|(i, c)| Argument::Buffer {
                 data: network.ring(i).unwrap_or(std::ptr::null_mut()) as *mut std::ffi::c_void,
-                sizes: vec![(c.count * c.depth.max(1) * c.rows) as i64, c.cols as i64],
-                strides: vec![c.cols as i64, 1],
+                sizes: Dims::from_slice(&[(c.count * c.depth.max(1) * c.rows) as i64, c.cols as i64]),
+                strides: Dims::from_slice(&[c.cols as i64, 1]),
             })
             .collect()
     }

@@ -9,6 +9,7 @@ use htp_api::{Argument, Artifact, RunError, RunErrorKind};
 use htp_runtime::tasks::{Access, Region, TaskId, TaskRuntime, TaskSpec};
 
 use super::staging;
+use super::task_graph::{CallGraph, TaskGraph};
 use crate::plan::eval::{Guard, Issued, Issuer, Memory, Value, View};
 use crate::plan::{Element, Mode, Num, Parameter, Plan};
 
@@ -71,16 +72,27 @@ pub struct RuntimeIssuer<'r> {
     /// and pending ones are submitted in issue order, so the n-th issued
     /// task is `TaskId(n)`.
     issued: usize,
+    /// The tasks' edges: the last call's, while this one issues the same accesses.
+    graph: CallGraph,
 }
 
 impl<'r> RuntimeIssuer<'r> {
-    pub fn new(runtime: &'r TaskRuntime, context: Arc<CallContext>, labels: &'r [Arc<str>], place_by_first_key: bool, batch: usize) -> Self {
-        RuntimeIssuer { runtime, context, labels, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0 }
+    pub fn new(runtime: &'r TaskRuntime, context: Arc<CallContext>, labels: &'r [Arc<str>], place_by_first_key: bool, batch: usize, recorded: Option<TaskGraph>) -> Self {
+        RuntimeIssuer { runtime, context, labels, place_by_first_key, pending: Vec::new(), batch: batch.max(1), issued: 0, graph: CallGraph::new(recorded) }
     }
 
-    /// Issues `spec`: at once, or held until a batch is full (timing), then
-    /// submitted with the rest in issue order. Its handle is its issue number.
-    fn submit(&mut self, spec: TaskSpec) -> Result<usize, RunError> {
+    /// The task graph the next call starts from.
+    pub fn into_graph(self) -> Option<TaskGraph> {
+        self.graph.finish()
+    }
+
+    /// Issues `spec`, whose task makes `accesses`: at once, or held until a
+    /// batch is full (timing), then submitted with the rest in issue order.
+    /// Its handle is its issue number.
+    fn submit(&mut self, mut spec: TaskSpec, accesses: Vec<Access>) -> Result<usize, RunError> {
+        let (runtime, pending) = (self.runtime, &mut self.pending);
+        let flush_pending = || runtime.submit_batch(std::mem::take(pending)).map(drop);
+        self.graph.place(self.issued, &mut spec, accesses, runtime, flush_pending).map_err(|message| self.failure_or(message))?;
         self.issued += 1;
         if self.batch == 1 {
             self.runtime.submit(spec).map_err(|message| self.failure_or(message))?;
@@ -186,7 +198,7 @@ impl Issuer for RuntimeIssuer<'_> {
                             Mode::None => {}
                         }
                     }
-                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.to_vec(), strides: view.strides.to_vec() });
+                    arguments.push(Argument::Buffer { data: data as *mut _, sizes: view.sizes.clone(), strides: view.strides.clone() });
                 }
                 (value, Parameter::Scalar(num)) => arguments.push(scalar(&value, *num).map_err(|e| invalid(format!("argument #{index}: {e}")))?),
                 _ => return Err(invalid(format!("argument #{index} does not match the kernel's parameter"))),
@@ -194,7 +206,7 @@ impl Issuer for RuntimeIssuer<'_> {
         }
         for guard in &task.guards {
             if let Some(region) = self.region(&guard.element.view, guard.element.element) {
-                accesses.push(Access::read(Region { dims: vec![(1, region.element_bytes)], ..region }));
+                accesses.push(Access::read(Region { dims: [(1, region.element_bytes)].into_iter().collect(), ..region }));
             }
         }
         let worker = task.worker.or_else(|| self.place_by_first_key.then(|| task.keys.first().copied().unwrap_or(0)));
@@ -205,11 +217,10 @@ impl Issuer for RuntimeIssuer<'_> {
         let mut spec = TaskSpec::new(String::new(), move || run_task(&context, call));
         spec.label = Some(Arc::clone(&self.labels[task.site]));
         spec.keys = task.keys;
-        spec.accesses = accesses;
         spec.after = task.after.iter().map(|handle| Self::id(*handle)).collect();
         spec.stream = task.stream.map(|stream| stream as u64);
         spec.worker = worker.map(|worker| worker.rem_euclid(i64::MAX) as usize);
-        self.submit(spec)
+        self.submit(spec, accesses)
     }
 
     fn barrier(&mut self, after: Vec<usize>) -> Result<usize, RunError> {
@@ -219,7 +230,7 @@ impl Issuer for RuntimeIssuer<'_> {
             // Affinity places every task; a barrier does no work anywhere.
             spec = spec.worker(0);
         }
-        self.submit(spec)
+        self.submit(spec, Vec::new())
     }
 }
 
@@ -243,7 +254,7 @@ fn run_task(context: &CallContext, call: TaskCall) -> Result<(), String> {
     // Copied in whole, outputs too: what the kernel does not write keeps its value.
     let mut copies: Vec<staging::RowMajorCopy> = staged.iter().map(|s| unsafe { staging::RowMajorCopy::gather(&s.view) }).collect();
     for (s, copy) in staged.iter().zip(&mut copies) {
-        arguments[s.argument] = Argument::Buffer { data: copy.data() as *mut _, sizes: s.view.argument_sizes(), strides: s.view.dense_strides() };
+        arguments[s.argument] = Argument::Buffer { data: copy.data() as *mut _, sizes: s.view.argument_sizes().into(), strides: s.view.dense_strides().into() };
     }
     let outcome = unsafe { context.artifact.0.run(&site.kernel, &arguments) };
     if outcome.is_ok() {

@@ -14,6 +14,7 @@ mod issuer;
 pub mod plan;
 mod runner;
 mod staging;
+mod task_graph;
 
 use htp_api::{extensions::TargetExtension, layers::ArtifactLayer, ArtifactWrapper, KernelSignature};
 use htp_dialects::diagnostics::MlirError;

@@ -10,10 +10,11 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use htp_api::{Argument, Artifact, PackageFile, RunError};
+use htp_api::{Argument, Artifact, Dims, PackageFile, RunError};
 use htp_runtime::tasks::{DispatchPolicy, RuntimeConfig, TaskRuntime};
 
 use super::issuer::{CallContext, RuntimeIssuer, SharedArtifact};
+use super::task_graph::TaskGraph;
 use crate::plan::eval::{self, Buffer, Memory, Value};
 use crate::plan::Plan;
 use htp_model_wsp::schedule::{Dispatch, Schedule};
@@ -31,12 +32,15 @@ pub struct WorkloadArtifact {
     schedule: Schedule,
     /// Task runtimes of finished calls, their workers parked, for the next calls.
     idle: Mutex<Vec<TaskRuntime>>,
+    /// The last call's task graph (`task_graph.rs`): taken by a call, put back when it has
+    /// issued its tasks.
+    graph: Mutex<Option<TaskGraph>>,
 }
 
 impl WorkloadArtifact {
     pub fn new(inner: Box<dyn Artifact>, name: String, plan: Plan, schedule: Schedule) -> Self {
         let labels = plan.tasks.iter().map(|site| Arc::from(site.kernel.as_str())).collect();
-        WorkloadArtifact { inner: Arc::new(SharedArtifact(inner)), name, plan: Arc::new(plan), labels, schedule, idle: Mutex::default() }
+        WorkloadArtifact { inner: Arc::new(SharedArtifact(inner)), name, plan: Arc::new(plan), labels, schedule, idle: Mutex::default(), graph: Mutex::default() }
     }
 
     /// A runtime set up as `config` says: an idle one of an earlier call, or a new one.
@@ -108,11 +112,11 @@ impl WorkloadArtifact {
         for channel in &self.plan.channels {
             let count: i64 = channel.sizes.iter().product();
             let mut ring = vec![0u64; ((count * channel.element.bytes + 7) / 8) as usize];
-            let mut strides = vec![1i64; channel.sizes.len()];
+            let mut strides = Dims::from_elem(1, channel.sizes.len());
             for d in (0..channel.sizes.len().saturating_sub(1)).rev() {
                 strides[d] = strides[d + 1] * channel.sizes[d + 1];
             }
-            buffers.push(Some(Buffer { data: ring.as_mut_ptr() as *mut u8, sizes: channel.sizes.clone(), strides, element: channel.element }));
+            buffers.push(Some(Buffer { data: ring.as_mut_ptr() as *mut u8, sizes: Dims::from_slice(&channel.sizes), strides, element: channel.element }));
             rings.push(ring);
         }
         let memory = Arc::new(Memory { buffers });
@@ -131,10 +135,12 @@ impl WorkloadArtifact {
         let mut runtime = self.runtime(config)?;
         let affinity = self.schedule.dispatch == Dispatch::Affinity;
         let issued = {
-            let mut issuer = RuntimeIssuer::new(&runtime, context.clone(), &self.labels, affinity, self.schedule.batch);
+            let recorded = self.graph.lock().unwrap_or_else(PoisonError::into_inner).take();
+            let mut issuer = RuntimeIssuer::new(&runtime, context.clone(), &self.labels, affinity, self.schedule.batch, recorded);
             let outcome = eval::run(&self.plan, &memory, &scalars, workers, &mut issuer);
             // What was issued runs even when issuing stopped early.
             let flushed = issuer.flush();
+            *self.graph.lock().unwrap_or_else(PoisonError::into_inner) = issuer.into_graph();
             outcome.and(flushed)
         };
         let finished = runtime.drain();

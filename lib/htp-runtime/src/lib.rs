@@ -42,7 +42,7 @@ pub use channel::{channel, Receiver, SendError, Sender, TryRecvError, TrySendErr
 pub use ffi::{htp_runtime_num_threads, htp_runtime_parallel_for, symbols, LoopBody};
 pub use pool::{ThreadPool, NUM_THREADS_ENV};
 pub use tasks::{
-    Access, AccessMode, DispatchPolicy, Region, RunReport, RuntimeConfig, TaskBody, TaskId, TaskRuntime,
-    TaskSpec,
+    Access, AccessMode, DependencyRecorder, DispatchPolicy, Region, RegionDims, RunReport, RuntimeConfig, TaskBody,
+    TaskId, TaskRuntime, TaskSpec,
 };
 pub use trace::{Span, Trace, TraceEvent};

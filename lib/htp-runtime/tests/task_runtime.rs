@@ -11,7 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use htp_runtime::{Access, DispatchPolicy, Region, RuntimeConfig, TaskId, TaskRuntime, TaskSpec};
+use htp_runtime::{Access, DependencyRecorder, DispatchPolicy, Region, RuntimeConfig, TaskId, TaskRuntime, TaskSpec};
 
 const ALL_POLICIES: [DispatchPolicy; 4] = [
     DispatchPolicy::RoundRobin,
@@ -104,7 +104,7 @@ fn dynamic_gives_every_worker_work() {
 
 /// Elements `[first, first + len)` of the 1-D i64 buffer `buffer`.
 fn elements(buffer: usize, first: i64, len: i64) -> Region {
-    Region { buffer, offset: first * 8, dims: vec![(len, 8)], element_bytes: 8 }
+    Region { buffer, offset: first * 8, dims: [(len, 8)].into_iter().collect(), element_bytes: 8 }
 }
 
 /// Tasks read-modify-write overlapping windows of one buffer with a non-commutative update; in
@@ -233,6 +233,65 @@ fn a_reader_waits_for_the_earlier_writer() {
         )
         .unwrap();
     assert_eq!(runtime.finish().unwrap().edges, 1);
+}
+
+#[test]
+fn tracked_accesses_of_a_task_with_given_edges_order_later_tasks() {
+    let value = Arc::new(AtomicI64::new(0));
+    let buffer = Arc::as_ptr(&value) as usize;
+    let runtime = start(2, DispatchPolicy::Dynamic);
+    let writer_value = Arc::clone(&value);
+    // Submitted without its accesses (its edges recorded elsewhere), then told them.
+    let writer = runtime
+        .submit(TaskSpec::new("w", move || {
+            thread::sleep(Duration::from_millis(20));
+            writer_value.store(7, Ordering::Relaxed);
+            Ok(())
+        }))
+        .unwrap();
+    runtime.track_accesses([(writer, vec![Access::write(Region::bytes(buffer, 0, 8))])]).unwrap();
+    let reader_value = Arc::clone(&value);
+    runtime
+        .submit(
+            TaskSpec::new("r", move || match reader_value.load(Ordering::Relaxed) {
+                7 => Ok(()),
+                other => Err(format!("read {other} before the write")),
+            })
+            .access(Access::read(Region::bytes(buffer, 0, 8))),
+        )
+        .unwrap();
+    let error = runtime.track_accesses([(TaskId(5), Vec::new())]).unwrap_err();
+    assert!(error.contains("not been submitted"), "{error}");
+    assert_eq!(runtime.finish().unwrap().edges, 1);
+}
+
+#[test]
+fn recorded_edges_given_as_after_order_tasks_as_inference_would() {
+    let value = Arc::new(AtomicI64::new(0));
+    let buffer = Arc::as_ptr(&value) as usize;
+    let region = Region::bytes(buffer, 0, 8);
+    let mut recorder = DependencyRecorder::new();
+    let runtime = start(2, DispatchPolicy::Dynamic);
+    // Ten read-modify-writes of one value, each after the previous by its recorded edges alone.
+    for step in 0..10 {
+        let predecessors = recorder.add(vec![Access::read_write(region.clone())]);
+        assert_eq!(predecessors, if step == 0 { vec![] } else { vec![TaskId(step - 1)] });
+        let value = Arc::clone(&value);
+        let mut spec = TaskSpec::new(format!("t{step}"), move || {
+            thread::sleep(Duration::from_millis(2));
+            match value.load(Ordering::Relaxed) {
+                seen if seen == step as i64 => {
+                    value.store(seen + 1, Ordering::Relaxed);
+                    Ok(())
+                }
+                seen => Err(format!("step {step} saw {seen}")),
+            }
+        });
+        spec.after = predecessors;
+        runtime.submit(spec).unwrap();
+    }
+    runtime.finish().unwrap();
+    assert_eq!(value.load(Ordering::Relaxed), 10);
 }
 
 /// Waits up to 10 s for `count` to reach `target` (after adding 1): two tasks that meet here must

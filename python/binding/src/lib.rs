@@ -224,7 +224,7 @@ fn buffer(argument: &Bound<'_, PyAny>) -> PyResult<Argument> {
                 Ok((s / item_size) as i64)
             }
         })
-        .collect::<PyResult<Vec<i64>>>()?;
+        .collect::<PyResult<htp_api::Dims>>()?;
     let data = unsafe { (*array.as_array_ptr()).fields.data } as *mut c_void;
     Ok(Argument::Buffer { data, sizes: array.shape().iter().map(|&s| s as i64).collect(), strides })
 }

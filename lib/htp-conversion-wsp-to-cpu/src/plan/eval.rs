@@ -4,9 +4,9 @@
 //! loops order their iterations through barriers; `wsp.when` and
 //! `wsp.select` guard tasks on elements read when the tasks run.
 
-use htp_api::{RunError, RunErrorKind};
+use htp_api::{Dims, RunError, RunErrorKind};
 
-use super::{dims::Dims, Binary, Block, Compare, Element, Function, LoopKind, Num, Plan, Slot, Step};
+use super::{Binary, Block, Compare, Element, Function, LoopKind, Num, Plan, Slot, Step};
 
 /// A block of a workload tensor: which parameter, where it starts (in
 /// elements), its extents and strides (in elements).
@@ -92,8 +92,8 @@ pub struct Memory {
 #[derive(Clone, Debug)]
 pub struct Buffer {
     pub data: *mut u8,
-    pub sizes: Vec<i64>,
-    pub strides: Vec<i64>,
+    pub sizes: Dims,
+    pub strides: Dims,
     pub element: Element,
 }
 
@@ -136,7 +136,7 @@ impl Memory {
     /// The whole tensor of parameter `parameter` as a view.
     fn whole(&self, parameter: usize) -> Option<View> {
         let buffer = self.buffers.get(parameter)?.as_ref()?;
-        Some(View { parameter, offset: 0, sizes: Dims::from(&buffer.sizes[..]), strides: Dims::from(&buffer.strides[..]) })
+        Some(View { parameter, offset: 0, sizes: buffer.sizes.clone(), strides: buffer.strides.clone() })
     }
 }
 
@@ -400,7 +400,7 @@ impl Evaluator<'_, '_> {
                     }
                     offset += o * stride;
                 }
-                let view = View { parameter: whole.parameter, offset, sizes, strides: Dims::from(&whole.strides[dropped..]) };
+                let view = View { parameter: whole.parameter, offset, sizes, strides: Dims::from_slice(&whole.strides[dropped..]) };
                 frame[*dst] = Value::View(view);
             }
             Step::Cores { dst } => frame[*dst] = Value::Int(self.cores as i64),

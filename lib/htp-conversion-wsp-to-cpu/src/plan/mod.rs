@@ -5,7 +5,6 @@
 //! the task runtime as it is reached — the role the AICPU orchestration
 //! plays on PTO.
 
-pub mod dims;
 pub mod eval;
 pub mod extract;
 

@@ -62,6 +62,8 @@ struct BufferAccesses {
 struct Edges<'a> {
     task: &'a Arc<TaskNode>,
     added: usize,
+    /// Ahead of a run (`recorder.rs`): the predecessors are listed here instead of linked.
+    listed: Option<&'a mut Vec<TaskId>>,
 }
 
 impl Edges<'_> {
@@ -71,7 +73,10 @@ impl Edges<'_> {
         if predecessor.id == self.task.id || !predecessor.mark_follower(self.task.id) {
             return;
         }
-        if predecessor.add_successor(self.task) {
+        if let Some(listed) = self.listed.as_deref_mut() {
+            listed.push(TaskId(predecessor.id));
+            self.added += 1;
+        } else if predecessor.add_successor(self.task) {
             self.added += 1;
         }
     }
@@ -107,8 +112,21 @@ impl DependencyTracker {
         after: &[TaskId],
         stream: Option<u64>,
     ) -> usize {
+        self.insert_listing(task, accesses, after, stream, None)
+    }
+
+    /// As [`insert`](Self::insert); with `listed`, the predecessors are pushed there instead of
+    /// linked to the task (the recorder's nodes never run).
+    pub fn insert_listing(
+        &mut self,
+        task: &Arc<TaskNode>,
+        accesses: Vec<Access>,
+        after: &[TaskId],
+        stream: Option<u64>,
+        listed: Option<&mut Vec<TaskId>>,
+    ) -> usize {
         debug_assert_eq!(task.id, self.next_id);
-        let mut edges = Edges { task, added: 0 };
+        let mut edges = Edges { task, added: 0, listed };
         for &TaskId(id) in after {
             if let Some(offset) = id.checked_sub(self.recent_first_id) {
                 if let Some(predecessor) = self.recent.get(offset as usize) {
@@ -121,13 +139,26 @@ impl DependencyTracker {
                 edges.after(&previous);
             }
         }
+        self.add_accesses(task, accesses, |old| edges.after(old));
+        self.edges += edges.added;
+        self.recent.push_back(Arc::clone(task));
+        if self.recent.len() >= self.trim_at {
+            self.trim_recent();
+        }
+        self.next_id += 1;
+        edges.added
+    }
+
+    /// Makes `accesses` live accesses of `task`, calling `conflict` with every live task they
+    /// must follow.
+    fn add_accesses(&mut self, task: &Arc<TaskNode>, accesses: Vec<Access>, mut conflict: impl FnMut(&Arc<TaskNode>)) {
         for access in accesses {
             let Some((first, last)) = access.region.byte_range() else { continue };
             let live = self.buffers.entry(access.region.buffer).or_default();
             let entry = LiveAccess::new(first, last, access.region, task);
-            live.writers.for_each_overlapping(&entry, |old| edges.after(old));
+            live.writers.for_each_overlapping(&entry, &mut conflict);
             if access.mode.writes() {
-                live.readers.for_each_overlapping(&entry, |old| edges.after(old));
+                live.readers.for_each_overlapping(&entry, &mut conflict);
                 // Superseded: later accesses to this region wait for this write instead.
                 live.readers.remove_region(first, &entry.region);
                 live.writers.remove_region(first, &entry.region);
@@ -136,13 +167,25 @@ impl DependencyTracker {
                 live.readers.insert(entry);
             }
         }
-        self.edges += edges.added;
-        self.recent.push_back(Arc::clone(task));
-        if self.recent.len() >= self.trim_at {
-            self.trim_recent();
+    }
+
+    /// Adds `accesses` of task `task`, submitted earlier with its edges given (`after`), to the
+    /// live accesses, as if it had been submitted with them: later tasks' accesses wait for it.
+    /// Call it for such tasks in submission order, before any later task with accesses. A task
+    /// already finished needs no more waiting for and is skipped. `false` if `task` has not been
+    /// submitted.
+    pub fn track(&mut self, task: TaskId, accesses: Vec<Access>) -> bool {
+        if task.0 >= self.next_id {
+            return false;
         }
-        self.next_id += 1;
-        edges.added
+        let Some(node) = task.0.checked_sub(self.recent_first_id).and_then(|offset| self.recent.get(offset as usize)) else {
+            return true;
+        };
+        if !node.is_done() {
+            let node = Arc::clone(node);
+            self.add_accesses(&node, accesses, |_| {});
+        }
+        true
     }
 
     /// Forgets the run once every task has finished: ids start again from 0, and the nodes are

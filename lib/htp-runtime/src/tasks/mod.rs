@@ -21,7 +21,7 @@
 //! runs tasks while it waits.
 //!
 //! Files, one job each: `config.rs` (policies, configuration), `region.rs` (regions and their
-//! overlap test), `body.rs` (a task's work, inline in its node), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `live.rs` (a buffer's live accesses, indexed), `queues.rs`
+//! overlap test), `body.rs` (a task's work, inline in its node), `node.rs` (a task in the graph), `deps.rs` (dependency inference), `live.rs` (a buffer's live accesses, indexed), `recorder.rs` (the same inference ahead of a run, for callers that give edges instead of accesses), `queues.rs`
 //! (ready queues and parking), `inbox.rs` (the lock-free push side of a queue), `window.rs` (the in-flight bound), `executor.rs` (the workers).
 
 mod body;
@@ -32,6 +32,7 @@ mod inbox;
 mod live;
 mod node;
 mod queues;
+mod recorder;
 mod region;
 mod window;
 
@@ -45,7 +46,8 @@ use std::{
 
 pub use body::TaskBody;
 pub use config::{DispatchPolicy, RuntimeConfig};
-pub use region::{Access, AccessMode, Region};
+pub use recorder::DependencyRecorder;
+pub use region::{Access, AccessMode, Region, RegionDims};
 
 use deps::DependencyTracker;
 use executor::{Failure, Shared};
@@ -281,6 +283,20 @@ impl TaskRuntime {
             executor::help_while_far_ahead(&self.shared, AHEAD);
         }
         outcome
+    }
+
+    /// Adds the accesses of tasks submitted earlier with their edges given (`after`, e.g. from
+    /// a [`DependencyRecorder`]) to dependency inference, as if they had been submitted with
+    /// them: tasks submitted later with accesses wait for them. Give them in submission order,
+    /// before any later task with accesses. Fails if a task has not been submitted.
+    pub fn track_accesses(&self, tasks: impl IntoIterator<Item = (TaskId, Vec<Access>)>) -> Result<(), String> {
+        let mut tracker = lock(&self.tracker);
+        for (task, accesses) in tasks {
+            if !tracker.track(task, accesses) {
+                return Err(format!("task runtime: accesses given for task {}, which has not been submitted", task.0));
+            }
+        }
+        Ok(())
     }
 
     /// What refuses a spec before it enters the window.

@@ -25,6 +25,10 @@ impl AccessMode {
     }
 }
 
+/// A region's dimensions, outermost first: (number of elements, stride in bytes). Inline up to
+/// four: a task's accesses need no heap allocation each (D88).
+pub type RegionDims = smallvec::SmallVec<[(i64, i64); 4]>;
+
 /// A strided N-d box of bytes in one buffer.
 ///
 /// Its elements are at byte `offset + Σ_k i_k * stride_k` of the buffer for `0 <= i_k < size_k`,
@@ -39,7 +43,7 @@ pub struct Region {
     pub offset: i64,
     /// Per dimension, outermost first: (number of elements, stride in bytes). Strides may be
     /// zero (a broadcast) or negative.
-    pub dims: Vec<(i64, i64)>,
+    pub dims: RegionDims,
     /// Bytes per element.
     pub element_bytes: i64,
 }
@@ -73,7 +77,7 @@ impl Access {
 impl Region {
     /// A contiguous run of `bytes` bytes at `offset` of `buffer`.
     pub fn bytes(buffer: usize, offset: i64, bytes: i64) -> Self {
-        Self { buffer, offset, dims: vec![(bytes, 1)], element_bytes: 1 }
+        Self { buffer, offset, dims: smallvec::smallvec![(bytes, 1)], element_bytes: 1 }
     }
 
     /// The `rows × cols` tile at (`row`, `col`) of a row-major matrix with `matrix_cols` columns
@@ -88,7 +92,7 @@ impl Region {
         Self {
             buffer,
             offset: (row * matrix_cols + col) * element_bytes,
-            dims: vec![(rows, matrix_cols * element_bytes), (cols, element_bytes)],
+            dims: smallvec::smallvec![(rows, matrix_cols * element_bytes), (cols, element_bytes)],
             element_bytes,
         }
     }
@@ -373,8 +377,8 @@ mod tests {
     #[test]
     fn negative_and_zero_strides_are_handled() {
         // Row 1 walked backwards, and row 1 broadcast 5 times.
-        let backwards = Region { buffer: M, offset: 64 * 4 + 63 * 4, dims: vec![(64, -4)], element_bytes: 4 };
-        let broadcast = Region { buffer: M, offset: 64 * 4, dims: vec![(5, 0), (64, 4)], element_bytes: 4 };
+        let backwards = Region { buffer: M, offset: 64 * 4 + 63 * 4, dims: smallvec::smallvec![(64, -4)], element_bytes: 4 };
+        let broadcast = Region { buffer: M, offset: 64 * 4, dims: smallvec::smallvec![(5, 0), (64, 4)], element_bytes: 4 };
         assert_eq!(backwards.byte_range(), Some((256, 511)));
         assert!(backwards.overlaps(&tile(1, 0, 1, 64)));
         assert!(!backwards.overlaps(&tile(2, 0, 1, 64)));
@@ -387,7 +391,7 @@ mod tests {
         // Every other element of 80 columns from each of rows 0 and 1: the first row's part
         // reaches into row 1, so the strides do not separate the dimensions and only the byte
         // ranges count. An odd element of row 1 is not touched, but is in the byte range.
-        let every_other = Region { buffer: M, offset: 0, dims: vec![(2, 64 * 4), (40, 8)], element_bytes: 4 };
+        let every_other = Region { buffer: M, offset: 0, dims: smallvec::smallvec![(2, 64 * 4), (40, 8)], element_bytes: 4 };
         let odd_element = tile(1, 41, 1, 1);
         assert!(!truly_overlap(&every_other, &odd_element));
         assert!(every_other.overlaps(&odd_element), "conservative: byte ranges intersect");
@@ -402,7 +406,7 @@ mod tests {
         assert!(!eight_d.overlaps(&gap), "exact up to MAX_DIMS");
         // Where the exact test applies, it answers exactly even for a wrapping tile.
         let wrapping =
-            Region { buffer: M, offset: 0, dims: vec![(2, 2 * 64 * 4), (80, 4)], element_bytes: 4 };
+            Region { buffer: M, offset: 0, dims: smallvec::smallvec![(2, 2 * 64 * 4), (80, 4)], element_bytes: 4 };
         assert!(!truly_overlap(&wrapping, &tile(1, 40, 1, 4)));
         assert!(!wrapping.overlaps(&tile(1, 40, 1, 4)));
         assert!(wrapping.overlaps(&tile(1, 15, 1, 1)));
@@ -433,7 +437,7 @@ mod tests {
                 Region {
                     buffer: M,
                     offset: next(60),
-                    dims: vec![(next(5), 1 + next(9))],
+                    dims: smallvec::smallvec![(next(5), 1 + next(9))],
                     element_bytes: 1 + next(3),
                 }
             } else {
