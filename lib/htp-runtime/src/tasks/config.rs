@@ -17,10 +17,12 @@ pub enum DispatchPolicy {
     /// newest task first (LIFO: a successor readied by the task just finished is likely to find
     /// its inputs in cache), and when its deque is empty steals the oldest task of another
     /// worker's deque (FIFO end: the oldest work is the least likely to be hot in its owner's
-    /// cache, and owner and thief touch opposite ends).
+    /// cache, and owner and thief touch opposite ends). A worker whose finished task readies
+    /// successors runs the first of them next itself, wherever it was placed.
     WorkStealing,
-    /// One shared FIFO ready queue: any idle worker takes the oldest ready task. `spec.worker`
-    /// is ignored.
+    /// One shared FIFO ready queue: any idle worker takes the oldest ready task; a worker whose
+    /// finished task readies successors runs the first of them next itself (a chain of tasks
+    /// stays on one core). `spec.worker` is ignored.
     Dynamic,
 }
 

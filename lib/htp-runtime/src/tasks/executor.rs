@@ -84,11 +84,23 @@ pub(crate) fn worker_main(shared: &Arc<Shared>, index: usize) {
 }
 
 /// Runs the tasks in `taken` as worker `lane`, in order: each body, then its successors
-/// released and its window slot freed.
+/// released and its window slot freed. The first successor the worker may run it runs next
+/// itself, queued nowhere (`ReadyQueues::may_keep`): a chain of dependent tasks stays on one
+/// core, its inputs in cache, and costs no wake-up of another worker per link.
 fn run_taken(shared: &Shared, lane: usize, taken: &mut VecDeque<Arc<TaskNode>>) {
     while let Some(task) = taken.pop_front() {
         run(shared, lane, &task);
-        task.finish(|successor| shared.queues.push(successor));
+        let mut next = None;
+        task.finish(|successor| {
+            if next.is_none() && shared.queues.may_keep(&successor, lane) {
+                next = Some(successor);
+            } else {
+                shared.queues.push(successor);
+            }
+        });
+        if let Some(next) = next {
+            taken.push_front(next);
+        }
         // Let go of the node before its window slot: the submitter reuses unshared nodes.
         drop(task);
         shared.window.leave(lane);

@@ -1,8 +1,8 @@
 //! Ready tasks waiting for a worker, one layout per [`DispatchPolicy`], and the parking of idle
 //! workers.
 //!
-//! A worker that finds nothing spins briefly (searching), then announces itself asleep, looks
-//! once more, and parks on its own condition variable. A push wakes a sleeping worker only when
+//! A worker that finds nothing spins briefly and yields for up to 100 µs (searching), then
+//! announces itself asleep, looks once more, and parks on its own condition variable. A push wakes a sleeping worker only when
 //! one is asleep and, where any worker may take the task (`Dynamic`, `WorkStealing`), nobody is
 //! searching; a searching worker that finds work wakes the next sleeper if work is left over. So
 //! a busy runtime makes no wake-up calls, and a burst of tasks costs the submitter one at most. The two sides
@@ -16,6 +16,7 @@ use std::{
         atomic::{AtomicBool, AtomicUsize, Ordering},
         Arc, Condvar, Mutex,
     },
+    time::{Duration, Instant},
 };
 
 use super::{config::DispatchPolicy, inbox::Inbox, node::lock, node::TaskNode};
@@ -141,6 +142,16 @@ impl ReadyQueues {
         }
     }
 
+    /// Whether `worker`, which has just readied `task` by finishing its predecessor, may run it
+    /// next itself instead of queueing it: always where the policy moves tasks (`Dynamic`,
+    /// `WorkStealing`: a placement is a hint), only when placed on `worker` where it does not.
+    pub fn may_keep(&self, task: &TaskNode, worker: usize) -> bool {
+        match self.policy {
+            DispatchPolicy::Dynamic | DispatchPolicy::WorkStealing => true,
+            DispatchPolicy::RoundRobin | DispatchPolicy::Affinity => task.worker == worker,
+        }
+    }
+
     /// Makes `tasks` available like [`push`](Self::push) one by one, deciding about wake-ups
     /// once per worker touched (`Dynamic`: once) instead of once per task: what a batch submit
     /// saves besides the tracker's lock.
@@ -223,9 +234,13 @@ impl ReadyQueues {
     /// change wakes the worker: the caller lane's "no task in flight").
     pub fn wait_for_tasks(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>, done: impl Fn() -> bool) -> bool {
         // Spinning first keeps a worker fed by a fast submitter off the futex; short, because
-        // the submitter may need this core.
+        // the submitter may need this core. Then yielding, for a while: a worker put to sleep
+        // costs a wake-up on the critical path later (a futex call and the scheduler's latency,
+        // tens of µs on a VM) — the caller lane waiting for a run's last task, a worker idle
+        // between two decode steps of a serving routine. Yielding gives the core away when
+        // another thread wants it.
         const SPINS: u32 = 200;
-        const YIELDS: u32 = 4;
+        const YIELD_FOR: Duration = Duration::from_micros(100);
         let parker = &self.parkers[worker];
         // A busy worker finds work at once: no searching announcement (two read-modify-writes of
         // a line every worker and pusher touches, per task). Pushers wake sleepers themselves
@@ -235,7 +250,8 @@ impl ReadyQueues {
         }
         loop {
             self.searching.fetch_add(1, Ordering::SeqCst);
-            for round in 0..SPINS + YIELDS {
+            let mut yielding_since = None;
+            for round in 0.. {
                 if self.take(worker, into) {
                     self.searching.fetch_sub(1, Ordering::SeqCst);
                     self.hand_on();
@@ -247,8 +263,10 @@ impl ReadyQueues {
                 }
                 if round < SPINS {
                     std::hint::spin_loop();
-                } else {
+                } else if yielding_since.get_or_insert_with(Instant::now).elapsed() < YIELD_FOR {
                     std::thread::yield_now();
+                } else {
+                    break;
                 }
             }
             // Stop searching, announce sleep, look once more: a push either sees this worker
