@@ -205,29 +205,39 @@ fn a_writer_waits_for_earlier_readers() {
     }
 }
 
+/// Stores 7 into `value` after 20 ms.
+fn writes_7_late(value: &Arc<AtomicI64>) -> impl FnOnce() -> Result<(), String> + Send + 'static {
+    let value = Arc::clone(value);
+    move || {
+        thread::sleep(Duration::from_millis(20));
+        value.store(7, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// Fails unless `value` holds 7 (the writer ran first).
+fn reads_7(value: &Arc<AtomicI64>) -> impl FnOnce() -> Result<(), String> + Send + 'static {
+    let value = Arc::clone(value);
+    move || match value.load(Ordering::Relaxed) {
+        7 => Ok(()),
+        other => Err(format!("read {other} before the write")),
+    }
+}
+
 #[test]
 fn a_reader_waits_for_the_earlier_writer() {
     let value = Arc::new(AtomicI64::new(0));
     let buffer = Arc::as_ptr(&value) as usize;
     let runtime = start(2, DispatchPolicy::Dynamic);
-    let writer_value = Arc::clone(&value);
     runtime
         .submit(
-            TaskSpec::new("w", move || {
-                thread::sleep(Duration::from_millis(20));
-                writer_value.store(7, Ordering::Relaxed);
-                Ok(())
-            })
+            TaskSpec::new("w", writes_7_late(&value))
             .access(Access::write(Region::bytes(buffer, 0, 8))),
         )
         .unwrap();
-    let reader_value = Arc::clone(&value);
     runtime
         .submit(
-            TaskSpec::new("r", move || match reader_value.load(Ordering::Relaxed) {
-                7 => Ok(()),
-                other => Err(format!("read {other} before the write")),
-            })
+            TaskSpec::new("r", reads_7(&value))
             // Overlaps the writer's bytes partially.
             .access(Access::read(Region::bytes(buffer, 4, 8))),
         )
@@ -240,23 +250,12 @@ fn tracked_accesses_of_a_task_with_given_edges_order_later_tasks() {
     let value = Arc::new(AtomicI64::new(0));
     let buffer = Arc::as_ptr(&value) as usize;
     let runtime = start(2, DispatchPolicy::Dynamic);
-    let writer_value = Arc::clone(&value);
     // Submitted without its accesses (its edges recorded elsewhere), then told them.
-    let writer = runtime
-        .submit(TaskSpec::new("w", move || {
-            thread::sleep(Duration::from_millis(20));
-            writer_value.store(7, Ordering::Relaxed);
-            Ok(())
-        }))
-        .unwrap();
+    let writer = runtime.submit(TaskSpec::new("w", writes_7_late(&value))).unwrap();
     runtime.track_accesses([(writer, vec![Access::write(Region::bytes(buffer, 0, 8))])]).unwrap();
-    let reader_value = Arc::clone(&value);
     runtime
         .submit(
-            TaskSpec::new("r", move || match reader_value.load(Ordering::Relaxed) {
-                7 => Ok(()),
-                other => Err(format!("read {other} before the write")),
-            })
+            TaskSpec::new("r", reads_7(&value))
             .access(Access::read(Region::bytes(buffer, 0, 8))),
         )
         .unwrap();

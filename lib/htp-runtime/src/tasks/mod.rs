@@ -189,7 +189,7 @@ impl TaskRuntime {
     pub fn start(config: RuntimeConfig) -> Result<Self, String> {
         config.validate()?;
         let shared = Arc::new(Shared {
-            queues: ReadyQueues::new(config.policy, config.workers),
+            queues: ReadyQueues::new(config.policy, config.workers, config.caller_lane),
             window: Window::new(config.window, config.workers),
             failure: Failure::default(),
             trace: config.trace.then(Trace::new),

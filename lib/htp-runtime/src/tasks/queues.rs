@@ -1,8 +1,9 @@
 //! Ready tasks waiting for a worker, one layout per [`DispatchPolicy`], and the parking of idle
 //! workers.
 //!
-//! A worker that finds nothing spins briefly and yields for up to 100 µs (searching), then
-//! announces itself asleep, looks once more, and parks on its own condition variable. A push wakes a sleeping worker only when
+//! A worker that finds nothing spins briefly and yields (searching: for up to 100 µs when the
+//! caller's thread is worker 0), then announces itself asleep, looks once more, and parks on its
+//! own condition variable. A push wakes a sleeping worker only when
 //! one is asleep and, where any worker may take the task (`Dynamic`, `WorkStealing`), nobody is
 //! searching; a searching worker that finds work wakes the next sleeper if work is left over. So
 //! a busy runtime makes no wake-up calls, and a burst of tasks costs the submitter one at most. The two sides
@@ -86,6 +87,13 @@ pub(crate) struct ReadyQueues {
     /// Workers spinning for work: a push to a queue they can take from needs no wake-up.
     searching: AtomicUsize,
     shutdown: AtomicBool,
+    /// How long a worker that found nothing keeps yielding before it parks. A parked worker
+    /// costs a wake-up on the critical path later (a futex call and the scheduler's latency,
+    /// tens of µs on a VM): the caller lane waiting for a run's last task, a worker idle between
+    /// two decode steps. With a caller lane every thread of the runtime is a worker, so at most
+    /// one per core by default, and yielding takes no core another of its threads needs: 100
+    /// µs. Without, a submitting thread of the caller's shares the cores: a few yields only.
+    yield_for: Duration,
 }
 
 /// Where one worker sleeps.
@@ -97,7 +105,7 @@ struct Parker {
 }
 
 impl ReadyQueues {
-    pub fn new(policy: DispatchPolicy, workers: usize) -> Self {
+    pub fn new(policy: DispatchPolicy, workers: usize, caller_lane: bool) -> Self {
         let per_worker = policy != DispatchPolicy::Dynamic;
         Self {
             policy,
@@ -113,6 +121,7 @@ impl ReadyQueues {
             sleepers: AtomicUsize::new(0),
             searching: AtomicUsize::new(0),
             shutdown: AtomicBool::new(false),
+            yield_for: if caller_lane { Duration::from_micros(100) } else { Duration::ZERO },
         }
     }
 
@@ -234,13 +243,10 @@ impl ReadyQueues {
     /// change wakes the worker: the caller lane's "no task in flight").
     pub fn wait_for_tasks(&self, worker: usize, into: &mut VecDeque<Arc<TaskNode>>, done: impl Fn() -> bool) -> bool {
         // Spinning first keeps a worker fed by a fast submitter off the futex; short, because
-        // the submitter may need this core. Then yielding, for a while: a worker put to sleep
-        // costs a wake-up on the critical path later (a futex call and the scheduler's latency,
-        // tens of µs on a VM) — the caller lane waiting for a run's last task, a worker idle
-        // between two decode steps of a serving routine. Yielding gives the core away when
-        // another thread wants it.
+        // the submitter may need this core. Then a few yields, or yielding for a while when
+        // the runtime's threads are all workers (`yield_for`, below).
         const SPINS: u32 = 200;
-        const YIELD_FOR: Duration = Duration::from_micros(100);
+        const YIELDS: u32 = 4;
         let parker = &self.parkers[worker];
         // A busy worker finds work at once: no searching announcement (two read-modify-writes of
         // a line every worker and pusher touches, per task). Pushers wake sleepers themselves
@@ -263,7 +269,7 @@ impl ReadyQueues {
                 }
                 if round < SPINS {
                     std::hint::spin_loop();
-                } else if yielding_since.get_or_insert_with(Instant::now).elapsed() < YIELD_FOR {
+                } else if round < SPINS + YIELDS || yielding_since.get_or_insert_with(Instant::now).elapsed() < self.yield_for {
                     std::thread::yield_now();
                 } else {
                     break;
