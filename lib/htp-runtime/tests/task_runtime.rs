@@ -855,8 +855,20 @@ fn a_batch_is_submitted_in_order_with_its_dependencies() {
             // A refused spec in a batch: the ones before it are submitted.
             let refused = [task(50, || Ok(())), task(51, || Ok(())).after(TaskId(99)), task(52, || Ok(()))];
             assert!(runtime.submit_batch(refused).unwrap_err().contains("not an earlier task"));
+            // A batch whose iterator does not announce its length (a filter): counted into the
+            // window as it comes, and the run still ends.
+            let extra = Arc::new(AtomicUsize::new(0));
+            let unannounced = (0..8).filter(|n| n % 2 == 0).map(|n| {
+                let extra = Arc::clone(&extra);
+                task(60 + n, move || {
+                    extra.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                })
+            });
+            assert_eq!(runtime.submit_batch(unannounced).unwrap(), 4);
             let report = runtime.finish().unwrap();
-            assert_eq!(report.tasks, 51, "{policy:?}");
+            assert_eq!(report.tasks, 55, "{policy:?}");
+            assert_eq!(extra.load(Ordering::Relaxed), 4);
             assert_eq!(*log.lock().unwrap(), (0..50).collect::<Vec<_>>(), "{policy:?} caller lane {caller_lane}");
         }
     }

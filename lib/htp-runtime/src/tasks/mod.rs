@@ -248,11 +248,16 @@ impl TaskRuntime {
     /// tracker's lock once and deciding about waking workers once (per worker touched): their
     /// ids are consecutive. At the first spec refused, the earlier ones stay submitted and its
     /// error is returned. With a bounded window the specs go one by one (a stall must not hold
-    /// the lock). Returns the number submitted.
+    /// the lock). Returns the number submitted. The iterator is read under the tracker's lock:
+    /// it should only hand over specs (a `Vec`'s, a cheap `map`), not compute them at length.
     pub fn submit_batch(&self, specs: impl IntoIterator<Item = TaskSpec>) -> Result<usize, String> {
-        let specs: Vec<TaskSpec> = specs.into_iter().collect();
-        let count = specs.len();
-        if !self.shared.window.enter_unbounded(count) {
+        let mut specs = specs.into_iter();
+        // Counted into the window before any is inserted (a predecessor finishing meanwhile may
+        // run one at once): the iterator's announced length in one step, any further one by
+        // one. The specs are taken as they come, never collected (a batch of specs is tens of
+        // KiB: allocating it per batch cost page faults).
+        let announced = specs.size_hint().0;
+        if !self.shared.window.enter_unbounded(announced) {
             let mut submitted = 0;
             for spec in specs {
                 self.submit(spec)?;
@@ -260,11 +265,16 @@ impl TaskRuntime {
             }
             return Ok(submitted);
         }
-        let mut ready = Vec::with_capacity(count);
-        let mut outcome = Ok(count);
+        let mut ready = Vec::with_capacity(announced);
+        let mut count = 0;
+        let mut outcome = Ok(());
         {
             let mut tracker = lock(&self.tracker);
-            for (n, spec) in specs.into_iter().enumerate() {
+            for spec in specs.by_ref() {
+                if count >= announced {
+                    self.shared.window.enter_unbounded(1);
+                }
+                count += 1;
                 if let Err(error) = self.check(&spec).and_then(|()| {
                     let (task, is_ready) = self.insert(&mut tracker, spec)?;
                     if is_ready {
@@ -272,12 +282,17 @@ impl TaskRuntime {
                     }
                     Ok(())
                 }) {
-                    self.shared.window.cancel_entered(count - n);
+                    // This spec and the announced ones not taken were counted in.
+                    self.shared.window.cancel_entered(1 + announced.saturating_sub(count));
                     outcome = Err(error);
                     break;
                 }
             }
+            if outcome.is_ok() && count < announced {
+                self.shared.window.cancel_entered(announced - count);
+            }
         }
+        let outcome = outcome.map(|()| count);
         self.shared.queues.push_all(ready);
         if self.config.caller_lane && !executor::on_worker_of(&self.shared) {
             executor::help_while_far_ahead(&self.shared, AHEAD);
