@@ -79,20 +79,29 @@ pub(crate) fn worker_main(shared: &Arc<Shared>, index: usize) {
     // Tasks taken from the queues and not yet run (several only for the static policies).
     let mut taken = VecDeque::new();
     while shared.queues.wait_for_tasks(index, &mut taken, || false) {
-        run_taken(shared, index, &mut taken);
+        run_taken(shared, index, &mut taken, Successors::Keep);
     }
 }
 
+/// What a thread running tasks does with the successors they ready.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Successors {
+    /// Runs the first it may run next itself: a worker, or the caller lane waiting for the end.
+    Keep,
+    /// Queues them all: a submitter helping out, which must get back to submitting.
+    Queue,
+}
+
 /// Runs the tasks in `taken` as worker `lane`, in order: each body, then its successors
-/// released and its window slot freed. The first successor the worker may run it runs next
-/// itself, queued nowhere (`ReadyQueues::may_keep`): a chain of dependent tasks stays on one
-/// core, its inputs in cache, and costs no wake-up of another worker per link.
-fn run_taken(shared: &Shared, lane: usize, taken: &mut VecDeque<Arc<TaskNode>>) {
+/// released and its window slot freed. With `Successors::Keep`, the first successor the worker
+/// may run it runs next itself, queued nowhere (`ReadyQueues::may_keep`): a chain of dependent
+/// tasks stays on one core, its inputs in cache, and costs no wake-up of another worker per link.
+fn run_taken(shared: &Shared, lane: usize, taken: &mut VecDeque<Arc<TaskNode>>, successors: Successors) {
     while let Some(task) = taken.pop_front() {
         run(shared, lane, &task);
         let mut next = None;
         task.finish(|successor| {
-            if next.is_none() && shared.queues.may_keep(&successor, lane) {
+            if successors == Successors::Keep && next.is_none() && shared.queues.may_keep(&successor, lane) {
                 next = Some(successor);
             } else {
                 shared.queues.push(successor);
@@ -127,7 +136,7 @@ pub(crate) fn help_until_empty(shared: &Shared) {
     }
     let mut taken = VecDeque::new();
     while shared.queues.wait_for_tasks(0, &mut taken, || shared.window.is_empty()) {
-        run_taken(shared, 0, &mut taken);
+        run_taken(shared, 0, &mut taken, Successors::Keep);
     }
     shared.lane_claimed.store(false, Ordering::Release);
 }
@@ -140,7 +149,7 @@ pub(crate) fn help_while_far_ahead(shared: &Shared, ahead: usize) {
     }
     let mut taken = VecDeque::new();
     while shared.window.in_flight() > ahead / 2 && shared.queues.take(0, &mut taken) {
-        run_taken(shared, 0, &mut taken);
+        run_taken(shared, 0, &mut taken, Successors::Queue);
     }
     shared.lane_claimed.store(false, Ordering::Release);
 }
@@ -153,7 +162,7 @@ pub(crate) fn help_while_full(shared: &Shared) {
         let mut taken = VecDeque::new();
         let found = shared.queues.take(0, &mut taken);
         if found {
-            run_taken(shared, 0, &mut taken);
+            run_taken(shared, 0, &mut taken, Successors::Queue);
         }
         shared.lane_claimed.store(false, Ordering::Release);
         if found {
