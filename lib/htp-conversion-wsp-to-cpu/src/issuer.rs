@@ -6,7 +6,7 @@
 use std::sync::{Arc, Mutex};
 
 use htp_api::{Argument, Artifact, RunError, RunErrorKind};
-use htp_runtime::tasks::{Access, Region, TaskId, TaskRuntime, TaskSpec};
+use htp_runtime::tasks::{Access, Region, RegionDims, TaskId, TaskRuntime, TaskSpec};
 
 use super::staging;
 use super::task_graph::{CallGraph, TaskGraph};
@@ -206,7 +206,7 @@ impl Issuer for RuntimeIssuer<'_> {
         }
         for guard in &task.guards {
             if let Some(region) = self.region(&guard.element.view, guard.element.element) {
-                accesses.push(Access::read(Region { dims: [(1, region.element_bytes)].into_iter().collect(), ..region }));
+                accesses.push(Access::read(Region { dims: RegionDims::from_slice(&[(1, region.element_bytes)]), ..region }));
             }
         }
         let worker = task.worker.or_else(|| self.place_by_first_key.then(|| task.keys.first().copied().unwrap_or(0)));

@@ -11,7 +11,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use htp_runtime::{Access, DependencyRecorder, DispatchPolicy, Region, RuntimeConfig, TaskId, TaskRuntime, TaskSpec};
+use htp_runtime::{Access, DependencyRecorder, DispatchPolicy, Region, RegionDims, RuntimeConfig, TaskId, TaskRuntime, TaskSpec};
 
 const ALL_POLICIES: [DispatchPolicy; 4] = [
     DispatchPolicy::RoundRobin,
@@ -104,7 +104,7 @@ fn dynamic_gives_every_worker_work() {
 
 /// Elements `[first, first + len)` of the 1-D i64 buffer `buffer`.
 fn elements(buffer: usize, first: i64, len: i64) -> Region {
-    Region { buffer, offset: first * 8, dims: [(len, 8)].into_iter().collect(), element_bytes: 8 }
+    Region { buffer, offset: first * 8, dims: RegionDims::from_slice(&[(len, 8)]), element_bytes: 8 }
 }
 
 /// Tasks read-modify-write overlapping windows of one buffer with a non-commutative update; in
