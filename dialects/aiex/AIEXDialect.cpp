@@ -63,11 +63,15 @@ LogicalResult NpuDmaMemcpyNdOp::verify() {
   unsigned bits = type.getElementTypeBitWidth();
   if (bits > 32)
     return emitOpError("moves ") << bits << "-bit elements; the shim DMA moves at most 32-bit ones";
-  if (fifo->getElementMemRef().getElementType() != type.getElementType())
+  // Objects of 64-bit elements travel from and to a host buffer of their
+  // 32-bit words (mlir-aie's buffer descriptors move them as word pairs).
+  Type object = fifo->getElementMemRef().getElementType();
+  bool wordPairs = object.getIntOrFloatBitWidth() == 64 && type.getElementType().isInteger(32);
+  if (object != type.getElementType() && !wordPairs)
     return emitOpError("moves ")
            << type.getElementType() << " elements through @"
-           << fifo->getSymName() << ", whose objects hold "
-           << fifo->getElementMemRef().getElementType();
+           << fifo->getSymName() << ", whose objects hold " << object
+           << (object.getIntOrFloatBitWidth() == 64 ? " (moved as the words of a host buffer of i32)" : "");
   // Run-time offsets, sizes or strides: mlir-aie checks them when it
   // lowers; HTP emits static ones.
   if (!getOffsets().empty() || !getSizes().empty() || !getStrides().empty())
@@ -103,11 +107,12 @@ LogicalResult NpuDmaMemcpyNdOp::verify() {
            << last << " of a host buffer of " << type.getNumElements()
            << " elements";
   int64_t moved = sizes[0] * sizes[1] * sizes[2] * sizes[3];
-  int64_t object = fifo->getElementMemRef().getNumElements();
-  if (moved % object != 0)
+  // In the host buffer's elements (a 64-bit object is two of its words).
+  int64_t objectElements = fifo->getElementMemRef().getNumElements() * (wordPairs ? 2 : 1);
+  if (moved % objectElements != 0)
     return emitOpError("moves ")
            << moved << " elements through @" << fifo->getSymName()
-           << ", not a whole number of its " << object << "-element objects";
+           << ", not a whole number of its " << objectElements << "-element objects";
   return success();
 }
 

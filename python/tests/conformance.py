@@ -1004,8 +1004,6 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 # does; the rest is a core's memory, a core's DMA channels or a gap of HTP's AIE targets.
 
 _AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
-_AIE_I64 = Gap("i64 elements on the AIE targets: they move 8-, 16- and 32-bit elements (a core's scalar unit is "
-               "32-bit; i64 would be word pairs)", "the element type i64 is not available on target 'aie-sim'")
 _AIE_RANK = Gap("3-D tensors on the AIE targets (they move 2-D row blocks; a 1-D tensor moves as one row)",
                 "the aie targets move 2-D tensors (rows x columns, walked by row block)")
 _AIE_LAYOUT = Gap("column-major tensors on the AIE targets (a shim DMA window could move their row blocks)",
@@ -1015,11 +1013,11 @@ _AIE_CHECKED = Gap("htp.gather / htp.scatter along a tile's rows: its index chec
 _AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
                         "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
 _AIE_BOOL = Gap("bool tensors on the AIE targets (i1 elements: a shim DMA moves 8-, 16- and 32-bit ones)",
-                "the aie targets move 8-, 16- and 32-bit elements")
+                "the aie targets move 8-, 16-, 32- and 64-bit elements")
 _AIE_WORDS = Gap("a tensor moved whole whose bytes are not whole 32-bit words (37 x 70 of 16- or 8-bit elements): "
                  "the host could pad it", "is not a whole number of 32-bit words", shows="run")
 
-#: Cases whose aie-sim outcome is not RUNS (i64 cases: _AIE_I64).
+#: Cases whose aie-sim outcome is not RUNS.
 AIE_OUTCOMES = {
     **dict.fromkeys([
         'copy/3-D tensor, one index/f32',
@@ -1040,6 +1038,7 @@ AIE_OUTCOMES = {
         'tensor_layout/col_major in and out/i32',
         'tensor_layout/col_major in and out/i16',
         'tensor_layout/col_major in and out/i8',
+        'tensor_layout/col_major in and out/i64',
         'tensor_layout/col_major matmul operand/f32',
     ], _AIE_LAYOUT),
     **dict.fromkeys([
@@ -1050,6 +1049,7 @@ AIE_OUTCOMES = {
         'selection/htp.scatter(y, rows, col, t)/i32',
         'selection/htp.scatter(y, rows, col, t)/i16',
         'selection/htp.scatter(y, rows, col, t)/i8',
+        'selection/htp.scatter(y, rows, col, t)/i64',
     ], _AIE_ROWS_BY_DATA),
     **dict.fromkeys([
         'selection/htp.gather(t, index, axis=1)/f32',
@@ -1058,12 +1058,14 @@ AIE_OUTCOMES = {
         'selection/htp.gather(t, index, axis=1)/i32',
         'selection/htp.gather(t, index, axis=1)/i16',
         'selection/htp.gather(t, index, axis=1)/i8',
+        'selection/htp.gather(t, index, axis=1)/i64',
         'selection/htp.scatter(t, index, src, axis=1)/f32',
         'selection/htp.scatter(t, index, src, axis=1)/f16',
         'selection/htp.scatter(t, index, src, axis=1)/bf16',
         'selection/htp.scatter(t, index, src, axis=1)/i32',
         'selection/htp.scatter(t, index, src, axis=1)/i16',
         'selection/htp.scatter(t, index, src, axis=1)/i8',
+        'selection/htp.scatter(t, index, src, axis=1)/i64',
     ], _AIE_CHECKED),
     **dict.fromkeys([
         'where/bool tensor mask/f32',
@@ -1073,6 +1075,13 @@ AIE_OUTCOMES = {
     "capacity/live tiles exceed UB/f32": Limit("each core would hold 786432 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "selection/htp.sort(t), htp.argsort(t)/i32": Limit("a stack of 41984 bytes (its temporaries), more than a compute tile's 65536 bytes",
                                                        _AIE_CORE, at="for i in"),
+    # i64 elements are word pairs: a 16 x 64 block of them and the sort's temporaries do not fit.
+    "selection/htp.sort(t), htp.argsort(t)/i64": Limit("each core would hold 40960 bytes of FIFO objects and a stack of 50176 bytes",
+                                                       _AIE_CORE, at="for i in"),
+    "selection/htp.sort(t, descending=True)/i64": Limit("each core would hold 32768 bytes of FIFO objects and a stack of 50176 bytes",
+                                                        _AIE_CORE, at="for i in"),
+    "selection/htp.topk(t, 8)/i64": Limit("each core would hold 19456 bytes of FIFO objects and a stack of 50176 bytes",
+                                          _AIE_CORE, at="for i in"),
     "program/log_softmax, 64-column tiles/f32": Limit("each core would hold 51200 bytes of FIFO objects and a stack of 17664 bytes",
                                                       _AIE_CORE, at="for i in", at_call=True),
     "program/layernorm, 64-column tiles/f32": Limit("each core would hold 52928 bytes of FIFO objects and a stack of 14080 bytes",
@@ -1089,13 +1098,11 @@ AIE_OUTCOMES = {
 
 def _aie_outcome(case_id: str, row: Row):
     """The aie-sim outcome of a case: the language's own rejections as on every target, nothing
-    where the cpu has no reference, i64 a gap, else AIE_OUTCOMES or RUNS."""
+    where the cpu has no reference, else AIE_OUTCOMES or RUNS."""
     if isinstance(row.cpu, Rejected):
         return row.cpu
     if isinstance(row.cpu, (Gap, Wrong)):
         return None
-    if "i64" in case_id:
-        return _AIE_I64
     return AIE_OUTCOMES.get(case_id, RUNS)
 
 

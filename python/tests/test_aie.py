@@ -569,11 +569,14 @@ def test_a_narrow_scalar_travels_in_a_word(dtype, value):
 def test_a_scalar_of_another_width_is_an_error_at_the_parameter():
     error = compile_error(textwrap.dedent('''\
         @htp.kernel
-        def k(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], scale: htp.i64, N: htp.Const[int] = 64):
+        def k(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64], scale: bool, N: htp.Const[int] = 64):
             for i in range(0, N, 8):
-                y[i:i + 8, :] = x[i:i + 8, :] * htp.f32(scale)
+                if scale:
+                    y[i:i + 8, :] = x[i:i + 8, :] * 2.0
+                else:
+                    y[i:i + 8, :] = x[i:i + 8, :]
         '''))
-    assert "the aie targets take run-time scalars of f32, f16, bf16, i32, i16 and i8 (in a 32-bit word the shim DMA moves)" in str(error)
+    assert "the aie targets take run-time scalars of f32, f16, bf16, i64, i32, i16 and i8 (in the 32-bit words the shim DMA moves)" in str(error)
     assert_points_at(error, "htp_aie_user.py", 2)
 
 

@@ -27,7 +27,7 @@ ERF = np.vectorize(math.erf, otypes=[np.float64])
 # x's (t) and z's (u).
 BLOCKS = '''
 import htp
-from htp import f32, f16, bf16, i32, i16, i8
+from htp import f32, f16, bf16, i64, i32, i16, i8
 @htp.kernel
 def k(x: htp.Tensor[{T}, R, C], z: htp.Tensor[{T}, R, C], y: htp.Out[{T}, R, C]):
     for i in range(0, R, B):
@@ -86,10 +86,10 @@ def numpy_type(dtype):
         if ml_dtypes is None:
             pytest.skip("ml_dtypes is not installed")
         return ml_dtypes.bfloat16
-    return {"f16": np.float16, "i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
+    return {"f16": np.float16, "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
 
 
-@pytest.mark.parametrize("dtype", ["f16", "bf16", "i32", "i16", "i8"])
+@pytest.mark.parametrize("dtype", ["f16", "bf16", "i64", "i32", "i16", "i8"])
 @pytest.mark.parametrize("expr", ["t + u", "t * u - u", "htp.maximum(t, u) - u", "htp.where(t > u, t, u)", "htp.minimum(t, u)"])
 def test_element_types_on_aie_sim_match_the_cpu(dtype, expr):
     assert_aie_sim_is_the_cpu(ROWS.format(T=dtype, EXPR=expr), dtype, rows=64)
@@ -464,19 +464,22 @@ def test_a_limit_that_depends_on_a_symbolic_size_is_reported_at_the_call():
 
 
 def test_a_symbolic_kernel_the_lowering_refuses_is_an_error_at_compile_time():
-    # The structure is checked when the kernel compiles, on every symbolic size 64: an i64 scalar
+    # The structure is checked when the kernel compiles, on every symbolic size 64: a bool scalar
     # does not travel in the shim's 32-bit words, whatever the sizes.
     kernel = kernel_from('''
 import htp
-from htp import f32, i64
+from htp import f32
 @htp.kernel
-def k(x: htp.Tensor[f32, "N", 32], s: i64, y: htp.Out[f32, "N", 32]):
+def k(x: htp.Tensor[f32, "N", 32], s: bool, y: htp.Out[f32, "N", 32]):
     for i in range(0, x.shape[0], 8):
-        y[i:i + 8, :] = x[i:i + 8, :] + htp.f32(s)
+        if s:
+            y[i:i + 8, :] = x[i:i + 8, :] * 2.0
+        else:
+            y[i:i + 8, :] = x[i:i + 8, :]
 ''', "k")
     with pytest.raises(htp.CompileError) as info:
         kernel.compile(target="aie-sim")
-    assert "parameter 's' is a scalar of type i64" in str(info.value)
+    assert "parameter 's' is a scalar of type i1" in str(info.value)
     assert ".py:5:" in str(info.value), str(info.value)
     assert "aie-sim" not in kernel.targets()
 
@@ -977,11 +980,15 @@ def test_online_softmax_carries_its_running_max_and_sum_on_aie_sim(dtype, shape)
 def test_flash_attention_with_a_query_block_per_core_on_aie_sim(dtype, depth, rows):
     kernel = kernel_from(FLASH_ATTENTION.format(T=dtype, D=depth), "k")
     make_dtype = np.float32 if dtype == "f32" else ml_dtypes.bfloat16
-    q, k, v = (RNG.standard_normal((rows, depth)).astype(make_dtype) for _ in range(3))
+    rng = np.random.default_rng(depth * 1000 + rows)
+    q, k, v = (rng.standard_normal((rows, depth)).astype(make_dtype) for _ in range(3))
     compiled = kernel.compile(target="aie-sim", S=rows)
     o = compiled(q, k, v, scale=1.0 / math.sqrt(depth))
     np.testing.assert_allclose(o, attention_reference(q, k, v, 1.0 / math.sqrt(depth)), rtol=1e-4 if dtype == "f32" else 2e-2, atol=1e-5 if dtype == "f32" else 5e-3)
-    np.testing.assert_allclose(o, kernel.compile(target="cpu", S=rows)(q, k, v, scale=1.0 / math.sqrt(depth)), rtol=1e-5, atol=1e-6)
+    # The cpu's exp may differ from a core's in the last bit of f32, which flips a bf16 rounding of
+    # `cast(p)` now and then: within bf16's precision there.
+    cpu = kernel.compile(target="cpu", S=rows)(q, k, v, scale=1.0 / math.sqrt(depth))
+    np.testing.assert_allclose(o, cpu, rtol=1e-5 if dtype == "f32" else 1e-2, atol=1e-6 if dtype == "f32" else 1e-3)
     assert compiled.metrics(q, k, v, scale=0.5)["cores"] == rows // 16
     stack_buffers_at_entry(compiled.ir["aie"])
 
@@ -1009,7 +1016,7 @@ def test_carried_tiles_lower_in_mlir_aie_to_core_code(tmp_path, target, source):
 
 VECTORS = '''
 import htp
-from htp import f32, bf16, i32, i16, i8
+from htp import f32, bf16, i64, i32, i16, i8
 @htp.kernel
 def k(x: htp.Tensor[{T}, "N"], w: htp.Tensor[{T}, 64], y: htp.Out[{T}, "N"]):
     for i in range(0, x.shape[0], 64):
@@ -1018,14 +1025,14 @@ def k(x: htp.Tensor[{T}, "N"], w: htp.Tensor[{T}, 64], y: htp.Out[{T}, "N"]):
 '''
 
 
-@pytest.mark.parametrize("dtype", ["f32", "bf16", "i32", "i16", "i8"])
+@pytest.mark.parametrize("dtype", ["f32", "bf16", "i64", "i32", "i16", "i8"])
 @pytest.mark.parametrize("length", [1024, 1000, 64, 40])
 def test_a_1d_tensor_walks_its_windows_over_the_cores_on_aie_sim(dtype, length):
     # x and y move a 64-element window a block (the host pads the last), w whole to every core.
     kernel = kernel_from(VECTORS.format(T=dtype), "k")
     rng = np.random.default_rng(length)
     if dtype.startswith("i"):
-        numpy_type = {"i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
+        numpy_type = {"i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8}[dtype]
         x, w = rng.integers(-8, 8, length).astype(numpy_type), rng.integers(-4, 4, 64).astype(numpy_type)
     else:
         numpy_type = np.float32 if dtype == "f32" else ml_dtypes.bfloat16
@@ -1224,3 +1231,97 @@ def test_flash_attention_with_a_run_time_scale_carries_it_in_every_query_block(t
     assert "repeat_part(buf_htp_in" in host
     from test_aie import assert_host_compiles
     assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))
+
+
+# ------------------------------------------------------------------ i64 elements and `int` scalars
+
+# i64 elements are word pairs to the DMA (mlir-aie scales them to 32-bit words) and scalar code on a
+# core (no AIE generation has i64 vector lanes); a Python `int` parameter is an i64 scalar.
+INT64 = '''
+import htp
+from htp import f32, i64
+@htp.kernel
+def k(x: htp.Tensor[i64, "N", 48], z: htp.Tensor[i64, "N", 48], s: int, y: htp.Out[i64, "N", 48], f: htp.Out[f32, "N", 48],
+      N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        t = htp.pad(x[i:i + 8, :], 0)
+        u = htp.pad(z[i:i + 8, :], 0)
+        y[i:i + 8, :] = htp.where(t < u, t * s - htp.row_max(u), htp.maximum(t, -u)) + htp.col_sum(t)
+        f[i:i + 8, :] = htp.cast(t, f32) * 0.5 + htp.cast(htp.row_sum(u), f32)
+'''
+
+
+def int64_reference(x, z, s):
+    y = np.zeros_like(x)
+    f = np.zeros(x.shape, np.float32)
+    for i in range(0, x.shape[0], 8):
+        rows = min(8, x.shape[0] - i)
+        t = np.zeros((8, x.shape[1]), np.int64)
+        u = np.zeros((8, x.shape[1]), np.int64)
+        t[:rows], u[:rows] = x[i:i + rows], z[i:i + rows]
+        block = np.where(t < u, t * s - u.max(axis=1, keepdims=True), np.maximum(t, -u)) + t.sum(axis=0, keepdims=True)
+        y[i:i + rows] = block[:rows]
+        f[i:i + rows] = (t.astype(np.float32) * np.float32(0.5) + u.sum(axis=1, keepdims=True).astype(np.float32))[:rows]
+    return y, f
+
+
+@pytest.mark.parametrize("rows", [64, 37])
+def test_i64_tensors_and_an_int_scalar_on_aie_sim(rows):
+    kernel = kernel_from(INT64, "k")
+    rng = np.random.default_rng(rows)
+    # Values past 32 bits: a core that kept only the low word would be caught.
+    x = rng.integers(-2**40, 2**40, (rows, 48))
+    z = rng.integers(-2**40, 2**40, (rows, 48))
+    s = 3 * 2**20 + 1
+    compiled = kernel.compile(target="aie-sim", N=rows)
+    y, f = compiled(x, z, s)
+    expected_y, expected_f = int64_reference(x, z, s)
+    np.testing.assert_array_equal(y, expected_y)
+    np.testing.assert_allclose(f, expected_f, rtol=1e-6)
+    cpu_y, cpu_f = kernel.compile(target="cpu", N=rows)(x, z, s)
+    np.testing.assert_array_equal(y, cpu_y)
+    np.testing.assert_array_equal(f, cpu_f)
+    assert compiled.metrics(x, z, s)["cores"] > 1
+    assert {"aie-sim", "aie-npu1", "aie-npu2"} <= set(kernel.targets())
+
+
+def test_an_int_scalar_scales_a_float_kernel_on_aie_sim():
+    # The porter's common case: a count given as a Python int (an i64 scalar).
+    kernel = kernel_from('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 32], n: int, y: htp.Out[f32, "N", 32]):
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = x[i:i + 16, :] * htp.f32(n) + htp.f32(n // 3)
+''', "k")
+    x = RNG.standard_normal((64, 32), dtype=np.float32)
+    for n in [7, -5, 2**33 + 1]:
+        expected = x * np.float32(n) + np.float32(n // 3)
+        np.testing.assert_allclose(kernel.compile(target="aie-sim")(x, n), expected, rtol=1e-6)
+
+
+def test_an_i64_design_moves_word_pairs():
+    design = kernel_from(INT64, "k").compile(target="aie-npu1", N=64).ir["aie"]
+    # The cores' objects keep i64 elements; the host buffers are their 32-bit words (a shim
+    # transfer moves elements of at most 32 bits): y's 64 x 48 elements are 6144 words, s two.
+    assert "!aie.objectfifo<memref<8x48xi64>>" in design, design
+    assert "%arg1: memref<6144xi32>" in design and "%arg0: memref<2xi32>" in design, design
+    transfers = re.findall(r"aiex\.npu\.dma_memcpy_nd\(%arg\d+\[[^]]*\]\[\d+, \d+, \d+, (\d+)\].*: memref<\d+x(\w+)>", design)
+    assert len(transfers) == 13, transfers
+    bits = {"i32": 32, "f32": 32, "i8": 8}
+    assert all(int(inner) * bits[element] <= 1023 * 32 for inner, element in transfers), transfers
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("rows", [64, 37])
+def test_an_i64_design_lowers_in_mlir_aie_to_core_code(tmp_path, target, rows):
+    compiled = kernel_from(INT64, "k").compile(target=target, N=rows)
+    instructions, cores = lowered_cores(tmp_path, compiled, target, count=2)
+    assert "aiex.npu.dma_memcpy_nd" not in instructions
+    for core_text in cores:
+        # The block's arithmetic on word pairs: i64 loads, multiplies and compares in the core's LLVM.
+        assert re.search(r"llvm\.load .* -> i64", core_text), core_text[:3000]
+        assert re.search(r"llvm\.mul .* : i64", core_text), core_text[:3000]
+        assert re.search(r"llvm\.icmp \"slt\" .* : i64", core_text), core_text[:3000]

@@ -17,7 +17,7 @@ import pytest
 import htp
 from sources import kernel_from
 
-PRELUDE = "import htp\nimport numpy as np\nfrom htp import f32, i32, bf16\ncsp = htp.model('csp')\n"
+PRELUDE = "import htp\nimport numpy as np\nfrom htp import f32, i64, i32, bf16\ncsp = htp.model('csp')\n"
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "csp"
 
 
@@ -158,6 +158,31 @@ def p(x: htp.Tensor[{dtype}, 96, 64], y: htp.Out[{dtype}, 96, 64]):
     metrics = p.compile(target="aie-npu1").metrics(x)
     # Three cores in a column: the two FIFOs between them lie in memory both reach.
     assert metrics["cores"] == 3 and metrics["core_to_core_fifos"] == 2 and metrics["shared_memory_fifos"] == 2
+
+
+INT64_CHAIN = '''
+@csp.program
+def p(x: htp.Tensor[i64, 64, 48], y: htp.Out[i64, 64, 48], s: int):
+    a = csp.channel(i64, (8, 48), depth=2, name="a")
+    with csp.process(name="scale"):
+        for i in range(0, 64, 8):
+            csp.send(a, x[i:i + 8, :] * s + 1)
+    with csp.process(name="centre"):
+        for i in range(0, 64, 8):
+            t = csp.recv(a)
+            y[i:i + 8, :] = t - htp.row_max(t)
+'''
+
+
+def test_i64_channels_and_an_int_scalar_between_cores():
+    # i64 elements past 32 bits through a core-to-core FIFO and the shims (their words).
+    p = program(INT64_CHAIN)
+    x = RNG.integers(-2**40, 2**40, (64, 48))
+    s = 2**21 + 3
+    t = x * s + 1
+    expected = t - t.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(p.compile(target="aie-sim")(x, s=s), expected)
+    np.testing.assert_array_equal(p(x, s=s), expected)
 
 
 def test_column_blocks_move_with_a_strided_window():
@@ -406,14 +431,28 @@ def test_designs_verify_in_mlir_aie(tmp_path, target, name):
 @pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
 @pytest.mark.parametrize("name", ["gemm_silu", "gelu_workers"])
 def test_designs_lower_through_mlir_aie_to_npu_instructions(tmp_path, target, name):
+    lower_through_mlir_aie(tmp_path, getattr(DATAFLOW, name).compile(target=target), target)
+
+
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+def test_an_i64_design_lowers_through_mlir_aie(tmp_path, target):
+    # i64 objects between cores and to the shims; the host buffers are their 32-bit words.
+    compiled = program(INT64_CHAIN).compile(target=target)
+    assert "memref<6144xi32>" in compiled.ir["aie"] and "memref<2xi32>" in compiled.ir["aie"]
+    cores = lower_through_mlir_aie(tmp_path, compiled, target)
+    assert any(re.search(r"llvm\.mul .* : i64", core) for core in cores)
+
+
+def lower_through_mlir_aie(tmp_path, compiled, target):
     """aiecc's physical passes (object FIFOs -> locks, buffers, DMAs; routing), then the runtime
-    sequence to NPU instructions, and each core to LLVM: core-to-core and shim FIFOs alike."""
+    sequence to NPU instructions, and each core to LLVM: core-to-core and shim FIFOs alike. Returns
+    the cores' LLVM text."""
     from test_aie import AIECC_NPU_INSTRUCTIONS, aiecc_core, aiecc_physical
 
     tool = os.environ.get("HTP_AIE_OPT")
     if not tool:
         pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
-    root = pathlib.Path(getattr(DATAFLOW, name).compile(target=target).write_package(tmp_path / name))
+    root = pathlib.Path(compiled.write_package(tmp_path / "design"))
     arch = "aie2p" if target == "aie-npu2" else "aie2"
     physical = tmp_path / "physical.mlir"
     result = subprocess.run([tool, f"--pass-pipeline={aiecc_physical(arch)}", "-o", str(physical), str(root / "aie.mlir")], capture_output=True, text=True)
@@ -422,6 +461,9 @@ def test_designs_lower_through_mlir_aie_to_npu_instructions(tmp_path, target, na
     assert "aie.lock(" in text and "aie.switchbox(" in text, text[:2000]
     result = subprocess.run([tool, f"--pass-pipeline={AIECC_NPU_INSTRUCTIONS}", str(physical)], capture_output=True, text=True)
     assert result.returncode == 0 and "aiex.npu.address_patch" in result.stdout, result.stderr
+    cores = []
     for column, row in sorted(set(re.findall(r"aie\.core\(%tile_(\d+)_(\d+)\)", text))):
         result = subprocess.run([tool, f"--pass-pipeline={aiecc_core(arch, column, row)}", str(physical)], capture_output=True, text=True)
         assert result.returncode == 0 and "llvm.func @core_" in result.stdout, result.stderr[:2000]
+        cores.append(result.stdout)
+    return cores

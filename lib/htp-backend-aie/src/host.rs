@@ -73,6 +73,7 @@ fn c_type(element: &str) -> (&'static str, bool) {
         "f32" => ("float", false),
         "bf16" => ("uint16_t", false),
         "f16" => ("uint16_t", false),
+        "i64" => ("int64_t", true),
         "i32" => ("int32_t", true),
         "i16" => ("int16_t", true),
         "i8" => ("int8_t", true),

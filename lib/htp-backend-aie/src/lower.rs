@@ -814,11 +814,11 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let parameter = names.iter().find(|(i, _)| *i == index).map(|(_, n)| format!("parameter '{n}'")).unwrap_or_else(|| format!("parameter {}", index + 1));
         if MemRefType::try_from(ty).is_err() {
             // Run-time scalars (D59): one 32-bit word the shim moves, the value in its first
-            // element (a 16- or 8-bit one padded by the host).
-            if ["f32", "i32", "f16", "bf16", "i16", "i8"].contains(&ty.to_string().as_str()) {
+            // element (a 16- or 8-bit one padded by the host); an i64, a word pair.
+            if ["f32", "i64", "i32", "f16", "bf16", "i16", "i8"].contains(&ty.to_string().as_str()) {
                 continue;
             }
-            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32, f16, bf16, i32, i16 and i8 (in a 32-bit word the shim DMA moves)")).into());
+            return Err(error(Some(location), format!("{parameter} is a scalar of type {ty}; the aie targets take run-time scalars of f32, f16, bf16, i64, i32, i16 and i8 (in the 32-bit words the shim DMA moves)")).into());
         }
         let shape = htp_ir::builder::shape_of(ty);
         let identity = MemRefType::try_from(ty).is_ok_and(|m| unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(melior::ir::TypeLike::to_raw(&m))) });
@@ -895,7 +895,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // A run-time scalar (checked above): a one-word object broadcast to every core (D59);
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-            let word = 32 / htp_ir::builder::bit_width(ty) as i64;
+            let word = (32 / htp_ir::builder::bit_width(ty) as i64).max(1);
             params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None });
             continue;
         };
@@ -905,8 +905,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         }
         let element = memref.element().to_string();
         let bits = htp_ir::builder::bit_width(memref.element());
-        if bits != 32 && bits != 16 && bits != 8 {
-            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16- and 32-bit elements")).into());
+        if ![8, 16, 32, 64].contains(&bits) {
+            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16-, 32- and 64-bit elements")).into());
         }
         let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
         // A 1-D tensor walked by the loop's windows of its columns (`x[i:i + 64]`): streamed, a
@@ -1123,7 +1123,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             || params.iter().filter(|p| p.role == Role::Rows && p.carried()).all(|p| {
                 let bits = bits_of(&p.element);
                 let share = per_column as i64 * p.block_rows * p.cols;
-                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
+                let inner = divisor_at_most(share, inner_elements(bits));
                 share / inner <= 1023 && ceil_div(blocks, per_column as i64 * columns as i64) <= 1023
             })
     };
@@ -1794,10 +1794,17 @@ fn block_rows_at(row: Value, iv: Value, step: i64) -> Option<i64> {
 /// Bits of an element type the aie targets move.
 pub fn bits_of(element: &str) -> i64 {
     match element {
+        "i64" => 64,
         "f32" | "i32" => 32,
         "f16" | "bf16" | "i16" => 16,
         _ => 8,
     }
+}
+
+/// The most elements of `bits` a buffer descriptor's innermost dimension
+/// moves: 1023 32-bit words (mlir-aie scales the elements to words).
+pub fn inner_elements(bits: i64) -> i64 {
+    1023 * 32 / bits
 }
 
 /// `a / b` rounded up (positive `b`).
@@ -1864,16 +1871,59 @@ pub fn divisor_at_most(n: i64, limit: i64) -> i64 {
     (1..=limit.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
 }
 
-/// `[offsets][sizes][strides]` moving `elements` contiguous elements in
-/// 32-bit-word chunks a shim buffer descriptor takes (innermost at most
-/// 1023 words, the next at most 1023, the rest in the third dimension).
-pub fn contiguous_window(elements: i64, bits: i64) -> String {
-    let per_word = (32 / bits).max(1);
-    let inner = divisor_at_most(elements, 1023 * per_word);
+/// A host transfer's window (`aiex.npu.dma_memcpy_nd`'s offsets, sizes and
+/// strides, outermost first), in elements of the tensor it moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostWindow {
+    pub offsets: [i64; 4],
+    pub sizes: [i64; 4],
+    pub strides: [i64; 4],
+}
+
+impl HostWindow {
+    /// The same bytes in the 32-bit words of a host buffer of `i32`: a
+    /// shim transfer moves elements of at most 32 bits (mlir-aie's rule),
+    /// so a tensor of 64-bit elements travels as word pairs (its FIFOs'
+    /// objects keep the 64-bit type: mlir-aie's buffer descriptors move
+    /// them). Other widths are unchanged.
+    pub fn in_host_words(self, bits: i64) -> HostWindow {
+        if bits <= 32 {
+            return self;
+        }
+        let per = bits / 32;
+        let [o0, o1, o2, o3] = self.offsets;
+        let [s0, s1, s2, s3] = self.sizes;
+        let [t0, t1, t2, _] = self.strides;
+        HostWindow { offsets: [o0, o1, o2, o3 * per], sizes: [s0, s1, s2, s3 * per], strides: [t0 * per, t1 * per, t2 * per, 1] }
+    }
+}
+
+impl std::fmt::Display for HostWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |v: [i64; 4]| v.map(|x| x.to_string()).join(", ");
+        write!(f, "[{}][{}][{}]", list(self.offsets), list(self.sizes), list(self.strides))
+    }
+}
+
+/// The host buffer type of `elements` elements of `element` as a runtime
+/// sequence takes it: 64-bit elements as twice as many `i32` words
+/// (`HostWindow::in_host_words`).
+pub fn host_buffer_type(elements: i64, element: &str) -> String {
+    match bits_of(element) {
+        64 => format!("memref<{}xi32>", elements * 2),
+        _ => format!("memref<{elements}x{element}>"),
+    }
+}
+
+/// The window moving `elements` contiguous elements in 32-bit-word chunks
+/// a shim buffer descriptor takes (innermost at most 1023 words, the next
+/// at most 1023, the rest in the third dimension).
+pub fn contiguous_window(elements: i64, bits: i64) -> HostWindow {
+    let inner = divisor_at_most(elements, inner_elements(bits));
     let rest = elements / inner;
     let middle = divisor_at_most(rest, 1023);
     let outer = rest / middle;
-    format!("[0, 0, 0, 0][1, {outer}, {middle}, {inner}][0, {}, {inner}, 1]", middle * inner)
+    HostWindow { offsets: [0; 4], sizes: [1, outer, middle, inner], strides: [0, middle * inner, inner, 1] }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -2029,7 +2079,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             s += &format!("      aie.end\n    }} {{stack_size = {stack} : i32}}\n");
         }
     }
-    let arguments: Vec<String> = carriers.iter().map(|p| format!("%{}: memref<{}xx{}>", p.name, p.host_rows * p.cols, p.element).replace("xx", "x")).collect();
+    let arguments: Vec<String> = carriers.iter().map(|p| format!("%{}: {}", p.name, host_buffer_type(p.host_rows * p.cols, &p.element))).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
     let mut id = 0;
     // Outputs first (their shim channels wait for data), then inputs, as
@@ -2047,16 +2097,17 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
         let split_rows = p.role == Role::Inner && width != p.cols && p.rows > 1023;
         let repeats = if split_rows { per_core } else { 1 };
         for (c, _) in (0..streamed_columns).flat_map(|c| (0..repeats).map(move |r| (c, r))) {
+            let window = |offsets, sizes, strides| HostWindow { offsets, sizes, strides };
             let window = if p.role == Role::Inner {
                 if width == p.cols {
                     let whole = p.rows * p.cols;
-                    let inner = divisor_at_most(whole, 1023 * (32 / bits).max(1));
-                    format!("[0, 0, 0, 0][{per_core}, 1, {}, {inner}][0, 0, {inner}, 1]", whole / inner)
+                    let inner = divisor_at_most(whole, inner_elements(bits));
+                    window([0; 4], [per_core, 1, whole / inner, inner], [0, 0, inner, 1])
                 } else if !split_rows {
-                    format!("[0, 0, 0, 0][{per_core}, {}, {}, {width}][0, {width}, {}, 1]", p.cols / width, p.rows, p.cols)
+                    window([0; 4], [per_core, p.cols / width, p.rows, width], [0, width, p.cols, 1])
                 } else {
                     let trip = p.block_rows;
-                    format!("[0, 0, 0, 0][{}, {}, {trip}, {width}][{width}, {}, {}, 1]", p.cols / width, p.rows / trip, trip * p.cols, p.cols)
+                    window([0; 4], [p.cols / width, p.rows / trip, trip, width], [width, trip * p.cols, p.cols, 1])
                 }
             } else if p.role == Role::Whole || columns == 1 {
                 contiguous_window(p.moved_rows * p.cols, bits)
@@ -2065,9 +2116,10 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 // of every `all` blocks.
                 let block = p.block_rows * p.cols;
                 let share = n * block;
-                let inner = divisor_at_most(share, 1023 * (32 / bits).max(1));
-                format!("[0, 0, 0, {}][1, {per_core}, {}, {inner}][0, {}, {inner}, 1]", c as i64 * share, share / inner, all * block)
-            };
+                let inner = divisor_at_most(share, inner_elements(bits));
+                window([0, 0, 0, c as i64 * share], [1, per_core, share / inner, inner], [0, all * block, inner, 1])
+            }
+            .in_host_words(bits);
             let f = match (&p.role, out, p.read_too) {
                 (Role::Rows, false, true) => format!("{}_in{}", p.name, col(c)),
                 (Role::Whole, false, true) => format!("{}_in", p.name),
@@ -2075,7 +2127,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 (Role::Rows | Role::Inner, _, _) => format!("{}{}", p.name, col(c)),
                 _ => p.packed.as_ref().map_or_else(|| p.name.clone(), |(fifo, _)| fifo.clone()),
             };
-            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : memref<{1}x{2}> {3}\n", p.name, p.host_rows * p.cols, p.element, p.location);
+            s += &format!("      aiex.npu.dma_memcpy_nd(%{0}{window}) {{id = {id} : i64{token}, metadata = @{f}}} : {1} {2}\n", p.name, host_buffer_type(p.host_rows * p.cols, &p.element), p.location);
             id += 1;
         }
     }

@@ -99,6 +99,9 @@ struct Link {
 struct Transfer {
     argument: usize,
     fifo: usize,
+    /// Bytes of one of the host buffer's elements (the window's unit; a
+    /// FIFO of 64-bit elements is moved from a buffer of 32-bit words).
+    element_bytes: usize,
     offsets: [i64; 4],
     sizes: [i64; 4],
     strides: [i64; 4],
@@ -220,7 +223,9 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
                         [0, 1, 2, 3].map(|i| a.element(i).unwrap_or(0))
                     };
                     let fifo = fifo_index[&symbol_text(transfer.attribute("metadata").unwrap())];
-                    transfers.push(Transfer { argument, fifo, offsets: array("static_offsets"), sizes: array("static_sizes"), strides: array("static_strides") });
+                    let host = transfer.operand(0).ok().and_then(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).ok()).ok_or_else(|| fail("internal error: a host buffer's type"))?;
+                    let element_bytes = (htp_ir::builder::bit_width(host.element()) as usize).div_ceil(8);
+                    transfers.push(Transfer { argument, fifo, element_bytes, offsets: array("static_offsets"), sizes: array("static_sizes"), strides: array("static_strides") });
                 }
             }
             _ => {}
@@ -549,15 +554,17 @@ impl Simulation {
         let _one = ONE_RUN.lock().unwrap_or_else(|e| e.into_inner());
         // Run-time scalars travel as one-element tensors (D59): their words,
         // alive for the run.
-        let words: Vec<Box<u32>> = arguments
+        // An i64 scalar is a word pair; the others, one word.
+        let words: Vec<Box<u64>> = arguments
             .iter()
             .map(|a| match a {
-                Argument::F32(v) => Box::new(v.to_bits()),
-                Argument::I32(v) => Box::new(*v as u32),
+                Argument::F32(v) => Box::new(v.to_bits() as u64),
+                Argument::I64(v) => Box::new(*v as u64),
+                Argument::I32(v) => Box::new(*v as u32 as u64),
                 // A 16- or 8-bit scalar: the word's first element (little-endian).
-                Argument::F16(bits) | Argument::BF16(bits) => Box::new(*bits as u32),
-                Argument::I16(v) => Box::new(*v as u16 as u32),
-                Argument::I8(v) => Box::new(*v as u8 as u32),
+                Argument::F16(bits) | Argument::BF16(bits) => Box::new(*bits as u64),
+                Argument::I16(v) => Box::new(*v as u16 as u64),
+                Argument::I8(v) => Box::new(*v as u8 as u64),
                 _ => Box::new(0),
             })
             .collect();
@@ -566,8 +573,8 @@ impl Simulation {
             .zip(&words)
             .map(|(a, word)| match a {
                 Argument::Buffer { data, .. } => Ok(*data as usize),
-                Argument::F32(_) | Argument::I32(_) | Argument::F16(_) | Argument::BF16(_) | Argument::I16(_) | Argument::I8(_) => Ok(&**word as *const u32 as usize),
-                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32, f16, bf16, i32, i16 and i8 scalars")),
+                Argument::F32(_) | Argument::I64(_) | Argument::I32(_) | Argument::F16(_) | Argument::BF16(_) | Argument::I16(_) | Argument::I8(_) => Ok(&**word as *const u64 as usize),
+                _ => Err(RunError::new(RunErrorKind::InvalidValue, "the aie-sim target takes tensors and f32, f16, bf16, i64, i32, i16 and i8 scalars")),
             })
             .collect::<Result<_, _>>()?;
         // The sequence's buffers: an argument as it is, or staged (padded with zeros, or packed).
@@ -780,9 +787,9 @@ impl Simulation {
                 }
             }
         }
-        let bytes = info.element_bytes;
+        let bytes = transfer.element_bytes;
         let what = if into_array { format!("the host transfer into @{}", info.name) } else { format!("the host transfer out of @{}", info.name) };
-        for chunk in indices.chunks(info.elements) {
+        for chunk in indices.chunks(info.elements * info.element_bytes / bytes) {
             if !run.acquire(end, 1, &what) {
                 return;
             }

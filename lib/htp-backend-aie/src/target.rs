@@ -109,7 +109,7 @@ impl Target for AieTarget {
     fn capabilities(&self) -> Vec<String> {
         // Every tile layout (a core computes on tiles in its memory as the cpu does); a tensor
         // laid out otherwise than row-major is refused by the lowering, at its parameter.
-        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:f16", "dtype:i32", "dtype:i16", "dtype:i8", "dtype:i1", htp_api::capabilities::ALL_LAYOUTS]
+        ["model:kernel", "dtype:f32", "dtype:bf16", "dtype:f16", "dtype:i32", "dtype:i16", "dtype:i8", "dtype:i64", "dtype:i1", htp_api::capabilities::ALL_LAYOUTS]
             .into_iter()
             .map(String::from)
             .chain(OPS.iter().map(|op| format!("op:tile.{op}")))

@@ -114,3 +114,27 @@ fn the_verifier_counts_the_dma_channels_the_model_gives_a_compute_tile() {
     let errors = verify(&design(channels + 1));
     assert!(errors.iter().any(|e| e.contains(&format!("needs {} input (S2MM) DMA channels", channels + 1))), "{errors:?}");
 }
+
+#[test]
+fn a_window_of_64_bit_elements_moves_their_words_and_verifies() {
+    use crate::lower::{contiguous_window, host_buffer_type, HostWindow};
+    // 3 x 600 i64 elements: at most 511 of them (1022 words) innermost.
+    let window = contiguous_window(1800, 64);
+    assert_eq!(window, HostWindow { offsets: [0; 4], sizes: [1, 1, 4, 450], strides: [0, 1800, 450, 1] });
+    let words = window.in_host_words(64);
+    assert_eq!(words, HostWindow { offsets: [0; 4], sizes: [1, 1, 4, 900], strides: [0, 3600, 900, 1] });
+    assert_eq!(window.in_host_words(32), window);
+    let column = HostWindow { offsets: [0, 0, 0, 96], sizes: [1, 2, 8, 48], strides: [0, 384, 48, 1] }.in_host_words(64);
+    assert_eq!(column.to_string(), "[0, 0, 0, 192][1, 2, 8, 96][0, 768, 96, 1]");
+    assert_eq!(host_buffer_type(1800, "i64"), "memref<3600xi32>");
+    assert_eq!(host_buffer_type(1800, "bf16"), "memref<1800xbf16>");
+    // The aiex verifier takes the word pairs, and counts the objects in words.
+    let design = |host: &str, window: HostWindow| {
+        format!(
+            "aie.device(npu1_1col) {{\n  %s = aie.tile(0, 0)\n  %t = aie.tile(0, 2)\n  aie.objectfifo @f(%s, {{%t}}, 2 : i32) : !aie.objectfifo<memref<4x450xi64>>\n  aie.runtime_sequence(%a: {host}) {{\n    aiex.npu.dma_memcpy_nd(%a{window}) {{id = 0 : i64, metadata = @f}} : {host}\n  }}\n}}\n"
+        )
+    };
+    assert_eq!(verify(&design(&host_buffer_type(1800, "i64"), words)), Vec::<String>::new());
+    let errors = verify(&design("memref<1800xi64>", window));
+    assert!(errors.iter().any(|e| e.contains("moves 64-bit elements; the shim DMA moves at most 32-bit ones")), "{errors:?}");
+}

@@ -21,7 +21,10 @@
 
 use std::collections::HashMap;
 
-use htp_backend_aie::architecture::Device;
+use htp_backend_aie::{
+    architecture::Device,
+    lower::{bits_of, contiguous_window, host_buffer_type, HostWindow},
+};
 use htp_pass::Failure;
 use melior::ir::{operation::OperationLike, Location};
 
@@ -230,7 +233,7 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
     }
 
     // The runtime sequence: the program's arguments as flat host buffers.
-    let arguments: Vec<String> = plan.arguments.iter().enumerate().map(|(i, a)| format!("%arg{i}: memref<{}x{}>", a.elements(), a.element())).collect();
+    let arguments: Vec<String> = plan.arguments.iter().enumerate().map(|(i, a)| format!("%arg{i}: {}", host_buffer_type(a.elements(), a.element()))).collect();
     s += &format!("    aie.runtime_sequence({}) {{\n", arguments.join(", "));
     let mut id = 0;
     let mut waits = String::new();
@@ -239,16 +242,12 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
     for transfer in outputs.chain(inputs) {
         let argument = &plan.arguments[transfer.argument];
         let fifo = &fifo_of[&(transfer.channel, transfer.index)];
-        let w = transfer.window;
+        let window = transfer.window.in_host_words(bits_of(argument.element()));
         let token = if transfer.into_array { "" } else { ", issue_token = true" };
         s += &format!(
-            "      aiex.npu.dma_memcpy_nd(%arg{}[{}][{}][{}]) {{id = {id} : i64{token}, metadata = @{fifo}}} : memref<{}x{}> {}\n",
+            "      aiex.npu.dma_memcpy_nd(%arg{}{window}) {{id = {id} : i64{token}, metadata = @{fifo}}} : {} {}\n",
             transfer.argument,
-            join(&w.offsets),
-            join(&w.sizes),
-            join(&w.strides),
-            argument.elements(),
-            argument.element(),
+            host_buffer_type(argument.elements(), argument.element()),
             loc(transfer.location)
         );
         if !transfer.into_array {
@@ -258,11 +257,13 @@ pub fn design<'c>(plan: &Plan<'c>, device: Device, symbols: &[String], program: 
     }
     for (argument, fifo) in &broadcast_transfers {
         let a = &plan.arguments[*argument];
+        let bits = bits_of(a.element());
         let window = match a {
-            Argument::Tensor { .. } => htp_backend_aie::lower::contiguous_window(a.elements(), htp_backend_aie::lower::bits_of(a.element())),
-            Argument::Scalar { .. } => "[0, 0, 0, 0][1, 1, 1, 1][0, 0, 0, 1]".to_string(),
-        };
-        s += &format!("      aiex.npu.dma_memcpy_nd(%arg{argument}{window}) {{id = {id} : i64, metadata = @{fifo}}} : memref<{}x{}> {}\n", a.elements(), a.element(), loc(plan.locations[*argument]));
+            Argument::Tensor { .. } => contiguous_window(a.elements(), bits),
+            Argument::Scalar { .. } => HostWindow { offsets: [0; 4], sizes: [1; 4], strides: [0, 0, 0, 1] },
+        }
+        .in_host_words(bits);
+        s += &format!("      aiex.npu.dma_memcpy_nd(%arg{argument}{window}) {{id = {id} : i64, metadata = @{fifo}}} : {} {}\n", host_buffer_type(a.elements(), a.element()), loc(plan.locations[*argument]));
         id += 1;
     }
     s += &waits;
@@ -295,8 +296,4 @@ fn placement(plan: &Plan) -> Vec<usize> {
         }
     }
     slots
-}
-
-fn join(values: &[i64; 4]) -> String {
-    values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
 }

@@ -97,13 +97,9 @@ pub enum End {
     Core(usize),
 }
 
-/// A `dma_memcpy_nd` window: offsets, sizes, strides (outermost first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub offsets: [i64; 4],
-    pub sizes: [i64; 4],
-    pub strides: [i64; 4],
-}
+/// A `dma_memcpy_nd` window: offsets, sizes, strides (outermost first), in
+/// the argument's elements (the kernel lowering's type).
+pub use htp_backend_aie::lower::HostWindow as Window;
 
 /// A host transfer of a loader or storer: argument `argument` into (or
 /// out of) the FIFO of channel element `(channel, index)`.
@@ -334,7 +330,8 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
     let body = program.region(0).ok().and_then(|r| r.first_block()).ok_or((program.location(), "a program without a body".to_string()))?;
     let body: BlockRef<'c, 'c> = unsafe { BlockRef::from_raw(body.to_raw()) };
 
-    // The arguments: static 2-D tensors of 8-, 16- or 32-bit elements; f32/i32 scalars.
+    // The arguments: static 2-D tensors of 8-, 16-, 32- or 64-bit elements; f32/i32/i64 scalars
+    // (64-bit ones move as the words of an i32 host buffer: `Window::in_host_words`).
     let mut arguments = Vec::new();
     let mut locations = Vec::new();
     let mut argument_of: HashMap<usize, usize> = HashMap::new();
@@ -347,8 +344,8 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
         let ty = argument.r#type();
         let Ok(memref) = MemRefType::try_from(ty) else {
             let element = ty.to_string();
-            if element != "f32" && element != "i32" {
-                return refuse(location, format!("'{name}' is a scalar of type {element}; the aie targets take run-time scalars of f32 and i32 (a 32-bit word the shim DMA moves)"));
+            if !["f32", "i32", "i64"].contains(&element.as_str()) {
+                return refuse(location, format!("'{name}' is a scalar of type {element}; the aie targets take run-time scalars of f32, i32 and i64 (32-bit words the shim DMA moves)"));
             }
             arguments.push(Argument::Scalar { name, element });
             continue;
@@ -358,8 +355,8 @@ pub fn plan<'c>(program: OperationRef<'c, 'c>) -> Result<Plan<'c>, Failure<'c>> 
             return refuse(location, format!("'{name}' has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)"));
         }
         let bits = htp_ir::builder::bit_width(memref.element());
-        if bits != 32 && bits != 16 && bits != 8 {
-            return refuse(location, format!("'{name}' holds {}; the aie targets move 8-, 16- and 32-bit elements", memref.element()));
+        if ![8, 16, 32, 64].contains(&bits) {
+            return refuse(location, format!("'{name}' holds {}; the aie targets move 8-, 16-, 32- and 64-bit elements", memref.element()));
         }
         arguments.push(Argument::Tensor { name, rows: shape[0], cols: shape[1], element: memref.element().to_string() });
     }
@@ -821,7 +818,7 @@ fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Resu
     let Argument::Tensor { rows, cols, element, name } = argument else { return Err("a transfer of a scalar".into()) };
     let (b, w, c) = (channel.rows, channel.cols, *cols);
     let bits = htp_backend_aie::lower::bits_of(element);
-    let per_word = (32 / bits).max(1);
+    let most = htp_backend_aie::lower::inner_elements(bits);
     for &(r, col) in places {
         if r < 0 || col < 0 || r + b > *rows || col + w > c {
             return Err(format!("the block at row {r}, column {col} of '{name}' ({rows} x {c}) does not lie inside it: the AIE targets move whole blocks"));
@@ -859,19 +856,19 @@ fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Resu
     let window = if groups == 1 && w == c && step == b * c {
         // Contiguous blocks: the whole span in 32-bit-word chunks.
         let elements = k * b * c;
-        let inner = divisor(elements, 1023 * per_word);
+        let inner = divisor(elements, most);
         let rest = elements / inner;
         let middle = divisor(rest, 1023);
         Window { offsets: [0, 0, 0, base], sizes: [1, rest / middle, middle, inner], strides: [0, middle * inner, inner, 1] }
     } else if w == c {
         // Whole rows, blocks apart: each object contiguous.
-        let inner = divisor(b * c, 1023 * per_word);
+        let inner = divisor(b * c, most);
         Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b * c / inner, inner], strides: [group_step, step, inner, 1] }
     } else {
         Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b, w], strides: [group_step, step, c, 1] }
     };
     let [repeat, outer, middle, inner] = window.sizes;
-    if (inner * bits) % 32 != 0 || inner / per_word > 1023 || middle > 1023 || outer > 1023 || repeat > 64 {
+    if (inner * bits) % 32 != 0 || inner > most || middle > 1023 || outer > 1023 || repeat > 64 {
         return Err(format!(
             "a shim transfer cannot visit these blocks of '{name}' ({k} blocks of {b} x {w}): its dimensions hold at most 1023 32-bit words innermost, 1023 steps in the next two and 64 repeats outermost, whole words; take blocks of whole rows or fewer blocks"
         ));

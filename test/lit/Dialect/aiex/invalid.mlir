@@ -68,6 +68,30 @@ aie.device(npu1) {
 aie.device(npu1) {
   %s = aie.tile(0, 0)
   %t = aie.tile(0, 2)
+  aie.objectfifo @f(%s, {%t}, 2 : i32) : !aie.objectfifo<memref<64xi64>>
+  aie.runtime_sequence(%a: memref<128xf32>) {
+    // expected-error @+1 {{moves 'f32' elements through @f, whose objects hold 'i64' (moved as the words of a host buffer of i32)}}
+    aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 128][0, 0, 0, 1]) {id = 0 : i64, metadata = @f} : memref<128xf32>
+  }
+}
+
+// -----
+
+aie.device(npu1) {
+  %s = aie.tile(0, 0)
+  %t = aie.tile(0, 2)
+  aie.objectfifo @f(%s, {%t}, 2 : i32) : !aie.objectfifo<memref<64xi64>>
+  aie.runtime_sequence(%a: memref<192xi32>) {
+    // expected-error @+1 {{moves 192 elements through @f, not a whole number of its 128-element objects}}
+    aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 192][0, 0, 0, 1]) {id = 0 : i64, metadata = @f} : memref<192xi32>
+  }
+}
+
+// -----
+
+aie.device(npu1) {
+  %s = aie.tile(0, 0)
+  %t = aie.tile(0, 2)
   aie.objectfifo @f(%s, {%t}, 2 : i32) : !aie.objectfifo<memref<64xi32>>
   aie.runtime_sequence(%a: memref<128xi32>) {
     // expected-error @+1 {{innermost stride is 2; it must be 1}}
