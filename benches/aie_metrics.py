@@ -58,6 +58,11 @@ def cases():
         yield f"gemm {dtype} [256x128]@[128x64]", kernel, [a, b], [np.zeros((256, 64), acc)]
     a, b = gemm.operands("bf16", 256, 256, 256)
     yield "gemm bf16 [256x256]@[256x256], B streamed", gemm.gemm_tiled_bf16, [a, b], [np.zeros((256, 256), np.float32)]
+    layernorm = module("layernorm")
+    yield "layernorm [128x256] f32, 1-D weight and bias", layernorm.layernorm, list(layernorm.operands()), [np.zeros((128, 256), np.float32)]
+    flash = module("flash_attention")
+    if flash.ml_dtypes is not None:
+        yield "flash attention [512x64] bf16, K/V streamed", flash.flash_attention, list(flash.operands()), [np.zeros((512, 64), np.float32)]
 
 
 FIFO = re.compile(r"aie\.objectfifo @(\w+)\(%(\w+), \{([^}]*)\}, (\d+) : i32\)")

@@ -21,6 +21,11 @@ import pytest
 import htp
 from htp import f32
 from sources import kernel_from
+
+try:
+    import ml_dtypes
+except ImportError:  # pragma: no cover - numpy's own dtypes only
+    ml_dtypes = None
 from test_errors import assert_points_at
 
 AIE_EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python" / "aie"
@@ -243,6 +248,50 @@ def test_the_cycle_model_counts_vector_and_scalar_work_per_core():
     assert gemm["core_block_macs"] == 16 * 128 * 64 and gemm["core_vector_ops"] >= 16 * 128 * 64 / 128
     assert 0 < gemm["modelled_mac_peak_fraction"] <= 1
     assert gemm["modelled_cycles"] >= gemm["core_block_compute_cycles"]
+
+
+# Flash attention (K and V streamed over the KV loop) and layernorm with 1-D weight and bias
+# (examples/python/aie/flash_attention.py, layernorm.py): issue 28's kernel forms, as examples.
+FLASH = aie_example("flash_attention")
+LAYERNORM = aie_example("layernorm")
+
+
+@pytest.mark.skipif(ml_dtypes is None, reason="bf16 inputs need ml_dtypes")
+@pytest.mark.parametrize("rows", [512, 128])
+def test_flash_attention_example_matches_numpy_in_the_simulator(rows):
+    q, k, v = FLASH.operands(rows, seed=rows)
+    compiled = FLASH.flash_attention.compile(target="aie-sim", S=rows)
+    np.testing.assert_allclose(compiled(q, k, v), FLASH.reference(q, k, v), rtol=2e-2, atol=5e-3)
+    np.testing.assert_allclose(FLASH.flash_attention(q, k, v, S=rows), FLASH.reference(q, k, v), rtol=2e-2, atol=5e-3)
+    metrics = compiled.metrics(q, k, v)
+    assert metrics["cores"] == min(16, rows // 16) and metrics["core_memory_bytes"] <= metrics["core_memory_capacity"]
+
+
+@pytest.mark.parametrize("rows", [128, 64])
+def test_layernorm_example_matches_numpy_in_the_simulator(rows):
+    x, w, b = LAYERNORM.operands(rows, seed=rows)
+    compiled = LAYERNORM.layernorm.compile(target="aie-sim", N=rows)
+    np.testing.assert_allclose(compiled(x, w, b), LAYERNORM.reference(x, w, b), rtol=1e-4, atol=1e-5)
+    design = compiled.ir["aie"]
+    # w and b (each 256 f32) in one broadcast FIFO: two objects of it, acquired together.
+    assert re.search(r"aie\.objectfifo @w\(%\w+, \{[^}]*\}, 2 : i32\) : !aie\.objectfifo<memref<1x256xf32>>", design), design
+    assert "@b(" not in design
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("name", ["flash_attention", "layernorm"])
+def test_attention_and_layernorm_examples_lower_in_mlir_aie_with_vector_code_in_every_core(tmp_path, target, name):
+    from test_aie_language import lowered_cores
+    kernel = getattr(FLASH if name == "flash_attention" else LAYERNORM, name)
+    compiled = kernel.compile(target=target)
+    cores = compiled.ir["aie"].count("aie.core(")
+    _, texts = lowered_cores(tmp_path, compiled, target, count=cores)
+    arch = "aie2p" if target == "aie-npu2" else "aie2"
+    for text in texts:
+        assert re.search(rf"xllvm\.intr\.{arch}\.", text), text[:2000]  # the vector unit's intrinsics
+    if name == "flash_attention" and target == "aie-npu1":
+        assert all("bf.mac16.conf" in text for text in texts)
 
 
 # GEMM (examples/python/aie/gemm.py): bf16 in / f32 accumulate and i8 in / i32 accumulate, the rows of

@@ -36,9 +36,7 @@ htp_pass::pass! {
 /// MLIR's marker of a dynamic size or stride (`ShapedType::kDynamic`).
 const DYNAMIC: i64 = i64::MIN;
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use htp_ir::query::op_name;
 
 /// The largest value the index `value` can take, if the ops defining it say.
 pub fn upper_bound(value: Value, depth: u32) -> Option<i64> {

@@ -28,9 +28,7 @@ fn fail(message: impl Into<String>) -> Vec<MlirError> {
     vec![MlirError { position: None, message: message.into() }]
 }
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use htp_ir::query::op_name;
 
 /// The module's `aie.device`, if a conversion made one.
 pub fn device_of<'c, 'a>(module: &'a Module<'c>) -> Option<OperationRef<'c, 'a>> {
@@ -150,7 +148,7 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
 /// (stack, then objects at 32-byte alignment, as the verifier places them),
 /// locks (a producer and a consumer lock per FIFO end) and DMA buffer
 /// descriptors (one per object of each FIFO end that does not share memory).
-fn metrics(context: &Context, device: OperationRef, stack: i64) -> Vec<(String, f64)> {
+pub fn metrics(context: &Context, device: OperationRef, stack: i64) -> Vec<(String, f64)> {
     #[derive(Default)]
     struct Tile {
         memory: i64,

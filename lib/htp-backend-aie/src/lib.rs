@@ -18,9 +18,11 @@ pub mod host;
 pub mod lower;
 pub mod sim;
 pub mod specialize;
+pub mod split_contraction_casts;
 pub mod split_reduction_accumulators;
 pub mod target;
 pub mod translate;
+pub mod transpose_contraction_operands;
 pub mod vector_units;
 pub mod vectorize_cores;
 
@@ -44,7 +46,17 @@ pub fn register() -> Result<(), String> {
 }
 
 /// The passes of the block functions' lowering (lower.rs).
-pub const PASSES: &[htp_pass::PassDefinition] = &[bound_ragged_buffers::DEFINITION, copies_to_loops::DEFINITION, vectorize_cores::DEFINITION, erase_transform_scripts::DEFINITION, split_reduction_accumulators::DEFINITION, hoist_invariant_loads::DEFINITION, hoist_stack_buffers::DEFINITION];
+pub const PASSES: &[htp_pass::PassDefinition] = &[
+    split_contraction_casts::DEFINITION,
+    bound_ragged_buffers::DEFINITION,
+    copies_to_loops::DEFINITION,
+    vectorize_cores::DEFINITION,
+    erase_transform_scripts::DEFINITION,
+    transpose_contraction_operands::DEFINITION,
+    split_reduction_accumulators::DEFINITION,
+    hoist_invariant_loads::DEFINITION,
+    hoist_stack_buffers::DEFINITION,
+];
 
 /// The AIE targets and the device each builds designs for.
 pub const TARGETS: [(&str, &str); 3] = [("aie-npu1", "npu1"), ("aie-npu2", "npu2"), ("aie-sim", "npu1")];

@@ -52,16 +52,19 @@ use crate::architecture::Device;
 /// In two runs, with `accumulate_in_place` between them (D56): tile →
 /// linalg on tensors, then bufferization and loops.
 const BLOCK_TO_LINALG: &str = "convert-tile-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops";
-/// A ragged block's temporaries (sized at run time) take their bound
+/// A matmul's input narrowed in its body gets the cast split off first
+/// (`aie-split-contraction-casts`: the matmul then reads one MAC type). A
+/// ragged block's temporaries (sized at run time) take their bound
 /// first (`aie-bound-ragged-buffers`), so that they fit on the stack too;
 /// strided copies become loops (`aie-copies-to-loops`: MLIR would call
 /// `memrefCopy` of its runtime library, which a core does not have). What
 /// the generation's vector unit takes becomes vector code first
-/// (`aie-vectorize-cores`, run by `transform-interpreter`); the stack's
+/// (`aie-vectorize-cores`, run by `transform-interpreter`; a MAC's operand
+/// read transposed then transposed in registers, `aie-transpose-contraction-operands`); the stack's
 /// buffers are made once, at the function's entry (`aie-hoist-stack-buffers`).
-const BLOCK_TO_LOOPS: &str = "func.func(cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
+const BLOCK_TO_LOOPS: &str = "func.func(aie-split-contraction-casts,cpu-store-in-place),one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map},\
     func.func(aie-bound-ragged-buffers),aie-vectorize-cores{generation={generation}},transform-interpreter,aie-erase-transform-scripts,\
-    func.func(convert-vector-to-scf{full-unroll=true},aie-split-reduction-accumulators),\
+    func.func(aie-transpose-contraction-operands,convert-vector-to-scf{full-unroll=true},aie-split-reduction-accumulators),\
     func.func(convert-linalg-to-loops,aie-copies-to-loops,aie-hoist-invariant-loads,loop-invariant-code-motion,promote-buffers-to-stack{max-alloc-size-in-bytes=16384},aie-hoist-stack-buffers),canonicalize,cse";
 
 /// An accumulator carried across an inner loop (`acc = acc + row_sum(t)`)
@@ -482,50 +485,17 @@ pub struct Design {
     pub tensors: Vec<crate::host::HostTensor>,
 }
 
-/// What the design uses, computed as the `aie` verifiers place it:
-/// host bytes through the shim each way, each compute tile's data memory
-/// (its stack, then its FIFO objects at 32-byte-aligned addresses) against
-/// its capacity, the memtile's objects, FIFO objects in all, and per
-/// compute tile the locks (a producer and a consumer lock per FIFO end, as
-/// mlir-aie's object-FIFO lowering makes them) and DMA channels.
-fn metrics(params: &[Param], columns: u32, cores: u32, stack: i64) -> Vec<(String, f64)> {
-    // What the shim moves: a streamed tensor's whole blocks.
-    let tensor = |p: &Param| p.moved_bytes() as f64;
+/// The memtiles' share of the design's metrics (the rest is read from the
+/// design itself, `finish::metrics`): per column, each streamed tensor's
+/// objects for every core (a link's FIFOs share the memtile's buffers), and
+/// one object at a time of a tensor streamed over an inner loop.
+fn memtile_metrics(params: &[Param], cores: u32) -> Vec<(String, f64)> {
     let object = Param::object_bytes;
-    let depth = |p: &Param| if p.role == Role::Whole { 1 } else { DEPTH as i64 };
-    let mut address = stack;
-    for p in params {
-        for _ in 0..depth(p) {
-            address = (address + 31) / 32 * 32 + object(p);
-        }
-    }
-    let streamed: Vec<&Param> = params.iter().filter(|p| p.role == Role::Rows).collect();
-    // A tensor streamed over an inner loop: per column, an object at a time in the memtile for every core.
-    let inner: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
-    let memtile: i64 = streamed.iter().map(|p| DEPTH as i64 * cores as i64 * object(p)).sum::<i64>() + inner.iter().map(|p| DEPTH as i64 * object(p)).sum::<i64>();
-    // Per streamed tensor and column: the shim FIFO and one per core (one for all cores streamed
-    // over an inner loop); per broadcast one.
-    let objects: i64 = streamed.iter().map(|_| DEPTH as i64 * (1 + cores as i64) * columns as i64).sum::<i64>()
-        + inner.iter().map(|_| DEPTH as i64 * 2 * columns as i64).sum::<i64>()
-        + (params.len() - streamed.len() - inner.len()) as i64;
-    let inputs = params.iter().filter(|p| !p.output).count();
-    let outputs = params.iter().filter(|p| p.output).count();
+    let streamed = params.iter().filter(|p| p.role == Role::Rows).map(|p| DEPTH as i64 * cores as i64 * object(p));
+    let inner = params.iter().filter(|p| p.role == Role::Inner).map(|p| DEPTH as i64 * object(p));
     vec![
-        ("cores".into(), (columns * cores) as f64),
-        ("columns".into(), columns as f64),
-        ("shim_bytes_in".into(), params.iter().filter(|p| !p.output).map(tensor).sum()),
-        ("shim_bytes_out".into(), params.iter().filter(|p| p.output).map(tensor).sum()),
-        ("core_memory_bytes".into(), address as f64),
-        ("core_memory_capacity".into(), crate::architecture::COMPUTE_MEMORY as f64),
-        ("core_stack_bytes".into(), stack as f64),
-        ("memtile_memory_bytes".into(), memtile as f64),
+        ("memtile_memory_bytes".into(), streamed.chain(inner).sum::<i64>() as f64),
         ("memtile_memory_capacity".into(), crate::architecture::MEMTILE_MEMORY as f64),
-        ("fifo_objects".into(), objects as f64),
-        ("core_locks".into(), (2 * params.len()) as f64),
-        // One buffer descriptor per object of each FIFO end on the core's DMA.
-        ("core_dma_descriptors".into(), params.iter().map(depth).sum::<i64>() as f64),
-        ("core_dma_inputs".into(), inputs as f64),
-        ("core_dma_outputs".into(), outputs as f64),
     ]
 }
 
@@ -580,9 +550,7 @@ fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirErro
     vec![MlirError { position: location.and_then(htp_dialects::diagnostics::source_position), message: message.into() }]
 }
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use htp_ir::query::op_name;
 
 fn same(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
@@ -1216,7 +1184,9 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // What moves: the parameters with FIFOs of their own and the packs.
     let carriers: Vec<Param> = params.iter().filter(|p| p.carried()).cloned().collect();
     let mac_input = params.iter().find(|p| !p.output && !p.is_pack).map(|p| p.element.clone()).unwrap_or_default();
-    let mut metrics = metrics(&carriers, columns, cores, stack);
+    let device_op = crate::finish::device_of(module).ok_or_else(|| error(None, "internal error: the design has no aie.device"))?;
+    let mut metrics = crate::finish::metrics(context, device_op, stack);
+    metrics.extend(memtile_metrics(&carriers, cores));
     metrics.extend(modelled(&carriers, &mac_input, device, columns, cores, padded_blocks, &cost));
     let tensors = host_tensors(&params);
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })

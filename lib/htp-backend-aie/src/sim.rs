@@ -129,9 +129,7 @@ pub struct Simulation {
 unsafe impl Send for Simulation {}
 unsafe impl Sync for Simulation {}
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use htp_ir::query::op_name;
 
 fn fail(message: impl Into<String>) -> Vec<MlirError> {
     vec![MlirError { position: None, message: message.into() }]

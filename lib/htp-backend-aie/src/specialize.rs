@@ -14,7 +14,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, OperationPrintingFlags},
         r#type::{FunctionType, MemRefType, ShapedTypeLike, TypeLike},
-        Module, OperationRef, RegionLike, Type, Value, ValueLike,
+        Module, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -28,9 +28,7 @@ fn fail(message: impl Into<String>) -> Vec<MlirError> {
     vec![MlirError { position: None, message: message.into() }]
 }
 
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+use htp_ir::query::op_name;
 
 /// The module's text with its locations (the user's lines).
 pub fn text_of(module: &Module) -> Result<String, Vec<MlirError>> {

@@ -221,8 +221,11 @@ fn contraction(operands: &[(String, Vec<Option<i64>>)], reduction: &[bool], rang
         return None;
     }
     let k = reduction.iter().position(|&r| r)? as i64;
-    let (&[Some(m), Some(ka)], &[Some(kb), Some(n)], &[Some(mc), Some(nc)]) = (a_map.as_slice(), b_map.as_slice(), c_map.as_slice()) else { return None };
-    if ka != k || kb != k || mc != m || nc != n {
+    let (&[Some(m), Some(ka)], &[Some(b0), Some(b1)], &[Some(mc), Some(nc)]) = (a_map.as_slice(), b_map.as_slice(), c_map.as_slice()) else { return None };
+    // B read as it is (`[k, n]`) or transposed (`x @ w.T`, `[n, k]`: each MAC tile of it loaded
+    // and transposed in registers, a shuffle on the core).
+    let n = if b0 == k { b1 } else { b0 };
+    if ka != k || (b0 != k && b1 != k) || mc != m || nc != n {
         return None;
     }
     let body_ok = names.last().map(String::as_str) == Some("linalg.yield")

@@ -145,6 +145,11 @@ pub fn kernel_functions<'c>(module: OperationRef<'c, '_>) -> Vec<OperationRef<'c
 /// The ops named `name` under `root` (itself included) that `keep`
 /// accepts, in pre-order: a pass's work list, collected before it rewrites
 /// any of them.
+/// The op's name (`dialect.op`).
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
 pub fn ops_named_where<'c>(root: OperationRef<'c, '_>, name: &str, keep: impl Fn(OperationRef<'c, 'c>) -> bool) -> Vec<OperationRef<'c, 'c>> {
     let mut found = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {

@@ -37,9 +37,7 @@ pub struct Writer<'s> {
     last_comment: Option<(String, u32)>,
 }
 
-pub fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
+pub use htp_ir::query::op_name;
 
 /// The C++ type of a scalar MLIR type.
 pub fn c_type(ty: Type) -> Result<&'static str, String> {
