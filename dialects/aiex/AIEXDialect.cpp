@@ -60,18 +60,21 @@ LogicalResult NpuDmaMemcpyNdOp::verify() {
   auto argument = dyn_cast<BlockArgument>(getMemref());
   if (!argument || !isa<aie::RuntimeSequenceOp>(argument.getOwner()->getParentOp()))
     return emitOpError("moves a buffer that is not an argument of the runtime sequence");
+  if (!type.getElementType().isIntOrFloat())
+    return emitOpError("moves ") << type.getElementType() << " elements; the shim DMA moves integers and floats";
   unsigned bits = type.getElementTypeBitWidth();
   if (bits > 32)
     return emitOpError("moves ") << bits << "-bit elements; the shim DMA moves at most 32-bit ones";
   // Objects of 64-bit elements travel from and to a host buffer of their
   // 32-bit words (mlir-aie's buffer descriptors move them as word pairs).
   Type object = fifo->getElementMemRef().getElementType();
-  bool wordPairs = object.getIntOrFloatBitWidth() == 64 && type.getElementType().isInteger(32);
+  bool wide = object.isIntOrFloat() && object.getIntOrFloatBitWidth() == 64;
+  bool wordPairs = wide && type.getElementType().isInteger(32);
   if (object != type.getElementType() && !wordPairs)
     return emitOpError("moves ")
            << type.getElementType() << " elements through @"
            << fifo->getSymName() << ", whose objects hold " << object
-           << (object.getIntOrFloatBitWidth() == 64 ? " (moved as the words of a host buffer of i32)" : "");
+           << (wide ? " (moved as the words of a host buffer of i32)" : "");
   // Run-time offsets, sizes or strides: mlir-aie checks them when it
   // lowers; HTP emits static ones.
   if (!getOffsets().empty() || !getSizes().empty() || !getStrides().empty())

@@ -1012,10 +1012,6 @@ _AIE_CHECKED = Gap("htp.gather / htp.scatter along a tile's rows: its index chec
                    "does not have", "an AIE core cannot report a failed check to the host")
 _AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
                         "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
-_AIE_BOOL = Gap("bool tensors on the AIE targets (i1 elements: a shim DMA moves 8-, 16- and 32-bit ones)",
-                "the aie targets move 8-, 16-, 32- and 64-bit elements")
-_AIE_WORDS = Gap("a tensor moved whole whose bytes are not whole 32-bit words (37 x 70 of 16- or 8-bit elements): "
-                 "the host could pad it", "is not a whole number of 32-bit words", shows="run")
 
 #: Cases whose aie-sim outcome is not RUNS.
 AIE_OUTCOMES = {
@@ -1026,11 +1022,6 @@ AIE_OUTCOMES = {
         'program/decode attention, run-time KV length/f16->f32',
         'program/decode attention, run-time KV length/f32',
     ], _AIE_RANK),
-    **dict.fromkeys([
-        'transpose/ragged, in tiles/f16',
-        'transpose/ragged, in tiles/i8',
-        'transpose/ragged, in tiles/i16',
-    ], _AIE_WORDS),
     **dict.fromkeys([
         'tensor_layout/col_major in and out/f32',
         'tensor_layout/col_major in and out/f16',
@@ -1067,10 +1058,6 @@ AIE_OUTCOMES = {
         'selection/htp.scatter(t, index, src, axis=1)/i8',
         'selection/htp.scatter(t, index, src, axis=1)/i64',
     ], _AIE_CHECKED),
-    **dict.fromkeys([
-        'where/bool tensor mask/f32',
-        'where/bool tensor output/f32',
-    ], _AIE_BOOL),
     "capacity/one tile larger than UB/f32": Limit("each core would hold 1048576 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "capacity/live tiles exceed UB/f32": Limit("each core would hold 786432 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "selection/htp.sort(t), htp.argsort(t)/i32": Limit("a stack of 41984 bytes (its temporaries), more than a compute tile's 65536 bytes",

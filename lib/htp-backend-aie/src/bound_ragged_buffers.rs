@@ -83,6 +83,16 @@ fn dim_bound(value: Value, index: usize, depth: u32) -> Option<i64> {
             upper_bound(op.operand(position).ok()?, depth)
         }
         "memref.cast" | "tensor.cast" => dim_bound(op.operand(0).ok()?, index, depth + 1),
+        // Its dynamic output sizes, one operand each after the source (a ragged row statistic
+        // `[rows, 1]` expanded from `[rows]`).
+        "memref.expand_shape" | "tensor.expand_shape" => {
+            let sizes = DenseI64ArrayAttribute::try_from(op.attribute("static_output_shape").ok()?).ok()?;
+            if sizes.len() != shape.len() {
+                return None;
+            }
+            let position = (0..index).filter(|&i| sizes.element(i).is_ok_and(|d| d == DYNAMIC)).count();
+            upper_bound(op.operand(1 + position).ok()?, depth)
+        }
         // A view this pass made (or any): its dynamic sizes follow the source and the offsets.
         // (A rank-reducing subview's sizes are not its result's: not followed.)
         "memref.reinterpret_cast" | "memref.subview" => {

@@ -89,6 +89,7 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, 
         let mut core = unsafe { melior::ir::operation::OperationRefMut::from_raw(*core) };
         core.set_attribute("stack_size", IntegerAttribute::new(i32_type, stack).into());
     }
+    strip_htp_attributes(module);
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
     if !verified {
         return Err(if errors.is_empty() { fail("the AIE design does not verify") } else { errors });
@@ -101,6 +102,25 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, 
     let core_count = metric(&metrics, "cores") as u32;
     let tensors = host_tensors(device, kernel)?;
     Ok(Design { text: module.as_operation().to_string(), cores: core_count, columns, kernel: kernel.name.clone(), metrics, tensors })
+}
+
+/// Removes HTP's discardable attributes (`htp.distribution` on a loop of a
+/// kernel run whole on one core, ...) from a design: mlir-aie's tools do
+/// not know HTP's dialects and refuse to parse their attributes.
+pub fn strip_htp_attributes(module: &Module) {
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let names: Vec<String> = (0..unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) })
+            .filter_map(|i| {
+                let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), i) };
+                let name = unsafe { melior::StringRef::from_raw(mlir_sys::mlirIdentifierStr(named.name)) };
+                name.as_str().ok().filter(|n| n.starts_with("htp.")).map(str::to_string)
+            })
+            .collect();
+        for name in names {
+            unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), melior::StringRef::new(&name).to_raw()) };
+        }
+        WalkResult::Advance
+    });
 }
 
 fn metric(metrics: &[(String, f64)], name: &str) -> f64 {

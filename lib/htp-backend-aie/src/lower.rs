@@ -266,6 +266,14 @@ impl Param {
         self.block_rows * self.object_cols() * self.element_bytes()
     }
 
+    /// Whether its objects travel as bytes in a pack (D91): bool elements
+    /// (mlir-aie sizes buffer descriptors in bits of the element), or objects
+    /// not of whole 32-bit words (a whole 37 x 70 i8 tensor: the pack's
+    /// objects are padded to 64 bytes).
+    fn moves_as_bytes(&self) -> bool {
+        !self.is_pack && (self.element == "i1" || self.object_bytes() % 4 != 0)
+    }
+
     /// Columns of one of its FIFO objects: a window of a tensor streamed over
     /// inner loops, else all of them.
     fn object_cols(&self) -> i64 {
@@ -335,13 +343,26 @@ const PACK_ALIGN: i64 = 64;
 /// tensor travels packed both ways or neither (one host buffer). Packs go
 /// after the kernel's parameters in `params`.
 fn pack_tensors(params: &mut Vec<Param>) {
-    let streamed = |params: &[Param], output: bool| params.iter().filter(|p| p.role == Role::Rows && if output { p.output } else { p.inbound() }).count();
     // Tensors streamed over the same inner loop by whole rows: a trip's objects in one.
     let inner: Vec<&Param> = params.iter().filter(|p| p.role == Role::Inner).collect();
-    let one_loop = inner.len() >= 2 && inner.iter().all(|p| p.object_cols() == p.cols && p.inner_step.map(|(t, _, l)| (t, l, p.rows)) == inner[0].inner_step.map(|(t, _, l)| (t, l, inner[0].rows)));
-    if input_fifos(params) > 2 && one_loop {
+    let one_loop = !inner.is_empty() && inner.iter().all(|p| p.object_cols() == p.cols && p.inner_step.map(|(t, _, l)| (t, l, p.rows)) == inner[0].inner_step.map(|(t, _, l)| (t, l, inner[0].rows)));
+    let bytes_inner = inner.iter().any(|p| p.moves_as_bytes());
+    if one_loop && (bytes_inner || (inner.len() >= 2 && input_fifos(params) > 2)) {
         pack(params, Role::Inner, false, false);
     }
+    // A bool tensor (i1 elements, a byte each as numpy and LLVM keep them) and a tensor whose
+    // objects are not whole 32-bit words travel in a pack: the shim and mlir-aie's buffer
+    // descriptors move whole words of `i8` (they would size i1 objects in bits), and the core
+    // views its part in place (D91).
+    for role in [Role::Rows, Role::Whole] {
+        for output in [false, true] {
+            let side = |p: &Param| if output { p.output } else { p.inbound() };
+            if params.iter().any(|p| p.carried() && p.role == role && side(p) && p.moves_as_bytes()) {
+                pack(params, role, output, false);
+            }
+        }
+    }
+    let streamed = |params: &[Param], output: bool| params.iter().filter(|p| p.role == Role::Rows && p.carried() && if output { p.output } else { p.inbound() }).count();
     // Streamed blocks, broadcasts and a tensor streamed over an inner loop take 3 channels however
     // each kind is packed: the broadcasts then ride in every block's pack, a copy a block.
     let inner_fifos = params.iter().filter(|p| p.role == Role::Inner && p.carried()).count();
@@ -388,7 +409,9 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool, broadcasts: bool) {
     let mut location = None;
     // A pack streamed over an inner loop holds a trip's objects: as many as its parts have.
     let mut trips = 1;
-    for p in params.iter_mut().filter(|p| !p.is_pack && (p.role == role || (broadcasts && p.role == Role::Whole && !p.output)) && if output { p.output } else { p.inbound() }) {
+    // (A tensor already in a pack on this side stays there.)
+    let unpacked = |p: &Param| if output { p.out_pack.is_none() } else { p.in_pack.is_none() };
+    for p in params.iter_mut().filter(|p| !p.is_pack && unpacked(p) && (p.role == role || (broadcasts && p.role == Role::Whole && !p.output)) && if output { p.output } else { p.inbound() }) {
         if p.role == Role::Inner {
             trips = p.rows / p.block_rows.max(1);
         }
@@ -873,8 +896,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         }
         let element = memref.element().to_string();
         let bits = htp_ir::builder::bit_width(memref.element());
-        if ![8, 16, 32, 64].contains(&bits) {
-            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move 8-, 16-, 32- and 64-bit elements")).into());
+        if ![1, 8, 16, 32, 64].contains(&bits) {
+            return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move bool, 8-, 16-, 32- and 64-bit elements")).into());
         }
         let uses = htp_ir::query::uses(htp_ir::builder::detach(argument.into()));
         // A 1-D tensor walked by the loop's windows of its columns (`x[i:i + 64]`): streamed, a
@@ -1059,6 +1082,15 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     // Shim and core: one DMA channel per FIFO, 2 each way; more tensors travel in packs.
     let user_params = params.len();
     pack_tensors(&mut params);
+    if let Some(p) = params.iter().find(|p| p.carried() && p.moves_as_bytes()) {
+        // Only a tensor streamed over an inner loop that others walk differently is left.
+        let what = if p.element == "i1" { "a bool tensor".to_string() } else { format!("a tensor whose objects ({} bytes) are not whole 32-bit words", p.object_bytes()) };
+        return Err(vec![MlirError {
+            position: p.position.clone(),
+            message: format!("'{}' is {what}, streamed over an inner loop that the kernel's other streamed tensors do not share: the aie targets move such tensors as bytes in a pack of one loop's tensors", p.name),
+        }]
+        .into());
+    }
     let per_core: i64 = params.iter().filter(|p| p.carried()).map(bytes_of).sum();
     if per_core > budget {
         return Err(error(
@@ -1091,7 +1123,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             || params.iter().filter(|p| p.role == Role::Rows && p.carried()).all(|p| {
                 let bits = bits_of(&p.element);
                 let share = per_column as i64 * p.block_rows * p.cols;
-                let inner = divisor_at_most(share, inner_elements(bits));
+                let inner = inner_size(share, bits);
                 share / inner <= 1023 && ceil_div(blocks, per_column as i64 * columns as i64) <= 1023
             })
     };
@@ -1176,6 +1208,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let device_body = module.body().first_operation().and_then(|d| d.region(0).ok()).and_then(|r| r.first_block()).ok_or_else(|| error(None, "internal error: the design has no aie.device"))?;
         inline_streaming_cores(context, device_body, &name, &streamed, columns)?;
     }
+    crate::finish::strip_htp_attributes(module);
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());
     if !verified {
         return Err(if errors.is_empty() { error(None, "the AIE design does not verify") } else { errors }.into());
@@ -1767,6 +1800,7 @@ pub fn bits_of(element: &str) -> i64 {
         "i64" => 64,
         "f32" | "i32" => 32,
         "f16" | "bf16" | "i16" => 16,
+        // i8, and i1 (bool: a byte per element, as numpy and LLVM keep it).
         _ => 8,
     }
 }
@@ -1836,6 +1870,16 @@ fn pack_views(params: &[Param], role: Role, indent: &str) -> String {
     s
 }
 
+/// The innermost size of a transfer of `elements` contiguous elements of
+/// `bits`: the largest divisor of `elements` that a buffer descriptor's
+/// innermost dimension takes (at most 1023 words, whole words: 37 x 70 f16
+/// elements go 518 at a time, not 1295). `elements` not of whole words has
+/// none: then the largest divisor, which the `aiex` verifier refuses.
+pub fn inner_size(elements: i64, bits: i64) -> i64 {
+    let limit = inner_elements(bits).min(elements);
+    (1..=limit).rev().find(|d| elements % d == 0 && d * bits % 32 == 0).unwrap_or_else(|| divisor_at_most(elements, limit))
+}
+
 /// The largest divisor of `n` that is at most `limit`.
 pub fn divisor_at_most(n: i64, limit: i64) -> i64 {
     (1..=limit.min(n)).rev().find(|d| n % d == 0).unwrap_or(1)
@@ -1889,7 +1933,7 @@ pub fn host_buffer_type(elements: i64, element: &str) -> String {
 /// a shim buffer descriptor takes (innermost at most 1023 words, the next
 /// at most 1023, the rest in the third dimension).
 pub fn contiguous_window(elements: i64, bits: i64) -> HostWindow {
-    let inner = divisor_at_most(elements, inner_elements(bits));
+    let inner = inner_size(elements, bits);
     let rest = elements / inner;
     let middle = divisor_at_most(rest, 1023);
     let outer = rest / middle;
@@ -2071,7 +2115,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
             let window = if p.role == Role::Inner {
                 if width == p.cols {
                     let whole = p.rows * p.cols;
-                    let inner = divisor_at_most(whole, inner_elements(bits));
+                    let inner = inner_size(whole, bits);
                     window([0; 4], [per_core, 1, whole / inner, inner], [0, 0, inner, 1])
                 } else if !split_rows {
                     window([0; 4], [per_core, p.cols / width, p.rows, width], [0, width, p.cols, 1])
@@ -2086,7 +2130,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 // of every `all` blocks.
                 let block = p.block_rows * p.cols;
                 let share = n * block;
-                let inner = divisor_at_most(share, inner_elements(bits));
+                let inner = inner_size(share, bits);
                 window([0, 0, 0, c as i64 * share], [1, per_core, share / inner, inner], [0, all * block, inner, 1])
             }
             .in_host_words(bits);

@@ -856,13 +856,13 @@ fn window(argument: &Argument, channel: &Channel, places: &[(i64, i64)]) -> Resu
     let window = if groups == 1 && w == c && step == b * c {
         // Contiguous blocks: the whole span in 32-bit-word chunks.
         let elements = k * b * c;
-        let inner = divisor(elements, most);
+        let inner = htp_backend_aie::lower::inner_size(elements, bits);
         let rest = elements / inner;
         let middle = divisor(rest, 1023);
         Window { offsets: [0, 0, 0, base], sizes: [1, rest / middle, middle, inner], strides: [0, middle * inner, inner, 1] }
     } else if w == c {
         // Whole rows, blocks apart: each object contiguous.
-        let inner = divisor(b * c, most);
+        let inner = htp_backend_aie::lower::inner_size(b * c, bits);
         Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b * c / inner, inner], strides: [group_step, step, inner, 1] }
     } else {
         Window { offsets: [0, 0, 0, base], sizes: [groups, blocks, b, w], strides: [group_step, step, c, 1] }

@@ -20,6 +20,26 @@ func.func @rows(%row: index, %v: f32) {
   return
 }
 
+// A ragged row statistic expanded from `[rows]` to `[rows, 1]`: the bound
+// comes through the expand_shape's output size.
+// CHECK-LABEL: func.func @expanded
+// CHECK: %[[FLAT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf32>
+// CHECK: memref.reinterpret_cast %[[FLAT]] to offset: [0], sizes: [%{{.*}}, 1], strides: [1, 1] : memref<8xf32> to memref<?x1xf32>
+// CHECK-NOT: memref.alloc(
+func.func @expanded(%row: index, %stats: memref<8xf32>) {
+  %c8 = arith.constant 8 : index
+  %c37 = arith.constant 37 : index
+  %c0 = arith.constant 0 : index
+  %left = arith.subi %c37, %row : index
+  %n = arith.minsi %left, %c8 : index
+  %view = memref.reinterpret_cast %stats to offset: [0], sizes: [%n], strides: [1] : memref<8xf32> to memref<?xf32>
+  %e = memref.expand_shape %view [[0, 1]] output_shape [%n, 1] : memref<?xf32> into memref<?x1xf32>
+  %d = memref.dim %e, %c0 : memref<?x1xf32>
+  %a = memref.alloc(%d) {alignment = 64 : i64} : memref<?x1xf32>
+  memref.copy %e, %a : memref<?x1xf32> to memref<?x1xf32>
+  return
+}
+
 // A transposed ragged tile: the dynamic size is the inner one, so the
 // outer stride is computed (32 x ? has strides [?, 1]); the bound of the
 // second size comes through a dim of the first buffer.

@@ -220,3 +220,16 @@ aie.device(npu1) {
     aiex.npu.dma_wait {symbol = @h}
   }
 }
+
+// -----
+
+aie.device(npu1) {
+  %s = aie.tile(0, 0)
+  %t = aie.tile(0, 2)
+  aie.objectfifo @f(%s, {%t}, 2 : i32) : !aie.objectfifo<memref<64xi32>>
+  aie.runtime_sequence(%a: memref<64xindex>) {
+    // expected-error @+1 {{moves 'index' elements; the shim DMA moves integers and floats}}
+    aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 64][0, 0, 0, 1]) {id = 0 : i64, metadata = @f} : memref<64xindex>
+  }
+}
+
