@@ -288,7 +288,7 @@ pub fn metrics(context: &Context, device: OperationRef, stack: i64) -> Vec<(Stri
 }
 
 /// Bytes of one element of `memref`.
-fn element_bytes(memref: MemRefType) -> i64 {
+pub fn element_bytes(memref: MemRefType) -> i64 {
     (htp_ir::builder::bit_width(memref.element()) as u64).div_ceil(8) as i64
 }
 

@@ -27,7 +27,7 @@ use melior::{
         attribute::{DenseI64ArrayAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
-        r#type::{IntegerType, ShapedTypeLike},
+        r#type::IntegerType,
         Attribute, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context, ExecutionEngine,
@@ -195,7 +195,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
                 let dims = htp_ir::builder::shape_of(memref.into());
                 let elements = dims.iter().product::<i64>() as usize;
                 let shape = if dims.len() == 2 { (dims[0], dims[1]) } else { (1, elements as i64) };
-                let element_bytes = (htp_ir::builder::bit_width(memref.element()) as usize).div_ceil(8);
+                let element_bytes = crate::finish::element_bytes(memref) as usize;
                 let tile = |i: usize| tiles[&ptr(current.operand(i).unwrap())];
                 let consumers = (1..current.operand_count()).map(tile).collect();
                 fifo_index.insert(name.clone(), fifos.len());
@@ -222,7 +222,7 @@ pub fn build(context: &Context, design: &str) -> Result<Simulation, Vec<MlirErro
                     };
                     let fifo = fifo_index[&symbol_text(transfer.attribute("metadata").unwrap())];
                     let host = transfer.operand(0).ok().and_then(|v| melior::ir::r#type::MemRefType::try_from(v.r#type()).ok()).ok_or_else(|| fail("internal error: a host buffer's type"))?;
-                    let element_bytes = (htp_ir::builder::bit_width(host.element()) as usize).div_ceil(8);
+                    let element_bytes = crate::finish::element_bytes(host) as usize;
                     transfers.push(Transfer { argument, fifo, element_bytes, offsets: array("static_offsets"), sizes: array("static_sizes"), strides: array("static_strides") });
                 }
             }

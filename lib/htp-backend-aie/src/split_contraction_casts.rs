@@ -35,9 +35,8 @@ fn narrowing<'c>(generic: OperationRef<'c, '_>, index: usize) -> Option<Operatio
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
     for generic in htp_ir::query::ops_named(function, "linalg.generic") {
         // A contraction on tensors: two inputs, one init, one reduction loop of three.
-        let Some(iterators) = generic.attribute("iterator_types").ok().and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok()) else { continue };
-        let reductions = (0..iterators.len()).filter(|&i| iterators.element(i).is_ok_and(|a| a.to_string().contains("reduction"))).count();
-        if generic.operand_count() != 3 || generic.result_count() != 1 || iterators.len() != 3 || reductions != 1 {
+        let Some(reductions) = crate::vectorize_cores::reduction_loops(generic) else { continue };
+        if generic.operand_count() != 3 || generic.result_count() != 1 || reductions.len() != 3 || reductions.iter().filter(|&&r| r).count() != 1 {
             continue;
         }
         let casts = [narrowing(generic, 0), narrowing(generic, 1)];

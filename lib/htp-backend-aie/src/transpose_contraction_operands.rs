@@ -12,7 +12,7 @@ use melior::{
         attribute::{ArrayAttribute, AttributeLike},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
-        Attribute, OperationRef, Type, ValueLike,
+        OperationRef, Type, ValueLike,
     },
     Context,
 };
@@ -25,34 +25,20 @@ htp_pass::pass! {
     }
 }
 
-/// The results of an affine map as loop positions (`None`: not a plain dim).
-fn dims(map: Attribute) -> Vec<Option<usize>> {
-    let map = unsafe { mlir_sys::mlirAffineMapAttrGetValue(map.to_raw()) };
-    (0..unsafe { mlir_sys::mlirAffineMapGetNumResults(map) })
-        .map(|i| unsafe {
-            let expr = mlir_sys::mlirAffineMapGetResult(map, i);
-            mlir_sys::mlirAffineExprIsADim(expr).then(|| mlir_sys::mlirAffineDimExprGetPosition(expr) as usize)
-        })
-        .collect()
-}
-
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), htp_pass::Failure<'c>> {
     for contract in htp_ir::query::ops_named(function, "vector.contract") {
         let Some(maps) = contract.attribute("indexing_maps").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else { continue };
-        let Some(iterators) = contract.attribute("iterator_types").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) else { continue };
-        if iterators.len() != 3 {
-            continue;
-        }
-        let reductions: Vec<usize> = (0..iterators.len()).filter(|&i| iterators.element(i).is_ok_and(|a| a.to_string().contains("reduction"))).collect();
-        let (Ok(a_map), Ok(b_map), Ok(c_map)) = (maps.element(0), maps.element(1), maps.element(2)) else { continue };
-        let (a, b, c) = (dims(a_map), dims(b_map), dims(c_map));
+        let Some(loops) = crate::vectorize_cores::reduction_loops(contract).filter(|l| l.len() == 3) else { continue };
+        let reductions: Vec<i64> = (0..3).filter(|&i| loops[i as usize]).collect();
+        let results = |i: usize| maps.element(i).ok().and_then(crate::vectorize_cores::map_results);
+        let (Some(a), Some(b), Some(c)) = (results(0), results(1), results(2)) else { continue };
         // A matmul of 2-D operands: C [m, n], one reduction k.
         let ([Some(m), Some(n)], [k]) = (c.as_slice(), reductions.as_slice()) else { continue };
         let (m, n, k) = (*m, *n, *k);
         let wanted = [[Some(m), Some(k)], [Some(k), Some(n)]];
-        let transposed = |map: &[Option<usize>], want: [Option<usize>; 2]| map == [want[1], want[0]];
+        let transposed = |map: &[Option<i64>], want: [Option<i64>; 2]| map == [want[1], want[0]];
         let flips: Vec<usize> = [a.as_slice(), b.as_slice()].iter().enumerate().filter(|(i, map)| transposed(map, wanted[*i])).map(|(i, _)| i).collect();
-        let standard = |i: usize, map: &[Option<usize>]| map == wanted[i] || flips.contains(&i);
+        let standard = |i: usize, map: &[Option<i64>]| map == wanted[i] || flips.contains(&i);
         if flips.is_empty() || !standard(0, &a) || !standard(1, &b) {
             continue;
         }
@@ -72,7 +58,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), h
             let transpose = block.insert_operation_before(contract, transpose);
             unsafe { mlir_sys::mlirOperationSetOperand(contract.to_raw(), index as isize, transpose.result(0).expect("a result").to_raw()) };
         }
-        let map = |results: [usize; 2]| htp_ir::builder::parse_attribute(context, &format!("affine_map<(d0, d1, d2) -> (d{}, d{})>", results[0], results[1]));
+        let map = |results: [i64; 2]| htp_ir::builder::parse_attribute(context, &format!("affine_map<(d0, d1, d2) -> (d{}, d{})>", results[0], results[1]));
         let standard_maps = ArrayAttribute::new(context, &[map([m, k]), map([k, n]), map([m, n])]);
         unsafe { mlir_sys::mlirOperationSetAttributeByName(contract.to_raw(), melior::StringRef::new("indexing_maps").to_raw(), standard_maps.to_raw()) };
     }

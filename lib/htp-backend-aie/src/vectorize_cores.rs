@@ -161,8 +161,15 @@ fn script(plans: &[Plan]) -> String {
     s
 }
 
+/// Which loops of a structured op (`linalg.generic`, `vector.contract`)
+/// are reductions, from its `iterator_types`.
+pub fn reduction_loops(op: OperationRef) -> Option<Vec<bool>> {
+    let iterators = ArrayAttribute::try_from(op.attribute("iterator_types").ok()?).ok()?;
+    Some((0..iterators.len()).map(|i| iterators.element(i).is_ok_and(|a| a.to_string().contains("reduction"))).collect())
+}
+
 /// The results of an indexing map: `Some(loop)` or `None` (a constant 0).
-fn map_results(map: melior::ir::Attribute) -> Option<Vec<Option<i64>>> {
+pub fn map_results(map: melior::ir::Attribute) -> Option<Vec<Option<i64>>> {
     let map = unsafe { mlir_sys::mlirAffineMapAttrGetValue(melior::ir::attribute::AttributeLike::to_raw(&map)) };
     (0..unsafe { mlir_sys::mlirAffineMapGetNumResults(map) })
         .map(|i| unsafe {
@@ -182,8 +189,7 @@ pub fn plan(generic: OperationRef, unit: &VectorUnit) -> Option<Plan> {
         return None; // not bufferized
     }
     let maps = ArrayAttribute::try_from(generic.attribute("indexing_maps").ok()?).ok()?;
-    let iterators = ArrayAttribute::try_from(generic.attribute("iterator_types").ok()?).ok()?;
-    let reduction: Vec<bool> = (0..iterators.len()).map(|i| iterators.element(i).is_ok_and(|a| a.to_string().contains("reduction"))).collect();
+    let reduction = reduction_loops(generic)?;
     let loops = reduction.len();
     let mut operands = Vec::new();
     let mut ranges = vec![None; loops];
