@@ -72,7 +72,7 @@ fn main() {
             mlir.push(start.elapsed().as_secs_f64());
             assert!(module.as_operation().verify());
             let start = Instant::now();
-            let engine = htp_backend_cpu::jit(&module);
+            let engine = htp_backend_cpu::jit(&mut module);
             // Looking a symbol up forces code generation (the JIT is lazy).
             assert!(!engine.lookup(name).is_null(), "{name} was compiled");
             llvm.push(start.elapsed().as_secs_f64());

@@ -33,7 +33,7 @@ use melior::{
     ir::{
         attribute::StringAttribute,
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike},
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
         Attribute, Module, RegionLike,
     },
     Context, ExecutionEngine,
@@ -219,8 +219,10 @@ fn distributions(module: &Module) -> std::collections::HashMap<String, htp_trans
 }
 
 /// JIT-compiles a module already in the LLVM dialect, with HTP's runtime
-/// functions (see `runtime.rs`) available to it.
-pub fn jit(module: &Module) -> ExecutionEngine {
+/// functions (see `runtime.rs`) available to it; kernel bodies are kept
+/// out of line first.
+pub fn jit(module: &mut Module) -> ExecutionEngine {
+    keep_kernels_out_of_line(module);
     let engine = ExecutionEngine::new(module, OPT_LEVEL, &[], false, false);
     runtime::register(&engine);
     htp_pass::jit::register_float_conversions(&engine);
@@ -229,6 +231,31 @@ pub fn jit(module: &Module) -> ExecutionEngine {
         unsafe { engine.register_symbol(function.name, function.address as *mut ()) };
     }
     engine
+}
+
+/// Marks each public kernel body (a kernel, its `__chunk` and `__bounds`:
+/// the external `llvm.func`s other than C interface wrappers) `no_inline`.
+/// Each is reached through wrappers — the C interface MLIR's lowering adds
+/// (`_mlir_ciface_<f>`), the packed ones the ExecutionEngine adds for every
+/// external function (`_mlir_<f>`, `_mlir__mlir_ciface_<f>`) — and a whole
+/// kernel calls its chunk: inlined, LLVM optimised and generated code for
+/// the same loops several times over (docs/performance.md). Kept out of
+/// line, an entry costs one call. Calls between kernels are inlined by the
+/// front end, so none is left here to slow.
+fn keep_kernels_out_of_line(module: &mut Module) {
+    let context = module.context();
+    // Safe: the module's context outlives this call.
+    let unit = Attribute::unit(unsafe { context.to_ref() });
+    for function in htp_ir::query::ops_named(module.as_operation(), "llvm.func") {
+        let is_kernel_body = function.region(0).is_ok_and(|r| r.first_block().is_some())
+            && function.attribute("linkage").is_ok_and(|l| l.to_string().contains("external"))
+            && htp_ir::query::symbol_name(function).is_some_and(|n| !n.starts_with("_mlir_ciface_"));
+        if is_kernel_body {
+            // Safe: the module is borrowed mutably; the walk above has finished.
+            let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
+            function.set_inherent_attribute("no_inline", unit);
+        }
+    }
 }
 
 /// Adds `llvm.emit_c_interface` to each public `func.func`; returns their names.

@@ -181,16 +181,10 @@ fn drop_other_kernels(module: &mut Module, kernel: &str) {
     while let Some(current) = op {
         op = current.next_in_block();
         let is_function = current.name().as_string_ref().as_str() == Ok("func.func");
-        if is_function && symbol_name(current).is_some_and(|n| !reached.contains(&n)) {
+        if is_function && htp_ir::query::symbol_name(current).is_some_and(|n| !reached.contains(&n)) {
             unsafe { mlir_sys::mlirOperationDestroy(current.to_raw()) };
         }
     }
-}
-
-/// The `sym_name` of `op`, if it defines a symbol.
-fn symbol_name(op: melior::ir::OperationRef) -> Option<String> {
-    use melior::ir::{attribute::StringAttribute, operation::OperationLike};
-    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value().to_string())
 }
 
 /// The symbols of `module`'s top level that `entry` reaches: `entry`, every
@@ -206,7 +200,7 @@ pub fn reachable_functions(module: &Module, entry: &str) -> std::collections::BT
     let mut symbols = std::collections::HashMap::new();
     let mut op = module.body().first_operation();
     while let Some(current) = op {
-        if let Some(name) = symbol_name(current) {
+        if let Some(name) = htp_ir::query::symbol_name(current) {
             symbols.insert(name, current);
         }
         op = current.next_in_block();
@@ -262,7 +256,7 @@ mod tests {
         let mut names = Vec::new();
         let mut op = module.body().first_operation();
         while let Some(current) = op {
-            names.extend(symbol_name(current));
+            names.extend(htp_ir::query::symbol_name(current));
             op = current.next_in_block();
         }
         names

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use melior::ir::{
-    attribute::IntegerAttribute,
+    attribute::{IntegerAttribute, StringAttribute},
     RegionLike,
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -142,14 +142,19 @@ pub fn kernel_functions<'c>(module: OperationRef<'c, '_>) -> Vec<OperationRef<'c
     kernels
 }
 
-/// The ops named `name` under `root` (itself included) that `keep`
-/// accepts, in pre-order: a pass's work list, collected before it rewrites
-/// any of them.
 /// The op's name (`dialect.op`).
 pub fn op_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
+/// The `sym_name` of `op`, if it defines a symbol.
+pub fn symbol_name(op: OperationRef) -> Option<String> {
+    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|n| n.value().to_string())
+}
+
+/// The ops named `name` under `root` (itself included) that `keep`
+/// accepts, in pre-order: a pass's work list, collected before it rewrites
+/// any of them.
 pub fn ops_named_where<'c>(root: OperationRef<'c, '_>, name: &str, keep: impl Fn(OperationRef<'c, 'c>) -> bool) -> Vec<OperationRef<'c, 'c>> {
     let mut found = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {

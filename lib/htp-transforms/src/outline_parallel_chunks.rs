@@ -60,7 +60,7 @@ fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: Operation
     let Some(outer) = independent_outer_loop(entry) else { return };
     let Ok(distribution) = outer.attribute(crate::distribution::ATTRIBUTE) else { return };
     let position = position_in_block(entry, outer);
-    let name = symbol_name(kernel);
+    let name = htp_ir::query::symbol_name(kernel).unwrap_or_default();
     let index = Type::index(context);
 
     let chunk = clone_as(kernel, &format!("{name}{CHUNK_SUFFIX}"));
@@ -102,15 +102,6 @@ fn outline<'c>(context: &'c Context, module: BlockRef<'c, '_>, kernel: Operation
     let mut kernel = unsafe { OperationRefMut::from_raw(kernel.to_raw()) };
     kernel.set_discardable_attribute(ATTRIBUTE, StringAttribute::new(context, &format!("{name}{CHUNK_SUFFIX}")).into());
     kernel.set_discardable_attribute(crate::distribution::ATTRIBUTE, distribution);
-}
-
-fn symbol_name(function: OperationRef) -> String {
-    function
-        .attribute("sym_name")
-        .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
-        .unwrap_or_default()
 }
 
 fn position_in_block(block: BlockRef, target: OperationRef) -> usize {
