@@ -209,7 +209,7 @@ fn distributions(module: &Module) -> std::collections::HashMap<String, htp_trans
     let mut found = std::collections::HashMap::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {
-        let name = function.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_string());
+        let name = htp_ir::query::symbol_name(function);
         if let (Some(name), Some(distribution)) = (name, htp_transforms::distribution::Distribution::of(function)) {
             found.insert(name, distribution);
         }
@@ -248,7 +248,7 @@ fn keep_kernels_out_of_line(module: &mut Module) {
     let unit = Attribute::unit(unsafe { context.to_ref() });
     for function in htp_ir::query::ops_named(module.as_operation(), "llvm.func") {
         let is_kernel_body = function.region(0).is_ok_and(|r| r.first_block().is_some())
-            && function.attribute("linkage").is_ok_and(|l| l.to_string().contains("external"))
+            && function.attribute("linkage").is_ok_and(|l| l.to_string() == "#llvm.linkage<external>")
             && htp_ir::query::symbol_name(function).is_some_and(|n| !n.starts_with("_mlir_ciface_"));
         if is_kernel_body {
             // Safe: the module is borrowed mutably; the walk above has finished.
