@@ -34,6 +34,20 @@ def one_core(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
         y[i:i + 8, :] = htp.exp(x[i:i + 8, :]) + 1.0
 
 
+@htp.kernel
+def weighted(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 1, 64], y: htp.Out[f32, "N", 64]):
+    scale = w[0:1, :] * 2.0
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * scale
+
+
+@htp.kernel
+def read_then_written(x: htp.Tensor[f32, "N", 64], acc: htp.InOut[f32, "N", 64]):
+    first = acc[0:8, :]
+    for i in range(0, x.shape[0], 8):
+        acc[i:i + 8, :] = x[i:i + 8, :] + first
+
+
 def expected(x):
     return np.exp(x) + np.float32(1.0)
 
@@ -60,6 +74,61 @@ def test_parallel_false_keeps_the_loop_on_one_core():
 def test_every_distribution_gives_numpys_numbers_on_cpu(kernel, rows):
     x = np.random.default_rng(rows).standard_normal((rows, 64), dtype=np.float32)
     np.testing.assert_allclose(kernel(x), expected(x), rtol=1e-6)
+
+
+def weighted_expected(x, w):
+    return x * (w * np.float32(2.0))
+
+
+def read_then_written_expected(x, acc):
+    return x + np.tile(acc[0:8], (len(x) // 8, 1))
+
+
+@pytest.mark.parametrize("target", ["cpu", "pto-a2a3sim"])
+def test_tiles_computed_before_the_loop_keep_it_distributed(target):
+    # A weight row read (and scaled) before the loop is replayed once per part.
+    compiled = weighted.compile(target)
+    if target == "cpu":
+        assert "weighted__chunk" in compiled.ir["llvm"]
+    else:
+        assert "rt_available_aiv_count()" in compiled.files["orchestration/weighted.cpp"]
+        x, w = np.zeros((1000, 64), np.float32), np.zeros((1, 64), np.float32)
+        m = compiled.metrics(x, w)
+        assert m["tasks"] > 1 and m["read_bytes.w"] == w.nbytes * m["tasks"]
+
+
+@pytest.mark.parametrize("target", ["cpu", "pto-a2a3sim"])
+def test_a_tile_read_before_the_loop_from_a_tensor_it_writes_keeps_it_whole(target):
+    # A part started later would read what earlier parts wrote.
+    compiled = read_then_written.compile(target)
+    if target == "cpu":
+        assert "__chunk" not in compiled.ir["llvm"]
+    else:
+        orchestration = compiled.files["orchestration/read_then_written.cpp"]
+        assert orchestration.count("rt_submit_aiv_task") == 1 and "for (" not in orchestration
+
+
+@pytest.mark.parametrize("rows", [0, 8, 24, 200, 1000])
+def test_tiles_before_the_loop_give_numpys_numbers_on_cpu(rows):
+    rng = np.random.default_rng(rows)
+    x, w = rng.standard_normal((rows, 64), dtype=np.float32), rng.standard_normal((1, 64), dtype=np.float32)
+    np.testing.assert_allclose(weighted(x, w), weighted_expected(x, w), rtol=1e-6)
+    acc = rng.standard_normal((max(rows, 8), 64), dtype=np.float32)
+    x = rng.standard_normal(acc.shape, dtype=np.float32)
+    want = read_then_written_expected(x, acc)
+    read_then_written(x, acc)
+    np.testing.assert_allclose(acc, want, rtol=1e-6)
+
+
+@needs_simulator
+def test_tiles_before_the_loop_give_numpys_numbers_on_a2a3sim():
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal((200, 64), dtype=np.float32), rng.standard_normal((1, 64), dtype=np.float32)
+    np.testing.assert_allclose(weighted.compile(SIMULATOR)(x, w), weighted_expected(x, w), rtol=1e-5)
+    acc = rng.standard_normal((200, 64), dtype=np.float32)
+    want = read_then_written_expected(x, acc)
+    read_then_written.compile(SIMULATOR)(x, acc)
+    np.testing.assert_allclose(acc, want, rtol=1e-5)
 
 
 @pytest.mark.parametrize("target", ["pto-a2a3sim", "pto-a2a3"])
@@ -102,11 +171,20 @@ def grain_on_inner_loop(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
             y[i:i + 8, j:j + 16] = x[i:i + 8, j:j + 16]
 
 
+@htp.kernel
+def grain_after_reading_what_it_writes(x: htp.Tensor[f32, "N", 64], acc: htp.InOut[f32, "N", 64]):
+    first = acc[0:8, :]
+    for i in htp.range(0, x.shape[0], 8, grain=2):
+        acc[i:i + 8, :] = x[i:i + 8, :] + first
+
+
 @pytest.mark.parametrize("target", ["cpu", "pto-a2a3sim"])
 @pytest.mark.parametrize("kernel,why", [
     (grain_on_dependent_loop, "its iterations are not independent"),
     (grain_on_inner_loop, "only a kernel's outermost loop is distributed"),
-], ids=["dependent", "inner"])
+    (grain_after_reading_what_it_writes, "it is not the kernel's only top-level loop (with no store, kernel-local array, "
+                                         "or tile read from a tensor it stores around it)"),
+], ids=["dependent", "inner", "read-before"])
 def test_a_grain_that_cannot_be_honoured_is_an_error_at_the_loop(kernel, why, target):
     with pytest.raises(htp.CompileError) as info:
         kernel.compile(target)

@@ -89,7 +89,9 @@ def fuzz_kernels(count: int):
     fuzzer itself checks."""
     sys.path.insert(0, str(FUZZ))
     try:
+        # `gen` and the `gen_ref` it imports when it first makes a reference program.
         import gen
+        import gen_ref  # noqa: F401
     finally:
         sys.path.remove(str(FUZZ))
     directory = pathlib.Path(tempfile.mkdtemp(prefix="htp-isa-fuzz-"))

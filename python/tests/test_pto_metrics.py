@@ -43,13 +43,18 @@ def test_gemm_reads_the_blocked_algorithms_traffic():
     assert (m["peak_bytes.acc"], m["peak_bytes.left"], m["peak_bytes.right"]) == (64 * 64 * 4, 64 * 32 * 2, 32 * 64 * 2)
 
 
-def test_rmsnorm_reads_x_once_and_w_once_per_row_block():
+@pytest.mark.parametrize("rows", [100, 1000, 4096])
+def test_rmsnorm_reads_x_once_and_w_once_per_task(rows):
     # The example's two passes over each row block share its loads: tile-reuse-loads
-    # unrolls both and keeps the row block in UB (docs/performance.md).
-    x, w = np.zeros((100, 1024), np.float32), np.zeros((1, 1024), np.float32)
+    # unrolls both and keeps the row block in UB, and hoists w's loads out of the row
+    # loop, so each task (a chunk of row blocks) reads w once (docs/performance.md).
+    x, w = np.zeros((rows, 1024), np.float32), np.zeros((1, 1024), np.float32)
     m = rmsnorm.compile("pto-a2a3sim").metrics(x, w, eps=1e-6)
+    blocks = math.ceil(rows / 8)
+    tasks = math.ceil(blocks / math.ceil(blocks / 48))
+    assert m["tasks"] == tasks
     assert m["read_bytes.x"] == x.nbytes
-    assert m["read_bytes.w"] == w.nbytes * math.ceil(100 / 8)
+    assert m["read_bytes.w"] == w.nbytes * tasks
     assert m["write_bytes.y"] == x.nbytes
 
 

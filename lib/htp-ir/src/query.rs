@@ -22,6 +22,23 @@ pub fn defining_op<'c>(value: V<'c>) -> Option<OperationRef<'c, 'c>> {
     }
 }
 
+/// The memref a view is taken from, through `memref` view ops (a 1-D
+/// tensor's `1 x N` view, subviews, casts): two accesses touch the same
+/// tensor when their roots are equal.
+pub fn memref_root(mut memref: V) -> V {
+    while let Some(op) = defining_op(memref) {
+        let is_view = matches!(
+            op.name().as_string_ref().as_str(),
+            Ok("memref.expand_shape" | "memref.collapse_shape" | "memref.subview" | "memref.cast" | "memref.reinterpret_cast")
+        );
+        match op.operand(0) {
+            Ok(inner) if is_view => memref = crate::builder::detach(inner),
+            _ => break,
+        }
+    }
+    memref
+}
+
 /// The ops using `value`.
 pub fn uses<'c>(value: V<'c>) -> Vec<OperationRef<'c, 'c>> {
     let mut users = Vec::new();

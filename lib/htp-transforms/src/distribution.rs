@@ -142,7 +142,7 @@ pub fn distribute<'c, 'a>(
     kernel.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         if refused.is_none() && grain(op).is_some() && outer.is_none_or(|o| o.to_raw().ptr != op.to_raw().ptr) {
             let why = if op.parent_operation().is_some_and(|p| p.to_raw().ptr == kernel.to_raw().ptr) && iterations_independent(op) {
-                "it is not the kernel's only top-level loop (with no tile work or kernel-local array around it)"
+                "it is not the kernel's only top-level loop (with no store, kernel-local array, or tile read from a tensor it stores around it)"
             } else if op.parent_operation().is_some_and(|p| p.to_raw().ptr == kernel.to_raw().ptr) {
                 "its iterations are not independent (each store must write the slice its iteration's index selects, \
                  no tensor it stores may also be loaded, no htp.scatter may write rows its data chooses, and no scalar \

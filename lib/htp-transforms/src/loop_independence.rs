@@ -7,35 +7,94 @@
 
 use htp_dialects::ods::{tile, view, TileOp};
 use htp_ir::builder::{detach, shape_of};
-use htp_ir::query::{constant_int, key};
+use htp_ir::query::{constant_int, key, memref_root};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationRef, WalkOrder, WalkResult},
     BlockRef, RegionLike, ValueLike,
 };
 
-/// The function body's one top-level loop, when nothing but it (and scalar
-/// code) is at the top level and its iterations are independent.
+/// The function body's one top-level loop, when nothing but it, scalar
+/// code and tile values computed from tensors the loop does not store is
+/// at the top level, and its iterations are independent.
 ///
-/// A kernel-local array made at the top level keeps the loop whole: a split
-/// replays the code before the loop (in each CPU chunk; in PTO's
-/// orchestration, which computes the tasks' bounds from it and cannot hold
-/// a kernel's scalar state), and the iterations would share the array.
+/// A split replays the code before the loop in each part (each CPU chunk,
+/// each PTO task's kernel; PTO's orchestration replays only its scalar code,
+/// which computes the tasks' bounds). So a tile loaded there (a weight row
+/// every iteration reads) is loaded once per part, not once per iteration,
+/// and must not be one the loop writes. A kernel-local array made at the
+/// top level keeps the loop whole: the iterations would share it.
 pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut loops = Vec::new();
+    let mut read_before = Vec::new();
     let mut op = entry.first_operation();
     while let Some(current) = op {
         // Upstream ops have no generated kinds: compared by name.
         let name = current.name().as_string_ref().as_str().unwrap_or("").to_string();
-        if name == "scf.for" {
-            loops.push(unsafe { OperationRef::from_raw(current.to_raw()) });
-        } else if name != "func.return" && (TileOp::of(current).is_some() || current.region_count() > 0 || is_scalar_state(&name)) {
-            return None;
+        match name.as_str() {
+            "scf.for" => loops.push(unsafe { OperationRef::from_raw(current.to_raw()) }),
+            "func.return" => {}
+            _ if is_error_report(current) => {}
+            _ if current.region_count() > 0 || is_scalar_state(&name) => return None,
+            _ => {
+                if let Some(kind) = TileOp::of(current) {
+                    if !replayable_tile_value(current, kind) {
+                        return None;
+                    }
+                    read_before.extend(read_source(current));
+                }
+            }
         }
         op = current.next_in_block();
     }
     let [outer] = loops.as_slice() else { return None };
-    (outer.operand_count() == 3 && iterations_independent(*outer)).then_some(*outer)
+    (outer.operand_count() == 3 && iterations_independent(*outer) && stored_in(*outer).iter().all(|s| !read_before.contains(s))).then_some(*outer)
+}
+
+/// Whether `op` only reports an error: an `scf.if` without results whose
+/// body calls (the run-time check `tile-check-bounds` puts before a load).
+/// A split replays it per part; the report is the same each time.
+fn is_error_report(op: OperationRef) -> bool {
+    let mut only_calls = op.name().as_string_ref().as_str() == Ok("scf.if") && op.result_count() == 0;
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            let mut inner = current.first_operation();
+            while let Some(nested) = inner {
+                only_calls &= matches!(nested.name().as_string_ref().as_str(), Ok("func.call" | "scf.yield"));
+                inner = nested.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+    }
+    only_calls
+}
+
+/// Whether a top-level tile op only computes tiles (every result a tile, no
+/// store or scatter), so running it once per part of a split is the same
+/// as running it once.
+fn replayable_tile_value(op: OperationRef, kind: TileOp) -> bool {
+    !matches!(kind, TileOp::Store | TileOp::Scatter)
+        && op.result_count() > 0
+        && op.results().all(|result| htp_dialects::tile::TileType::try_from(result.r#type()).is_ok())
+}
+
+/// The tensor a `tile.load` or `tile.gather` reads (its root, through views).
+fn read_source(op: OperationRef) -> Option<usize> {
+    match view::<tile::LoadOperation>(op) {
+        Some(load) => load.source().ok().map(|source| key(memref_root(detach(source)))),
+        None => view::<tile::GatherOperation>(op).and_then(|gather| gather.source().ok().map(|source| key(memref_root(detach(source))))),
+    }
+}
+
+/// The tensors `op` stores to (their roots, through views).
+fn stored_in(op: OperationRef) -> Vec<usize> {
+    let mut stored = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        stored.extend(view::<tile::StoreOperation>(inner).and_then(|store| store.dest().ok().map(|dest| key(memref_root(detach(dest))))));
+        WalkResult::Advance
+    });
+    stored
 }
 
 /// Whether the iterations of `outer` (an `scf.for` without iter_args) can
@@ -74,7 +133,7 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
                 return WalkResult::Advance;
             };
             let dest = detach(dest);
-            stored.push(key(dest));
+            stored.push(key(memref_root(dest)));
             let rank = shape_of(dest.r#type()).len();
             let tile = htp_dialects::tile::TileType::try_from(value.r#type()).ok();
             // The elements a (strided) store spans along a dim: the first,
@@ -87,10 +146,8 @@ pub fn iterations_independent(outer: OperationRef) -> bool {
             };
             let indices: Vec<_> = store.indices().map(detach).collect();
             independent &= indices.iter().enumerate().any(|(d, index)| key(*index) == induction && spans(d) <= step);
-        } else if let Some(load) = view::<tile::LoadOperation>(op) {
-            loaded.extend(load.source().ok().map(|source| key(detach(source))));
-        } else if let Some(gather) = view::<tile::GatherOperation>(op) {
-            loaded.extend(gather.source().ok().map(|source| key(detach(source))));
+        } else {
+            loaded.extend(read_source(op));
         }
         WalkResult::Advance
     });

@@ -2,21 +2,23 @@
 //! an on-chip byte budget.
 //!
 //! A read-only tensor is a function argument memref whose every user is a
-//! `tile.load` / `tile.gather` (as their source), `memref.dim` or
-//! `memref.load`. The pass
+//! `tile.load` / `tile.gather` (as their source), `memref.dim`,
+//! `memref.load` or a `memref.expand_shape` view used the same way (a 1-D
+//! tensor's `1 x N` view). The pass
 //! 1. fully unrolls sibling `scf.for` loops (same block) with equal constant
 //!    bounds and at most `max-trips` trips whose bodies load the same
 //!    read-only tensor (the two passes of a row norm over its columns), then
 //!    replaces each `tile.load` of a read-only tensor by an earlier identical
 //!    one in the same block (same source, structurally equal indices and
 //!    valid sizes, same strides and type);
-//! 2. hoists a `tile.load` of a read-only tensor out of a nested `scf.for` when
+//! 2. hoists a `tile.load` of a read-only tensor out of an `scf.for` when
 //!    all its operands are defined outside the loop (or are constants, which
 //!    move with it) and the access is statically in bounds (constant
-//!    indices, static source dims, no valid sizes). A loop of the
-//!    function's own body is left alone: it is what backends split into
-//!    tasks (PTO: one task per trip), and a load before it would keep the
-//!    whole loop in one kernel.
+//!    indices, static source dims, no valid sizes). The function's own loop
+//!    included: a backend that splits it into parts (PTO: tasks of
+//!    consecutive trips) replays such a load once per part
+//!    (`loop_independence::independent_outer_loop`), where before it ran
+//!    once per trip (RMSNorm's weight: once per task, not per row block).
 //!
 //! Each step keeps tiles live longer; it is taken only while the function's
 //! peak live tile bytes (`tile-peak-live-bytes`' count, before the pass)
@@ -90,7 +92,8 @@ fn within(op: Raw, ancestor: Raw) -> bool {
     unsafe { htp_ir::query::is_within(OperationRef::from_raw(op), OperationRef::from_raw(ancestor)) }
 }
 
-/// The function's read-only memref arguments.
+/// The function's read-only memref arguments, with their views (a 1-D
+/// tensor's `1 x N` `memref.expand_shape`, which its loads read through).
 fn read_only_arguments(function: Raw) -> Vec<sys::MlirValue> {
     let entry = body(function);
     let mut found = Vec::new();
@@ -99,20 +102,30 @@ fn read_only_arguments(function: Raw) -> Vec<sys::MlirValue> {
         if !unsafe { sys::mlirTypeIsAMemRef(sys::mlirValueGetType(argument)) } {
             continue;
         }
+        let mut views = vec![argument];
         let mut read_only = true;
-        let mut use_ = unsafe { sys::mlirValueGetFirstUse(argument) };
-        while !unsafe { sys::mlirOpOperandIsNull(use_) } {
-            let owner = unsafe { sys::mlirOpOperandGetOwner(use_) };
-            let number = unsafe { sys::mlirOpOperandGetOperandNumber(use_) };
-            read_only &= match name(owner).as_str() {
-                "tile.load" | "tile.gather" => number == 0,
-                "memref.dim" | "memref.load" => number == 0,
-                _ => false,
-            };
-            use_ = unsafe { sys::mlirOpOperandGetNextUse(use_) };
+        let mut pending = vec![argument];
+        while let Some(value) = pending.pop() {
+            let mut use_ = unsafe { sys::mlirValueGetFirstUse(value) };
+            while !unsafe { sys::mlirOpOperandIsNull(use_) } {
+                let owner = unsafe { sys::mlirOpOperandGetOwner(use_) };
+                let number = unsafe { sys::mlirOpOperandGetOperandNumber(use_) };
+                read_only &= match name(owner).as_str() {
+                    "tile.load" | "tile.gather" => number == 0,
+                    "memref.dim" | "memref.load" => number == 0,
+                    "memref.expand_shape" => {
+                        let view = unsafe { sys::mlirOperationGetResult(owner, 0) };
+                        views.push(view);
+                        pending.push(view);
+                        true
+                    }
+                    _ => false,
+                };
+                use_ = unsafe { sys::mlirOpOperandGetNextUse(use_) };
+            }
         }
         if read_only {
-            found.push(argument);
+            found.extend(views);
         }
     }
     found
@@ -365,13 +378,6 @@ impl State {
     /// Step 2: hoists statically in-bounds invariant loads out of `loop_op`.
     fn hoist(&mut self, loop_op: Raw) -> bool {
         let mut changed = false;
-        // A loop of the function's own body is what a backend splits into
-        // tasks (PTO: one per row block); a load hoisted out of it would
-        // keep the whole loop in one kernel.
-        let parent = unsafe { sys::mlirBlockGetParentOperation(sys::mlirOperationGetBlock(loop_op)) };
-        if name(parent) == "func.func" {
-            return false;
-        }
         for op in ops_of(body(loop_op)) {
             if !is_read_only_load(op, &self.read_only) || !self.in_bounds(op) {
                 continue;

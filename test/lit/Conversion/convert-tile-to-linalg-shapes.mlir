@@ -93,11 +93,13 @@ func.func @reshape(%a: !tile.tile<16x64xi32>) -> !tile.tile<32x32xi32> {
 // -----
 
 // A strided load or store is a subview with the steps as its strides (the
-// memref's strides times the steps).
+// memref's strides times the steps). The store overwrites elements other
+// than those the load read: the loaded tile is a buffer of its own.
 // CHECK-LABEL: func.func @strided(
 // CHECK-SAME:    %[[M:.*]]: memref<?x256xf32>, %[[I:.*]]: index, %[[N:.*]]: index)
 // CHECK:         memref.subview %[[M]][%[[I]], %[[I]]] [%[[N]], 64] [2, 2] : memref<?x256xf32> to memref<?x64xf32, strided<[512, 2], offset: ?>>
-// CHECK:         %[[S:.*]] = memref.subview %[[M]][%[[I]], %[[I]]] [%[[N]], 64] [1, 4] : memref<?x256xf32> to memref<?x64xf32, strided<[256, 4], offset: ?>>
+// CHECK:         bufferization.alloc_tensor() copy(
+// CHECK:         %[[S:.*]] = memref.subview %[[M]][%[[I]], %[[I]]] [%{{.*}}, 64] [1, 4] : memref<?x256xf32> to memref<?x64xf32, strided<[256, 4], offset: ?>>
 // CHECK:         bufferization.materialize_in_destination %{{.*}} in restrict writable %[[S]]
 // LLVM-LABEL:  llvm.func @strided
 func.func @strided(%m: memref<?x256xf32>, %i: index, %n: index) {

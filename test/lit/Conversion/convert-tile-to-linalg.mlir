@@ -332,3 +332,70 @@ func.func @shared(%a: !tile.tile<16x64xf32>) -> (!tile.tile<16x64xf32>, !tile.ti
   %z = tile.abs %x : !tile.tile<16x64xf32>
   return %y, %z : !tile.tile<16x64xf32>, !tile.tile<16x64xf32>
 }
+
+// -----
+
+// A tile still used after a store overwrites its elements is copied out of
+// the tensor at the load (a buffer of its own); the other load, whose tile
+// is stored back before the store to its elements, reads in place.
+// CHECK-LABEL: func.func @swap(
+// CHECK:         %[[A:.*]] = bufferization.to_tensor %{{.*}} restrict
+// CHECK-NEXT:    bufferization.alloc_tensor() copy(%[[A]])
+// CHECK:         %[[X:.*]] = bufferization.to_tensor %{{.*}} restrict
+// CHECK-NOT:     bufferization.alloc_tensor
+// CHECK:         return
+// LLVM-LABEL:  llvm.func @swap
+func.func @swap(%x: memref<16x64xf32>, %acc: memref<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %a = tile.load %acc[%c0, %c0] : memref<16x64xf32> -> !tile.tile<8x64xf32>
+  %t = tile.load %x[%c0, %c0] : memref<16x64xf32> -> !tile.tile<8x64xf32>
+  tile.store %t, %acc[%c0, %c0] : !tile.tile<8x64xf32>, memref<16x64xf32>
+  tile.store %a, %acc[%c8, %c0] : !tile.tile<8x64xf32>, memref<16x64xf32>
+  return
+}
+
+// -----
+
+// Stored back to the same elements through ops that keep positions: read in
+// place (no copy); stored back transposed: copied.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-NOT:     bufferization.alloc_tensor
+// CHECK:         return
+// CHECK-LABEL: func.func @transposed_in_place(
+// CHECK:         bufferization.alloc_tensor() copy(
+// LLVM-LABEL:  llvm.func @in_place
+func.func @in_place(%x: memref<?x64xf32>, %acc: memref<?x64xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %half = arith.constant 0.5 : f32
+  %a = tile.load %acc[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  %h = tile.mul %a, %half : !tile.tile<16x64xf32>, f32
+  %s = tile.add %h, %t : !tile.tile<16x64xf32>
+  tile.store %s, %acc[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  return
+}
+func.func @transposed_in_place(%a: memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %a[%c0, %c0] : memref<16x16xf32> -> !tile.tile<16x16xf32>
+  %r = tile.transpose %t : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32>
+  tile.store %r, %a[%c0, %c0] : !tile.tile<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// Reduced before the store (the sum is a buffer of its own): read in place.
+// CHECK-LABEL: func.func @normalise_in_place(
+// CHECK-NOT:     bufferization.alloc_tensor
+// CHECK:         return
+// LLVM-LABEL:  llvm.func @normalise_in_place
+func.func @normalise_in_place(%acc: memref<16x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %acc[%c0, %c0] : memref<16x64xf32> -> !tile.tile<16x64xf32>
+  %s = tile.row_reduce sum %a : !tile.tile<16x64xf32> -> !tile.tile<16x1xf32>
+  %b = tile.broadcast %s : !tile.tile<16x1xf32> -> !tile.tile<16x64xf32>
+  %d = tile.div %a, %b : !tile.tile<16x64xf32>
+  tile.store %d, %acc[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
+  return
+}

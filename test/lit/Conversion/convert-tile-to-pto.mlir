@@ -81,6 +81,22 @@
 // CHECK-NEXT: %[[TMP2:.*]] = pto.alloc_tile : !pto.tile<vec, 1x8xui32>
 // CHECK-NEXT: pto.tsel %[[DST]], %[[M]], %[[V]], %[[T]], %[[TMP2]] : !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x32xui8, valid = ?x8>, !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 16x64xf32, valid = ?x64>, !pto.tile<vec, 1x8xui32>
 
+// A weight row loaded before the split loop (`tile-reuse-loads` hoists it
+// there): each task's kernel loads it once, before its trips; the
+// orchestration replays only the scalar code that bounds the tasks.
+// CHECK-LABEL: func.func @scale_rows_aiv
+// CHECK-SAME: %[[LO:[^:]*]]: index, %[[HI:[^:]*]]: index) attributes {pto.core = "aiv"}
+// CHECK: %[[W:.*]] = pto.global_view %arg1
+// CHECK: pto.tload %{{.*}}, %[[W]]
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]]
+// CHECK: pto.global_view %arg0
+// CHECK-NOT: %arg1
+// CHECK: pto.tstore
+// CHECK-LABEL: func.func @scale_rows(
+// CHECK-NOT: pto.tload
+// CHECK: pto.available_cores "aiv"
+// CHECK: pto.submit @scale_rows_aiv
+
 module {
   func.func @softmax(%arg0: memref<?x256xf32>, %arg1: memref<?x256xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>, llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
@@ -150,6 +166,19 @@ module {
     %bigv = tile.set_valid %big valid [%n] : !tile.tile<16x64xf32> -> !tile.tile<16x64xf32, valid = ?x64>
     %r = tile.select %m, %bigv, %t : !tile.tile<16x64xf32, valid = ?x64>
     tile.store %r, %out[%c0, %c0] : !tile.tile<16x64xf32, valid = ?x64>, memref<?x64xf32>
+    return
+  }
+  func.func @scale_rows(%x: memref<?x64xf32>, %w: memref<1x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 2>} {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %n = memref.dim %x, %c0 : memref<?x64xf32>
+    %wt = tile.load %w[%c0, %c0] : memref<1x64xf32> -> !tile.tile<1x64xf32>
+    scf.for %i = %c0 to %n step %c16 {
+      %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+      %b = tile.broadcast %wt : !tile.tile<1x64xf32> -> !tile.tile<16x64xf32>
+      %m = tile.mul %t, %b : !tile.tile<16x64xf32>
+      tile.store %m, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+    }
     return
   }
 }

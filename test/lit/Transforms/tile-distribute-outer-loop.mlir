@@ -183,3 +183,65 @@ func.func @array_outside(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes 
   }
   return
 }
+
+// -----
+
+// Tiles computed before the loop from tensors it does not store (a weight
+// row every iteration reads, scaled): the loop is still distributed, each
+// part replaying them once.
+// CHECK-LABEL: func.func @weight_before
+// CHECK: tile.load %arg1
+// CHECK: tile.mul
+// CHECK: scf.for
+// CHECK: } {htp.distribution = #layout.axe<[24@cluster:1, ?@iter:1]>}
+func.func @weight_before(%x: memref<?x64xf32>, %w: memref<1x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %wt = tile.load %w[%c0, %c0] : memref<1x64xf32> -> !tile.tile<1x64xf32>
+  %w2 = tile.mul %wt, %wt : !tile.tile<1x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    %b = tile.broadcast %w2 : !tile.tile<1x64xf32> -> !tile.tile<16x64xf32>
+    %m = tile.mul %t, %b : !tile.tile<16x64xf32>
+    tile.store %m, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile loaded before the loop from a tensor the loop stores: a part
+// started later would read what earlier parts wrote, so the loop stays whole.
+// CHECK-LABEL: func.func @read_then_written
+// CHECK-NOT: htp.distribution
+func.func @read_then_written(%x: memref<?x64xf32>, %y: memref<?x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %first = tile.load %y[%c0, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    %s = tile.add %t, %first : !tile.tile<16x64xf32>
+    tile.store %s, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A store before the loop is work a split would repeat: the loop stays whole.
+// CHECK-LABEL: func.func @store_before
+// CHECK-NOT: htp.distribution
+func.func @store_before(%x: memref<?x64xf32>, %y: memref<?x64xf32>, %z: memref<16x64xf32>) attributes {htp.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = memref.dim %x, %c0 : memref<?x64xf32>
+  %first = tile.load %x[%c0, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  tile.store %first, %z[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
+  scf.for %i = %c0 to %n step %c16 {
+    %t = tile.load %x[%i, %c0] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}

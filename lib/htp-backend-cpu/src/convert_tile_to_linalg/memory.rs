@@ -1,6 +1,8 @@
 //! Lowering of the tile ops that touch memory. A tile read from a memref is
 //! a `memref.subview` of its valid region, turned into a tensor and copied
-//! (so the tile is a snapshot taken at the load, as `tile.load` means); a
+//! (the identity copy folds away: where a later store to the tensor could
+//! change what the tile's uses read, `snapshot.rs`, the copy is a buffer of
+//! its own, so the tile is what the tensor held at the load); a
 //! store materializes the tile's tensor into the subview it covers. Views
 //! that are tensors use `tensor.extract_slice` / `tensor.insert_slice`.
 //! Gathers and scatters address rows by data: element by element, each row
@@ -140,6 +142,11 @@ pub fn load<'c>(e: &Emitter<'c, '_>, op: OperationRef<'c, '_>) -> Result<V<'c>, 
     let dynamic_sizes: Vec<V> = dynamic.iter().flatten().copied().collect();
     let view = tile_view(e, source, indices, sizes, dynamic, steps)?;
     let aliased = e.value_with("bufferization.to_tensor", &[view], result, &[("restrict", e.unit())]);
+    if super::snapshot::overwritten_while_live(op, source) {
+        // A buffer of its own: the identity copy below is folded away by
+        // canonicalization, and a use after the store would read the new values.
+        return Ok(e.value_with("bufferization.alloc_tensor", &[aliased], result, &[("operandSegmentSizes", e.i32_array(&[0, 1, 0]))]));
+    }
     let empty = e.value("tensor.empty", &dynamic_sizes, result);
     let id = affine_map(e.context, 2, "d0, d1");
     Ok(e.generic(&[aliased], empty, &[id, id], &["parallel", "parallel"], |_, args| args[0]))

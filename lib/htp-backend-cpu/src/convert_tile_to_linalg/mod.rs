@@ -20,6 +20,7 @@ mod memory;
 mod scalar;
 mod selection;
 mod shapes;
+mod snapshot;
 
 use htp_dialects::tile::{TileType, ValidSize};
 use melior::{

@@ -23,7 +23,7 @@ use super::buffer::{Extent, Shape};
 use super::split::{Crossing, Split};
 
 use super::cores::Core;
-use super::state::{positive_step, unit_row_view, At, Failure};
+use super::state::{positive_step, At, Failure};
 use htp_ir::query::key;
 use htp_ir::builder::{detach, Builder, V};
 use crate::ods::pto;
@@ -306,7 +306,10 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
     match plan.outer_loop {
         None => submit(&at, plan, &tensors, &scalars),
         Some(outer) => {
-            // The scalar code before the loop computes its bounds.
+            // The scalar code before the loop that computes its bounds (each
+            // task's kernel replays all of it: 1-D tensors' `1 x N` views,
+            // tiles loaded before the loop, `independent_outer_loop`).
+            let mut before = Vec::new();
             let mut op = entry.first_operation();
             let mut outer_op = None;
             while let Some(current) = op {
@@ -314,11 +317,20 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                     outer_op = Some(unsafe { OperationRef::from_raw(current.to_raw()) });
                     break;
                 }
-                // 1-D tensors' `1 x N` views: only the kernels address through them.
-                if current.result_count() == 1 && htp_ir::query::result_at(current, 0).is_some_and(|view| unit_row_view(view).is_some()) {
-                    op = current.next_in_block();
-                    continue;
+                before.push(unsafe { OperationRef::from_raw(current.to_raw()) });
+                op = current.next_in_block();
+            }
+            let outer_op = outer_op.ok_or_else(|| fail("the planned loop is not in the kernel's body".into()))?;
+            let mut needed: std::collections::HashSet<usize> = std::collections::HashSet::new();
+            let mut pending: Vec<V> = outer_op.operands().take(3).map(detach).collect();
+            while let Some(value) = pending.pop() {
+                if let Some(def) = htp_ir::query::defining_op(value) {
+                    if def.block().is_some_and(|b| b.to_raw().ptr == entry.to_raw().ptr) && needed.insert(htp_ir::query::op_key(def)) {
+                        pending.extend(def.operands().map(detach));
+                    }
                 }
+            }
+            for current in before.into_iter().filter(|op| needed.contains(&htp_ir::query::op_key(*op))) {
                 let clone = unsafe { mlir_sys::mlirOperationClone(current.to_raw()) };
                 for (i, operand) in current.operands().enumerate() {
                     let new = *values.get(&key(detach(operand))).ok_or((location, "loop bound from outside".to_string()))?;
@@ -328,9 +340,7 @@ pub fn orchestration<'c>(context: &'c Context, function: OperationRef<'c, '_>, n
                 for (old, new) in current.results().zip(placed.results()) {
                     values.insert(key(detach(old.into())), detach(new.into()));
                 }
-                op = current.next_in_block();
             }
-            let outer_op = outer_op.expect("the planned loop is in the entry block");
             let bound = |i: usize| values[&key(detach(outer_op.operand(i).unwrap()))]; // verifier: scf.for has lower, upper and step operands
             let (lower, upper, step) = (bound(0), bound(1), bound(2));
             let at = At { location: outer_op.location(), ..at };
