@@ -399,3 +399,39 @@ func.func @normalise_in_place(%acc: memref<16x64xf32>) {
   tile.store %d, %acc[%c0, %c0] : !tile.tile<16x64xf32>, memref<16x64xf32>
   return
 }
+
+// -----
+
+// As `tile-check-bounds` leaves an in-place update (the load's operands
+// clamped to 0 under one condition, the store guarded): the same elements,
+// read in place. A load whose operands are the user's own selects is read
+// as written: a different place, copied.
+// CHECK-LABEL: func.func @checked_in_place(
+// CHECK-NOT:     bufferization.alloc_tensor
+// CHECK:         return
+// CHECK-LABEL: func.func @selected_elsewhere(
+// CHECK:         bufferization.alloc_tensor() copy(
+// LLVM-LABEL:  llvm.func @checked_in_place
+func.func @checked_in_place(%acc: memref<?x64xf32>, %i: index, %ok: i1) {
+  %c0 = arith.constant 0 : index
+  %c0b = arith.constant 0 : index
+  %si = arith.select %ok, %i, %c0 : index
+  %sj = arith.select %ok, %c0b, %c0 : index
+  %a = tile.load %acc[%si, %sj] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  %two = arith.constant 2.0 : f32
+  %d = tile.mul %a, %two : !tile.tile<16x64xf32>, f32
+  scf.if %ok {
+    tile.store %d, %acc[%i, %c0b] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  }
+  return
+}
+func.func @selected_elsewhere(%acc: memref<?x64xf32>, %i: index, %j: index, %ok: i1, %other: i1) {
+  %c0 = arith.constant 0 : index
+  %si = arith.select %ok, %i, %c0 : index
+  %sj = arith.select %other, %c0, %c0 : index
+  %a = tile.load %acc[%si, %sj] : memref<?x64xf32> -> !tile.tile<16x64xf32>
+  %two = arith.constant 2.0 : f32
+  %d = tile.mul %a, %two : !tile.tile<16x64xf32>, f32
+  tile.store %d, %acc[%i, %c0] : !tile.tile<16x64xf32>, memref<?x64xf32>
+  return
+}

@@ -11,19 +11,50 @@ use htp_dialects::tile::TileType;
 use htp_ir::builder::{detach, V};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
-/// Whether `op` is or holds a `tile.store` / `tile.scatter` into `root`.
-fn writes(op: OperationRef, root: usize) -> bool {
-    let mut found = false;
+/// How many `tile.store` / `tile.scatter` into `root` `op` is or holds.
+fn writes(op: OperationRef, root: usize) -> usize {
+    let mut found = 0;
     op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
         let dest = match (view::<tile::StoreOperation>(inner), view::<tile::ScatterOperation>(inner)) {
             (Some(store), _) => store.dest().ok().map(|d| htp_ir::query::key(htp_ir::query::memref_root(detach(d)))),
             (_, Some(scatter)) => scatter.dest().ok().map(|d| htp_ir::query::key(htp_ir::query::memref_root(detach(d)))),
             _ => None,
         };
-        found |= dest == Some(root);
-        if found { melior::ir::operation::WalkResult::Interrupt } else { melior::ir::operation::WalkResult::Advance }
+        found += usize::from(dest == Some(root));
+        melior::ir::operation::WalkResult::Advance
     });
     found
+}
+
+/// A load's indices as the program wrote them: `tile-check-bounds` clamps
+/// every operand of a load after its source (indices, then valid sizes) to
+/// `arith.select %in_bounds, %operand, %c0` with one condition, so that an
+/// access out of bounds reads nothing (and guards a store instead).
+fn written_indices<'c>(load: OperationRef<'c, '_>, count: usize) -> Vec<V<'c>> {
+    let operands: Vec<V> = load.operands().skip(1).map(detach).collect();
+    let clamp = |value: V<'c>| -> Option<(usize, V<'c>)> {
+        htp_ir::query::defining_op(value).filter(|op| op.name().as_string_ref().as_str() == Ok("arith.select")).and_then(|op| {
+            let (condition, kept, zero) = (op.operand(0).ok()?, op.operand(1).ok()?, op.operand(2).ok()?);
+            (htp_ir::query::constant_int(detach(zero)) == Some(0)).then(|| (htp_ir::query::key(detach(condition)), detach(kept)))
+        })
+    };
+    let clamps: Vec<Option<(usize, V)>> = operands.iter().map(|v| clamp(*v)).collect();
+    let one_condition = clamps.first().and_then(|c| c.map(|(condition, _)| condition));
+    let clamped = one_condition.is_some() && clamps.iter().all(|c| c.map(|(condition, _)| condition) == one_condition);
+    operands
+        .iter()
+        .zip(clamps)
+        .take(count)
+        .map(|(raw, clamp)| match clamp {
+            Some((_, kept)) if clamped => kept,
+            _ => *raw,
+        })
+        .collect()
+}
+
+/// Whether two indices are the same value: one SSA value, or equal constants.
+fn same_index(a: V, b: V) -> bool {
+    htp_ir::query::key(a) == htp_ir::query::key(b) || htp_ir::query::constant_int(a).is_some_and(|x| htp_ir::query::constant_int(b) == Some(x))
 }
 
 /// Whether `kind` computes each element from the same element of its tile
@@ -50,15 +81,29 @@ fn same_place(load: OperationRef, store: OperationRef) -> bool {
     let (Some(l), Some(s)) = (view::<tile::LoadOperation>(load), view::<tile::StoreOperation>(store)) else { return false };
     let (Ok(source), Ok(dest)) = (l.source(), s.dest()) else { return false };
     let (Ok(loaded), Ok(stored)) = (l.result(), s.value()) else { return false };
-    let Ok(load_indices) = l.indices() else { return false };
-    let load_indices: Vec<usize> = load_indices.map(|v| htp_ir::query::key(detach(v))).collect();
-    let store_indices: Vec<usize> = s.indices().map(|v| htp_ir::query::key(detach(v))).collect();
+    let store_indices: Vec<V> = s.indices().map(detach).collect();
+    let load_indices = written_indices(load, store_indices.len());
     let shape = |value: V| TileType::try_from(value.r#type()).ok().map(|t| (t.rows(), t.cols()));
     htp_ir::query::key(detach(source)) == htp_ir::query::key(detach(dest))
-        && load_indices == store_indices
+        && load_indices.len() == store_indices.len()
+        && load_indices.iter().zip(&store_indices).all(|(a, b)| same_index(*a, *b))
         && htp_dialects::tile::access_strides(load) == htp_dialects::tile::access_strides(store)
         && shape(detach(loaded.into())).is_some()
         && shape(detach(loaded.into())) == shape(detach(stored))
+}
+
+/// Whether `op` sits in `ancestor` through `scf.if`s only (a store
+/// `tile-check-bounds` guards).
+fn only_ifs_between(ancestor: OperationRef, op: OperationRef) -> bool {
+    let mut current = op;
+    while current.to_raw().ptr != ancestor.to_raw().ptr {
+        let Some(parent) = current.parent_operation() else { return false };
+        if parent.name().as_string_ref().as_str() != Ok("scf.if") {
+            return false;
+        }
+        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
+    }
+    true
 }
 
 /// Whether the tile `load` (a `tile.load`, not yet lowered, of `source`)
@@ -77,7 +122,7 @@ pub(super) fn overwritten_while_live(load: OperationRef, source: V) -> bool {
     let mut first_write = None;
     let mut next = load.next_in_block();
     while let Some(op) = next {
-        if writes(op, root) {
+        if writes(op, root) > 0 {
             first_write = Some(op);
             break;
         }
@@ -100,7 +145,13 @@ pub(super) fn overwritten_while_live(load: OperationRef, source: V) -> bool {
             }
             let kind = TileOp::of(user);
             if at.to_raw().ptr == first_write.to_raw().ptr || htp_ir::query::is_before(first_write, at) {
-                let stored_back = at.to_raw().ptr == user.to_raw().ptr && kind == Some(TileOp::Store) && in_place && same_place(load, user);
+                // The first write, and the only one there: the tile's own store back.
+                let stored_back = at.to_raw().ptr == first_write.to_raw().ptr
+                    && writes(at, root) == 1
+                    && only_ifs_between(at, user)
+                    && kind == Some(TileOp::Store)
+                    && in_place
+                    && same_place(load, user);
                 if stored_back {
                     continue;
                 }
