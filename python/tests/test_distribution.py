@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import htp
-from htp import f32
+from htp import f16, f32, i32
 
 from sources import kernel_from
-from targets import SIMULATOR, needs_simulator
+from targets import RUN_TARGETS, SIMULATOR, needs_simulator
 
 
 @htp.kernel
@@ -216,3 +216,48 @@ def test_bad_loop_keywords_are_located_errors(loop, message):
         kernel.compile("cpu")
     text = str(info.value)
     assert ".py:4:" in text and message in text, text
+
+
+# Tiles computed before the split loop in other ways: a matmul (a cluster
+# task on PTO), an iota, a column reduction.
+@htp.kernel
+def product_before(x: htp.Tensor[f32, "N", 16], a: htp.Tensor[f16, 16, 16], b: htp.Tensor[f16, 16, 16],
+                   y: htp.Out[f32, "N", 16]):
+    m = a[:, :] @ b[:, :]
+    for i in range(0, x.shape[0], 16):
+        y[i:i + 16, :] = htp.pad(x[i:i + 16, :], 0.0) + m
+
+
+@htp.kernel
+def iota_before(x: htp.Tensor[f32, "N", 64], y: htp.Out[f32, "N", 64]):
+    cols = htp.cast(htp.iota((1, 64), 1, i32), f32)
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :] * cols
+
+
+@htp.kernel
+def sum_before(x: htp.Tensor[f32, "N", 64], w: htp.Tensor[f32, 8, 64], y: htp.Out[f32, "N", 64]):
+    s = htp.col_sum(w[:, :])
+    for i in range(0, x.shape[0], 8):
+        y[i:i + 8, :] = x[i:i + 8, :] - s
+
+
+def _before_cases(rng):
+    x16, a, b = rng.standard_normal((100, 16), dtype=np.float32), rng.standard_normal((16, 16)).astype(np.float16), \
+        rng.standard_normal((16, 16)).astype(np.float16)
+    product = a.astype(np.float32) @ b.astype(np.float32)
+    x, w = rng.standard_normal((100, 64), dtype=np.float32), rng.standard_normal((8, 64), dtype=np.float32)
+    yield product_before, (x16, a, b), x16 + np.tile(product, (7, 1))[:100]
+    yield iota_before, (x,), x * np.arange(64, dtype=np.float32)
+    yield sum_before, (x, w), x - w.sum(axis=0, keepdims=True)
+
+
+@pytest.mark.parametrize("target", RUN_TARGETS)
+def test_tiles_of_every_kind_before_the_loop_keep_it_split(target):
+    for kernel, arguments, want in _before_cases(np.random.default_rng(5)):
+        compiled = kernel.compile(target)
+        if target == "cpu":
+            assert f"{kernel.name}__chunk" in compiled.ir["llvm"], kernel.name
+        else:
+            assert "for (" in compiled.files[f"orchestration/{kernel.name}.cpp"], kernel.name
+        np.testing.assert_allclose(compiled(*arguments), want, rtol=1e-3, atol=1e-3, err_msg=kernel.name)
