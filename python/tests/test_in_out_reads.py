@@ -118,3 +118,21 @@ def test_an_elementwise_update_of_the_same_elements_reads_in_place():
     blend_llvm = blend.compile("cpu").ir["llvm"]
     assert "_mlir_memref_to_llvm_alloc" not in blend_llvm and "memcpy" not in blend_llvm
     assert "_mlir_memref_to_llvm_alloc" in swap_halves.compile("cpu").ir["llvm"]
+
+
+STATIC_CASES = [case for case in CASES if case[0].name in ("swap_halves", "shift_down", "transpose_in_place", "rotate_in_loop")]
+
+
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("kernel", [case[0] for case in STATIC_CASES], ids=[case[0].name for case in STATIC_CASES])
+def test_the_aie_designs_of_the_copies_verify_in_mlir_aie(tmp_path, kernel, target):
+    import os
+    import pathlib
+    import subprocess
+
+    tool = os.environ.get("HTP_AIE_OPT")
+    if not tool:
+        pytest.skip("HTP_AIE_OPT (an aie-opt of mlir-aie 3ca0193c) is not set")
+    root = pathlib.Path(kernel.compile(target=target).write_package(tmp_path / kernel.name))
+    result = subprocess.run([tool, str(root / "aie.mlir")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
