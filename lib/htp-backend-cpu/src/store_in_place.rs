@@ -13,7 +13,6 @@ use htp_ir::query::{defining_op, has_single_use};
 use htp_pass::Failure;
 use melior::{
     ir::{
-        block::BlockLike,
         operation::OperationLike,
         OperationRef, ValueLike,
     },
@@ -26,24 +25,6 @@ htp_pass::pass! {
         dialects: [linalg],
         run: run,
     }
-}
-
-/// Whether `store` is in `generic`'s block, or nested in it through
-/// `scf.if` ops only.
-fn only_ifs_between(generic: OperationRef, store: OperationRef) -> bool {
-    let Some(home) = generic.block() else { return false };
-    let mut block = store.block();
-    while let Some(current) = block {
-        if current.to_raw().ptr == home.to_raw().ptr {
-            return true;
-        }
-        let Some(parent) = current.parent_operation() else { return false };
-        if parent.name().as_string_ref().as_str() != Ok("scf.if") {
-            return false;
-        }
-        block = parent.block();
-    }
-    false
 }
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), Failure<'c>> {
@@ -70,7 +51,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>) -> Result<(), F
         // It moves down to the store: into the store's block, through `scf.if`s
         // only (the bounds-check guards) — never into a loop, which would
         // compute it again on every trip.
-        if !fresh || init.r#type() != value.r#type() || !only_ifs_between(generic, store) {
+        if !fresh || init.r#type() != value.r#type() || !generic.block().is_some_and(|home| htp_ir::query::in_block_through_ifs(store, home)) {
             continue;
         }
         let e = Emitter { context, block: store.block().expect("a store in a block"), anchor: store, location: store.location() };

@@ -72,6 +72,23 @@ pub fn ancestor_in<'c>(op: OperationRef<'c, 'c>, block: BlockRef<'c, '_>) -> Opt
     }
 }
 
+/// Whether `op` sits in `block`, or is nested in one of its ops through
+/// `scf.if`s only (runs at most once where that op is, e.g. a guarded store).
+pub fn in_block_through_ifs(op: OperationRef, block: BlockRef) -> bool {
+    let mut current = op.block();
+    while let Some(inner) = current {
+        if inner.to_raw().ptr == block.to_raw().ptr {
+            return true;
+        }
+        let Some(parent) = inner.parent_operation() else { return false };
+        if parent.name().as_string_ref().as_str() != Ok("scf.if") {
+            return false;
+        }
+        current = parent.block();
+    }
+    false
+}
+
 /// Whether `op` is `ancestor` or nested in it.
 pub fn is_within(op: OperationRef, ancestor: OperationRef) -> bool {
     let mut current = Some(unsafe { OperationRef::from_raw(op.to_raw()) });

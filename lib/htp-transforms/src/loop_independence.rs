@@ -48,25 +48,21 @@ pub fn independent_outer_loop<'c, 'a>(entry: BlockRef<'c, 'a>) -> Option<Operati
         op = current.next_in_block();
     }
     let [outer] = loops.as_slice() else { return None };
-    (outer.operand_count() == 3 && iterations_independent(*outer) && stored_in(*outer).iter().all(|s| !read_before.contains(s))).then_some(*outer)
+    (outer.operand_count() == 3 && iterations_independent(*outer) && stored_tensors(*outer).iter().all(|s| !read_before.contains(s))).then_some(*outer)
 }
 
 /// Whether `op` only reports an error: an `scf.if` without results whose
 /// body calls (the run-time check `tile-check-bounds` puts before a load).
 /// A split replays it per part; the report is the same each time.
 fn is_error_report(op: OperationRef) -> bool {
-    let mut only_calls = op.name().as_string_ref().as_str() == Ok("scf.if") && op.result_count() == 0;
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(current) = block {
-            let mut inner = current.first_operation();
-            while let Some(nested) = inner {
-                only_calls &= matches!(nested.name().as_string_ref().as_str(), Ok("func.call" | "scf.yield"));
-                inner = nested.next_in_block();
-            }
-            block = current.next_in_region();
-        }
+    if op.name().as_string_ref().as_str() != Ok("scf.if") || op.result_count() != 0 {
+        return false;
     }
+    let mut only_calls = true;
+    op.walk(WalkOrder::PreOrder, |nested| {
+        only_calls &= nested.to_raw().ptr == op.to_raw().ptr || matches!(nested.name().as_string_ref().as_str(), Ok("func.call" | "scf.yield"));
+        WalkResult::Advance
+    });
     only_calls
 }
 
@@ -87,11 +83,16 @@ fn read_source(op: OperationRef) -> Option<usize> {
     }
 }
 
-/// The tensors `op` stores to (their roots, through views).
-fn stored_in(op: OperationRef) -> Vec<usize> {
+/// The tensors `op` (or an op nested in it) stores or scatters to, once per
+/// `tile.store` / `tile.scatter` (their roots, through views).
+pub fn stored_tensors(op: OperationRef) -> Vec<usize> {
     let mut stored = Vec::new();
     op.walk(WalkOrder::PreOrder, |inner| {
-        stored.extend(view::<tile::StoreOperation>(inner).and_then(|store| store.dest().ok().map(|dest| key(memref_root(detach(dest))))));
+        let dest = match view::<tile::StoreOperation>(inner) {
+            Some(store) => store.dest().ok().map(detach),
+            None => view::<tile::ScatterOperation>(inner).and_then(|scatter| scatter.dest().ok().map(detach)),
+        };
+        stored.extend(dest.map(|dest| key(memref_root(dest))));
         WalkResult::Advance
     });
     stored

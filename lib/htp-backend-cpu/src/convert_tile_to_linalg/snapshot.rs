@@ -13,17 +13,7 @@ use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 /// How many `tile.store` / `tile.scatter` into `root` `op` is or holds.
 fn writes(op: OperationRef, root: usize) -> usize {
-    let mut found = 0;
-    op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-        let dest = match (view::<tile::StoreOperation>(inner), view::<tile::ScatterOperation>(inner)) {
-            (Some(store), _) => store.dest().ok().map(|d| htp_ir::query::key(htp_ir::query::memref_root(detach(d)))),
-            (_, Some(scatter)) => scatter.dest().ok().map(|d| htp_ir::query::key(htp_ir::query::memref_root(detach(d)))),
-            _ => None,
-        };
-        found += usize::from(dest == Some(root));
-        melior::ir::operation::WalkResult::Advance
-    });
-    found
+    htp_transforms::loop_independence::stored_tensors(op).into_iter().filter(|stored| *stored == root).count()
 }
 
 /// A load's indices as the program wrote them: `tile-check-bounds` clamps
@@ -92,20 +82,6 @@ fn same_place(load: OperationRef, store: OperationRef) -> bool {
         && shape(detach(loaded.into())) == shape(detach(stored))
 }
 
-/// Whether `op` sits in `ancestor` through `scf.if`s only (a store
-/// `tile-check-bounds` guards).
-fn only_ifs_between(ancestor: OperationRef, op: OperationRef) -> bool {
-    let mut current = op;
-    while current.to_raw().ptr != ancestor.to_raw().ptr {
-        let Some(parent) = current.parent_operation() else { return false };
-        if parent.name().as_string_ref().as_str() != Ok("scf.if") {
-            return false;
-        }
-        current = unsafe { OperationRef::from_raw(parent.to_raw()) };
-    }
-    true
-}
-
 /// Whether the tile `load` (a `tile.load`, not yet lowered, of `source`)
 /// may read what a later store to the same tensor wrote. The lowering reads
 /// a loaded tile where it is used (the load's copy folds away, elementwise
@@ -119,16 +95,18 @@ fn only_ifs_between(ancestor: OperationRef, op: OperationRef) -> bool {
 pub(super) fn overwritten_while_live(load: OperationRef, source: V) -> bool {
     let Some(block) = load.block() else { return true };
     let root = htp_ir::query::key(htp_ir::query::memref_root(source));
+    // The first later op that writes the tensor, and how many writes it holds.
     let mut first_write = None;
     let mut next = load.next_in_block();
     while let Some(op) = next {
-        if writes(op, root) > 0 {
-            first_write = Some(op);
+        let count = writes(op, root);
+        if count > 0 {
+            first_write = Some((op, count));
             break;
         }
         next = op.next_in_block();
     }
-    let Some(first_write) = first_write else { return false };
+    let Some((first_write, writes_there)) = first_write else { return false };
     // Every value computed from the loaded tile, with whether each element
     // still sits where it was loaded.
     let mut pending: Vec<(V, bool)> = load.results().map(|r| (detach(r.into()), true)).collect();
@@ -147,8 +125,8 @@ pub(super) fn overwritten_while_live(load: OperationRef, source: V) -> bool {
             if at.to_raw().ptr == first_write.to_raw().ptr || htp_ir::query::is_before(first_write, at) {
                 // The first write, and the only one there: the tile's own store back.
                 let stored_back = at.to_raw().ptr == first_write.to_raw().ptr
-                    && writes(at, root) == 1
-                    && only_ifs_between(at, user)
+                    && writes_there == 1
+                    && htp_ir::query::in_block_through_ifs(user, block)
                     && kind == Some(TileOp::Store)
                     && in_place
                     && same_place(load, user);
