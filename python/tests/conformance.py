@@ -1006,10 +1006,6 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 _AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
 _AIE_RANK = Gap("3-D tensors on the AIE targets (they move 2-D row blocks; a 1-D tensor moves as one row)",
                 "the aie targets move 2-D tensors (rows x columns, walked by row block)")
-_AIE_LAYOUT = Gap("column-major tensors on the AIE targets (a shim DMA window could move their row blocks)",
-                  "not row-major; the aie targets move a tensor's rows by block")
-_AIE_CHECKED = Gap("htp.gather / htp.scatter along a tile's rows: its index check reports through the cpu's runtime, which a core "
-                   "does not have", "an AIE core cannot report a failed check to the host")
 _AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
                         "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
 
@@ -1023,16 +1019,6 @@ AIE_OUTCOMES = {
         'program/decode attention, run-time KV length/f32',
     ], _AIE_RANK),
     **dict.fromkeys([
-        'tensor_layout/col_major in and out/f32',
-        'tensor_layout/col_major in and out/f16',
-        'tensor_layout/col_major in and out/bf16',
-        'tensor_layout/col_major in and out/i32',
-        'tensor_layout/col_major in and out/i16',
-        'tensor_layout/col_major in and out/i8',
-        'tensor_layout/col_major in and out/i64',
-        'tensor_layout/col_major matmul operand/f32',
-    ], _AIE_LAYOUT),
-    **dict.fromkeys([
         'program/embedding gather + rmsnorm/f32',
         'selection/htp.scatter(y, rows, col, t)/f32',
         'selection/htp.scatter(y, rows, col, t)/f16',
@@ -1042,22 +1028,6 @@ AIE_OUTCOMES = {
         'selection/htp.scatter(y, rows, col, t)/i8',
         'selection/htp.scatter(y, rows, col, t)/i64',
     ], _AIE_ROWS_BY_DATA),
-    **dict.fromkeys([
-        'selection/htp.gather(t, index, axis=1)/f32',
-        'selection/htp.gather(t, index, axis=1)/f16',
-        'selection/htp.gather(t, index, axis=1)/bf16',
-        'selection/htp.gather(t, index, axis=1)/i32',
-        'selection/htp.gather(t, index, axis=1)/i16',
-        'selection/htp.gather(t, index, axis=1)/i8',
-        'selection/htp.gather(t, index, axis=1)/i64',
-        'selection/htp.scatter(t, index, src, axis=1)/f32',
-        'selection/htp.scatter(t, index, src, axis=1)/f16',
-        'selection/htp.scatter(t, index, src, axis=1)/bf16',
-        'selection/htp.scatter(t, index, src, axis=1)/i32',
-        'selection/htp.scatter(t, index, src, axis=1)/i16',
-        'selection/htp.scatter(t, index, src, axis=1)/i8',
-        'selection/htp.scatter(t, index, src, axis=1)/i64',
-    ], _AIE_CHECKED),
     "capacity/one tile larger than UB/f32": Limit("each core would hold 1048576 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "capacity/live tiles exceed UB/f32": Limit("each core would hold 786432 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "selection/htp.sort(t), htp.argsort(t)/i32": Limit("a stack of 41984 bytes (its temporaries), more than a compute tile's 65536 bytes",

@@ -1518,3 +1518,128 @@ def test_a_whole_tensor_of_odd_bytes_lowers_in_mlir_aie(tmp_path, dtype):
     compiled = kernel_from(ODD_WHOLE.format(T=dtype), "k").compile(target="aie-npu1")
     instructions, cores = lowered_cores(tmp_path, compiled, "aie-npu1")
     assert "llvm.func @core_" in cores[0]
+
+
+# ------------------------------------------------------------------ column-major tensors (D95)
+
+# A Fortran-order tensor's row block is a DMA window of each column's rows: the core's object holds
+# the block column after column and the block function views it with strides [1, B]. x and y are
+# column-major, z row-major, in one kernel.
+COL_MAJOR = '''
+import htp
+from htp import f32, f16, bf16, i64, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, "N", {C}, htp.layout("col_major")], z: htp.Tensor[{T}, "N", {C}],
+      y: htp.Out[{T}, "N", {C}, htp.layout("col_major")], N: htp.Const[int] = 64):
+    for i in range(0, N, {B}):
+        t = x[i:i + {B}, :]
+        y[i:i + {B}, :] = t * t + z[i:i + {B}, :]
+'''
+
+
+def numpy_dtype(name):
+    return {"f32": np.float32, "f16": np.float16, "bf16": getattr(ml_dtypes, "bfloat16", None), "i64": np.int64,
+            "i32": np.int32, "i16": np.int16, "i8": np.int8}[name]
+
+
+def small_values(shape, dtype):
+    values = RNG.integers(-3, 4, size=shape) if dtype.startswith("i") else RNG.standard_normal(shape)
+    return values.astype(numpy_dtype(dtype))
+
+
+@pytest.mark.parametrize("dtype, rows, columns, block", [
+    ("f32", 64, 32, 8), ("f32", 37, 70, 16), ("f16", 37, 70, 16), ("bf16", 40, 30, 8), ("i32", 5, 7, 2),
+    ("i16", 100, 12, 4), ("i8", 37, 70, 16), ("i64", 37, 20, 8), ("f32", 4096, 8, 16)])
+def test_column_major_tensors_move_by_row_block_on_aie_sim(dtype, rows, columns, block):
+    if dtype == "bf16" and ml_dtypes is None:
+        pytest.skip("ml_dtypes is needed for bf16 arrays")
+    kernel = kernel_from(COL_MAJOR.format(T=dtype, C=columns, B=block), "k")
+    x = np.asfortranarray(small_values((rows, columns), dtype))
+    z = small_values((rows, columns), dtype)
+    compiled = kernel.compile(target="aie-sim", N=rows)
+    y = compiled(x, z)
+    expected = (x.astype(np.float64) * x.astype(np.float64) + z.astype(np.float64)).astype(numpy_dtype(dtype))
+    tolerance = {"f16": 1e-3, "bf16": 1e-2}.get(dtype, 1e-6)
+    np.testing.assert_allclose(y.astype(np.float64), expected.astype(np.float64), rtol=tolerance, atol=tolerance)
+    assert y.flags["F_CONTIGUOUS"]
+    design = compiled.ir["aie"]
+    # Each block's rows of every column (pitch: the host buffer's rows), viewed strided in the core.
+    assert re.search(rf"strided<\[1, {block}\]>", design), design
+    sequence = [line for line in design.splitlines() if "dma_memcpy_nd(%arg0" in line]
+    inner = block * (2 if dtype == "i64" else 1)  # an i64 moves as a word pair
+    assert sequence and all(f", {columns}, {inner}]" in line for line in sequence), sequence
+
+
+def test_a_column_major_tensor_over_several_columns_repeats_its_window_per_trip():
+    kernel = kernel_from(COL_MAJOR.format(T="f32", C=8, B=16), "k")
+    compiled = kernel.compile(target="aie-npu1", N=4096)
+    design = compiled.ir["aie"]
+    windows = [line for line in design.splitlines() if "dma_memcpy_nd(%arg0" in line]
+    assert len(windows) == 4, windows  # one a column of the array
+    for window in windows:
+        # [trips, cores, columns, rows]: the trip dimension strides over every core's block.
+        trips, cores, columns, rows, stride, block_stride, pitch, one = (int(v) for v in re.search(
+            r"\]\[(\d+), (\d+), (\d+), (\d+)\]\[(\d+), (\d+), (\d+), (\d+)\]", window).groups())
+        assert (columns, rows, block_stride, pitch, one) == (8, 16, 16, 4096, 1), window
+        assert stride == cores * 4 * 16 and trips * cores * 4 * 16 == 4096 and trips <= 64, window
+
+
+INOUT_COL_MAJOR = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(w: htp.Tensor[f32, 8, 24, htp.layout("col_major")], y: htp.InOut[f32, "N", 24, htp.layout("col_major")],
+      N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        y[i:i + 8, 4:20] = y[i:i + 8, 4:20] * w[:, 4:20] + 1.0
+'''
+
+
+@pytest.mark.parametrize("rows", [64, 40])
+def test_a_column_major_in_out_tensor_and_a_column_major_broadcast_on_aie_sim(rows):
+    # y comes in and goes out by row block (the columns a block leaves keep their values); w is read
+    # whole by every block, its object viewed strided too.
+    kernel = kernel_from(INOUT_COL_MAJOR, "k")
+    w = np.asfortranarray(RNG.standard_normal((8, 24), dtype=np.float32))
+    y0 = np.asfortranarray(RNG.standard_normal((rows, 24), dtype=np.float32))
+    y = y0.copy(order="F")
+    kernel.compile(target="aie-sim", N=rows)(w, y)
+    expected = y0.copy()
+    blocks = -(-rows // 8)
+    weights = np.tile(w, (blocks, 1))[:rows]
+    expected[:, 4:20] = y0[:, 4:20] * weights[:, 4:20] + 1.0
+    np.testing.assert_allclose(y, expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype, columns, block, message", [
+    ("i8", 70, 2, "take a multiple of 4 rows per block"),
+    ("f16", 70, 1, "take a multiple of 2 rows per block"),
+    ("f32", 1100, 4, "it has 1100 columns"),
+])
+def test_what_the_shim_dma_cannot_move_of_a_column_major_block_is_refused_at_the_parameter(dtype, columns, block, message):
+    kernel = kernel_from(COL_MAJOR.format(T=dtype, C=columns, B=block), "k")
+    with pytest.raises(htp.CompileError) as error:
+        kernel.compile(target="aie-npu1", N=64)
+    text = str(error.value)
+    assert "'x' is column-major" in text and message in text, text
+    assert ":5:" in text.splitlines()[0] or "def k(x" in text, text
+
+
+def test_a_padded_column_major_tensor_has_a_host_program_placing_each_column(tmp_path):
+    from test_aie import assert_host_compiles
+    compiled = kernel_from(COL_MAJOR.format(T="f16", C=70, B=16), "k").compile(target="aie-npu1", N=37)
+    root = compiled.write_package(str(tmp_path / "k"))
+    host = open(os.path.join(root, "test.cpp")).read()
+    # x and y: 70 columns of 37 rows at a pitch of 48 (three 16-row blocks).
+    assert host.count("c * 48, ") == 3 and "x_tensor" in host and "y_tensor" in host, host
+    assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("dtype, rows, columns, block", [("f16", 37, 70, 16), ("f32", 4096, 8, 16), ("i8", 64, 32, 8)])
+def test_column_major_designs_lower_in_mlir_aie_to_core_code(tmp_path, target, dtype, rows, columns, block):
+    compiled = kernel_from(COL_MAJOR.format(T=dtype, C=columns, B=block), "k").compile(target=target, N=rows)
+    instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
+    assert "aiex.npu.dma_memcpy_nd" not in instructions
+    assert "llvm.func" in cores[0]

@@ -422,10 +422,6 @@ def test_pto_refuses_what_a2a3_cannot_do(target, dtype, rows, cols, statement, t
 
 @pytest.mark.parametrize("target", ["aie-sim", "aie-npu1"])
 @pytest.mark.parametrize("statement, text", [
-    # along a tile's rows, at indices known at run time: their check reports through the cpu's
-    # runtime, which a core lacks
-    ("y[:, :] = htp.scatter(t, htp.cast(r[:, :], i32) + htp.zeros((16, 8), i32), t[:, 0:8], axis=1)",
-     "an AIE core cannot report a failed check to the host"),
     # rows of a tensor chosen at run time: a core receives whole tensors or its blocks' rows
     ("htp.scatter(y, r[:, :], 0, t)", "the tile op 'tile.scatter' is not available on target"),
 ])
@@ -434,3 +430,32 @@ def test_aie_targets_refuse_scatter_at_the_line(target, statement, text):
     for name, value in (("{T}", "f32"), ("{R}", 16), ("{C}", 64), ("{STMT}", statement)):
         source = source.replace(name, str(value))
     refused(kernel_from(source, "k"), target, text, "htp.scatter")
+
+
+@pytest.mark.parametrize("rows", [16, 37])
+def test_a_checked_scatter_along_rows_on_aie_sim_reports_a_bad_index_as_the_cpu_does(rows):
+    # Along a tile's rows at indices known only at run time (D96): checked in the core, a failed
+    # check in the block's status word, the same IndexError as on the cpu; good indices match.
+    source = """import htp
+from htp import f32, i32
+
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 64], r: htp.Tensor[i32, "N", 8], y: htp.Out[f32, "N", 64]):
+    for i in range(0, x.shape[0], 16):
+        t = x[i:i + 16, :]
+        y[i:i + 16, :] = htp.scatter(t, r[i:i + 16, :], t[:, 0:8] * 2.0, axis=1)
+"""
+    kernel = kernel_from(source, "k")
+    gen = np.random.default_rng(96)
+    x = gen.standard_normal((rows, 64)).astype(np.float32)
+    index = gen.integers(0, 64, size=(rows, 8)).astype(np.int32)
+    expected = kernel.compile("cpu")(x, index)
+    sim = kernel.compile("aie-sim")
+    np.testing.assert_array_equal(sim(x, index), expected)
+    bad = index.copy()
+    bad[rows - 1, 7] = 70
+    with pytest.raises(IndexError) as on_aie:
+        sim(x, bad)
+    with pytest.raises(IndexError) as on_cpu:
+        kernel.compile("cpu")(x, bad)
+    assert str(on_aie.value) == str(on_cpu.value) and ":8:" in str(on_aie.value)

@@ -8,7 +8,6 @@ use htp_dialects::diagnostics::{source_position, MlirError};
 use htp_dialects::ods::{tile, view};
 use crate::intrinsics::intrinsic_sets;
 use melior::ir::{
-    attribute::AttributeLike,
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
     r#type::ShapedTypeLike,
@@ -160,17 +159,8 @@ fn layout_need(ty: melior::ir::Type) -> Option<String> {
 /// dimension contiguous, `strided<[1, ?, ...]>`), `layout:strided` for
 /// other strides; nothing for a row-major one.
 fn tensor_layout_need(ty: melior::ir::Type) -> Option<String> {
-    let memref = melior::ir::r#type::MemRefType::try_from(ty).ok()?;
-    let layout = memref.layout();
-    unsafe {
-        let raw = layout.to_raw();
-        if !mlir_sys::mlirAttributeIsAStridedLayout(raw) {
-            return None;
-        }
-        let strides = mlir_sys::mlirStridedLayoutAttrGetNumStrides(raw);
-        let first = (strides > 1).then(|| mlir_sys::mlirStridedLayoutAttrGetStride(raw, 0));
-        Some(if first == Some(1) { "layout:col_major".into() } else { "layout:strided".into() })
-    }
+    htp_ir::builder::explicit_strides(ty)?;
+    Some(if htp_ir::builder::is_column_major(ty) { "layout:col_major".into() } else { "layout:strided".into() })
 }
 
 /// The element type of a tile or memref type.

@@ -10,6 +10,7 @@
 pub mod architecture;
 mod argument;
 pub mod capabilities;
+pub mod checks;
 pub mod extensions;
 pub mod host;
 mod elem;

@@ -69,6 +69,7 @@ pub fn finish(context: &Context, module: &mut Module, kernel: &KernelSignature, 
     }
     let first_core = first_core.ok_or_else(|| fail("internal error: a design without cores"))?;
     let (stack, cost) = crate::lower::lower_block_functions(context, &mut functions, family)?;
+    crate::lower::refuse_run_time_checks(&functions)?;
     let mut op = functions.body().first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
@@ -157,6 +158,8 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
             argument: Some(index),
             parts: Vec::new(),
             object_bytes: 0,
+            columns: None,
+            checks: Vec::new(),
         });
     }
     Ok(tensors)

@@ -28,6 +28,34 @@ pub struct HostTensor {
     /// each part's `g`-th object at the part's offset.
     pub parts: Vec<PackPart>,
     pub object_bytes: i64,
+    /// A column-major tensor padded to whole blocks (D95): its columns lie
+    /// `pitch` elements apart in the buffer, not `rows`.
+    pub columns: Option<ColumnPitch>,
+    /// The blocks' status (D96), not a kernel argument: one i32 a block, 0
+    /// or the first failed site + 1; the sites' kinds and messages.
+    pub checks: Vec<(htp_api::checks::SiteKind, String)>,
+}
+
+/// Where a padded column-major tensor's columns go in its host buffer:
+/// `columns` runs of `rows` elements, `pitch` elements apart.
+#[derive(Clone, Copy, Debug)]
+pub struct ColumnPitch {
+    pub columns: i64,
+    pub rows: i64,
+    pub pitch: i64,
+}
+
+impl HostTensor {
+    /// The copies between a kernel argument and its staged (padded) buffer,
+    /// in bytes: `(argument offset, buffer offset, length)` — the tensor
+    /// whole at the start, or each column at its pitch.
+    pub fn runs(&self) -> Vec<(usize, usize, usize)> {
+        let bytes = crate::lower::bits_of(&self.element) / 8;
+        match self.columns {
+            Some(ColumnPitch { columns, rows, pitch }) => (0..columns).map(|c| ((c * rows * bytes) as usize, (c * pitch * bytes) as usize, (rows * bytes) as usize)).collect(),
+            None => vec![(0, 0, (self.elements * bytes) as usize)],
+        }
+    }
 }
 
 /// One kernel argument's share of a pack (D85): its `g`-th object (the
@@ -174,6 +202,14 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
             s += &pack_buffer(t, 3 + i);
             continue;
         }
+        if !t.checks.is_empty() {
+            // Not a kernel argument: each block's run-time checks, cleared by its core (D96).
+            s += &format!("  // `{n}`: each block's run-time checks: 0, or the first failed site + 1\n");
+            s += &format!("  auto bo_{n} = xrt::bo(device, {} * sizeof(int32_t), XRT_BO_FLAGS_HOST_ONLY, kernel.group_id({}));\n", t.host_elements, 3 + i);
+            s += &format!("  int32_t *buf_{n} = bo_{n}.map<int32_t *>();\n  std::memset(buf_{n}, 0, {} * sizeof(int32_t));\n", t.host_elements);
+            s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n");
+            continue;
+        }
         if t.scalar {
             s += &format!("  // `{n}`: a run-time scalar ({}), one element read from {n}.bin\n", t.element);
         } else {
@@ -191,15 +227,25 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
         if t.output || padded {
             s += &format!("  std::memset(buf_{n}, 0, {size} * sizeof({ty}));\n");
         }
+        // A padded column-major tensor (D95) is read whole, then each column put at its pitch.
+        let target = if t.columns.is_some() {
+            s += &format!("  std::vector<{ty}> {n}_tensor({n}_count);\n");
+            format!("{n}_tensor.data()")
+        } else {
+            format!("buf_{n}")
+        };
         if t.output {
             // An output's elements a block does not write come back as they were (an in-out
             // tensor's): its initial contents from <name>.bin when given, zeros otherwise.
-            s += &format!("  if (!read_file(data + \"/{n}.bin\", buf_{n}, {n}_count * sizeof({ty})))\n    std::memset(buf_{n}, 0, {n}_count * sizeof({ty}));\n");
+            s += &format!("  if (!read_file(data + \"/{n}.bin\", {target}, {n}_count * sizeof({ty})))\n    std::memset({target}, 0, {n}_count * sizeof({ty}));\n");
         } else {
             s += &format!(
-                "  if (!read_file(data + \"/{n}.bin\", buf_{n}, {n}_count * sizeof({ty}))) {{\n    std::cerr << \"missing or short \" << data << \"/{n}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n",
+                "  if (!read_file(data + \"/{n}.bin\", {target}, {n}_count * sizeof({ty}))) {{\n    std::cerr << \"missing or short \" << data << \"/{n}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n",
                 t.elements, t.element
             );
+        }
+        if let Some(ColumnPitch { columns, rows, pitch }) = t.columns {
+            s += &format!("  for (size_t c = 0; c < {columns}; c++)\n    std::memcpy(buf_{n} + c * {pitch}, {n}_tensor.data() + c * {rows}, {rows} * sizeof({ty}));\n");
         }
         s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n");
     }
@@ -210,6 +256,22 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
     s += "  int errors = 0;\n";
     for t in tensors.iter().filter(|t| t.output) {
         s += &format!("  bo_{}.sync(XCL_BO_SYNC_BO_FROM_DEVICE);\n", t.name);
+        if !t.checks.is_empty() {
+            // The first block whose check failed: its site's error, as the cpu target raises it.
+            let n = &t.name;
+            let sites: Vec<String> = t.checks.iter().map(|(_, message)| c_string(message)).collect();
+            s += &format!("  static const char *const {n}_sites[] = {{{}}};\n", sites.join(", "));
+            s += &format!("  for (size_t b = 0; b < {}; b++)\n    if (buf_{n}[b] > 0 && buf_{n}[b] <= {}) {{\n      std::cerr << {n}_sites[buf_{n}[b] - 1] << \"\\n\";\n      errors++;\n      break;\n    }}\n", t.host_elements, sites.len());
+            continue;
+        }
+        if let Some(ColumnPitch { columns, rows, pitch }) = t.columns {
+            // Each column back from its pitch, then checked as the tensor.
+            let (ty, _) = c_type(&t.element);
+            let n = &t.name;
+            s += &format!("  for (size_t c = 0; c < {columns}; c++)\n    std::memcpy({n}_tensor.data() + c * {rows}, buf_{n} + c * {pitch}, {rows} * sizeof({ty}));\n");
+            s += &format!("  {{\n  {ty} *buf_{n} = {n}_tensor.data();\n{}  }}\n", check_output(n, &t.element));
+            continue;
+        }
         if t.parts.is_empty() {
             s += &check_output(&t.name, &t.element);
             continue;
@@ -228,6 +290,21 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
     }
     s += "  if (errors) {\n    std::cout << \"FAIL: \" << errors << \" mismatches\\n\";\n    return 1;\n  }\n  std::cout << \"PASS!\\n\";\n  return 0;\n}\n";
     s
+}
+
+/// `text` as a C++ string literal.
+fn c_string(text: &str) -> String {
+    let mut literal = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => literal += "\\\"",
+            '\\' => literal += "\\\\",
+            '\n' => literal += "\\n",
+            c if (c as u32) < 0x20 => literal += &format!("\\{:03o}", c as u32),
+            c => literal.push(c),
+        }
+    }
+    literal + "\""
 }
 
 /// `<name>.out.bin` written from `buf_<name>` (`<name>_count` elements,

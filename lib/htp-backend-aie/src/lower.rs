@@ -254,6 +254,15 @@ struct Param {
     /// walks them): its candidate `Role::Inner` object, taken when it does
     /// not fit a core; and the rows' loop (its key).
     inner_step: Option<(i64, i64, usize)>,
+    /// A tensor in Fortran order (D95): its object holds each column's rows
+    /// of the block (`[cols][block_rows]`), which the block function views
+    /// with strides `[1, block_rows]`; the runtime sequence's window takes
+    /// each column's rows of the block.
+    col_major: bool,
+    /// The status of each block's run-time checks (D96), not a kernel
+    /// parameter: one i32 a block, 0 or the first failed site + 1; these
+    /// are the module's sites.
+    checks: Vec<(htp_api::checks::SiteKind, String)>,
 }
 
 impl Param {
@@ -286,6 +295,17 @@ impl Param {
     /// The type of one of its FIFO objects.
     fn object_type(&self) -> String {
         format!("memref<{}x{}x{}>", self.block_rows, self.object_cols(), self.element)
+    }
+
+    /// The type the block function takes it as: its object, or (a
+    /// column-major tensor, D95) the object's `[cols][block_rows]` elements
+    /// viewed as the block's rows with strides `[1, block_rows]`.
+    fn view_type(&self) -> String {
+        let object = self.object_type();
+        if !self.col_major {
+            return object;
+        }
+        format!("{}, strided<[1, {}]>>", &object[..object.len() - 1], self.block_rows)
     }
 
     /// Bytes the runtime sequence moves of it.
@@ -411,7 +431,7 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool, broadcasts: bool) {
     let mut trips = 1;
     // (A tensor already in a pack on this side stays there.)
     let unpacked = |p: &Param| if output { p.out_pack.is_none() } else { p.in_pack.is_none() };
-    for p in params.iter_mut().filter(|p| !p.is_pack && unpacked(p) && (p.role == role || (broadcasts && p.role == Role::Whole && !p.output)) && if output { p.output } else { p.inbound() }) {
+    for p in params.iter_mut().filter(|p| !p.is_pack && p.checks.is_empty() && unpacked(p) && (p.role == role || (broadcasts && p.role == Role::Whole && !p.output)) && if output { p.output } else { p.inbound() }) {
         if p.role == Role::Inner {
             trips = p.rows / p.block_rows.max(1);
         }
@@ -448,6 +468,8 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool, broadcasts: bool) {
             by_columns: false,
             elements: 0,
             inner_step: (role == Role::Inner).then_some((1, offset, 0)),
+            col_major: false,
+            checks: Vec::new(),
         });
     }
 }
@@ -813,8 +835,9 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         }
         let shape = htp_ir::builder::shape_of(ty);
         let identity = MemRefType::try_from(ty).is_ok_and(|m| unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(melior::ir::TypeLike::to_raw(&m))) });
-        if !identity {
-            return Err(error(Some(location), format!("{parameter} has type {ty}, not row-major; the aie targets move a tensor's rows by block (a DMA window of whole rows): give it row-major")).into());
+        // A Fortran-order tensor's row block is a DMA window of each column's rows (D95).
+        if !identity && !(shape.len() == 2 && htp_ir::builder::is_column_major(ty)) {
+            return Err(error(Some(location), format!("{parameter} has type {ty}, neither row-major nor column-major; the aie targets move a tensor's row blocks by DMA windows of whole rows or of each column's rows: give it one of those layouts")).into());
         }
         if shape.len() != 2 {
             return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets move 2-D tensors (rows x columns, walked by row block)")).into());
@@ -887,7 +910,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let word = (32 / htp_ir::builder::bit_width(ty) as i64).max(1);
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None, col_major: false, checks: Vec::new() });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -895,6 +918,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets need 2-D tensors of static shape (give dimensions as htp.Const)")).into());
         }
         let element = memref.element().to_string();
+        let col_major = htp_ir::builder::is_column_major(ty);
         let bits = htp_ir::builder::bit_width(memref.element());
         if ![1, 8, 16, 32, 64].contains(&bits) {
             return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move bool, 8-, 16-, 32- and 64-bit elements")).into());
@@ -910,7 +934,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
             let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let windows = ceil_div(shape[1], step);
-            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1], inner_step: None });
+            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1], inner_step: None, col_major: false, checks: Vec::new() });
             continue;
         }
         // Every use: a tile load or store, at the block's rows (`i`, or `i // step * B`) or not at all.
@@ -1016,7 +1040,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
         let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1], inner_step: if role == Role::Whole && !output && !single { inner_stream_step(&uses, argument.into(), &shape, the_loop) } else { None } });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1], inner_step: if role == Role::Whole && !output && !single && !col_major { inner_stream_step(&uses, argument.into(), &shape, the_loop) } else { None }, col_major, checks: Vec::new() });
     }
     pack_broadcasts(&mut params);
     if !params.iter().any(|p| p.output) {
@@ -1080,8 +1104,30 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         }].into());
     }
     // Shim and core: one DMA channel per FIFO, 2 each way; more tensors travel in packs.
-    let user_params = params.len();
+    outline_block(context, module, kernel, the_loop, &params, &name)?;
+    let (stack, cost) = lower_block_functions(context, module, device.family)?;
+    // A failed run-time check goes back to the host in a status word per block (D96).
+    if let Some(sites) = checks_into_status(context, module, &format!("{name}_block"))? {
+        let rows = if single { 1 } else { blocks };
+        let mut name = "htp_status".to_string();
+        while params.iter().any(|p| p.name == name) {
+            name.push('_');
+        }
+        let role = if single { Role::Whole } else { Role::Rows };
+        params.push(Param { name, role, output: true, rows, cols: 1, element: "i32".into(), location: location_text(loop_location), scalar: false, position: None, packed: None, read_too: false, block_rows: 1, moved_rows: rows, host_rows: rows, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: rows, inner_step: None, col_major: false, checks: sites });
+    }
     pack_tensors(&mut params);
+    if params.iter().any(|p| !p.checks.is_empty()) && output_fifos(&params) > 2 {
+        let first = params.iter().find(|p| p.output && p.checks.is_empty()).expect("the kernel writes an output");
+        return Err(vec![MlirError {
+            position: first.position.clone(),
+            message: "this kernel checks indices at run time, and its blocks' status (D96) takes one of a core's two output DMA channels: the kernel's other outputs must then travel on the other, which they do only when they are all streamed by row block (packed)".into(),
+        }]
+        .into());
+    }
+    if let Some(refusal) = column_major_blocks(&params) {
+        return Err(refusal.into());
+    }
     if let Some(p) = params.iter().find(|p| p.carried() && p.moves_as_bytes()) {
         // Only a tensor streamed over an inner loop that others walk differently is left.
         let what = if p.element == "i1" { "a bool tensor".to_string() } else { format!("a tensor whose objects ({} bytes) are not whole 32-bit words", p.object_bytes()) };
@@ -1124,7 +1170,9 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
                 let bits = bits_of(&p.element);
                 let share = per_column as i64 * p.block_rows * p.cols;
                 let inner = inner_size(share, bits);
-                share / inner <= 1023 && ceil_div(blocks, per_column as i64 * columns as i64) <= 1023
+                // A column-major tensor's trips are the repeat dimension (at most 64, D95).
+                let trips = ceil_div(blocks, per_column as i64 * columns as i64);
+                share / inner <= 1023 && trips <= if p.col_major { 64 } else { 1023 }
             })
     };
     let (columns, cores) = if single { Some((1, 1)) } else { None }
@@ -1138,14 +1186,17 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     for p in params.iter_mut().filter(|p| p.role == Role::Rows) {
         p.moved_rows = padded_blocks * p.block_rows;
         p.host_rows = p.rows.max(p.moved_rows);
+        if p.col_major {
+            // Its columns' pitch in the host buffer: whole 32-bit words (D95).
+            let per_word = 32 / bits_of(&p.element).min(32);
+            p.host_rows = ceil_div(p.host_rows, per_word) * per_word;
+        }
     }
     // Each column's shim moves a tensor streamed over an inner loop once for each block of its cores.
     for p in params.iter_mut().filter(|p| p.role == Role::Inner) {
         p.moved_rows = p.rows * padded_blocks / all_cores * columns as i64;
     }
 
-    outline_block(context, module, kernel, the_loop, &params[..user_params], &name)?;
-    let (stack, cost) = lower_block_functions(context, module, device.family)?;
     if per_core + stack > crate::architecture::COMPUTE_MEMORY as i64 {
         return Err(error(
             Some(loop_location),
@@ -1225,6 +1276,27 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
     Ok(Design { text, cores: columns * cores, columns, kernel: name, metrics, tensors })
 }
 
+/// What the shim DMA cannot move of a column-major tensor's row blocks
+/// (D95): each column's rows of a block are one run of whole 32-bit words,
+/// its columns one dimension of a buffer descriptor (at most 1023); a pack
+/// (D85) copies contiguous blocks, which such a block is not.
+fn column_major_blocks(params: &[Param]) -> Option<Vec<MlirError>> {
+    let p = params.iter().find(|p| p.col_major && p.role == Role::Rows)?;
+    let bits = bits_of(&p.element);
+    let refuse = |why: String| Some(vec![MlirError { position: p.position.clone(), message: format!("'{}' is column-major: each core receives each of its columns' {} rows of a block, {why}", p.name, p.block_rows) }]);
+    if p.block_rows * bits % 32 != 0 {
+        let rows = 32 / bits.min(32);
+        return refuse(format!("which the shim DMA moves as whole 32-bit words: take a multiple of {rows} rows per block"));
+    }
+    if p.block_rows * bits / 32 > 1023 || p.cols > 1023 {
+        return refuse(format!("one run of a buffer descriptor per column, which takes runs of at most 1023 words and at most 1023 of them; it has {} columns: take fewer columns or rows per block", p.cols));
+    }
+    if p.in_pack.is_some() || p.out_pack.is_some() {
+        return refuse("but it would travel in a pack of several tensors' blocks (more tensors than a core's two DMA channels each way), which holds contiguous blocks: give it row-major, or pass fewer tensors".into());
+    }
+    None
+}
+
 /// The runtime sequence's buffers in argument order (the parameters with
 /// FIFOs of their own, then the packs, D85) as the host program fills them.
 fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
@@ -1259,12 +1331,86 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
                 host_elements: p.host_rows * p.cols,
                 output: p.output,
                 scalar: p.scalar,
-                argument: (!p.is_pack).then(|| kernel_argument(p)).flatten(),
+                argument: (!p.is_pack && p.checks.is_empty()).then(|| kernel_argument(p)).flatten(),
                 parts,
                 object_bytes: if p.is_pack { p.cols } else { 0 },
+                columns: (p.col_major && p.host_rows > p.rows).then_some(crate::host::ColumnPitch { columns: p.cols, rows: p.rows, pitch: p.host_rows }),
+                checks: p.checks.clone(),
             }
         })
         .collect()
+}
+
+/// The calls a lowered block function makes to report a failed run-time
+/// check (`htp_api::checks::ERROR_FUNCTION`: an index of `htp.gather` or
+/// `htp.scatter` outside its tile), which the cpu's runtime answers.
+fn check_reports<'c>(module: &'c Module) -> Vec<OperationRef<'c, 'c>> {
+    let callee = format!("@{}", htp_api::checks::ERROR_FUNCTION);
+    htp_ir::query::ops_named_where(module.as_operation(), "func.call", |call| call.attribute("callee").is_ok_and(|c| c.to_string() == callee))
+}
+
+/// Refuses block functions that check at run time where nothing collects a
+/// failed check (a CSP process's: its design has no status output).
+pub fn refuse_run_time_checks(module: &Module) -> Result<(), Vec<MlirError>> {
+    match check_reports(module).first() {
+        None => Ok(()),
+        Some(call) => Err(vec![MlirError {
+            position: htp_dialects::diagnostics::source_position(call.location()),
+            message: "this op checks its indices at run time (each must be inside the tile or tensor), and a CSP process on AIE has no status output to report a failed check to the host; the aie targets take it in a kernel".into(),
+        }]),
+    }
+}
+
+/// A kernel's failed checks reported in a status object instead of a call
+/// (D96): the block function takes a `1 x 1` i32 object before its row
+/// index, and where it called the error function with a site it stores
+/// `site + 1` there unless an earlier site is already stored. The core
+/// zeroes the object before each block; the host reads each block's word
+/// after the run and raises the first site's error. Returns the module's
+/// sites, or `None` when the block function checks nothing.
+fn checks_into_status(context: &Context, module: &Module, function: &str) -> Result<Option<Vec<(htp_api::checks::SiteKind, String)>>, Vec<MlirError>> {
+    use melior::ir::{attribute::{AttributeLike, TypeAttribute}, r#type::{FunctionType, TypeLike}};
+    let calls = check_reports(module);
+    if calls.is_empty() {
+        return Ok(None);
+    }
+    let sites = htp_api::checks::sites(module.as_operation());
+    let block_function = htp_ir::query::ops_named_where(module.as_operation(), "func.func", |f| htp_ir::query::symbol_name(f).as_deref() == Some(function));
+    let internal = |what: &str| vec![MlirError { position: None, message: format!("internal error: {what}") }];
+    let [block_function] = block_function.as_slice() else { return Err(internal("no block function to report checks from")) };
+    if calls.iter().any(|call| !htp_ir::query::is_within(*call, *block_function)) {
+        return Err(internal("a run-time check outside the block function"));
+    }
+    let body = block_function.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| internal("a block function without a body"))?;
+    let location = block_function.location();
+    let status_type = htp_ir::builder::parse_type(context, "memref<1x1xi32>");
+    let at = body.argument_count() as isize - 1;
+    let status: Value = unsafe { Value::from_raw(mlir_sys::mlirBlockInsertArgument(body.to_raw(), at, status_type.to_raw(), location.to_raw())) };
+    let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|i| body.argument(i).ok()).map(|a| a.r#type()).collect();
+    let function_type = TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into());
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(block_function.to_raw(), melior::StringRef::new("function_type").to_raw(), function_type.to_raw()) };
+    let integer = |bits| -> Type { melior::ir::r#type::IntegerType::new(context, bits).into() };
+    let (i1_type, i32_type, i64_type) = (integer(1), integer(32), integer(64));
+    let status = htp_ir::builder::detach(status);
+    for call in calls {
+        use htp_ir::builder::Builder;
+        let e = htp_ir::builder::Emitter { context, block: call.block().expect("a call in a block"), anchor: call, location: call.location() };
+        let site = htp_ir::builder::detach(call.operand(0).map_err(|e| internal(&e.to_string()))?);
+        let zero = e.index(0);
+        let code = e.value("arith.addi", &[site, e.number(i64_type, 1.0)], i64_type);
+        let code = e.value("arith.trunci", &[code], i32_type);
+        let stored = e.value("memref.load", &[status, zero, zero], i32_type);
+        // predicate 0: eq
+        let first = e.value_with("arith.cmpi", &[stored, e.number(i32_type, 0.0)], i1_type, &[("predicate", melior::ir::attribute::IntegerAttribute::new(i64_type, 0).into())]);
+        let kept = e.value("arith.select", &[first, code, stored], i32_type);
+        e.op("memref.store", &[kept, status, zero, zero], &[], &[], vec![]);
+        unsafe { mlir_sys::mlirOperationDestroy(call.to_raw()) };
+    }
+    // The error function's declaration goes with its calls (a core links no runtime).
+    for declaration in htp_ir::query::ops_named_where(module.as_operation(), "func.func", |f| htp_ir::query::symbol_name(f).as_deref() == Some(htp_api::checks::ERROR_FUNCTION)) {
+        unsafe { mlir_sys::mlirOperationDestroy(declaration.to_raw()) };
+    }
+    Ok(Some(sites))
 }
 
 /// Lowers the tile-IR functions of `module` (the cores' block functions)
@@ -1284,22 +1430,6 @@ pub fn lower_block_functions(context: &Context, module: &mut Module, family: cra
     htp_pass::dump::run_pipeline_collecting(context, module, &to_loops, "the AIE block lowering (to loops)")?;
     // Temporaries live on the core's stack (a core has no heap): the stack
     // grows by their bytes, and must still fit beside the FIFO objects.
-    // A run-time check the cpu's lowering reports through its runtime (an index of htp.gather
-    // or htp.scatter outside the tile): a core has no way to tell the host.
-    let mut check = None;
-    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        let callee = op.attribute("callee").map(|c| c.to_string()).unwrap_or_default();
-        if check.is_none() && op_name(op) == "func.call" && callee == "@htpRuntimeError" {
-            check = Some(htp_dialects::diagnostics::source_position(op.location()));
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    if let Some(position) = check {
-        return Err(vec![MlirError {
-            position,
-            message: "this op checks its indices at run time (each must be inside the tile or tensor), and an AIE core cannot report a failed check to the host; the aie targets do not take it".into(),
-        }]);
-    }
     let mut temporaries = 0i64;
     let mut heap = None;
     module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -1365,8 +1495,8 @@ fn outline_block<'c>(context: &'c Context, module: &Module, kernel: OperationRef
             continue;
         }
         slots.push(Some(types.len()));
-        let ty = if p.role == Role::Rows {
-            htp_ir::builder::parse_type(context, &format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
+        let ty = if p.role == Role::Rows || p.col_major {
+            htp_ir::builder::parse_type(context, &p.view_type())
         } else if p.scalar {
             htp_ir::builder::parse_type(context, &format!("memref<1x{}x{}>", p.cols, p.element))
         } else {
@@ -2025,7 +2155,7 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
     let types: Vec<String> = params
         .iter()
         .filter(|p| !p.is_pack && p.role != Role::Inner)
-        .map(|p| format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))
+        .map(Param::view_type)
         .collect();
     s += &format!("    func.func private @{name}_block({}, index)\n", types.join(", "));
     let per_core = blocks / all;
@@ -2068,7 +2198,16 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 }
             }
             s += &pack_views(params, Role::Rows, "        ");
-            let args: Vec<(String, String)> = params.iter().filter(|p| !p.is_pack && p.role != Role::Inner).map(|p| (format!("%{}_o", p.name), format!("memref<{}x{}x{}>", p.block_rows, p.cols, p.element))).collect();
+            // Each block's status starts clear, a block past the end's too (D96).
+            for p in params.iter().filter(|p| !p.checks.is_empty()) {
+                s += &format!("        %{0}_clear = arith.constant 0 : i32\n        memref.store %{0}_clear, %{0}_o[%zero, %zero] : memref<1x1xi32>\n", p.name);
+            }
+            // A column-major tensor's object viewed as the block's rows, strided (D95).
+            for p in params.iter().filter(|p| p.col_major && !p.is_pack && p.role != Role::Inner) {
+                let (object, rows) = (p.object_type(), p.block_rows);
+                s += &format!("        %{0}_cm = memref.reinterpret_cast %{0}_o to offset: [0], sizes: [{rows}, {1}], strides: [1, {rows}] : {object} to {2}\n", p.name, p.cols, p.view_type());
+            }
+            let args: Vec<(String, String)> = params.iter().filter(|p| !p.is_pack && p.role != Role::Inner).map(|p| (format!("%{}_{}", p.name, if p.col_major { "cm" } else { "o" }), p.view_type())).collect();
             let values: Vec<String> = args.iter().map(|(v, _)| v.clone()).collect();
             let types: Vec<String> = args.iter().map(|(_, t)| t.clone()).collect();
             let call = format!("func.call @{name}_block({}, %row) : ({}, index) -> () {l}\n", values.join(", "), types.join(", "));
@@ -2122,6 +2261,16 @@ fn emit(name: &str, device: Device, params: &[Param], rows_per_block: i64, block
                 } else {
                     let trip = p.block_rows;
                     window([0; 4], [p.cols / width, p.rows / trip, trip, width], [width, trip * p.cols, p.cols, 1])
+                }
+            } else if p.role == Role::Rows && p.col_major {
+                // Each block's rows of every column (the host buffer holds `host_rows` of each
+                // column): block after block, so each core's part of a memtile object is whole.
+                // Column `c`'s share: `cores` blocks at block `c x cores` of every `all` (D95).
+                let m = p.block_rows;
+                if columns == 1 {
+                    window([0; 4], [1, blocks, p.cols, m], [0, m, p.host_rows, 1])
+                } else {
+                    window([0, 0, 0, c as i64 * n * m], [per_core, n, p.cols, m], [all * m, m, p.host_rows, 1])
                 }
             } else if p.role == Role::Whole || columns == 1 {
                 contiguous_window(p.moved_rows * p.cols, bits)

@@ -591,7 +591,9 @@ impl Simulation {
                             buffers.push(address);
                             continue;
                         }
-                        unsafe { std::ptr::copy_nonoverlapping(address as *const u8, stage.as_mut_ptr(), tensor.elements as usize * bytes) };
+                        for (from, to, count) in tensor.runs() {
+                            unsafe { std::ptr::copy_nonoverlapping((address + from) as *const u8, stage.as_mut_ptr().add(to), count) };
+                        }
                     }
                     None => {
                         let objects = tensor.host_elements / tensor.object_bytes.max(1);
@@ -687,9 +689,12 @@ impl Simulation {
         if !state.deadlock {
             // The outputs back from their staged buffers: a padded one's rows, a pack's parts.
             for (tensor, stage) in staged.iter().filter(|(t, _)| t.output) {
-                let bytes = (crate::lower::bits_of(&tensor.element) / 8) as usize;
                 match tensor.argument {
-                    Some(argument) => unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr(), given[argument] as *mut u8, tensor.elements as usize * bytes) },
+                    Some(argument) => {
+                        for (from, to, count) in tensor.runs() {
+                            unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr().add(to), (given[argument] + from) as *mut u8, count) };
+                        }
+                    }
                     None => {
                         let objects = tensor.host_elements / tensor.object_bytes.max(1);
                         for part in &tensor.parts {
@@ -698,6 +703,16 @@ impl Simulation {
                             }
                         }
                     }
+                }
+            }
+            // The blocks' status (D96): the first block's failed site is the call's error.
+            for (tensor, stage) in staged.iter().filter(|(t, _)| !t.checks.is_empty()) {
+                let failed = stage.chunks_exact(4).map(|w| i32::from_le_bytes([w[0], w[1], w[2], w[3]])).find(|&w| w != 0);
+                if let Some(code) = failed {
+                    return Err(match tensor.checks.get(code as usize - 1) {
+                        Some((kind, message)) => RunError::new(kind.run_error(), message.clone()),
+                        None => RunError::new(RunErrorKind::Failed, format!("error: a run-time check failed (site {})", code - 1)),
+                    });
                 }
             }
             return Ok(());

@@ -45,8 +45,8 @@ pub fn has_symbolic_sizes(module: &Module) -> bool {
 
 /// `text` (a module with one kernel) with the kernel's symbolic sizes
 /// fixed: dimension `d` of argument `i` is `size(i, d)`. Only row-major
-/// 2-D tensors change (the AIE targets take no other; the lowering refuses
-/// the rest at their parameters).
+/// 1-D and 2-D and column-major 2-D tensors change (the AIE targets take no
+/// other; the lowering refuses the rest at their parameters).
 pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usize) -> i64) -> Result<Module<'c>, Vec<MlirError>> {
     let module = Module::parse(context, text).ok_or_else(|| fail("internal error: the kernel does not parse back"))?;
     let kernels = htp_ir::query::kernel_functions(module.as_operation());
@@ -57,7 +57,8 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
     for i in 0..body.argument_count() {
         let argument = body.argument(i).map_err(|e| fail(e.to_string()))?;
         let ty: Type = argument.r#type();
-        let memref = MemRefType::try_from(ty).ok().filter(|m| unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(m.to_raw())) });
+        let column_major = htp_ir::builder::is_column_major(ty);
+        let memref = MemRefType::try_from(ty).ok().filter(|m| column_major || unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(m.to_raw())) });
         // (A scalar has no shape to ask for.)
         let shape = if memref.is_some() { htp_ir::builder::shape_of(ty) } else { Vec::new() };
         let Some(memref) = memref.filter(|_| (shape.len() == 1 || shape.len() == 2) && shape.iter().any(|&d| d < 0)) else {
@@ -65,7 +66,11 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
             continue;
         };
         let sizes: Vec<i64> = shape.iter().enumerate().map(|(d, &s)| if s < 0 { size(i, d) } else { s }).collect();
-        let fixed: Type = MemRefType::new(memref.element(), &sizes, None, memref.memory_space()).into();
+        let fixed: Type = match sizes.as_slice() {
+            // A Fortran-order tensor keeps its order: its columns `rows` elements apart.
+            [rows, columns] if column_major => htp_ir::builder::parse_type(context, &format!("memref<{rows}x{columns}x{}, strided<[1, {rows}]>>", memref.element())),
+            _ => MemRefType::new(memref.element(), &sizes, None, memref.memory_space()).into(),
+        };
         let value: Value = argument.into();
         unsafe { mlir_sys::mlirValueSetType(value.to_raw(), fixed.to_raw()) };
         inputs.push(fixed);

@@ -157,8 +157,19 @@ impl Target for AieTarget {
                 _ => {}
             }
         }
+        // The blocks' status buffer (D96): its place in the runtime sequence and each site's message.
+        let status = design
+            .tensors
+            .iter()
+            .enumerate()
+            .find(|(_, t)| !t.checks.is_empty())
+            .map(|(buffer, t)| {
+                let sites: Vec<String> = t.checks.iter().map(|(_, message)| json_string(message)).collect();
+                format!("  \"status\": {{\"buffer\": {buffer}, \"words\": {}, \"sites\": [{}]}},\n", t.host_elements, sites.join(", "))
+            })
+            .unwrap_or_default();
         let manifest = format!(
-            "{{\n  \"target\": {},\n  \"program\": {},\n  \"device\": {},\n  \"cores\": {},\n  \"design\": \"aie.mlir\",\n  \"mlir_aie\": {},\n  \"arguments\": [{}],\n  \"ir\": [{}]\n}}\n",
+            "{{\n  \"target\": {},\n  \"program\": {},\n  \"device\": {},\n  \"cores\": {},\n  \"design\": \"aie.mlir\",\n  \"mlir_aie\": {},\n  \"arguments\": [{}],\n{status}  \"ir\": [{}]\n}}\n",
             json_string(self.name),
             json_string(&kernel.name),
             json_string(self.device),

@@ -138,3 +138,47 @@ fn a_window_of_64_bit_elements_moves_their_words_and_verifies() {
     let errors = verify(&design("memref<1800xi64>", window));
     assert!(errors.iter().any(|e| e.contains("moves 64-bit elements; the shim DMA moves at most 32-bit ones")), "{errors:?}");
 }
+
+#[test]
+fn a_padded_column_major_tensor_is_staged_column_by_column() {
+    use crate::host::{ColumnPitch, HostTensor};
+    // 3 columns of 5 f16 rows at a pitch of 8 (whole blocks of 4 rows).
+    let tensor = HostTensor {
+        name: "x".into(),
+        element: "f16".into(),
+        elements: 15,
+        host_elements: 24,
+        output: false,
+        scalar: false,
+        argument: Some(0),
+        parts: Vec::new(),
+        object_bytes: 0,
+        columns: Some(ColumnPitch { columns: 3, rows: 5, pitch: 8 }),
+        checks: Vec::new(),
+    };
+    assert_eq!(tensor.runs(), vec![(0, 0, 10), (10, 16, 10), (20, 32, 10)]);
+    let row_major = HostTensor { columns: None, ..tensor };
+    assert_eq!(row_major.runs(), vec![(0, 0, 30)]);
+}
+
+#[test]
+fn a_status_buffer_and_its_sites_reach_the_host_program() {
+    use crate::host::{test_cpp, HostTensor};
+    let status = HostTensor {
+        name: "htp_status".into(),
+        element: "i32".into(),
+        elements: 4,
+        host_elements: 4,
+        output: true,
+        scalar: false,
+        argument: None,
+        parts: Vec::new(),
+        object_bytes: 0,
+        columns: None,
+        checks: vec![(htp_api::checks::SiteKind::OutOfBounds, "k.py:7:3: error: \"x\"\\ out\nof bounds".into())],
+    };
+    let host = test_cpp("k", &[status]);
+    // The message as a C++ literal: quotes, backslashes and the newline escaped.
+    assert!(host.contains(r#"htp_status_sites[] = {"k.py:7:3: error: \"x\"\\ out\nof bounds"};"#), "{host}");
+    assert!(host.contains("if (buf_htp_status[b] > 0 && buf_htp_status[b] <= 1)"), "{host}");
+}

@@ -80,6 +80,27 @@ pub fn shape_of(ty: Type) -> Vec<i64> {
     }
 }
 
+/// The strides of a memref type with a `strided<[...]>` layout (`DYNAMIC`
+/// for `?`); `None` for any other layout (the identity, an affine map) or
+/// type.
+pub fn explicit_strides(ty: Type) -> Option<Vec<i64>> {
+    let memref = melior::ir::r#type::MemRefType::try_from(ty).ok()?;
+    unsafe {
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(memref.to_raw());
+        if !mlir_sys::mlirAttributeIsAStridedLayout(layout) {
+            return None;
+        }
+        let count = mlir_sys::mlirStridedLayoutAttrGetNumStrides(layout);
+        Some((0..count).map(|i| mlir_sys::mlirStridedLayoutAttrGetStride(layout, i)).collect())
+    }
+}
+
+/// Whether `ty` is a memref of rank 2 or more in Fortran order (the first
+/// dimension contiguous: `strided<[1, ...]>`, `htp.layout("col_major")`).
+pub fn is_column_major(ty: Type) -> bool {
+    explicit_strides(ty).is_some_and(|strides| strides.len() > 1 && strides[0] == 1)
+}
+
 pub fn element_of(ty: Type) -> Type {
     unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw())) }
 }
