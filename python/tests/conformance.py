@@ -1006,8 +1006,6 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 _AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
 _AIE_RANK = Gap("3-D tensors on the AIE targets (they move 2-D row blocks; a 1-D tensor moves as one row)",
                 "the aie targets move 2-D tensors (rows x columns, walked by row block)")
-_AIE_ROWS_BY_DATA = Gap("htp.gather / htp.scatter of a tensor's rows chosen at run time (a core receives whole "
-                        "tensors or its blocks' rows)", "is not available on target 'aie-sim'")
 
 #: Cases whose aie-sim outcome is not RUNS.
 AIE_OUTCOMES = {
@@ -1018,16 +1016,6 @@ AIE_OUTCOMES = {
         'program/decode attention, run-time KV length/f16->f32',
         'program/decode attention, run-time KV length/f32',
     ], _AIE_RANK),
-    **dict.fromkeys([
-        'program/embedding gather + rmsnorm/f32',
-        'selection/htp.scatter(y, rows, col, t)/f32',
-        'selection/htp.scatter(y, rows, col, t)/f16',
-        'selection/htp.scatter(y, rows, col, t)/bf16',
-        'selection/htp.scatter(y, rows, col, t)/i32',
-        'selection/htp.scatter(y, rows, col, t)/i16',
-        'selection/htp.scatter(y, rows, col, t)/i8',
-        'selection/htp.scatter(y, rows, col, t)/i64',
-    ], _AIE_ROWS_BY_DATA),
     "capacity/one tile larger than UB/f32": Limit("each core would hold 1048576 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "capacity/live tiles exceed UB/f32": Limit("each core would hold 786432 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "selection/htp.sort(t), htp.argsort(t)/i32": Limit("a stack of 41984 bytes (its temporaries), more than a compute tile's 65536 bytes",
@@ -1047,7 +1035,6 @@ AIE_OUTCOMES = {
     "binary/htp.add, sub, mul, div; max(), min()/f32": Limit("each core would hold 65536 bytes of FIFO objects", _AIE_CORE, at="for i in"),
     "loop/run-time bounds and step/f32": Limit("the kernel's tensors, whole on one core, take 69132 bytes", _AIE_CORE,
                                                at="@htp.kernel", at_call=True),
-    "call/kernel calls kernel/f32": Limit("the kernel's tensors, whole on one core, take 81920 bytes", _AIE_CORE, at="@htp.kernel"),
     "ragged/constant start past the end/f32": Limit("the kernel's tensors, whole on one core, take 76800 bytes", _AIE_CORE,
                                                     at="@htp.kernel"),
 }

@@ -1643,3 +1643,48 @@ def test_column_major_designs_lower_in_mlir_aie_to_core_code(tmp_path, target, d
     instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
     assert "aiex.npu.dma_memcpy_nd" not in instructions
     assert "llvm.func" in cores[0]
+
+
+# ------------------------------------------------------------------ run-time checks and rows chosen by data (D96, D97)
+
+CHECKED = {
+    # a gather along rows, blocks dealt to cores: the status joins the outputs in the memtile
+    "gather along rows": '''
+import htp
+from htp import f32, i32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 64], j: htp.Tensor[i32, "N", 8], y: htp.Out[f32, "N", 8], N: htp.Const[int] = 64):
+    for i in range(0, N, 16):
+        y[i:i + 16, :] = htp.gather(x[i:i + 16, :], j[i:i + 16, :], axis=1)
+''',
+    # an embedding: the table whole in every core, ids and rows by block
+    "embedding": '''
+import htp
+from htp import f32, i32
+@htp.kernel
+def k(table: htp.Tensor[f32, 50, 32], ids: htp.Tensor[i32, "N", 1], y: htp.Out[f32, "N", 32], N: htp.Const[int] = 64):
+    for i in range(0, N, 8):
+        y[i:i + 8, :] = htp.gather(table, ids[i:i + 8, :], 0, 32)
+''',
+    # rows scattered by data: whole on one core, y in and out
+    "scatter rows": '''
+import htp
+from htp import f32, i32
+@htp.kernel
+def k(x: htp.Tensor[f32, "N", 64], r: htp.Tensor[i32, "N", 1], y: htp.InOut[f32, 20, 64], N: htp.Const[int] = 37):
+    for i in range(0, N, 16):
+        htp.scatter(y, r[i:i + 16, :], 0, x[i:i + 16, :])
+''',
+}
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("form", list(CHECKED))
+def test_designs_with_a_status_output_lower_in_mlir_aie_to_core_code(tmp_path, target, form):
+    compiled = kernel_from(CHECKED[form], "k").compile(target=target)
+    assert "@htp_status" in compiled.ir["aie"]
+    instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
+    assert "aiex.npu.dma_memcpy_nd" not in instructions
+    # The check's store into the status object, no call of a runtime the core lacks.
+    assert "htpRuntimeError" not in cores[0] and "llvm.store" in cores[0]

@@ -467,3 +467,32 @@ def lower_through_mlir_aie(tmp_path, compiled, target):
         assert result.returncode == 0 and "llvm.func @core_" in result.stdout, result.stderr[:2000]
         cores.append(result.stdout)
     return cores
+
+
+CHECKED_GATHER = '''
+@csp.program
+def p(x: htp.Tensor[f32, 64, 64], j: htp.Tensor[i32, 64, 8], y: htp.Out[f32, 64, 8]):
+    rows = csp.channel(f32, (8, 64), depth=2, name="rows")
+    with csp.process(name="loader"):
+        for i in range(0, 64, 8):
+            csp.send(rows, x[i:i + 8, :])
+    with csp.process(name="picker"):
+        for i in range(0, 64, 8):
+            with csp.consume(rows) as t:
+                y[i:i + 8, :] = htp.gather(t, j[i:i + 8, :], axis=1)
+'''
+
+
+@pytest.mark.parametrize("target", ["aie-sim", "aie-npu1"])
+def test_a_checked_gather_in_a_process_is_refused_at_its_line(target):
+    # A kernel reports a failed index check in its blocks' status output (D96); a CSP design has
+    # none, so a process that checks indices at run time is refused where it checks; the cpu runs it.
+    p = program(CHECKED_GATHER)
+    with pytest.raises(htp.CompileError) as info:
+        p.compile(target=target)
+    message = str(info.value)
+    assert "checks its indices at run time" in message and "a CSP process on AIE has no status output" in message, message
+    assert re.search(r"\.py:15:33: error", message), message  # the PRELUDE is 4 lines
+    x = RNG.standard_normal((64, 64), dtype=np.float32)
+    j = RNG.integers(0, 64, size=(64, 8)).astype(np.int32)
+    np.testing.assert_array_equal(p.compile(target="cpu")(x, j), np.take_along_axis(x, j, 1))

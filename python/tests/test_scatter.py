@@ -420,42 +420,81 @@ def test_pto_refuses_what_a2a3_cannot_do(target, dtype, rows, cols, statement, t
     kernel.compile("cpu")
 
 
-@pytest.mark.parametrize("target", ["aie-sim", "aie-npu1"])
-@pytest.mark.parametrize("statement, text", [
-    # rows of a tensor chosen at run time: a core receives whole tensors or its blocks' rows
-    ("htp.scatter(y, r[:, :], 0, t)", "the tile op 'tile.scatter' is not available on target"),
-])
-def test_aie_targets_refuse_scatter_at_the_line(target, statement, text):
-    source = PTO_LIMITS
-    for name, value in (("{T}", "f32"), ("{R}", 16), ("{C}", 64), ("{STMT}", statement)):
-        source = source.replace(name, str(value))
-    refused(kernel_from(source, "k"), target, text, "htp.scatter")
-
-
-@pytest.mark.parametrize("rows", [16, 37])
-def test_a_checked_scatter_along_rows_on_aie_sim_reports_a_bad_index_as_the_cpu_does(rows):
-    # Along a tile's rows at indices known only at run time (D96): checked in the core, a failed
-    # check in the block's status word, the same IndexError as on the cpu; good indices match.
-    source = """import htp
+ROWS_BY_DATA = """import htp
 from htp import f32, i32
 
 @htp.kernel
-def k(x: htp.Tensor[f32, "N", 64], r: htp.Tensor[i32, "N", 8], y: htp.Out[f32, "N", 64]):
+def k(x: htp.Tensor[f32, "N", 64], r: htp.Tensor[i32, "N", 1], y: htp.InOut[f32, "M", 64]):
     for i in range(0, x.shape[0], 16):
-        t = x[i:i + 16, :]
-        y[i:i + 16, :] = htp.scatter(t, r[i:i + 16, :], t[:, 0:8] * 2.0, axis=1)
+        htp.scatter(y, r[i:i + 16, :], 0, x[i:i + 16, :] * 2.0)
 """
-    kernel = kernel_from(source, "k")
-    gen = np.random.default_rng(96)
+
+
+@pytest.mark.parametrize("rows, into", [(37, 20), (16, 64), (64, 5)])
+def test_rows_chosen_at_run_time_are_scattered_on_one_core_on_aie_sim(rows, into):
+    # Any block may write any row of y (the last write wins, in block order): the blocks are not
+    # dealt to cores, the kernel runs whole on one core, y in and out whole. A row index outside y
+    # is the cpu's IndexError, from the core's status word (D96).
+    kernel = kernel_from(ROWS_BY_DATA, "k")
+    gen = np.random.default_rng(30)
     x = gen.standard_normal((rows, 64)).astype(np.float32)
-    index = gen.integers(0, 64, size=(rows, 8)).astype(np.int32)
-    expected = kernel.compile("cpu")(x, index)
-    sim = kernel.compile("aie-sim")
-    np.testing.assert_array_equal(sim(x, index), expected)
-    bad = index.copy()
-    bad[rows - 1, 7] = 70
+    r = gen.integers(0, into, size=(rows, 1)).astype(np.int32)
+    y0 = gen.standard_normal((into, 64)).astype(np.float32)
+    expected = y0.copy()
+    for row in range(rows):
+        expected[r[row, 0]] = x[row] * 2.0
+    y = y0.copy()
+    compiled = kernel.compile("aie-sim")
+    compiled(x, r, y)
+    np.testing.assert_array_equal(y, expected)
+    assert compiled.metrics(x, r, y0)["cores"] == 1
+    bad = r.copy()
+    bad[rows // 2, 0] = into
     with pytest.raises(IndexError) as on_aie:
-        sim(x, bad)
+        compiled(x, bad, y0.copy())
     with pytest.raises(IndexError) as on_cpu:
-        kernel.compile("cpu")(x, bad)
-    assert str(on_aie.value) == str(on_cpu.value) and ":8:" in str(on_aie.value)
+        kernel.compile("cpu")(x, bad, y0.copy())
+    assert str(on_aie.value) == str(on_cpu.value) and ":7:" in str(on_aie.value)
+
+
+EMBEDDING = """import htp
+from htp import f32, i32
+
+@htp.kernel
+def k(table: htp.Tensor[f32, "V", 32], ids: htp.Tensor[i32, "N", 1], y: htp.Out[f32, "N", 32]):
+    for i in range(0, ids.shape[0], 8):
+        y[i:i + 8, :] = htp.gather(table, ids[i:i + 8, :], 0, 32) + 1.0
+"""
+
+
+def test_rows_gathered_at_run_time_read_a_table_every_core_holds_on_aie_sim():
+    # The table travels whole to every core (a broadcast), the ids and rows by block: the blocks
+    # are still dealt to cores. A bad id is the cpu's IndexError.
+    kernel = kernel_from(EMBEDDING, "k")
+    gen = np.random.default_rng(31)
+    table = gen.standard_normal((50, 32)).astype(np.float32)
+    ids = gen.integers(0, 50, size=(61, 1)).astype(np.int32)
+    compiled = kernel.compile("aie-sim")
+    np.testing.assert_array_equal(compiled(table, ids), table[ids[:, 0]] + 1.0)
+    assert compiled.metrics(table, ids)["cores"] > 1
+    bad = ids.copy()
+    bad[60, 0] = -3
+    with pytest.raises(IndexError) as on_aie:
+        compiled(table, bad)
+    with pytest.raises(IndexError) as on_cpu:
+        kernel.compile("cpu")(table, bad)
+    assert str(on_aie.value) == str(on_cpu.value)
+
+
+def test_rows_gathered_from_a_tensor_also_read_by_block_run_on_one_core_on_aie_sim():
+    # A tensor streamed by row block holds only the block's rows in a core, so one also read at rows
+    # chosen at run time keeps the blocks on one core, every tensor whole.
+    source = EMBEDDING.replace("htp.gather(table, ids[i:i + 8, :], 0, 32) + 1.0",
+                               "htp.gather(table, ids[i:i + 8, :], 0, 32) + table[i:i + 8, :]")
+    kernel = kernel_from(source, "k")
+    gen = np.random.default_rng(32)
+    table = gen.standard_normal((40, 32)).astype(np.float32)
+    ids = gen.integers(0, 40, size=(40, 1)).astype(np.int32)
+    compiled = kernel.compile("aie-sim")
+    np.testing.assert_array_equal(compiled(table, ids), table[ids[:, 0]] + table)
+    assert compiled.metrics(table, ids)["cores"] == 1

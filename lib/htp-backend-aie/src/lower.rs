@@ -947,8 +947,9 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         for user in uses.iter().filter(|_| single) {
             let at = |k: usize| user.operand(k).is_ok_and(|v| same(v, argument.into()));
             let moved = match op_name(*user).as_str() {
-                "tile.load" | "memref.load" => at(0),
-                "tile.store" | "memref.store" => at(1),
+                // (Rows chosen at run time: a gather from, a scatter into the whole tensor.)
+                "tile.load" | "memref.load" | "tile.gather" => at(0),
+                "tile.store" | "memref.store" | "tile.scatter" => at(1),
                 _ => false,
             };
             if !moved {
@@ -958,10 +959,11 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             }
         }
         for user in uses.iter().filter(|_| !single) {
-            // One element read (`s[0, 2]`): the tensor travels whole, as a broadcast.
-            if op_name(*user) == "memref.load" && user.operand(0).is_ok_and(|v| same(v, argument.into())) {
+            // One element read (`s[0, 2]`), or rows chosen at run time (`htp.gather(table, ids, ...)`):
+            // the tensor travels whole, as a broadcast.
+            if matches!(op_name(*user).as_str(), "memref.load" | "tile.gather") && user.operand(0).is_ok_and(|v| same(v, argument.into())) {
                 if by_rows == Some(true) {
-                    problem = Some((user.location(), format!("{parameter} is streamed by row block, and a core holds only its block's rows: read its elements from a tensor read whole (not at the block's rows)")));
+                    problem = Some((user.location(), format!("{parameter} is streamed by row block, and a core holds only its block's rows: read its elements (or rows chosen at run time) from a tensor read whole (not at the block's rows)")));
                     break;
                 }
                 by_rows = Some(false);
@@ -975,6 +977,12 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
                 "tile.store" if user.operand(1).is_ok_and(|v| same(v, argument.into())) => {
                     let tile = user.operand(0).map(|v| v.r#type()).ok();
                     (user.operand(2).ok(), tile.and_then(|t| htp_dialects::tile::TileType::try_from(t).ok()).map(|t| t.rows()))
+                }
+                // Rows chosen at run time written: any block may write any row (the last write
+                // wins, in block order), so the blocks are not dealt to cores.
+                "tile.scatter" if user.operand(1).is_ok_and(|v| same(v, argument.into())) => {
+                    problem = Some((user.location(), format!("{parameter} is written at rows chosen at run time (`htp.scatter`), which any block may share with another")));
+                    break;
                 }
                 other => {
                     problem = Some((user.location(), format!("the aie targets move tensors only by tile loads and stores at their row block; '{other}' uses {parameter}")));
@@ -992,8 +1000,8 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
                 }
             }
             param_block = param_block.or(block);
-            if at_iv && by_rows == Some(false) && uses.iter().any(|u| op_name(*u) == "memref.load") {
-                problem = Some((user.location(), format!("{parameter} is read element by element and by row block: a core holds only its block's rows of a streamed tensor, so read its elements from a tensor read whole")));
+            if at_iv && by_rows == Some(false) && uses.iter().any(|u| matches!(op_name(*u).as_str(), "memref.load" | "tile.gather")) {
+                problem = Some((user.location(), format!("{parameter} is read element by element (or at rows chosen at run time) and by row block: a core holds only its block's rows of a streamed tensor, so read those from a tensor read whole")));
                 break;
             }
             // Read whole: at rows that do not depend on the block (row 0,

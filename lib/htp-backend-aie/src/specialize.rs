@@ -24,6 +24,11 @@ use melior::{
 /// blocks of the usual heights, small enough for a core.
 pub const PROBE: i64 = 64;
 
+/// The size the check tries when PROBE's design exceeds a size-dependent
+/// limit: still whole 32-bit words of any element type and one block of the
+/// usual heights.
+pub const SMALL_PROBE: i64 = 16;
+
 fn fail(message: impl Into<String>) -> Vec<MlirError> {
     vec![MlirError { position: None, message: message.into() }]
 }

@@ -22,8 +22,8 @@ pub const MLIR_AIE_PIN: &str = "andrej/mlir-aie@3ca0193c";
 /// rows) and tile relayouts, all computed in the core's memory. A load or
 /// store with a step (`op:tile.load.strided`) reads or writes the block's
 /// object in the core's memory too (the DMA moves whole rows either way).
-const OPS: [&str; 38] = [
-    "load", "store", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp",
+const OPS: [&str; 40] = [
+    "load", "store", "gather", "scatter", "add", "sub", "mul", "div", "neg", "recip", "exp", "rsqrt", "row_reduce", "broadcast", "constant", "fill", "matmul", "cast", "max", "min", "log", "sqrt", "abs", "relu", "cmp",
     "select", "col_reduce", "transpose", "iota", "pad", "slice", "concat", "reshape", "sort", "row_arg_reduce", "take", "put", "relayout", "load.strided", "store.strided",
 ];
 
@@ -353,11 +353,15 @@ impl Target for AieSimTarget {
         htp_api::extensions::run_stages(context, module, self.name(), htp_api::BEFORE_LOWERING.name)?;
         if crate::finish::device_of(module).is_none() && crate::specialize::has_symbolic_sizes(module) {
             // The design is made per call's sizes; its structure is checked now, on a copy with
-            // every symbolic size PROBE (a size-dependent limit, such as a core's memory for a
-            // symbolic column count, shows at the call).
+            // every symbolic size PROBE, or SMALL_PROBE when PROBE's design exceeds a limit that
+            // depends on the sizes (a core's memory for tensors moved whole): such a limit shows
+            // at the call, for the call's sizes.
             let text = crate::specialize::text_of(module)?;
             let mut probe = crate::specialize::specialize(context, &text, |_, _| crate::specialize::PROBE)?;
-            design_after_stages(context, &mut probe, NPU1.device(), kernel)?;
+            if let Err(errors) = design_after_stages(context, &mut probe, NPU1.device(), kernel) {
+                let mut small = crate::specialize::specialize(context, &text, |_, _| crate::specialize::SMALL_PROBE)?;
+                design_after_stages(context, &mut small, NPU1.device(), kernel).map_err(|_| errors)?;
+            }
             return Ok(Box::new(PerShape { text, kernel: kernel.clone(), built: std::sync::Mutex::new(Vec::new()) }));
         }
         let design = design_after_stages(context, module, NPU1.device(), kernel)?;
