@@ -1004,15 +1004,13 @@ case("program/embedding gather + rmsnorm/f32", sim=True)
 # does; the rest is a core's memory, a core's DMA channels or a gap of HTP's AIE targets.
 
 _AIE_CORE = "an AIE2 compute tile has 64 KiB of data memory for its FIFO objects and stack (docs/targets/aie.md)"
-_AIE_RANK = Gap("3-D tensors on the AIE targets (they move 2-D row blocks; a 1-D tensor moves as one row)",
-                "the aie targets move 2-D tensors (rows x columns, walked by row block)")
+_AIE_RANK = Gap("3-D tensors on the AIE targets read a whole batch per block (`b[h, :, :]`); they take a batch loop over "
+                "row-block loops (`x[b, i:i + R, :]`, D98)", "the aie targets move 2-D tensors (rows x columns, walked by row block)")
 
 #: Cases whose aie-sim outcome is not RUNS.
 AIE_OUTCOMES = {
     **dict.fromkeys([
-        'copy/3-D tensor, one index/f32',
         'batched/3-D operands/f16->f32',
-        'batched/3-D, shared weight/f32->f32',
         'program/decode attention, run-time KV length/f16->f32',
         'program/decode attention, run-time KV length/f32',
     ], _AIE_RANK),

@@ -1688,3 +1688,101 @@ def test_designs_with_a_status_output_lower_in_mlir_aie_to_core_code(tmp_path, t
     assert "aiex.npu.dma_memcpy_nd" not in instructions
     # The check's store into the status object, no call of a runtime the core lacks.
     assert "htpRuntimeError" not in cores[0] and "llvm.store" in cores[0]
+
+
+# ------------------------------------------------------------------ 3-D tensors: a batch loop over row-block loops (D98)
+
+BATCHED = '''
+import htp
+from htp import f32, f16, bf16, i32, i16, i8
+@htp.kernel
+def k(x: htp.Tensor[{T}, "B", "N", {C}], w: htp.Tensor[{T}, 1, {C}], y: htp.Out[{T}, "B", "N", {C}]):
+    for b in range(x.shape[0]):
+        for i in range(0, x.shape[1], {R}):
+            t = x[b, i:i + {R}, :]
+            y[b, i:i + {R}, :] = t * w[:, :] - htp.row_max(t)
+'''
+
+
+@pytest.mark.parametrize("dtype, batches, rows, columns, block", [
+    ("f32", 3, 37, 64, 16), ("f32", 4, 32, 32, 8), ("f16", 2, 5, 16, 4), ("bf16", 5, 20, 32, 8), ("i32", 3, 9, 8, 4),
+    ("i8", 2, 40, 64, 16), ("f32", 17, 64, 16, 16)])
+def test_3d_tensors_walked_by_batch_and_row_block_on_aie_sim(dtype, batches, rows, columns, block):
+    # The batch loop and the row-block loop become one loop over every batch's row blocks, dealt
+    # to the cores; each batch's ragged last block keeps its valid rows, and the host lays the
+    # batches whole blocks apart (the padding rows never another batch's).
+    if dtype == "bf16" and ml_dtypes is None:
+        pytest.skip("ml_dtypes is needed for bf16 arrays")
+    kernel = kernel_from(BATCHED.format(T=dtype, C=columns, R=block), "k")
+    x = small_values((batches, rows, columns), dtype)
+    w = small_values((1, columns), dtype)
+    compiled = kernel.compile(target="aie-sim")
+    y = compiled(x, w)
+    wide = x.astype(np.float64)
+    blocks = [wide[:, i:i + block, :] for i in range(0, rows, block)]
+    maxima = np.concatenate([np.repeat(b.max(axis=2, keepdims=True), 1, axis=2) for b in blocks], axis=1)
+    expected = (wide * w.astype(np.float64) - maxima).astype(numpy_dtype(dtype))
+    tolerance = {"f16": 1e-3, "bf16": 1e-2}.get(dtype, 1e-6)
+    np.testing.assert_allclose(y.astype(np.float64), expected.astype(np.float64), rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(y.astype(np.float64), kernel.compile(target="cpu")(x, w).astype(np.float64), rtol=tolerance, atol=tolerance)
+    per_batch = -(-rows // block)
+    assert compiled.metrics(x, w)["cores"] == min(16, max(1, compiled.metrics(x, w)["cores"]))
+    assert compiled.metrics(x, w)["cores"] >= (2 if batches * per_batch >= 2 else 1)
+
+
+def batched_with_constants(**fields):
+    """BATCHED with B and N as compile-time constants (what the NPU targets need)."""
+    source = BATCHED.format(**fields)
+    return source.replace('y: htp.Out[{0}, "B", "N", {1}]):'.format(fields["T"], fields["C"]),
+                          'y: htp.Out[{0}, "B", "N", {1}], B: htp.Const[int] = 2, N: htp.Const[int] = 32):'.format(fields["T"], fields["C"]))
+
+
+def test_a_3d_design_lays_each_batch_whole_blocks_apart(tmp_path):
+    from test_aie import assert_host_compiles
+    compiled = kernel_from(batched_with_constants(T="f32", C=64, R=16), "k").compile(target="aie-npu1", B=3, N=37)
+    design = compiled.ir["aie"]
+    # 3 batches of 48 rows (37 and a padded block), 9 blocks in one loop.
+    assert re.search(r"aie\.runtime_sequence\(%\w+: memref<\d+xf32>", design), design
+    root = compiled.write_package(str(tmp_path / "k"))
+    host = open(os.path.join(root, "test.cpp")).read()
+    # Each batch's 37 x 64 elements at a pitch of 48 x 64.
+    assert "c * 3072, x_tensor.data() + c * 2368" in host and "y_tensor.data() + c * 2368, buf_y + c * 3072" in host, host
+    assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))
+
+
+IN_OUT_3D = '''
+import htp
+from htp import f32
+@htp.kernel
+def k(y: htp.InOut[f32, 2, 24, 32]):
+    for b in range(2):
+        for i in range(0, 24, 8):
+            y[b, i:i + 8, 0:16] = y[b, i:i + 8, 0:16] * 2.0
+'''
+
+
+def test_a_3d_in_out_tensor_keeps_what_its_blocks_do_not_write_on_aie_sim():
+    kernel = kernel_from(IN_OUT_3D, "k")
+    y0 = RNG.standard_normal((2, 24, 32)).astype(np.float32)
+    y = y0.copy()
+    kernel.compile(target="aie-sim")(y)
+    expected = y0.copy()
+    expected[:, :, 0:16] *= 2.0
+    np.testing.assert_array_equal(y, expected)
+
+
+def test_a_3d_tensor_not_walked_by_the_batch_and_the_blocks_is_refused_at_its_parameter():
+    source = batched_with_constants(T="f32", C=64, R=16).replace("t = x[b, i:i + 16, :]", "t = x[0, i:i + 16, :]")
+    kernel = kernel_from(source, "k")
+    with pytest.raises(htp.CompileError) as info:
+        kernel.compile(target="aie-npu1", B=2, N=32)
+    assert "the aie targets move 2-D tensors" in str(info.value) and ":5:7:" in str(info.value).splitlines()[0], str(info.value)
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+def test_a_3d_design_lowers_in_mlir_aie_to_core_code(tmp_path, target):
+    compiled = kernel_from(batched_with_constants(T="bf16", C=64, R=16), "k").compile(target=target, B=3, N=37)
+    instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
+    assert "aiex.npu.dma_memcpy_nd" not in instructions
+    assert "vector<" in cores[0] or "llvm.func" in cores[0]

@@ -158,7 +158,7 @@ fn host_tensors(device: OperationRef, kernel: &KernelSignature) -> Result<Vec<cr
             argument: Some(index),
             parts: Vec::new(),
             object_bytes: 0,
-            columns: None,
+            runs: None,
             checks: Vec::new(),
         });
     }

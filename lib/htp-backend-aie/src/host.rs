@@ -28,31 +28,32 @@ pub struct HostTensor {
     /// each part's `g`-th object at the part's offset.
     pub parts: Vec<PackPart>,
     pub object_bytes: i64,
-    /// A column-major tensor padded to whole blocks (D95): its columns lie
-    /// `pitch` elements apart in the buffer, not `rows`.
-    pub columns: Option<ColumnPitch>,
+    /// A tensor the buffer holds in runs apart (D95, D98): a padded
+    /// column-major tensor's columns, a flattened 3-D tensor's batches.
+    pub runs: Option<Runs>,
     /// The blocks' status (D96), not a kernel argument: one i32 a block, 0
     /// or the first failed site + 1; the sites' kinds and messages.
     pub checks: Vec<(htp_api::checks::SiteKind, String)>,
 }
 
-/// Where a padded column-major tensor's columns go in its host buffer:
-/// `columns` runs of `rows` elements, `pitch` elements apart.
+/// Where a tensor's elements go in its host buffer: `count` runs of
+/// `length` elements, `pitch` elements apart (a padded column-major
+/// tensor's columns, D95; a flattened 3-D tensor's batches, D98).
 #[derive(Clone, Copy, Debug)]
-pub struct ColumnPitch {
-    pub columns: i64,
-    pub rows: i64,
+pub struct Runs {
+    pub count: i64,
+    pub length: i64,
     pub pitch: i64,
 }
 
 impl HostTensor {
     /// The copies between a kernel argument and its staged (padded) buffer,
     /// in bytes: `(argument offset, buffer offset, length)` — the tensor
-    /// whole at the start, or each column at its pitch.
-    pub fn runs(&self) -> Vec<(usize, usize, usize)> {
+    /// whole at the start, or each run at its pitch.
+    pub fn copies(&self) -> Vec<(usize, usize, usize)> {
         let bytes = crate::lower::bits_of(&self.element) / 8;
-        match self.columns {
-            Some(ColumnPitch { columns, rows, pitch }) => (0..columns).map(|c| ((c * rows * bytes) as usize, (c * pitch * bytes) as usize, (rows * bytes) as usize)).collect(),
+        match self.runs {
+            Some(Runs { count, length, pitch }) => (0..count).map(|c| ((c * length * bytes) as usize, (c * pitch * bytes) as usize, (length * bytes) as usize)).collect(),
             None => vec![(0, 0, (self.elements * bytes) as usize)],
         }
     }
@@ -227,8 +228,8 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
         if t.output || padded {
             s += &format!("  std::memset(buf_{n}, 0, {size} * sizeof({ty}));\n");
         }
-        // A padded column-major tensor (D95) is read whole, then each column put at its pitch.
-        let target = if t.columns.is_some() {
+        // A tensor laid in runs (D95, D98) is read whole, then each run put at its pitch.
+        let target = if t.runs.is_some() {
             s += &format!("  std::vector<{ty}> {n}_tensor({n}_count);\n");
             format!("{n}_tensor.data()")
         } else {
@@ -244,8 +245,8 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
                 t.elements, t.element
             );
         }
-        if let Some(ColumnPitch { columns, rows, pitch }) = t.columns {
-            s += &format!("  for (size_t c = 0; c < {columns}; c++)\n    std::memcpy(buf_{n} + c * {pitch}, {n}_tensor.data() + c * {rows}, {rows} * sizeof({ty}));\n");
+        if let Some(Runs { count, length, pitch }) = t.runs {
+            s += &format!("  for (size_t c = 0; c < {count}; c++)\n    std::memcpy(buf_{n} + c * {pitch}, {n}_tensor.data() + c * {length}, {length} * sizeof({ty}));\n");
         }
         s += &format!("  bo_{n}.sync(XCL_BO_SYNC_BO_TO_DEVICE);\n\n");
     }
@@ -264,11 +265,11 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
             s += &format!("  for (size_t b = 0; b < {}; b++)\n    if (buf_{n}[b] > 0 && buf_{n}[b] <= {}) {{\n      std::cerr << {n}_sites[buf_{n}[b] - 1] << \"\\n\";\n      errors++;\n      break;\n    }}\n", t.host_elements, sites.len());
             continue;
         }
-        if let Some(ColumnPitch { columns, rows, pitch }) = t.columns {
-            // Each column back from its pitch, then checked as the tensor.
+        if let Some(Runs { count, length, pitch }) = t.runs {
+            // Each run back from its pitch, then checked as the tensor.
             let (ty, _) = c_type(&t.element);
             let n = &t.name;
-            s += &format!("  for (size_t c = 0; c < {columns}; c++)\n    std::memcpy({n}_tensor.data() + c * {rows}, buf_{n} + c * {pitch}, {rows} * sizeof({ty}));\n");
+            s += &format!("  for (size_t c = 0; c < {count}; c++)\n    std::memcpy({n}_tensor.data() + c * {length}, buf_{n} + c * {pitch}, {length} * sizeof({ty}));\n");
             s += &format!("  {{\n  {ty} *buf_{n} = {n}_tensor.data();\n{}  }}\n", check_output(n, &t.element));
             continue;
         }

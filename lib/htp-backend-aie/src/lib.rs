@@ -12,6 +12,7 @@ pub mod copies_to_loops;
 pub mod cost_model;
 pub mod erase_transform_scripts;
 pub mod finish;
+pub mod flatten_batch_loops;
 pub mod hoist_invariant_loads;
 pub mod hoist_stack_buffers;
 pub mod host;
@@ -47,6 +48,7 @@ pub fn register() -> Result<(), String> {
 
 /// The passes of the block functions' lowering (lower.rs).
 pub const PASSES: &[htp_pass::PassDefinition] = &[
+    flatten_batch_loops::DEFINITION,
     split_contraction_casts::DEFINITION,
     bound_ragged_buffers::DEFINITION,
     copies_to_loops::DEFINITION,

@@ -263,6 +263,9 @@ struct Param {
     /// parameter: one i32 a block, 0 or the first failed site + 1; these
     /// are the module's sites.
     checks: Vec<(htp_api::checks::SiteKind, String)>,
+    /// A 3-D tensor flattened to `B x Np` rows (D98, `aie-flatten-batch-loops`):
+    /// its batches `B` and each batch's rows `N`.
+    batches: Option<(i64, i64)>,
 }
 
 impl Param {
@@ -306,6 +309,18 @@ impl Param {
             return object;
         }
         format!("{}, strided<[1, {}]>>", &object[..object.len() - 1], self.block_rows)
+    }
+
+    /// Where its elements lie in the host buffer when not at its start in
+    /// order (D95, D98): a padded column-major tensor's columns at the
+    /// buffer's rows apart, a flattened 3-D tensor's batches at `Np` rows
+    /// apart.
+    fn runs(&self) -> Option<crate::host::Runs> {
+        if let Some((batches, rows)) = self.batches {
+            let per_batch = self.rows / batches;
+            return (per_batch > rows || self.host_rows > self.rows).then_some(crate::host::Runs { count: batches, length: rows * self.cols, pitch: per_batch * self.cols });
+        }
+        (self.col_major && self.host_rows > self.rows).then_some(crate::host::Runs { count: self.cols, length: self.rows, pitch: self.host_rows })
     }
 
     /// Bytes the runtime sequence moves of it.
@@ -470,6 +485,7 @@ fn pack(params: &mut Vec<Param>, role: Role, output: bool, broadcasts: bool) {
             inner_step: (role == Role::Inner).then_some((1, offset, 0)),
             col_major: false,
             checks: Vec::new(),
+            batches: None,
         });
     }
 }
@@ -663,7 +679,7 @@ pub fn lower(context: &Context, module: &mut Module, device: Device, names: &[(u
     // outside any loop). The cpu's distribution first: a grain the user gave a
     // loop that cannot be distributed is the same error on every target (the
     // attribute it leaves on the loop is the cpu's; the cores deal blocks as D58 says).
-    htp_pass::dump::run_pipeline_collecting(context, module, "tile-distribute-outer-loop{level=core},cse", "cse before the AIE lowering")?;
+    htp_pass::dump::run_pipeline_collecting(context, module, "aie-flatten-batch-loops,tile-distribute-outer-loop{level=core},cse", "cse before the AIE lowering")?;
     rows_of_vectors(context, module);
     match lower_in(context, module, device, names, false) {
         Ok(design) => Ok(design),
@@ -817,6 +833,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok()).collect())
         .unwrap_or_default();
     let body = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| error(Some(kernel.location()), "a kernel without a body"))?;
+    let batched = crate::flatten_batch_loops::batches(kernel);
 
     // Static 2-D tensors only (before anything else: a dynamic one shows
     // as `memref.dim` outside the loop, which would be a worse message).
@@ -840,7 +857,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             return Err(error(Some(location), format!("{parameter} has type {ty}, neither row-major nor column-major; the aie targets move a tensor's row blocks by DMA windows of whole rows or of each column's rows: give it one of those layouts")).into());
         }
         if shape.len() != 2 {
-            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets move 2-D tensors (rows x columns, walked by row block)")).into());
+            return Err(error(Some(location), format!("{parameter} has type {ty}; the aie targets move 2-D tensors (rows x columns, walked by row block), and 3-D ones only walked by a loop over batches around a loop over row blocks (`x[b, i:i + R, ...]`)")).into());
         }
         if shape.iter().any(|&d| d < 0) {
             return Err(error(
@@ -910,7 +927,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             // the host gives its first element.
             let name = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let word = (32 / htp_ir::builder::bit_width(ty) as i64).max(1);
-            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None, col_major: false, checks: Vec::new() });
+            params.push(Param { name, role: Role::Whole, output: false, rows: 1, cols: word, element: ty.to_string(), location: location_text(location), scalar: true, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too: false, block_rows: 1, moved_rows: 1, host_rows: 1, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: 1, inner_step: None, col_major: false, checks: Vec::new(), batches: None });
             continue;
         };
         let shape = htp_ir::builder::shape_of(ty);
@@ -919,6 +936,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         }
         let element = memref.element().to_string();
         let col_major = htp_ir::builder::is_column_major(ty);
+        let batches = batched.iter().find(|(i, _, _)| *i == index).map(|&(_, b, n)| (b, n));
         let bits = htp_ir::builder::bit_width(memref.element());
         if ![1, 8, 16, 32, 64].contains(&bits) {
             return Err(error(Some(location), format!("{parameter} holds {element}; the aie targets move bool, 8-, 16-, 32- and 64-bit elements")).into());
@@ -934,7 +952,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
             let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
             let windows = ceil_div(shape[1], step);
-            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1], inner_step: None, col_major: false, checks: Vec::new() });
+            params.push(Param { name: fifo, role: Role::Rows, output, rows: windows, cols: step, element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: 1, moved_rows: windows, host_rows: windows, in_pack: None, out_pack: None, is_pack: false, by_columns: true, elements: shape[1], inner_step: None, col_major: false, checks: Vec::new(), batches: None });
             continue;
         }
         // Every use: a tile load or store, at the block's rows (`i`, or `i // step * B`) or not at all.
@@ -1048,7 +1066,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
         let whole = if single { writes_whole_tensor(&uses, body, &shape) } else { loop_body.is_some_and(|b| writes_whole_block(&uses, b, shape[1])) && rows_covered };
         let read_too = output && (uses.iter().any(|u| op_name(*u) == "tile.load") || !whole);
         let fifo = names.iter().find(|(i, _)| *i == index).map(|(_, n)| n.clone()).or_else(|| location_name(location)).unwrap_or_else(|| format!("p{index}"));
-        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: shape[0] * shape[1], inner_step: if role == Role::Whole && !output && !single && !col_major { inner_stream_step(&uses, argument.into(), &shape, the_loop) } else { None }, col_major, checks: Vec::new() });
+        params.push(Param { name: fifo, role, output, rows: shape[0], cols: shape[1], element, location: location_text(location), scalar: false, position: htp_dialects::diagnostics::source_position(location), packed: None, read_too, block_rows: param_block.unwrap_or(if role == Role::Rows { step } else { shape[0] }), moved_rows: shape[0], host_rows: shape[0], in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: batches.map_or(shape[0], |(b, n)| b * n) * shape[1], inner_step: if role == Role::Whole && !output && !single && !col_major { inner_stream_step(&uses, argument.into(), &shape, the_loop) } else { None }, col_major, checks: Vec::new(), batches });
     }
     pack_broadcasts(&mut params);
     if !params.iter().any(|p| p.output) {
@@ -1122,7 +1140,7 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
             name.push('_');
         }
         let role = if single { Role::Whole } else { Role::Rows };
-        params.push(Param { name, role, output: true, rows, cols: 1, element: "i32".into(), location: location_text(loop_location), scalar: false, position: None, packed: None, read_too: false, block_rows: 1, moved_rows: rows, host_rows: rows, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: rows, inner_step: None, col_major: false, checks: sites });
+        params.push(Param { name, role, output: true, rows, cols: 1, element: "i32".into(), location: location_text(loop_location), scalar: false, position: None, packed: None, read_too: false, block_rows: 1, moved_rows: rows, host_rows: rows, in_pack: None, out_pack: None, is_pack: false, by_columns: false, elements: rows, inner_step: None, col_major: false, checks: sites, batches: None });
     }
     pack_tensors(&mut params);
     if params.iter().any(|p| !p.checks.is_empty()) && output_fifos(&params) > 2 {
@@ -1342,7 +1360,7 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
                 argument: (!p.is_pack && p.checks.is_empty()).then(|| kernel_argument(p)).flatten(),
                 parts,
                 object_bytes: if p.is_pack { p.cols } else { 0 },
-                columns: (p.col_major && p.host_rows > p.rows).then_some(crate::host::ColumnPitch { columns: p.cols, rows: p.rows, pitch: p.host_rows }),
+                runs: p.runs(),
                 checks: p.checks.clone(),
             }
         })

@@ -591,7 +591,7 @@ impl Simulation {
                             buffers.push(address);
                             continue;
                         }
-                        for (from, to, count) in tensor.runs() {
+                        for (from, to, count) in tensor.copies() {
                             unsafe { std::ptr::copy_nonoverlapping((address + from) as *const u8, stage.as_mut_ptr().add(to), count) };
                         }
                     }
@@ -691,7 +691,7 @@ impl Simulation {
             for (tensor, stage) in staged.iter().filter(|(t, _)| t.output) {
                 match tensor.argument {
                     Some(argument) => {
-                        for (from, to, count) in tensor.runs() {
+                        for (from, to, count) in tensor.copies() {
                             unsafe { std::ptr::copy_nonoverlapping(stage.as_ptr().add(to), (given[argument] + from) as *mut u8, count) };
                         }
                     }

@@ -50,8 +50,8 @@ pub fn has_symbolic_sizes(module: &Module) -> bool {
 
 /// `text` (a module with one kernel) with the kernel's symbolic sizes
 /// fixed: dimension `d` of argument `i` is `size(i, d)`. Only row-major
-/// 1-D and 2-D and column-major 2-D tensors change (the AIE targets take no
-/// other; the lowering refuses the rest at their parameters).
+/// tensors of rank 1 to 3 and column-major 2-D ones change (the AIE targets
+/// take no other; the lowering refuses the rest at their parameters).
 pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usize) -> i64) -> Result<Module<'c>, Vec<MlirError>> {
     let module = Module::parse(context, text).ok_or_else(|| fail("internal error: the kernel does not parse back"))?;
     let kernels = htp_ir::query::kernel_functions(module.as_operation());
@@ -66,7 +66,7 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
         let memref = MemRefType::try_from(ty).ok().filter(|m| column_major || unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(m.to_raw())) });
         // (A scalar has no shape to ask for.)
         let shape = if memref.is_some() { htp_ir::builder::shape_of(ty) } else { Vec::new() };
-        let Some(memref) = memref.filter(|_| (shape.len() == 1 || shape.len() == 2) && shape.iter().any(|&d| d < 0)) else {
+        let Some(memref) = memref.filter(|_| (1..=3).contains(&shape.len()) && shape.iter().any(|&d| d < 0)) else {
             inputs.push(ty);
             continue;
         };

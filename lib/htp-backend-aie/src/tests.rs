@@ -141,7 +141,7 @@ fn a_window_of_64_bit_elements_moves_their_words_and_verifies() {
 
 #[test]
 fn a_padded_column_major_tensor_is_staged_column_by_column() {
-    use crate::host::{ColumnPitch, HostTensor};
+    use crate::host::{HostTensor, Runs};
     // 3 columns of 5 f16 rows at a pitch of 8 (whole blocks of 4 rows).
     let tensor = HostTensor {
         name: "x".into(),
@@ -153,12 +153,12 @@ fn a_padded_column_major_tensor_is_staged_column_by_column() {
         argument: Some(0),
         parts: Vec::new(),
         object_bytes: 0,
-        columns: Some(ColumnPitch { columns: 3, rows: 5, pitch: 8 }),
+        runs: Some(Runs { count: 3, length: 5, pitch: 8 }),
         checks: Vec::new(),
     };
-    assert_eq!(tensor.runs(), vec![(0, 0, 10), (10, 16, 10), (20, 32, 10)]);
-    let row_major = HostTensor { columns: None, ..tensor };
-    assert_eq!(row_major.runs(), vec![(0, 0, 30)]);
+    assert_eq!(tensor.copies(), vec![(0, 0, 10), (10, 16, 10), (20, 32, 10)]);
+    let row_major = HostTensor { runs: None, ..tensor };
+    assert_eq!(row_major.copies(), vec![(0, 0, 30)]);
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn a_status_buffer_and_its_sites_reach_the_host_program() {
         argument: None,
         parts: Vec::new(),
         object_bytes: 0,
-        columns: None,
+        runs: None,
         checks: vec![(htp_api::checks::SiteKind::OutOfBounds, "k.py:7:3: error: \"x\"\\ out\nof bounds".into())],
     };
     let host = test_cpp("k", &[status]);
