@@ -1786,3 +1786,57 @@ def test_a_3d_design_lowers_in_mlir_aie_to_core_code(tmp_path, target):
     instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
     assert "aiex.npu.dma_memcpy_nd" not in instructions
     assert "vector<" in cores[0] or "llvm.func" in cores[0]
+
+
+PACKED_3D = {
+    # three 3-D inputs streamed by block: more than a core's two input channels, so their blocks
+    # travel in one pack, which the host fills batch by batch (each batch whole blocks apart)
+    "three streamed": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "B", "N", 32], z: htp.Tensor[f32, "B", "N", 32], u: htp.Tensor[f32, "B", "N", 32],
+      y: htp.Out[f32, "B", "N", 32]):
+    for b in range(x.shape[0]):
+        for i in range(0, x.shape[1], 8):
+            y[b, i:i + 8, :] = x[b, i:i + 8, :] + z[b, i:i + 8, :] * u[b, i:i + 8, :]
+''', lambda x, z, u: x + z * u, 3),
+    # a 2-D tensor read at the batch's row: not a block's rows (with several blocks a batch), so
+    # the kernel runs on one core, every tensor whole (in packs)
+    "bias per batch, one core": ('''
+import htp
+from htp import f32
+@htp.kernel
+def k(x: htp.Tensor[f32, "B", "N", 32], bias: htp.Tensor[f32, "B", 32], y: htp.Out[f32, "B", "N", 32]):
+    for b in range(x.shape[0]):
+        for i in range(0, x.shape[1], 8):
+            y[b, i:i + 8, :] = x[b, i:i + 8, :] + bias[b:b + 1, :]
+''', lambda x, bias: x + bias[:, None, :], 1),
+}
+
+
+@pytest.mark.parametrize("form", list(PACKED_3D))
+@pytest.mark.parametrize("batches, rows", [(3, 13), (2, 16), (4, 5)])
+def test_3d_tensors_in_packs_on_aie_sim(form, batches, rows):
+    source, reference, inputs = PACKED_3D[form]
+    kernel = kernel_from(source, "k")
+    gen = np.random.default_rng(98)
+    arguments = [gen.standard_normal((batches, rows, 32)).astype(np.float32) for _ in range(inputs)]
+    if inputs == 1:
+        arguments.append(gen.standard_normal((batches, 32)).astype(np.float32))
+    compiled = kernel.compile(target="aie-sim")
+    np.testing.assert_allclose(compiled(*arguments), reference(*arguments), rtol=1e-6, atol=1e-6)
+    # (A batch of one block reads the bias at its block's row: the blocks are dealt to cores then.)
+    on_one_core = "one core" in form and rows > 8
+    assert on_one_core == (compiled.metrics(*arguments)["cores"] == 1)
+
+
+def test_a_packed_3d_design_has_a_host_program_placing_each_batch(tmp_path):
+    from test_aie import assert_host_compiles
+    source = PACKED_3D["three streamed"][0].replace('y: htp.Out[f32, "B", "N", 32]):', 'y: htp.Out[f32, "B", "N", 32], B: htp.Const[int] = 3, N: htp.Const[int] = 13):')
+    compiled = kernel_from(source, "k").compile(target="aie-npu1")
+    root = compiled.write_package(str(tmp_path / "k"))
+    host = open(os.path.join(root, "test.cpp")).read()
+    # x, z and u in one pack, each part's copies a table (a batch's 13 rows at 16-row strides).
+    assert "x_copies[][3]" in host and "z_copies[][3]" in host and "u_copies[][3]" in host, host
+    assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))

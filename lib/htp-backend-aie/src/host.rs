@@ -75,23 +75,49 @@ pub struct PackPart {
     pub output: bool,
     /// A tensor read whole riding in a pack of blocks: all of it in every object.
     pub every_object: bool,
+    /// Where the tensor's elements lie in the layout its objects cut (a
+    /// flattened 3-D tensor's batches whole blocks apart, D98); `None`: in
+    /// order from the start.
+    pub runs: Option<Runs>,
 }
 
 impl PackPart {
+    /// The tensor's elements at `[start, start + count)` of the layout its
+    /// objects cut: `(tensor element, element from start, count)` pieces
+    /// (none past its elements or in the padding between runs).
+    fn pieces(&self, start: i64, count: i64) -> Vec<(i64, i64, i64)> {
+        match self.runs {
+            None => {
+                let n = (self.elements - start).min(count);
+                if n > 0 { vec![(start, 0, n)] } else { Vec::new() }
+            }
+            Some(Runs { count: runs, length, pitch }) => (0..runs)
+                .filter_map(|c| {
+                    let (low, high) = ((c * pitch).max(start), (c * pitch + length).min(start + count));
+                    (high > low).then_some((c * length + low - c * pitch, low - start, high - low))
+                })
+                .collect(),
+        }
+    }
+
     /// For each object of the pack: (byte offset in the tensor, byte offset
     /// in the pack, bytes): the part's elements of that object that exist.
     pub fn copies(&self, objects: i64, object_bytes: i64) -> Vec<(usize, usize, usize)> {
         let bytes = crate::lower::bits_of(&self.element) / 8;
-        if self.every_object {
-            return (0..objects).map(|g| (0, (g * object_bytes + self.offset) as usize, (self.elements * bytes) as usize)).collect();
-        }
         (0..objects)
-            .filter_map(|g| {
-                let first = g * self.object_elements;
-                let count = (self.elements - first).min(self.object_elements);
-                (count > 0).then(|| ((first * bytes) as usize, (g * object_bytes + self.offset) as usize, (count * bytes) as usize))
+            .flat_map(|g| {
+                let first = if self.every_object { 0 } else { g * self.object_elements };
+                self.pieces(first, self.object_elements).into_iter().map(move |(from, at, count)| ((from * bytes) as usize, ((g * object_bytes + self.offset) + at * bytes) as usize, (count * bytes) as usize))
             })
             .collect()
+    }
+
+    /// `copies` as a C++ table `<name>_copies` of `{tensor byte, pack byte,
+    /// bytes}` rows, for a part laid in runs (the host program's loops take
+    /// the others' objects in order).
+    fn copy_table(&self, objects: i64, object_bytes: i64) -> String {
+        let rows: Vec<String> = self.copies(objects, object_bytes).iter().map(|(from, to, count)| format!("{{{from}, {to}, {count}}}")).collect();
+        format!("  static const size_t {}_copies[][3] = {{{}}};\n", self.name, rows.join(", "))
     }
 }
 
@@ -282,10 +308,15 @@ static void unpack_part(const uint8_t *pack, size_t objects, size_t pack_object,
             let (ty, _) = c_type(&part.element);
             let n = &part.name;
             s += &format!("  const size_t {n}_count = {};\n  std::vector<{ty}> {n}_out({n}_count);\n", part.elements);
-            s += &format!(
-                "  unpack_part(buf_{0}, {objects}, {object}, {n}_out.data(), {n}_count * sizeof({ty}), {1} * sizeof({ty}), {2});\n  {ty} *buf_{n} = {n}_out.data();\n",
-                t.name, part.object_elements, part.offset
-            );
+            if part.runs.is_some() {
+                s += &part.copy_table(objects, object);
+                s += &format!("  for (const auto &c : {n}_copies)\n    std::memcpy(reinterpret_cast<uint8_t *>({n}_out.data()) + c[0], buf_{0} + c[1], c[2]);\n  {ty} *buf_{n} = {n}_out.data();\n", t.name);
+            } else {
+                s += &format!(
+                    "  unpack_part(buf_{0}, {objects}, {object}, {n}_out.data(), {n}_count * sizeof({ty}), {1} * sizeof({ty}), {2});\n  {ty} *buf_{n} = {n}_out.data();\n",
+                    t.name, part.object_elements, part.offset
+                );
+            }
             s += &check_output(n, &part.element);
         }
     }
@@ -350,7 +381,10 @@ fn pack_buffer(t: &HostTensor, group: usize) -> String {
             } else {
                 s += &format!("    std::cerr << \"missing or short \" << data << \"/{p}.bin ({} {} elements)\\n\";\n    return 2;\n  }}\n", part.elements, part.element);
             }
-            if part.every_object {
+            if part.runs.is_some() {
+                s += &part.copy_table(objects, object);
+                s += &format!("  for (const auto &c : {p}_copies)\n    std::memcpy(buf_{n} + c[1], reinterpret_cast<const uint8_t *>({p}_in.data()) + c[0], c[2]);\n");
+            } else if part.every_object {
                 s += &format!("  repeat_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {});\n", part.offset);
             } else {
                 s += &format!("  pack_part(buf_{n}, {objects}, {object}, {p}_in.data(), {p}_in.size() * sizeof({ty}), {} * sizeof({ty}), {});\n", part.object_elements, part.offset);

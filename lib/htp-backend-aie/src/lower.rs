@@ -1346,6 +1346,7 @@ fn host_tensors(params: &[Param]) -> Vec<crate::host::HostTensor> {
                         offset,
                         output: q.output,
                         every_object: q.role == Role::Whole && p.role == Role::Rows,
+                        runs: q.batches.and_then(|_| q.runs()),
                     })
                 })
                 .collect();

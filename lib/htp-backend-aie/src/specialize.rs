@@ -24,10 +24,10 @@ use melior::{
 /// blocks of the usual heights, small enough for a core.
 pub const PROBE: i64 = 64;
 
-/// The size the check tries when PROBE's design exceeds a size-dependent
-/// limit: still whole 32-bit words of any element type and one block of the
-/// usual heights.
-pub const SMALL_PROBE: i64 = 16;
+/// The sizes the check tries, in order, when PROBE's design exceeds a
+/// size-dependent limit (tensors moved whole to one core): still whole
+/// 32-bit words of any element type.
+pub const SMALL_PROBES: [i64; 2] = [16, 4];
 
 fn fail(message: impl Into<String>) -> Vec<MlirError> {
     vec![MlirError { position: None, message: message.into() }]

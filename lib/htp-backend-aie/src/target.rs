@@ -353,14 +353,18 @@ impl Target for AieSimTarget {
         htp_api::extensions::run_stages(context, module, self.name(), htp_api::BEFORE_LOWERING.name)?;
         if crate::finish::device_of(module).is_none() && crate::specialize::has_symbolic_sizes(module) {
             // The design is made per call's sizes; its structure is checked now, on a copy with
-            // every symbolic size PROBE, or SMALL_PROBE when PROBE's design exceeds a limit that
+            // every symbolic size PROBE, or a smaller one when PROBE's design exceeds a limit that
             // depends on the sizes (a core's memory for tensors moved whole): such a limit shows
             // at the call, for the call's sizes.
             let text = crate::specialize::text_of(module)?;
             let mut probe = crate::specialize::specialize(context, &text, |_, _| crate::specialize::PROBE)?;
             if let Err(errors) = design_after_stages(context, &mut probe, NPU1.device(), kernel) {
-                let mut small = crate::specialize::specialize(context, &text, |_, _| crate::specialize::SMALL_PROBE)?;
-                design_after_stages(context, &mut small, NPU1.device(), kernel).map_err(|_| errors)?;
+                let fits = crate::specialize::SMALL_PROBES.iter().any(|&size| {
+                    crate::specialize::specialize(context, &text, |_, _| size).is_ok_and(|mut small| design_after_stages(context, &mut small, NPU1.device(), kernel).is_ok())
+                });
+                if !fits {
+                    return Err(errors);
+                }
             }
             return Ok(Box::new(PerShape { text, kernel: kernel.clone(), built: std::sync::Mutex::new(Vec::new()) }));
         }

@@ -182,3 +182,17 @@ fn a_status_buffer_and_its_sites_reach_the_host_program() {
     assert!(host.contains(r#"htp_status_sites[] = {"k.py:7:3: error: \"x\"\\ out\nof bounds"};"#), "{host}");
     assert!(host.contains("if (buf_htp_status[b] > 0 && buf_htp_status[b] <= 1)"), "{host}");
 }
+
+#[test]
+fn a_pack_part_laid_in_runs_copies_only_each_batch_s_elements() {
+    use crate::host::{PackPart, Runs};
+    // 2 batches of 3 rows of 2 i32 columns, each batch 4 rows apart; objects of 2 rows (4
+    // elements) at byte 8 of 32-byte pack objects.
+    let part = PackPart { name: "x".into(), argument: 0, element: "i32".into(), elements: 12, object_elements: 4, offset: 8, output: false, every_object: false, runs: Some(Runs { count: 2, length: 6, pitch: 8 }) };
+    // Object 0: rows 0-1 of batch 0; object 1: its row 2 (row 3 is padding); objects 2, 3: batch 1.
+    assert_eq!(part.copies(4, 32), vec![(0, 8, 16), (16, 40, 8), (24, 72, 16), (40, 104, 8)]);
+    let whole = PackPart { object_elements: 16, every_object: false, ..part.clone() };
+    assert_eq!(whole.copies(1, 64), vec![(0, 8, 24), (24, 40, 24)]);
+    let in_order = PackPart { runs: None, ..part };
+    assert_eq!(in_order.copies(4, 32), vec![(0, 8, 16), (16, 40, 16), (32, 72, 16)]);
+}
