@@ -1840,3 +1840,52 @@ def test_a_packed_3d_design_has_a_host_program_placing_each_batch(tmp_path):
     # x, z and u in one pack, each part's copies a table (a batch's 13 rows at 16-row strides).
     assert "x_copies[][3]" in host and "z_copies[][3]" in host and "u_copies[][3]" in host, host
     assert_host_compiles(tmp_path, os.path.join(root, "test.cpp"))
+
+
+# A batch's whole matrix per block (D99): `w[h, :, :]` is read at rows h * K of a 2-D tensor every
+# core holds whole; a batch loop alone is the block loop (a block a batch).
+BATCH_MATRICES = {
+    "batched matmul": ('''
+import htp
+from htp import f32, bf16
+@htp.kernel
+def k(a: htp.Tensor[{T}, "B", "M", 64], w: htp.Tensor[{T}, "B", 64, 32], c: htp.Out[f32, "B", "M", 32]):
+    for h in range(a.shape[0]):
+        for i in range(0, a.shape[1], 16):
+            c[h, i:i + 16, :] = htp.pad(a[h, i:i + 16, :], 0.0) @ w[h, :, :]
+''', lambda a, w: np.matmul(a, w)),
+    "a block a batch": ('''
+import htp
+from htp import f32, bf16
+@htp.kernel
+def k(a: htp.Tensor[{T}, "B", 16, 64], w: htp.Tensor[{T}, "B", 64, 32], c: htp.Out[f32, "B", 16, 32]):
+    for h in range(a.shape[0]):
+        c[h, :, :] = a[h, :, :] @ w[h, :, :] + 1.0
+''', lambda a, w: np.matmul(a, w) + 1.0),
+}
+
+
+@pytest.mark.parametrize("form", list(BATCH_MATRICES))
+@pytest.mark.parametrize("dtype, batches, rows", [("f32", 3, 37), ("f32", 5, 16), ("bf16", 2, 40)])
+def test_a_batch_s_whole_matrix_per_block_on_aie_sim(form, dtype, batches, rows):
+    if dtype == "bf16" and ml_dtypes is None:
+        pytest.skip("ml_dtypes is needed for bf16 arrays")
+    source, reference = BATCH_MATRICES[form]
+    rows = 16 if form == "a block a batch" else rows
+    kernel = kernel_from(source.format(T=dtype), "k")
+    a = small_values((batches, rows, 64), dtype)
+    w = small_values((batches, 64, 32), dtype)
+    compiled = kernel.compile(target="aie-sim")
+    wide = reference(a.astype(np.float64), w.astype(np.float64))
+    np.testing.assert_allclose(compiled(a, w), wide, rtol=1e-5, atol=1e-4)
+    assert compiled.metrics(a, w)["cores"] > 1
+
+
+@pytest.mark.skipif(not os.environ.get("HTP_AIE_OPT"), reason="mlir-aie's aie-opt not available (set HTP_AIE_OPT)")
+@pytest.mark.parametrize("target", ["aie-npu1", "aie-npu2"])
+@pytest.mark.parametrize("form", list(BATCH_MATRICES))
+def test_a_batch_s_whole_matrix_design_lowers_in_mlir_aie(tmp_path, target, form):
+    source = BATCH_MATRICES[form][0].format(T="bf16").replace('"B"', "3").replace('"M"', "48")
+    compiled = kernel_from(source, "k").compile(target=target)
+    instructions, cores = lowered_cores(tmp_path, compiled, target, count=1)
+    assert "aiex.npu.dma_memcpy_nd" not in instructions and "llvm.func" in cores[0]

@@ -10,8 +10,11 @@
 //! batch `Np` rows apart (`host::Runs`), so the padding rows between
 //! batches are not another batch's. The kernel's attribute
 //! `htp.aie.batches` lists each flattened argument with its `B` and `N`.
-//! A kernel of another form is left as it is (the lowering refuses its 3-D
-//! tensors at their parameters).
+//! A 3-D tensor read or written at `[b, x, ...]` otherwise (a batch's whole
+//! matrix, `w[b, :, :]`) becomes `B x N` rows read at `b * N + x`; a
+//! kernel that is a batch loop alone (a block a batch) only has its 3-D
+//! tensors flattened that way (D99). A kernel of another form is left as it
+//! is (the lowering refuses its 3-D tensors at their parameters).
 
 use htp_ir::query::{constant_int, op_name};
 use melior::{
@@ -73,14 +76,24 @@ fn same(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
 }
 
+/// How a 3-D tensor is used: at `[b, i, ...]` by the row-block loop
+/// (`Walked`: `B x Np` rows, read at the block's row), or at `[b, x, ...]`
+/// otherwise (`Batched`: `B x N` rows, read at `b * N + x`).
+#[derive(Clone, Copy, PartialEq)]
+enum Use {
+    Walked,
+    Batched,
+}
+
 fn flatten(context: &Context, kernel: OperationRef) {
     let Some(body) = kernel.region(0).ok().and_then(|r| r.first_block()) else { return };
     let Some(outer) = only_loop(body) else { return };
     let Some((0, batches, 1, b)) = bounds(outer) else { return };
     let Some(outer_body) = outer.region(0).ok().and_then(|r| r.first_block()) else { return };
-    let Some(inner) = only_loop(outer_body) else { return };
-    let Some((0, rows, step, i)) = bounds(inner).filter(|&(_, rows, step, _)| step > 0 && rows > 0) else { return };
-    // The 3-D tensors: `B x N x C`, each use a tile load or store at `[b, i, column]`.
+    // A row-block loop inside (`for i in range(0, N, R)`), or none: the batch loop is then the
+    // block loop, a block a batch.
+    let inner = only_loop(outer_body).and_then(|l| bounds(l).filter(|&(lower, rows, step, _)| lower == 0 && step > 0 && rows > 0).map(|(_, rows, step, i)| (l, rows, step, i)));
+    // The 3-D tensors, each use a tile load or store at `[b, ...]`.
     let mut flattened = Vec::new();
     for index in 0..body.argument_count() {
         let Ok(argument) = body.argument(index) else { return };
@@ -91,68 +104,87 @@ fn flatten(context: &Context, kernel: OperationRef) {
             continue;
         }
         let identity = unsafe { mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirMemRefTypeGetAffineMap(memref.to_raw())) };
-        if !identity || shape[0] != batches || shape[1] != rows || shape[2] < 0 {
+        if !identity || shape[0] != batches || shape.iter().any(|&d| d < 0) {
             return;
         }
         let uses = htp_ir::query::uses(htp_ir::builder::detach(argument));
-        let at = |op: OperationRef, first: usize| op.operand(first).is_ok_and(|v| same(v, b)) && op.operand(first + 1).is_ok_and(|v| same(v, i));
-        let walked = uses.iter().all(|u| match op_name(*u).as_str() {
-            "tile.load" => u.operand(0).is_ok_and(|v| same(v, argument)) && at(*u, 1),
-            "tile.store" => u.operand(1).is_ok_and(|v| same(v, argument)) && at(*u, 2) && u.operand(0).is_ok_and(|v| !same(v, argument)),
-            _ => false,
-        });
-        if !walked {
+        // The index of `b` among a use's operands.
+        let first = |op: OperationRef| match op_name(op).as_str() {
+            "tile.load" if op.operand(0).is_ok_and(|v| same(v, argument)) => Some(1),
+            "tile.store" if op.operand(1).is_ok_and(|v| same(v, argument)) && op.operand(0).is_ok_and(|v| !same(v, argument)) => Some(2),
+            _ => None,
+        };
+        let at_batch = |op: OperationRef| first(op).is_some_and(|k| op.operand(k).is_ok_and(|v| same(v, b)));
+        if !uses.iter().all(|u| at_batch(*u)) {
             return;
         }
-        flattened.push((index, memref, shape, uses));
+        let walked = inner.is_some_and(|(_, rows, _, i)| shape[1] == rows && uses.iter().all(|u| first(*u).is_some_and(|k| u.operand(k + 1).is_ok_and(|v| same(v, i)))));
+        flattened.push((index, memref, shape, uses, if walked { Use::Walked } else { Use::Batched }));
     }
     if flattened.is_empty() {
         return;
     }
-    let padded = (rows + step - 1) / step * step;
-    let location = inner.location();
+    let location = outer.location();
     let index_type = Type::index(context);
     let constant = |value: i64| melior::dialect::arith::constant(context, melior::ir::attribute::IntegerAttribute::new(index_type, value).into(), location);
-    // The loop over every batch's row blocks, before the batch loop.
-    let zero: Value = body.insert_operation_before(outer, constant(0)).result(0).expect("a constant").into();
-    let end: Value = body.insert_operation_before(outer, constant(batches * padded)).result(0).expect("a constant").into();
-    let by: Value = body.insert_operation_before(outer, constant(step)).result(0).expect("a constant").into();
-    let region = Region::new();
-    let new_body = region.append_block(Block::new(&[(index_type, location)]));
-    let new_body = unsafe { melior::ir::BlockRef::from_raw(new_body.to_raw()) };
-    let r: Value = new_body.argument(0).expect("the induction variable").into();
-    let per_batch: Value = new_body.append_operation(constant(padded)).result(0).expect("a constant").into();
-    let batch: Value = new_body.append_operation(melior::dialect::arith::divui(r, per_batch, location)).result(0).expect("a quotient").into();
-    let row: Value = new_body.append_operation(melior::dialect::arith::remui(r, per_batch, location)).result(0).expect("a remainder").into();
-    let yield_op = new_body.append_operation(melior::dialect::scf::r#yield(&[], location));
-    let new_loop = melior::dialect::scf::r#for(zero, end, by, region, location);
-    body.insert_operation_before(outer, new_loop);
-    // The batch loop's other ops, then the row loop's body, into the new loop.
-    for block in [outer_body, inner.region(0).ok().and_then(|r| r.first_block()).expect("a loop body")] {
-        let mut op = block.first_operation();
-        while let Some(current) = op {
-            op = current.next_in_block();
-            let name = op_name(current);
-            if name != "scf.yield" && !(block == outer_body && current == inner) {
-                unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), yield_op.to_raw()) };
+    // With a row-block loop: one loop over every batch's row blocks, before the batch loop, `b`
+    // and `i` recomputed from its row `r`; the batch loop goes. (`r` is the walked tensors' row.)
+    let (batch_value, walked_row, padded) = match inner {
+        Some((inner, rows, step, i)) => {
+            let padded = (rows + step - 1) / step * step;
+            let zero: Value = body.insert_operation_before(outer, constant(0)).result(0).expect("a constant").into();
+            let end: Value = body.insert_operation_before(outer, constant(batches * padded)).result(0).expect("a constant").into();
+            let by: Value = body.insert_operation_before(outer, constant(step)).result(0).expect("a constant").into();
+            let region = Region::new();
+            let new_body = region.append_block(Block::new(&[(index_type, location)]));
+            let new_body = unsafe { melior::ir::BlockRef::from_raw(new_body.to_raw()) };
+            let r: Value = new_body.argument(0).expect("the induction variable").into();
+            let per_batch: Value = new_body.append_operation(constant(padded)).result(0).expect("a constant").into();
+            let batch: Value = new_body.append_operation(melior::dialect::arith::divui(r, per_batch, location)).result(0).expect("a quotient").into();
+            let row: Value = new_body.append_operation(melior::dialect::arith::remui(r, per_batch, location)).result(0).expect("a remainder").into();
+            let yield_op = new_body.append_operation(melior::dialect::scf::r#yield(&[], location));
+            body.insert_operation_before(outer, melior::dialect::scf::r#for(zero, end, by, region, location));
+            // The batch loop's other ops, then the row loop's body, into the new loop.
+            for block in [outer_body, inner.region(0).ok().and_then(|r| r.first_block()).expect("a loop body")] {
+                let mut op = block.first_operation();
+                while let Some(current) = op {
+                    op = current.next_in_block();
+                    if op_name(current) != "scf.yield" && !(block == outer_body && current == inner) {
+                        unsafe { mlir_sys::mlirOperationMoveBefore(current.to_raw(), yield_op.to_raw()) };
+                    }
+                }
             }
+            unsafe {
+                mlir_sys::mlirValueReplaceAllUsesOfWith(b.to_raw(), batch.to_raw());
+                mlir_sys::mlirValueReplaceAllUsesOfWith(i.to_raw(), row.to_raw());
+            }
+            (htp_ir::builder::detach(batch), Some(htp_ir::builder::detach(r)), padded)
         }
-    }
-    unsafe {
-        mlir_sys::mlirValueReplaceAllUsesOfWith(b.to_raw(), batch.to_raw());
-        mlir_sys::mlirValueReplaceAllUsesOfWith(i.to_raw(), row.to_raw());
-    }
-    // Each 3-D tensor as `B x Np` rows; its loads and stores at row `r`.
+        None => (b, None, 0),
+    };
+    // Each 3-D tensor as 2-D rows; its loads and stores at one row index.
     let mut recorded = Vec::new();
-    for (index, memref, shape, uses) in flattened {
+    for (index, memref, shape, uses, how) in flattened {
         let argument: Value = body.argument(index).expect("checked").into();
-        let flat: Type = MemRefType::new(memref.element(), &[batches * padded, shape[2]], None, memref.memory_space()).into();
+        let per_batch = if how == Use::Walked { padded } else { shape[1] };
+        let flat: Type = MemRefType::new(memref.element(), &[batches * per_batch, shape[2]], None, memref.memory_space()).into();
         unsafe { mlir_sys::mlirValueSetType(argument.to_raw(), flat.to_raw()) };
         for user in uses {
             let first = if op_name(user) == "tile.load" { 1 } else { 2 };
+            let row = match (how, walked_row) {
+                (Use::Walked, Some(r)) => r,
+                // b * N + x (b * N when x is 0)
+                _ => {
+                    use htp_ir::builder::Builder;
+                    let e = htp_ir::builder::Emitter { context, block: user.block().expect("a use in a block"), anchor: user, location: user.location() };
+                    let x = htp_ir::builder::detach(user.operand(first + 1).expect("a row index"));
+                    let start = e.value("arith.muli", &[batch_value, e.index(shape[1])], index_type);
+                    if constant_int(x) == Some(0) { start } else { e.value("arith.addi", &[start, x], index_type) }
+                }
+            };
             let mut operands: Vec<mlir_sys::MlirValue> = (0..user.operand_count()).filter_map(|k| user.operand(k).ok()).map(|v| v.to_raw()).collect();
-            // [.., b, i, column, ..] -> [.., r, column, ..]
-            operands.splice(first..first + 2, [r.to_raw()]);
+            // [.., b, x, column, ..] -> [.., row, column, ..]
+            operands.splice(first..first + 2, [row.to_raw()]);
             unsafe { mlir_sys::mlirOperationSetOperands(user.to_raw(), operands.len() as isize, operands.as_ptr()) };
             if op_name(user) == "tile.load" {
                 let valid = operands.len() as i32 - 3;
@@ -161,9 +193,11 @@ fn flatten(context: &Context, kernel: OperationRef) {
                 unsafe { mlir_sys::mlirOperationSetAttributeByName(user.to_raw(), melior::StringRef::new("operandSegmentSizes").to_raw(), attribute) };
             }
         }
-        recorded.extend([index as i64, batches, rows]);
+        recorded.extend([index as i64, batches, shape[1]]);
     }
-    unsafe { mlir_sys::mlirOperationDestroy(outer.to_raw()) };
+    if walked_row.is_some() {
+        unsafe { mlir_sys::mlirOperationDestroy(outer.to_raw()) };
+    }
     let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|k| body.argument(k).ok()).map(|a| a.r#type()).collect();
     let function_type = TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into());
     unsafe {

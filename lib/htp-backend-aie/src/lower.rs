@@ -1023,8 +1023,12 @@ fn lower_in(context: &Context, module: &mut Module, device: Device, names: &[(us
                 break;
             }
             // Read whole: at rows that do not depend on the block (row 0,
-            // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`).
-            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && row_index.is_none_or(|v| depends_on(v, iv, 0))) {
+            // or an inner loop's own rows, as a GEMM's `b[k:k + TK, :]`), or, a flattened 3-D
+            // tensor only read, at its batch's rows (`w[h, :, :]`, rows `h * K + x`): every core
+            // holds it whole (D99). (A 2-D tensor read at other rows that depend on the block
+            // keeps the kernel on one core.)
+            let read_only = batches.is_some() && !outputs.contains(&(index as i64)) && uses.iter().all(|u| matches!(op_name(*u).as_str(), "tile.load" | "memref.load" | "tile.gather"));
+            if by_rows.is_some_and(|b| b != at_iv) || (!at_iv && !read_only && row_index.is_none_or(|v| depends_on(v, iv, 0))) {
                 problem = Some((user.location(), format!("{parameter} is accessed at rows other than the block's own (`x[i:i + {rows_per_block}, ...]`) or the whole tensor's (from row 0): the aie targets move each block's rows to its core")));
                 break;
             }

@@ -80,3 +80,52 @@ func.func @carried(%arg0: memref<2x32x64xf32>, %arg1: memref<2x32x64xf32>) attri
   }
   return
 }
+
+// -----
+
+// A batch's whole matrix per block (w[h, :, :], 64 rows): 2-D rows read at h * 64, h recomputed
+// from the block's row; a walked tensor beside it at the block's row.
+// CHECK-LABEL: func.func @batched_matmul(%{{.*}}: memref<96x64xf32>, %{{.*}}: memref<128x32xf32>, %{{.*}}: memref<96x32xf32>)
+// CHECK-SAME: htp.aie.batches = array<i64: 0, 2, 37, 1, 2, 64, 2, 2, 37>
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[H:.*]] = arith.divui %[[R]], %{{.*}} : index
+// CHECK: tile.load %{{.*}}[%[[R]], %{{.*}}] : memref<96x64xf32>
+// CHECK: %[[K:.*]] = arith.constant 64 : index
+// CHECK: %[[AT:.*]] = arith.muli %[[H]], %[[K]] : index
+// CHECK: tile.load %{{.*}}[%[[AT]], %{{.*}}] : memref<128x32xf32> -> !tile.tile<64x32xf32>
+// CHECK: tile.store %{{.*}}, %{{.*}}[%[[R]], %{{.*}}] : !tile.tile<16x32xf32>, memref<96x32xf32>
+func.func @batched_matmul(%a: memref<2x37x64xf32>, %w: memref<2x64x32xf32>, %c: memref<2x37x32xf32>) attributes {htp.kernel, htp.outputs = array<i64: 2>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c37 = arith.constant 37 : index
+  scf.for %h = %c0 to %c2 step %c1 {
+    scf.for %i = %c0 to %c37 step %c16 {
+      %t = tile.load %a[%h, %i, %c0] : memref<2x37x64xf32> -> !tile.tile<16x64xf32>
+      %m = tile.load %w[%h, %c0, %c0] : memref<2x64x32xf32> -> !tile.tile<64x32xf32>
+      %p = tile.matmul %t, %m : !tile.tile<16x64xf32>, !tile.tile<64x32xf32> -> !tile.tile<16x32xf32>
+      tile.store %p, %c[%h, %i, %c0] : !tile.tile<16x32xf32>, memref<2x37x32xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A batch loop alone (a block a batch): the loop stays, each 3-D tensor 2-D rows read at b * N.
+// CHECK-LABEL: func.func @per_batch(%{{.*}}: memref<48x64xf32>, %{{.*}}: memref<48x64xf32>)
+// CHECK-SAME: htp.aie.batches = array<i64: 0, 3, 16, 1, 3, 16>
+// CHECK: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[AT:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK: tile.load %{{.*}}[%[[AT]], %{{.*}}] : memref<48x64xf32>
+func.func @per_batch(%x: memref<3x16x64xf32>, %y: memref<3x16x64xf32>) attributes {htp.kernel, htp.outputs = array<i64: 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %b = %c0 to %c3 step %c1 {
+    %t = tile.load %x[%b, %c0, %c0] : memref<3x16x64xf32> -> !tile.tile<16x64xf32>
+    tile.store %t, %y[%b, %c0, %c0] : !tile.tile<16x64xf32>, memref<3x16x64xf32>
+  }
+  return
+}
