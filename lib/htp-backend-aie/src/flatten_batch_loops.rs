@@ -16,13 +16,14 @@
 //! tensors flattened that way (D99). A kernel of another form is left as it
 //! is (the lowering refuses its 3-D tensors at their parameters).
 
+use crate::lower::same;
 use htp_ir::query::{constant_int, op_name};
 use melior::{
     ir::{
-        attribute::{AttributeLike, DenseI64ArrayAttribute, TypeAttribute},
+        attribute::{AttributeLike, DenseI64ArrayAttribute},
         block::BlockLike,
         operation::OperationLike,
-        r#type::{FunctionType, MemRefType, ShapedTypeLike, TypeLike},
+        r#type::{MemRefType, ShapedTypeLike, TypeLike},
         Block, OperationRef, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -69,11 +70,6 @@ fn bounds<'c>(the_loop: OperationRef<'c, '_>) -> Option<(i64, i64, i64, Value<'c
     let constant = |i: usize| the_loop.operand(i).ok().and_then(|v| constant_int(htp_ir::builder::detach(v)));
     let iv = the_loop.region(0).ok()?.first_block()?.argument(0).ok()?;
     Some((constant(0)?, constant(1)?, constant(2)?, htp_ir::builder::detach(iv.into())))
-}
-
-/// Whether `a` and `b` are the same value.
-fn same(a: Value, b: Value) -> bool {
-    a.to_raw().ptr == b.to_raw().ptr
 }
 
 /// How a 3-D tensor is used: at `[b, i, ...]` by the row-block loop
@@ -198,12 +194,8 @@ fn flatten(context: &Context, kernel: OperationRef) {
     if walked_row.is_some() {
         unsafe { mlir_sys::mlirOperationDestroy(outer.to_raw()) };
     }
-    let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|k| body.argument(k).ok()).map(|a| a.r#type()).collect();
-    let function_type = TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into());
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), melior::StringRef::new("function_type").to_raw(), function_type.to_raw());
-        mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), melior::StringRef::new(BATCHES_ATTRIBUTE).to_raw(), DenseI64ArrayAttribute::new(context, &recorded).to_raw());
-    }
+    htp_ir::builder::sync_function_inputs(context, kernel);
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), melior::StringRef::new(BATCHES_ATTRIBUTE).to_raw(), DenseI64ArrayAttribute::new(context, &recorded).to_raw()) };
 }
 
 /// The batches of each flattened argument of `kernel`: `(index, B, N)`.

@@ -613,7 +613,7 @@ fn error(location: Option<Location>, message: impl Into<String>) -> Vec<MlirErro
 
 use htp_ir::query::op_name;
 
-fn same(a: Value, b: Value) -> bool {
+pub(crate) fn same(a: Value, b: Value) -> bool {
     a.to_raw().ptr == b.to_raw().ptr
 }
 
@@ -748,15 +748,7 @@ pub(crate) fn rows_of_vectors(context: &Context, module: &Module) {
             changed = true;
         }
         if changed {
-            let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|i| body.argument(i).ok()).map(|a| a.r#type()).collect();
-            let function_type = melior::ir::r#type::FunctionType::new(context, &inputs, &[]);
-            unsafe {
-                mlir_sys::mlirOperationSetAttributeByName(
-                    kernel.to_raw(),
-                    mlir_sys::mlirStringRefCreateFromCString(c"function_type".as_ptr()),
-                    melior::ir::attribute::AttributeLike::to_raw(&melior::ir::attribute::TypeAttribute::new(function_type.into())),
-                )
-            };
+            htp_ir::builder::sync_function_inputs(context, kernel);
         }
     }
 }
@@ -1400,7 +1392,7 @@ pub fn refuse_run_time_checks(module: &Module) -> Result<(), Vec<MlirError>> {
 /// after the run and raises the first site's error. Returns the module's
 /// sites, or `None` when the block function checks nothing.
 fn checks_into_status(context: &Context, module: &Module, function: &str) -> Result<Option<Vec<(htp_api::checks::SiteKind, String)>>, Vec<MlirError>> {
-    use melior::ir::{attribute::{AttributeLike, TypeAttribute}, r#type::{FunctionType, TypeLike}};
+    use melior::ir::r#type::TypeLike;
     let calls = check_reports(module);
     if calls.is_empty() {
         return Ok(None);
@@ -1417,9 +1409,7 @@ fn checks_into_status(context: &Context, module: &Module, function: &str) -> Res
     let status_type = htp_ir::builder::parse_type(context, "memref<1x1xi32>");
     let at = body.argument_count() as isize - 1;
     let status: Value = unsafe { Value::from_raw(mlir_sys::mlirBlockInsertArgument(body.to_raw(), at, status_type.to_raw(), location.to_raw())) };
-    let inputs: Vec<Type> = (0..body.argument_count()).filter_map(|i| body.argument(i).ok()).map(|a| a.r#type()).collect();
-    let function_type = TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into());
-    unsafe { mlir_sys::mlirOperationSetAttributeByName(block_function.to_raw(), melior::StringRef::new("function_type").to_raw(), function_type.to_raw()) };
+    htp_ir::builder::sync_function_inputs(context, *block_function);
     let integer = |bits| -> Type { melior::ir::r#type::IntegerType::new(context, bits).into() };
     let (i1_type, i32_type, i64_type) = (integer(1), integer(32), integer(64));
     let status = htp_ir::builder::detach(status);

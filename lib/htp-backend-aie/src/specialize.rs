@@ -10,10 +10,10 @@
 use htp_dialects::diagnostics::MlirError;
 use melior::{
     ir::{
-        attribute::{AttributeLike, IntegerAttribute, TypeAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationLike, OperationPrintingFlags},
-        r#type::{FunctionType, MemRefType, ShapedTypeLike, TypeLike},
+        r#type::{MemRefType, ShapedTypeLike, TypeLike},
         Module, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -58,7 +58,6 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
     let [kernel] = kernels.as_slice() else { return Ok(module) };
     let body = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| fail("internal error: a kernel without a body"))?;
     let index = Type::index(context);
-    let mut inputs = Vec::new();
     for i in 0..body.argument_count() {
         let argument = body.argument(i).map_err(|e| fail(e.to_string()))?;
         let ty: Type = argument.r#type();
@@ -67,7 +66,6 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
         // (A scalar has no shape to ask for.)
         let shape = if memref.is_some() { htp_ir::builder::shape_of(ty) } else { Vec::new() };
         let Some(memref) = memref.filter(|_| (1..=3).contains(&shape.len()) && shape.iter().any(|&d| d < 0)) else {
-            inputs.push(ty);
             continue;
         };
         let sizes: Vec<i64> = shape.iter().enumerate().map(|(d, &s)| if s < 0 { size(i, d) } else { s }).collect();
@@ -78,7 +76,6 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
         };
         let value: Value = argument.into();
         unsafe { mlir_sys::mlirValueSetType(value.to_raw(), fixed.to_raw()) };
-        inputs.push(fixed);
         for user in htp_ir::query::uses(htp_ir::builder::detach(value)) {
             if op_name(user) != "memref.dim" || !user.operand(0).is_ok_and(|v| v.to_raw().ptr == value.to_raw().ptr) {
                 continue;
@@ -93,10 +90,7 @@ pub fn specialize<'c>(context: &'c Context, text: &str, size: impl Fn(usize, usi
             }
         }
     }
-    let function_type = kernel.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok());
-    let results: Vec<Type> = function_type.map(|f| (0..f.result_count()).filter_map(|i| f.result(i).ok()).collect()).unwrap_or_default();
-    let fixed = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
-    unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), mlir_sys::mlirStringRefCreateFromCString(c"function_type".as_ptr()), fixed.to_raw()) };
+    htp_ir::builder::sync_function_inputs(context, *kernel);
     // A 1-D tensor's `1 x ?` views (the front end's) take its size too.
     crate::lower::rows_of_vectors(context, &module);
     let (verified, errors) = htp_dialects::diagnostics::collect_errors(context, || module.as_operation().verify());

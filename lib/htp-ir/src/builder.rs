@@ -143,6 +143,19 @@ fn build_op<'c>(
         .unwrap_or_else(|e| panic!("HTP built an invalid {name}: {e}"))
 }
 
+/// Sets `function`'s `function_type` inputs to its entry block's argument
+/// types, keeping its results: after arguments were added, removed or
+/// retyped in place.
+pub fn sync_function_inputs<'c>(context: &'c Context, function: OperationRef<'c, '_>) {
+    let Some(entry) = function.region(0).ok().and_then(|r| r.first_block()) else { return };
+    let inputs: Vec<Type> = (0..entry.argument_count()).filter_map(|i| entry.argument(i).ok()).map(|a| a.r#type()).collect();
+    let current = function.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok());
+    let results: Vec<Type> = current.map(|f| (0..f.result_count()).filter_map(|i| f.result(i).ok()).collect()).unwrap_or_default();
+    let function_type = TypeAttribute::new(FunctionType::new(context, &inputs, &results).into());
+    let mut function = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
+    melior::ir::operation::OperationMutLike::set_attribute(&mut function, "function_type", function_type.into());
+}
+
 /// `func.func @name(arguments) -> ()` with the attribute `marker` and an empty
 /// entry block, returned for the caller to fill (it stays valid when the
 /// function is inserted into a module).

@@ -90,10 +90,7 @@ pub fn append_context<'c>(context: &'c Context, function: OperationRef<'c, '_>) 
     let i64_type: Type = IntegerType::new(context, 64).into();
     let index = entry.argument_count();
     entry.add_argument(i64_type, Location::name(context, CONTEXT_NAME, location));
-    let inputs: Vec<Type> = (0..entry.argument_count()).filter_map(|i| entry.argument(i).ok().map(|a| a.r#type())).collect();
-    let function_type = melior::ir::r#type::FunctionType::new(context, &inputs, &[]);
-    let mut function = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-    function.set_attribute("function_type", melior::ir::attribute::TypeAttribute::new(function_type.into()).into());
+    htp_ir::builder::sync_function_inputs(context, function);
     Ok(index)
 }
 
